@@ -1,0 +1,1 @@
+//! Placeholder; the reader is being written.

@@ -1,0 +1,1 @@
+//! The reference graph (issue 4).

@@ -1,0 +1,300 @@
+//! What the command line asks for: global settings plus the ordered list of inputs, each carrying
+//! the positional state that was in force where it appeared. Filled by `args`, read by every phase.
+
+use std::path::PathBuf;
+
+/// The kind of file being produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputKind {
+    /// An executable: static or dynamic, PIE or not (see `Config::pie`, `Config::is_static`).
+    Executable,
+    /// `-shared`.
+    SharedObject,
+    /// `-r`.
+    Relocatable,
+}
+
+/// `-s` / `--strip-all` and `--strip-debug`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strip {
+    None,
+    Debug,
+    All,
+}
+
+/// `--build-id[=STYLE]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildId {
+    None,
+    Fast,
+    Md5,
+    Sha1,
+    Uuid,
+    Hex(Vec<u8>),
+}
+
+/// `--hash-style=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashStyle {
+    Sysv,
+    Gnu,
+    Both,
+}
+
+/// `--unresolved-symbols=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnresolvedPolicy {
+    ReportAll,
+    IgnoreAll,
+    IgnoreInObjectFiles,
+    IgnoreInSharedLibs,
+}
+
+/// `--defsym=SYM=EXPR`: lld accepts an expression; weld accepts a number or a symbol name,
+/// optionally plus or minus a number, which covers what drivers and build systems pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Defsym {
+    pub name: String,
+    pub value: DefsymValue,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DefsymValue {
+    Absolute(u64),
+    /// Another symbol's value plus an addend.
+    Symbol(String, i64),
+}
+
+/// `-z` keywords that change the output.
+#[derive(Clone, Debug)]
+pub struct ZOptions {
+    pub relro: bool,
+    pub now: bool,
+    pub execstack: bool,
+    pub separate_code: bool,
+    pub text: bool,
+    pub defs: bool,
+    pub nodelete: bool,
+    pub nodlopen: bool,
+    pub origin: bool,
+    pub start_stop_gc: bool,
+    pub max_page_size: Option<u64>,
+    pub common_page_size: Option<u64>,
+}
+
+impl Default for ZOptions {
+    fn default() -> Self {
+        // lld's defaults on x86-64: relro on, lazy binding, noexecstack, noseparate-code.
+        ZOptions {
+            relro: true,
+            now: false,
+            execstack: false,
+            separate_code: false,
+            text: true,
+            defs: false,
+            nodelete: false,
+            nodlopen: false,
+            origin: false,
+            start_stop_gc: true,
+            max_page_size: None,
+            common_page_size: None,
+        }
+    }
+}
+
+/// LTO settings, in lld's terms; both the `-plugin-opt=` and the `--lto-*` spellings land here.
+#[derive(Clone, Debug)]
+pub struct LtoOptions {
+    pub opt_level: u8,
+    pub cg_opt_level: Option<u8>,
+    pub jobs: Option<usize>,
+    pub cache_dir: Option<PathBuf>,
+    pub cache_policy: Option<String>,
+    pub save_temps: bool,
+    pub obj_path: Option<PathBuf>,
+    pub emit_asm: bool,
+    pub mcpu: Option<String>,
+    pub llvm_args: Vec<String>,
+    pub partitions: usize,
+    pub fat_lto_objects: bool,
+}
+
+impl Default for LtoOptions {
+    fn default() -> Self {
+        LtoOptions {
+            opt_level: 2,
+            cg_opt_level: None,
+            jobs: None,
+            cache_dir: None,
+            cache_policy: None,
+            save_temps: false,
+            obj_path: None,
+            emit_asm: false,
+            mcpu: None,
+            llvm_args: Vec::new(),
+            partitions: 1,
+            fat_lto_objects: false,
+        }
+    }
+}
+
+/// Positional state in force where an input appeared on the command line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PositionalState {
+    /// `--as-needed`.
+    pub as_needed: bool,
+    /// `-Bstatic` (also set by `-static`): `-l` finds only `.a`.
+    pub link_static: bool,
+    /// `--whole-archive`.
+    pub whole_archive: bool,
+}
+
+/// What an input names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// A file path as written.
+    Path(PathBuf),
+    /// `-lNAME` (`name` = "NAME") or `-l:FILE` (`name` = ":FILE").
+    Library(String),
+}
+
+/// One input file or library, in command-line order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub kind: InputKind,
+    pub state: PositionalState,
+    /// Index of the `--start-group` this input is inside, if any.
+    pub group: Option<u32>,
+}
+
+/// Everything the command line says.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub output: PathBuf,
+    pub output_kind: OutputKind,
+    pub pie: bool,
+    /// `-static` was given (no dynamic linking at all).
+    pub is_static: bool,
+    pub entry: Option<String>,
+    pub undefined: Vec<String>,
+    pub require_defined: Vec<String>,
+    pub defsyms: Vec<Defsym>,
+    pub wrap: Vec<String>,
+    pub threads: Option<usize>,
+    pub sysroot: Option<PathBuf>,
+    pub search_paths: Vec<PathBuf>,
+    pub strip: Strip,
+    pub build_id: BuildId,
+    pub z: ZOptions,
+    pub image_base: Option<u64>,
+    pub allow_multiple_definition: bool,
+    pub eh_frame_hdr: bool,
+    pub gc_sections: bool,
+    pub print_gc_sections: bool,
+    pub gc_archive_members: bool,
+    pub dynamic_linker: Option<String>,
+    pub no_dynamic_linker: bool,
+    pub hash_style: HashStyle,
+    pub export_dynamic: bool,
+    pub export_dynamic_symbols: Vec<String>,
+    pub soname: Option<String>,
+    pub rpath: Vec<String>,
+    pub rpath_link: Vec<String>,
+    pub enable_new_dtags: bool,
+    pub version_scripts: Vec<PathBuf>,
+    pub dynamic_lists: Vec<PathBuf>,
+    pub no_undefined_version: bool,
+    pub unresolved_symbols: UnresolvedPolicy,
+    pub allow_shlib_undefined: Option<bool>,
+    pub bsymbolic: bool,
+    pub bsymbolic_functions: bool,
+    pub pack_dyn_relocs_relr: bool,
+    pub map_file: Option<PathBuf>,
+    /// `-M` / `--print-map`: the map goes to stdout.
+    pub print_map: bool,
+    pub why_extract: Option<PathBuf>,
+    pub why_live: Vec<String>,
+    pub time: bool,
+    pub stats: bool,
+    pub verbose: bool,
+    pub fatal_warnings: bool,
+    pub lto: LtoOptions,
+    pub inputs: Vec<Input>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            output: PathBuf::from("a.out"),
+            output_kind: OutputKind::Executable,
+            pie: false,
+            is_static: false,
+            entry: None,
+            undefined: Vec::new(),
+            require_defined: Vec::new(),
+            defsyms: Vec::new(),
+            wrap: Vec::new(),
+            threads: None,
+            sysroot: None,
+            search_paths: Vec::new(),
+            strip: Strip::None,
+            build_id: BuildId::None,
+            z: ZOptions::default(),
+            image_base: None,
+            allow_multiple_definition: false,
+            eh_frame_hdr: false,
+            gc_sections: false,
+            print_gc_sections: false,
+            gc_archive_members: false,
+            dynamic_linker: None,
+            no_dynamic_linker: false,
+            hash_style: HashStyle::Both,
+            export_dynamic: false,
+            export_dynamic_symbols: Vec::new(),
+            soname: None,
+            rpath: Vec::new(),
+            rpath_link: Vec::new(),
+            enable_new_dtags: true,
+            version_scripts: Vec::new(),
+            dynamic_lists: Vec::new(),
+            no_undefined_version: false,
+            unresolved_symbols: UnresolvedPolicy::ReportAll,
+            allow_shlib_undefined: None,
+            bsymbolic: false,
+            bsymbolic_functions: false,
+            pack_dyn_relocs_relr: false,
+            map_file: None,
+            print_map: false,
+            why_extract: None,
+            why_live: Vec::new(),
+            time: false,
+            stats: false,
+            verbose: false,
+            fatal_warnings: false,
+            lto: LtoOptions::default(),
+            inputs: Vec::new(),
+        }
+    }
+}
+
+impl Config {
+    /// Position-independent output: a PIE or a shared object.
+    pub fn is_pic(&self) -> bool {
+        self.pie || self.output_kind == OutputKind::SharedObject
+    }
+
+    /// The page size segments are aligned to (`-z max-page-size`, 4 KiB by default as lld on x86-64).
+    pub fn max_page_size(&self) -> u64 {
+        self.z.max_page_size.unwrap_or(4096)
+    }
+
+    pub fn common_page_size(&self) -> u64 {
+        self.z.common_page_size.unwrap_or(4096).min(self.max_page_size())
+    }
+
+    /// The address of the ELF header (`--image-base`): lld's 0x200000 for non-PIE, 0 for PIC.
+    pub fn image_base(&self) -> u64 {
+        self.image_base
+            .unwrap_or(if self.is_pic() { 0 } else { 0x200000 })
+    }
+}

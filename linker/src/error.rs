@@ -1,0 +1,53 @@
+//! Errors are values: every failure becomes one `Error` carrying lld-style text (without the
+//! `weld: error: ` prefix, which the driver adds), so bad input never panics.
+
+use std::fmt;
+
+/// A link error. The message is complete: it names the file, member, section or symbol involved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error(pub String);
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<String> for Error {
+    fn from(s: String) -> Self {
+        Error(s)
+    }
+}
+
+impl From<&str> for Error {
+    fn from(s: &str) -> Self {
+        Error(s.to_string())
+    }
+}
+
+/// Builds an `Error` from a format string.
+#[macro_export]
+macro_rules! err {
+    ($($arg:tt)*) => { $crate::error::Error(format!($($arg)*)) };
+}
+
+/// Returns early with an `Error` built from a format string.
+#[macro_export]
+macro_rules! bail {
+    ($($arg:tt)*) => { return Err($crate::error::Error(format!($($arg)*))) };
+}
+
+/// Adds context (usually a file name) in front of an error's message.
+pub trait Context<T> {
+    fn context(self, what: impl fmt::Display) -> Result<T>;
+}
+
+impl<T, E: fmt::Display> Context<T> for std::result::Result<T, E> {
+    fn context(self, what: impl fmt::Display) -> Result<T> {
+        self.map_err(|e| Error(format!("{what}: {e}")))
+    }
+}
