@@ -1,0 +1,420 @@
+//! Input files: mapping them, telling their kinds apart, and parsing ELF relocatable objects into
+//! flat, borrowed views (sections, symbols, relocations) that later phases index by number.
+
+use crate::error::Result;
+use crate::{bail, err};
+use object::elf;
+use object::read::elf::{FileHeader, SectionHeader, Sym};
+use object::LittleEndian as LE;
+use std::path::Path;
+
+pub type FileHeader64 = elf::FileHeader64<LE>;
+pub type SectionHeader64 = elf::SectionHeader64<LE>;
+pub type Sym64 = elf::Sym64<LE>;
+pub type Rela64 = elf::Rela64<LE>;
+
+/// Index of an object file in `Link::files`.
+pub type FileId = u32;
+
+/// Maps a file for the rest of the process. Input bytes must outlive every phase up to the write,
+/// and a linker process ends right after it, so the mapping is deliberately leaked: that lets
+/// every name and section borrow `&'static` data instead of threading a lifetime through phases.
+pub fn map_file(path: &Path) -> Result<&'static [u8]> {
+    let file = std::fs::File::open(path).map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if len == 0 {
+        return Ok(&[]);
+    }
+    // SAFETY: the file is mapped read-only; weld never writes to its inputs. Another process
+    // truncating an input while we link is outside what any linker can defend against.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))?;
+    let map: &'static memmap2::Mmap = Box::leak(Box::new(map));
+    Ok(&map[..])
+}
+
+/// The OS error text without Rust's " (os error N)" suffix, as lld prints it.
+pub fn io_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// What an input file contains, decided from its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    ElfRelocatable,
+    ElfShared,
+    Archive,
+    Bitcode,
+    LinkerScript,
+    Unknown,
+}
+
+/// Classifies a file by its magic numbers.
+pub fn classify(data: &[u8]) -> FileKind {
+    if data.starts_with(b"\x7fELF") {
+        if data.len() >= 18 {
+            let ty = u16::from_le_bytes([data[16], data[17]]);
+            return match ty {
+                elf::ET_REL => FileKind::ElfRelocatable,
+                elf::ET_DYN => FileKind::ElfShared,
+                _ => FileKind::Unknown,
+            };
+        }
+        return FileKind::Unknown;
+    }
+    if data.starts_with(b"!<arch>\n") || data.starts_with(b"!<thin>\n") {
+        return FileKind::Archive;
+    }
+    if data.starts_with(b"BC\xc0\xde") || data.starts_with(&[0xde, 0xc0, 0x17, 0x0b]) {
+        return FileKind::Bitcode;
+    }
+    if crate::linker_script::looks_like_linker_script(data) {
+        return FileKind::LinkerScript;
+    }
+    FileKind::Unknown
+}
+
+/// How the pipeline treats an input section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SectionKind {
+    /// Copied to the output (or, for NOBITS, given space).
+    Regular,
+    /// Not part of the output: metadata (symtab, relocs, groups), a losing COMDAT member,
+    /// `SHF_EXCLUDE`, `.note.GNU-stack`, `.llvm_addrsig`, ...
+    Ignored,
+    /// A member of a COMDAT group that lost to an earlier copy: references into it are tombstoned.
+    Discarded,
+    /// `.eh_frame`: split into CIEs/FDEs and rebuilt by the linker.
+    EhFrame,
+    /// `SHF_MERGE`: split into pieces and deduplicated.
+    Merge,
+    /// `.note.gnu.property`: merged into one synthetic note.
+    GnuProperty,
+    /// `.comment`: merged into the synthetic `.comment`.
+    Comment,
+}
+
+/// One section of an input object.
+#[derive(Clone, Debug)]
+pub struct InputSection {
+    pub name: &'static [u8],
+    pub shdr: &'static SectionHeader64,
+    /// File contents (empty for `SHT_NOBITS`).
+    pub data: &'static [u8],
+    /// The `SHT_RELA` section that applies to this one, if any.
+    pub relocs: &'static [Rela64],
+    pub kind: SectionKind,
+}
+
+impl InputSection {
+    pub fn flags(&self) -> u64 {
+        self.shdr.sh_flags(LE)
+    }
+    pub fn sh_type(&self) -> u32 {
+        self.shdr.sh_type(LE)
+    }
+    pub fn size(&self) -> u64 {
+        self.shdr.sh_size(LE)
+    }
+    pub fn align(&self) -> u64 {
+        self.shdr.sh_addralign(LE).max(1)
+    }
+    pub fn is_alloc(&self) -> bool {
+        self.flags() & u64::from(elf::SHF_ALLOC) != 0
+    }
+    pub fn name_str(&self) -> &'static str {
+        std::str::from_utf8(self.name).unwrap_or("<non-utf8>")
+    }
+}
+
+/// A COMDAT group as it appears in one object.
+#[derive(Clone, Debug)]
+pub struct ComdatGroup {
+    pub signature: &'static [u8],
+    pub members: Vec<u32>,
+}
+
+/// A parsed ELF relocatable object. Everything borrows from the mapped bytes.
+#[derive(Debug)]
+pub struct ObjectFile {
+    /// Display name for diagnostics: `path` or `lib.a(member.o)`.
+    pub name: String,
+    /// The archive this object came from (for `--why-extract` and map files), if any.
+    pub archive: Option<String>,
+    pub data: &'static [u8],
+    pub sections: Vec<InputSection>,
+    pub symbols: &'static [Sym64],
+    pub strtab: &'static [u8],
+    /// Index of the first non-local symbol (`sh_info` of `.symtab`).
+    pub first_global: usize,
+    pub comdats: Vec<ComdatGroup>,
+    /// Name of the first `STT_FILE` symbol, used as lld does in "referenced by" lines.
+    pub source_name: Option<&'static [u8]>,
+}
+
+impl ObjectFile {
+    /// Parses an ELF64 x86-64 relocatable object.
+    pub fn parse(name: String, archive: Option<String>, data: &'static [u8]) -> Result<ObjectFile> {
+        let header = FileHeader64::parse(data).map_err(|_| err!("{name}: invalid or truncated ELF header"))?;
+        let endian = header.endian().map_err(|_| err!("{name}: not a little-endian ELF file"))?;
+        let _ = endian;
+        if header.e_machine(LE) != elf::EM_X86_64 {
+            bail!("{name} is incompatible with elf_x86_64");
+        }
+        if header.e_type(LE) != elf::ET_REL {
+            bail!("{name}: not a relocatable object");
+        }
+        let table = header.sections(LE, data).map_err(|e| err!("{name}: invalid section header table: {e}"))?;
+        let shstrtab = table.strings();
+        let n = table.len();
+        let mut sections = Vec::with_capacity(n);
+        let mut symtab_index = None;
+        for (i, shdr) in table.iter().enumerate() {
+            let sname = shdr.name(LE, shstrtab).map_err(|_| err!("{name}: invalid section name offset in section {i}"))?;
+            let sh_type = shdr.sh_type(LE);
+            let sdata: &'static [u8] = if sh_type == elf::SHT_NOBITS || i == 0 {
+                &[]
+            } else {
+                shdr.data(LE, data).map_err(|_| err!("{name}:({}): section extends past end of file", String::from_utf8_lossy(sname)))?
+            };
+            if sh_type == elf::SHT_SYMTAB {
+                if symtab_index.is_some() {
+                    bail!("{name}: multiple SHT_SYMTAB sections");
+                }
+                symtab_index = Some(i);
+            }
+            let kind = initial_kind(sname, sh_type, shdr.sh_flags(LE), i);
+            sections.push(InputSection { name: sname, shdr, data: sdata, relocs: &[], kind });
+        }
+
+        // Attach SHT_RELA sections to their targets.
+        for (i, shdr) in table.iter().enumerate() {
+            match shdr.sh_type(LE) {
+                elf::SHT_RELA => {
+                    let target = shdr.sh_info(LE) as usize;
+                    if target == 0 || target >= n {
+                        bail!("{name}: relocation section {i} has invalid target section index {target}");
+                    }
+                    let relocs: &'static [Rela64] = shdr
+                        .data_as_array(LE, data)
+                        .map_err(|_| err!("{name}: invalid relocation section {i}"))?;
+                    sections[target].relocs = relocs;
+                }
+                elf::SHT_REL => bail!("{name}: SHT_REL relocations are not valid on x86-64"),
+                _ => {}
+            }
+        }
+
+        let (symbols, strtab, first_global): (&'static [Sym64], &'static [u8], usize) = match symtab_index {
+            Some(i) => {
+                let shdr = sections[i].shdr;
+                let syms: &'static [Sym64] = shdr.data_as_array(LE, data).map_err(|_| err!("{name}: invalid symbol table"))?;
+                let link = shdr.sh_link(LE) as usize;
+                let strtab = sections
+                    .get(link)
+                    .filter(|s| s.sh_type() == elf::SHT_STRTAB)
+                    .map(|s| s.data)
+                    .ok_or_else(|| err!("{name}: symbol table has invalid string table index {link}"))?;
+                let first_global = shdr.sh_info(LE) as usize;
+                if first_global > syms.len() || first_global == 0 && !syms.is_empty() {
+                    bail!("{name}: invalid sh_info in symbol table");
+                }
+                (syms, strtab, first_global)
+            }
+            None => (&[], &[], 0),
+        };
+
+        // Validate every symbol's section index and name now, so later phases can index freely.
+        let mut source_name = None;
+        for (i, sym) in symbols.iter().enumerate() {
+            let shndx = sym.st_shndx(LE);
+            if shndx != elf::SHN_UNDEF && shndx < elf::SHN_LORESERVE && shndx as usize >= n {
+                bail!("{name}: invalid section index {shndx} for symbol {i}");
+            }
+            if shndx == elf::SHN_XINDEX {
+                bail!("{name}: extended section indices (SHN_XINDEX) are not supported");
+            }
+            let sname = sym_name(strtab, sym).ok_or_else(|| err!("{name}: invalid symbol name offset for symbol {i}"))?;
+            if source_name.is_none() && sym.st_type() == elf::STT_FILE {
+                source_name = Some(sname);
+            }
+            if i >= first_global && sym.st_bind() == elf::STB_LOCAL {
+                bail!("{name}: broken object: getLocalSymbols returns a non-local symbol");
+            }
+        }
+
+        let mut file = ObjectFile {
+            name,
+            archive,
+            data,
+            sections,
+            symbols,
+            strtab,
+            first_global,
+            comdats: Vec::new(),
+            source_name,
+        };
+        file.read_groups()?;
+        file.check_relocs()?;
+        Ok(file)
+    }
+
+    fn read_groups(&mut self) -> Result<()> {
+        for i in 0..self.sections.len() {
+            if self.sections[i].sh_type() != elf::SHT_GROUP {
+                continue;
+            }
+            let sec = &self.sections[i];
+            let words: Vec<u32> = sec
+                .data
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            let Some((&flag, members)) = words.split_first() else {
+                bail!("{}: invalid SHT_GROUP section {i}", self.name);
+            };
+            if flag & elf::GRP_COMDAT == 0 {
+                // A non-COMDAT group just ties sections together for GC; nothing to resolve.
+                continue;
+            }
+            let sig_index = sec.shdr.sh_info(LE) as usize;
+            let sig_sym = self
+                .symbols
+                .get(sig_index)
+                .ok_or_else(|| err!("{}: invalid symbol index {sig_index} in SHT_GROUP {i}", self.name))?;
+            let mut signature = sym_name(self.strtab, sig_sym).unwrap_or(b"");
+            // GNU as emits the section symbol as the signature for groups named after a section.
+            if sig_sym.st_type() == elf::STT_SECTION {
+                let s = sig_sym.st_shndx(LE) as usize;
+                signature = self.sections.get(s).map(|s| s.name).unwrap_or(b"");
+            }
+            let members: Vec<u32> = members.to_vec();
+            for &m in &members {
+                if m as usize >= self.sections.len() || m == 0 {
+                    bail!("{}: invalid section index {m} in SHT_GROUP {i}", self.name);
+                }
+            }
+            self.comdats.push(ComdatGroup { signature, members });
+        }
+        Ok(())
+    }
+
+    fn check_relocs(&self) -> Result<()> {
+        for (i, sec) in self.sections.iter().enumerate() {
+            for r in sec.relocs {
+                let sym = r.r_sym(LE, false) as usize;
+                if sym >= self.symbols.len() && sym != 0 {
+                    bail!(
+                        "{}: invalid symbol index {sym} in relocation of section {}",
+                        self.name,
+                        if i < self.sections.len() { self.sections[i].name_str() } else { "?" }
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn sym_name(&self, index: usize) -> &'static [u8] {
+        self.symbols
+            .get(index)
+            .and_then(|s| sym_name(self.strtab, s))
+            .unwrap_or(b"")
+    }
+
+    /// The name used in diagnostics for symbol `index`: its own name, or for a section symbol the
+    /// section's name.
+    pub fn sym_display_name(&self, index: usize) -> String {
+        let Some(sym) = self.symbols.get(index) else { return String::new() };
+        if sym.st_type() == elf::STT_SECTION {
+            let s = sym.st_shndx(LE) as usize;
+            return self.sections.get(s).map(|s| s.name_str().to_string()).unwrap_or_default();
+        }
+        String::from_utf8_lossy(self.sym_name(index)).into_owned()
+    }
+
+    /// The function or object containing `offset` in section `sec`, as lld prints in
+    /// `>>> referenced by file.o:(func)`.
+    pub fn enclosing_symbol(&self, sec: usize, offset: u64) -> Option<String> {
+        let mut best: Option<(u64, usize)> = None;
+        for (i, s) in self.symbols.iter().enumerate() {
+            if s.st_shndx(LE) as usize != sec || sec == 0 {
+                continue;
+            }
+            let ty = s.st_type();
+            if ty != elf::STT_FUNC && ty != elf::STT_OBJECT {
+                continue;
+            }
+            let v = s.st_value(LE);
+            let size = s.st_size(LE);
+            if v <= offset && offset < v + size.max(1) && best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, i));
+            }
+        }
+        best.map(|(_, i)| demangle(self.sym_name(i)))
+    }
+}
+
+/// Reads a symbol's name, `None` if the offset is outside the string table.
+pub fn sym_name(strtab: &'static [u8], sym: &Sym64) -> Option<&'static [u8]> {
+    let off = sym.st_name(LE) as usize;
+    let rest = strtab.get(off..)?;
+    let end = rest.iter().position(|&b| b == 0)?;
+    Some(&rest[..end])
+}
+
+/// Demangles C++ names for diagnostics only when asked; lld's default prints demangled names.
+pub fn demangle(name: &[u8]) -> String {
+    String::from_utf8_lossy(name).into_owned()
+}
+
+fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionKind {
+    if index == 0 {
+        return SectionKind::Ignored;
+    }
+    match sh_type {
+        elf::SHT_NULL | elf::SHT_SYMTAB | elf::SHT_STRTAB | elf::SHT_RELA | elf::SHT_REL | elf::SHT_GROUP
+        | elf::SHT_SYMTAB_SHNDX => return SectionKind::Ignored,
+        elf::SHT_LLVM_ADDRSIG | elf::SHT_LLVM_CALL_GRAPH_PROFILE | elf::SHT_LLVM_DEPENDENT_LIBRARIES => {
+            return SectionKind::Ignored
+        }
+        _ => {}
+    }
+    if flags & u64::from(elf::SHF_EXCLUDE) != 0 {
+        return SectionKind::Ignored;
+    }
+    if name == b".note.GNU-stack" || name == b".note.gnu.split-stack" || name.starts_with(b".llvm.lto") {
+        return SectionKind::Ignored;
+    }
+    if name == b".note.gnu.property" {
+        return SectionKind::GnuProperty;
+    }
+    if name == b".eh_frame" && (sh_type == elf::SHT_PROGBITS || sh_type == elf::SHT_X86_64_UNWIND) {
+        return SectionKind::EhFrame;
+    }
+    if name == b".comment" {
+        return SectionKind::Comment;
+    }
+    if flags & u64::from(elf::SHF_MERGE) != 0 && sh_type == elf::SHT_PROGBITS {
+        return SectionKind::Merge;
+    }
+    SectionKind::Regular
+}
+
+/// True for the sections GCC writes when compiling with `-flto` (GIMPLE bytecode).
+pub fn is_gcc_lto_object(file: &ObjectFile) -> bool {
+    file.sections.iter().any(|s| s.name.starts_with(b".gnu.lto_"))
+}
+
+pub fn check_not_gcc_lto(file: &ObjectFile) -> Result<()> {
+    if is_gcc_lto_object(file) {
+        bail!(
+            "{}: GCC LTO objects (GIMPLE) are not supported; compile with clang -flto or with -fno-lto",
+            file.name
+        );
+    }
+    Ok(())
+}

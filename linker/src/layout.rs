@@ -1,0 +1,1593 @@
+//! Phase 3: decide where everything goes. Input sections are grouped into output sections (lld's
+//! names and order), synthetic sections are sized, segments are formed and every section, symbol
+//! and linker-created entry gets its final address and file offset. Nothing is written here.
+
+use crate::config::{Config, Strip};
+use crate::eh_frame;
+use crate::error::Result;
+use crate::input_files::{FileId, SectionKind};
+use crate::merge;
+use crate::output_sections::{init_priority, is_relro, output_section_name, section_rank};
+use crate::relocations::{target_of, AddressMap, ScanResult, SymKey};
+use crate::resolve::Resolved;
+use crate::symbol_table::{SymbolDef, SymbolId};
+use crate::{bail, err};
+use hashbrown::HashMap;
+use object::elf;
+use object::read::elf::{Rela, SectionHeader, Sym};
+use object::LittleEndian as LE;
+
+pub const EHDR_SIZE: u64 = 64;
+pub const PHDR_SIZE: u64 = 56;
+pub const SHDR_SIZE: u64 = 64;
+pub const SYM_SIZE: u64 = 24;
+pub const RELA_SIZE: u64 = 24;
+pub const IPLT_ENTRY_SIZE: u64 = 16;
+
+/// Linker-made contents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Synthetic {
+    GnuProperty,
+    BuildId,
+    DynSym,
+    GnuHash,
+    DynStr,
+    RelaDyn,
+    EhFrameHdr,
+    EhFrame,
+    Iplt,
+    Dynamic,
+    Got,
+    RelroPadding,
+    GotPlt,
+    Commons,
+    Comment,
+    Symtab,
+    Shstrtab,
+    Strtab,
+}
+
+/// A piece of an output section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChunkKind {
+    Input { file: FileId, sec: u32 },
+    Merged(u32),
+    Synthetic(Synthetic),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Chunk {
+    pub kind: ChunkKind,
+    /// Offset inside the output section.
+    pub offset: u64,
+    pub size: u64,
+    pub align: u64,
+}
+
+/// An output section with its final placement.
+#[derive(Clone, Debug)]
+pub struct OutputSection {
+    pub name: String,
+    pub sh_type: u32,
+    pub flags: u64,
+    pub align: u64,
+    pub entsize: u64,
+    pub chunks: Vec<Chunk>,
+    pub size: u64,
+    pub addr: u64,
+    pub offset: u64,
+    pub link: u32,
+    pub info: u32,
+    /// Index in the section header table (1-based; 0 is the null section).
+    pub shndx: u32,
+}
+
+impl OutputSection {
+    fn new(name: &str, sh_type: u32, flags: u64) -> Self {
+        OutputSection {
+            name: name.to_string(),
+            sh_type,
+            flags,
+            align: 1,
+            entsize: 0,
+            chunks: Vec::new(),
+            size: 0,
+            addr: 0,
+            offset: 0,
+            link: 0,
+            info: 0,
+            shndx: 0,
+        }
+    }
+    pub fn is_alloc(&self) -> bool {
+        self.flags & u64::from(elf::SHF_ALLOC) != 0
+    }
+    pub fn is_nobits(&self) -> bool {
+        self.sh_type == elf::SHT_NOBITS
+    }
+    pub fn file_size(&self) -> u64 {
+        if self.is_nobits() {
+            0
+        } else {
+            self.size
+        }
+    }
+}
+
+/// A program header.
+#[derive(Clone, Copy, Debug)]
+pub struct Segment {
+    pub p_type: u32,
+    pub flags: u32,
+    pub offset: u64,
+    pub vaddr: u64,
+    pub filesz: u64,
+    pub memsz: u64,
+    pub align: u64,
+}
+
+/// A kept `.eh_frame` record, in output order.
+#[derive(Clone, Copy, Debug)]
+pub struct EhPiece {
+    pub file: FileId,
+    pub sec: u32,
+    pub in_offset: u32,
+    pub size: u32,
+    pub out_offset: u64,
+    /// For an FDE: output offset of its CIE.
+    pub cie_out: Option<u64>,
+}
+
+/// Per input `.eh_frame` section: where its kept records start in the output.
+#[derive(Clone, Debug, Default)]
+pub struct EhSection {
+    pub out_start: u64,
+    /// Indices into `EhLayout::pieces` of this section's records, in input order (dropped ones absent).
+    pub pieces: Vec<u32>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct EhLayout {
+    pub pieces: Vec<EhPiece>,
+    pub sections: HashMap<(FileId, u32), EhSection>,
+    pub size: u64,
+    pub fde_count: u64,
+}
+
+/// One output symbol-table entry.
+#[derive(Clone, Copy, Debug)]
+pub enum SymtabEntry {
+    Local { file: FileId, index: u32, name_off: u32 },
+    Global { id: SymbolId, name_off: u32, local: bool },
+}
+
+/// Everything placed.
+pub struct Layout {
+    pub sections: Vec<OutputSection>,
+    pub segments: Vec<Segment>,
+    /// Address of each input section (`u64::MAX` when it is not in the output).
+    pub sec_addr: Vec<Vec<u64>>,
+    /// Output section index of each input section (`u32::MAX` when none).
+    pub sec_osec: Vec<Vec<u32>>,
+    /// For merged input sections: (merged section, index among its inputs).
+    pub merge_of: HashMap<(FileId, u32), (u32, u32)>,
+    pub merged: Vec<merge::MergedSection>,
+    pub merged_addr: Vec<u64>,
+    pub eh: EhLayout,
+    pub global_value: Vec<u64>,
+    pub global_size: Vec<u64>,
+    pub common_offset: HashMap<SymbolId, u64>,
+    pub synthetic_index: HashMap<Synthetic, (u32, u32)>,
+    pub got_addr: u64,
+    pub gotplt_addr: u64,
+    pub iplt_addr: u64,
+    pub tls_start: u64,
+    pub tls_end_aligned: u64,
+    pub tls_align: u64,
+    pub entry: u64,
+    pub file_size: u64,
+    pub shoff: u64,
+    pub symtab: Vec<SymtabEntry>,
+    pub symtab_first_global: u32,
+    pub strtab: Vec<u8>,
+    pub shstrtab: Vec<u8>,
+    pub comment: Vec<u8>,
+    pub gnu_property: Vec<u8>,
+    pub build_id_size: u64,
+    pub dynamic: Vec<(u64, u64)>,
+    pub rela_dyn_count: u64,
+    pub relative_count: u64,
+    pub scan: ScanResult,
+}
+
+/// The `.comment` string weld adds, as lld adds "Linker: LLD ...".
+pub const LINKER_COMMENT: &[u8] = b"Linker: weld 0.1.0\0";
+
+struct Builder<'a> {
+    config: &'a Config,
+    res: &'a Resolved,
+    sections: Vec<OutputSection>,
+    by_name: HashMap<String, u32>,
+    merge_groups: HashMap<(String, u64, u64, u64), u32>,
+    merge_inputs: Vec<Vec<(FileId, u32)>>,
+    merge_osec: Vec<u32>,
+}
+
+impl Builder<'_> {
+    fn osec(&mut self, name: &str, sh_type: u32, flags: u64) -> u32 {
+        if let Some(&i) = self.by_name.get(name) {
+            let os = &mut self.sections[i as usize];
+            // lld merges flags; a PROGBITS input turns a NOBITS output into PROGBITS.
+            os.flags |= flags & !u64::from(elf::SHF_GROUP);
+            if os.sh_type == elf::SHT_NOBITS && sh_type != elf::SHT_NOBITS {
+                os.sh_type = sh_type;
+            }
+            return i;
+        }
+        let i = self.sections.len() as u32;
+        self.sections.push(OutputSection::new(name, sh_type, flags & !u64::from(elf::SHF_GROUP)));
+        self.by_name.insert(name.to_string(), i);
+        i
+    }
+}
+
+/// Lays out the output.
+pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layout> {
+    let mut b = Builder {
+        config,
+        res,
+        sections: Vec::new(),
+        by_name: HashMap::new(),
+        merge_groups: HashMap::new(),
+        merge_inputs: Vec::new(),
+        merge_osec: Vec::new(),
+    };
+    let strip_debug = config.strip != Strip::None;
+    let nfiles = res.files.len();
+    let mut sec_osec: Vec<Vec<u32>> = res.files.iter().map(|f| vec![u32::MAX; f.sections.len()]).collect();
+    let mut merge_of = HashMap::new();
+    let mut has_comment_input = false;
+
+    // 1. Assign input sections to output sections, in input order (creation order matters).
+    for (fi, file) in res.files.iter().enumerate() {
+        for (si, sec) in file.sections.iter().enumerate() {
+            let name = sec.name_str();
+            match sec.kind {
+                SectionKind::Regular => {}
+                SectionKind::Merge => {
+                    let oname = output_section_name(name).to_string();
+                    let osec = b.osec(&oname, sec.sh_type(), sec.flags());
+                    let key = (oname, sec.flags(), sec.shdr.sh_entsize(LE), sec.align());
+                    let g = match b.merge_groups.get(&key) {
+                        Some(&g) => g,
+                        None => {
+                            let g = b.merge_inputs.len() as u32;
+                            b.merge_groups.insert(key, g);
+                            b.merge_inputs.push(Vec::new());
+                            b.merge_osec.push(osec);
+                            b.sections[osec as usize].chunks.push(Chunk {
+                                kind: ChunkKind::Merged(g),
+                                offset: 0,
+                                size: 0,
+                                align: 1,
+                            });
+                            g
+                        }
+                    };
+                    let idx = b.merge_inputs[g as usize].len() as u32;
+                    b.merge_inputs[g as usize].push((fi as FileId, si as u32));
+                    merge_of.insert((fi as FileId, si as u32), (g, idx));
+                    sec_osec[fi][si] = osec;
+                    continue;
+                }
+                SectionKind::Comment => {
+                    has_comment_input = true;
+                    continue;
+                }
+                _ => continue,
+            }
+            if strip_debug && !sec.is_alloc() && (name.starts_with(".debug") || name.starts_with(".zdebug")) {
+                continue;
+            }
+            if config.strip == Strip::All && !sec.is_alloc() && name.starts_with(".gnu.warning") {
+                // Kept by lld too; fall through.
+            }
+            let oname = output_section_name(name).to_string();
+            let mut sh_type = sec.sh_type();
+            if oname == ".init_array" && sh_type == elf::SHT_PROGBITS {
+                sh_type = elf::SHT_INIT_ARRAY;
+            }
+            if oname == ".fini_array" && sh_type == elf::SHT_PROGBITS {
+                sh_type = elf::SHT_FINI_ARRAY;
+            }
+            let osec = b.osec(&oname, sh_type, sec.flags());
+            b.sections[osec as usize].chunks.push(Chunk {
+                kind: ChunkKind::Input { file: fi as FileId, sec: si as u32 },
+                offset: 0,
+                size: sec.size(),
+                align: sec.align(),
+            });
+            sec_osec[fi][si] = osec;
+        }
+    }
+    let _ = has_comment_input;
+
+    // init/fini arrays run in priority order.
+    for os in b.sections.iter_mut() {
+        if os.name == ".init_array" || os.name == ".fini_array" || os.name == ".preinit_array" {
+            os.chunks.sort_by_key(|c| match c.kind {
+                ChunkKind::Input { file, sec } => init_priority(res.files[file as usize].sections[sec as usize].name_str()),
+                _ => 65536,
+            });
+        }
+    }
+
+    // 2. Merge SHF_MERGE pieces.
+    let mut merged = Vec::with_capacity(b.merge_inputs.len());
+    for inputs in &b.merge_inputs {
+        let mut mi = Vec::with_capacity(inputs.len());
+        for &(f, s) in inputs {
+            let sec = &res.files[f as usize].sections[s as usize];
+            let entsize = sec.shdr.sh_entsize(LE);
+            let strings = sec.flags() & u64::from(elf::SHF_STRINGS) != 0;
+            mi.push(merge::MergeInput::new(sec.data, entsize, strings, sec.align()).map_err(|e| {
+                err!("{}:({}): {}", res.files[f as usize].name, sec.name_str(), e)
+            })?);
+        }
+        merged.push(merge::merge(&mi));
+    }
+    for (g, m) in merged.iter().enumerate() {
+        let osec = b.merge_osec[g] as usize;
+        for c in b.sections[osec].chunks.iter_mut() {
+            if c.kind == ChunkKind::Merged(g as u32) {
+                c.size = m.size();
+                c.align = m.align();
+            }
+        }
+    }
+
+    // 3. .eh_frame: keep CIEs once, FDEs whose function survives.
+    let eh = build_eh_frame(res)?;
+
+    // 4. Synthetic sections, in lld's creation order.
+    let is_pic = config.is_pic();
+    let static_pie = is_pic && config.is_static;
+    let mut synthetic_index = HashMap::new();
+    let mut add_synth = |b: &mut Builder, name: &str, sh_type: u32, flags: u64, kind: Synthetic, size: u64, align: u64| {
+        let osec = b.osec(name, sh_type, flags);
+        let c = b.sections[osec as usize].chunks.len() as u32;
+        b.sections[osec as usize].chunks.push(Chunk { kind: ChunkKind::Synthetic(kind), offset: 0, size, align });
+        synthetic_index.insert(kind, (osec, c));
+    };
+    let a = u64::from(elf::SHF_ALLOC);
+    let w = u64::from(elf::SHF_WRITE);
+    let x = u64::from(elf::SHF_EXECINSTR);
+
+    let gnu_property = gnu_property_note(res);
+    if !gnu_property.is_empty() {
+        add_synth(&mut b, ".note.gnu.property", elf::SHT_NOTE, a, Synthetic::GnuProperty, gnu_property.len() as u64, 8);
+    }
+    let build_id_size = match &config.build_id {
+        crate::config::BuildId::None => 0,
+        crate::config::BuildId::Fast => 8,
+        crate::config::BuildId::Md5 | crate::config::BuildId::Uuid => 16,
+        crate::config::BuildId::Sha1 => 20,
+        crate::config::BuildId::Hex(h) => h.len() as u64,
+    };
+    if build_id_size > 0 {
+        add_synth(&mut b, ".note.gnu.build-id", elf::SHT_NOTE, a, Synthetic::BuildId, 16 + build_id_size, 4);
+    }
+    if static_pie {
+        add_synth(&mut b, ".dynsym", elf::SHT_DYNSYM, a, Synthetic::DynSym, SYM_SIZE, 8);
+        add_synth(&mut b, ".gnu.hash", elf::SHT_GNU_HASH, a, Synthetic::GnuHash, 28, 8);
+        add_synth(&mut b, ".dynstr", elf::SHT_STRTAB, a, Synthetic::DynStr, 1, 1);
+    }
+    let rela_dyn_count = scan.dyn_relocs.len() as u64;
+    let relative_count = scan.dyn_relocs.iter().filter(|r| matches!(r.kind, crate::relocations::DynKind::Relative { .. })).count() as u64;
+    if rela_dyn_count > 0 || static_pie {
+        add_synth(&mut b, ".rela.dyn", elf::SHT_RELA, a, Synthetic::RelaDyn, rela_dyn_count * RELA_SIZE, 8);
+    }
+    if config.eh_frame_hdr && eh.size > 0 {
+        add_synth(&mut b, ".eh_frame_hdr", elf::SHT_PROGBITS, a, Synthetic::EhFrameHdr, 12 + 8 * eh.fde_count, 4);
+    }
+    if eh.size > 0 {
+        add_synth(&mut b, ".eh_frame", elf::SHT_PROGBITS, a, Synthetic::EhFrame, eh.size, 8);
+    }
+    if !scan.iplt.is_empty() {
+        add_synth(&mut b, ".iplt", elf::SHT_PROGBITS, a | x, Synthetic::Iplt, scan.iplt.len() as u64 * IPLT_ENTRY_SIZE, 16);
+    }
+    let mut dynamic = Vec::new();
+    if static_pie {
+        // Placeholder tags; addresses are filled after layout. The count is final here.
+        dynamic = static_pie_dynamic_tags(&b, rela_dyn_count > 0);
+        add_synth(&mut b, ".dynamic", elf::SHT_DYNAMIC, a | w, Synthetic::Dynamic, dynamic.len() as u64 * 16, 8);
+    }
+    if !scan.got.is_empty() {
+        add_synth(&mut b, ".got", elf::SHT_PROGBITS, a | w, Synthetic::Got, scan.got.len() as u64 * 8, 8);
+    }
+    if config.z.relro {
+        add_synth(&mut b, ".relro_padding", elf::SHT_NOBITS, a | w, Synthetic::RelroPadding, 0, 1);
+    }
+    // .got.plt holds three reserved words plus one slot per IPLT entry; lld always creates it
+    // when _GLOBAL_OFFSET_TABLE_ or a GOT-relative relocation needs a GOT base.
+    let needs_gotplt = !scan.iplt.is_empty() || needs_got_base(res);
+    if needs_gotplt {
+        add_synth(&mut b, ".got.plt", elf::SHT_PROGBITS, a | w, Synthetic::GotPlt, 24 + scan.iplt.len() as u64 * 8, 8);
+    }
+    // COMMON symbols go to .bss.
+    let mut common_offset = HashMap::new();
+    let mut commons_size = 0u64;
+    let mut commons_align = 1u64;
+    for (id, s) in res.symtab.symbols.iter().enumerate() {
+        if let SymbolDef::Common { size, align, .. } = s.def {
+            commons_size = align_to(commons_size, align) ;
+            common_offset.insert(id as SymbolId, commons_size);
+            commons_size += size;
+            commons_align = commons_align.max(align);
+        }
+    }
+    if !common_offset.is_empty() {
+        add_synth(&mut b, ".bss", elf::SHT_NOBITS, a | w, Synthetic::Commons, commons_size, commons_align);
+    }
+    let mut comment = LINKER_COMMENT.to_vec();
+    let mut seen_comments: hashbrown::HashSet<&[u8]> = hashbrown::HashSet::new();
+    seen_comments.insert(LINKER_COMMENT);
+    for f in &res.files {
+        for s in &f.sections {
+            if s.kind == SectionKind::Comment {
+                for piece in s.data.split_inclusive(|&c| c == 0) {
+                    if piece.len() > 1 && seen_comments.insert(piece) {
+                        comment.extend_from_slice(piece);
+                        if piece.last() != Some(&0) {
+                            comment.push(0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    add_synth(
+        &mut b,
+        ".comment",
+        elf::SHT_PROGBITS,
+        u64::from(elf::SHF_MERGE | elf::SHF_STRINGS),
+        Synthetic::Comment,
+        comment.len() as u64,
+        1,
+    );
+    if let Some(&(os, _)) = synthetic_index.get(&Synthetic::Comment) {
+        b.sections[os as usize].entsize = 1;
+    }
+
+    // 5. Order sections.
+    let mut order: Vec<u32> = (0..b.sections.len() as u32).collect();
+    order.sort_by_key(|&i| {
+        let s = &b.sections[i as usize];
+        section_rank(&s.name, s.sh_type, s.flags)
+    });
+    // Non-alloc synthetic tables go last: .symtab, .shstrtab, .strtab.
+    let mut sections: Vec<OutputSection> = Vec::with_capacity(order.len() + 3);
+    let mut remap = vec![0u32; b.sections.len()];
+    for (new, &old) in order.iter().enumerate() {
+        remap[old as usize] = new as u32;
+        sections.push(b.sections[old as usize].clone());
+    }
+    for v in synthetic_index.values_mut() {
+        v.0 = remap[v.0 as usize];
+    }
+    for row in sec_osec.iter_mut() {
+        for o in row.iter_mut() {
+            if *o != u32::MAX {
+                *o = remap[*o as usize];
+            }
+        }
+    }
+    let strip_all = config.strip == Strip::All;
+    let mut push_table = |sections: &mut Vec<OutputSection>, name: &str, ty: u32, kind: Synthetic, align: u64| {
+        let mut os = OutputSection::new(name, ty, 0);
+        os.align = align;
+        os.chunks.push(Chunk { kind: ChunkKind::Synthetic(kind), offset: 0, size: 0, align });
+        synthetic_index.insert(kind, (sections.len() as u32, 0));
+        sections.push(os);
+    };
+    if !strip_all {
+        push_table(&mut sections, ".symtab", elf::SHT_SYMTAB, Synthetic::Symtab, 8);
+    }
+    push_table(&mut sections, ".shstrtab", elf::SHT_STRTAB, Synthetic::Shstrtab, 1);
+    if !strip_all {
+        push_table(&mut sections, ".strtab", elf::SHT_STRTAB, Synthetic::Strtab, 1);
+    }
+
+    // Drop output sections that ended up with nothing in them? lld keeps empty input-backed
+    // sections (e.g. .tm_clone_table), so only empty synthetic ones are removed, by not creating them.
+
+    // 6. Sizes of output sections (chunk offsets).
+    for os in sections.iter_mut() {
+        let mut off = 0u64;
+        let mut align = os.align.max(1);
+        for c in os.chunks.iter_mut() {
+            off = align_to(off, c.align.max(1));
+            c.offset = off;
+            off += c.size;
+            align = align.max(c.align.max(1));
+        }
+        os.size = off;
+        os.align = align;
+        if os.sh_type == elf::SHT_INIT_ARRAY || os.sh_type == elf::SHT_FINI_ARRAY || os.sh_type == elf::SHT_PREINIT_ARRAY {
+            os.entsize = 8;
+        }
+        if os.sh_type == elf::SHT_RELA {
+            os.entsize = RELA_SIZE;
+        }
+        if os.sh_type == elf::SHT_DYNAMIC {
+            os.entsize = 16;
+        }
+        if os.sh_type == elf::SHT_DYNSYM || os.sh_type == elf::SHT_SYMTAB {
+            os.entsize = SYM_SIZE;
+        }
+    }
+
+    // 7. Symbol table contents (names only; values come at write time) and string tables.
+    let mut strtab = vec![0u8];
+    let mut symtab = Vec::new();
+    let mut symtab_first_global = 1u32;
+    if !strip_all {
+        build_symtab(res, &sec_osec, &merge_of, &mut symtab, &mut strtab, &mut symtab_first_global);
+        let (os, _) = synthetic_index[&Synthetic::Symtab];
+        let n = (symtab.len() as u64 + 1) * SYM_SIZE;
+        set_synth_size(&mut sections[os as usize], n);
+        let (os2, _) = synthetic_index[&Synthetic::Strtab];
+        set_synth_size(&mut sections[os2 as usize], strtab.len() as u64);
+    }
+    let mut shstrtab = vec![0u8];
+    let mut name_offsets = HashMap::new();
+    for os in &sections {
+        if !name_offsets.contains_key(&os.name) {
+            name_offsets.insert(os.name.clone(), shstrtab.len() as u32);
+            shstrtab.extend_from_slice(os.name.as_bytes());
+            shstrtab.push(0);
+        }
+    }
+    {
+        let (os, _) = synthetic_index[&Synthetic::Shstrtab];
+        set_synth_size(&mut sections[os as usize], shstrtab.len() as u64);
+    }
+    for (i, os) in sections.iter_mut().enumerate() {
+        os.shndx = i as u32 + 1;
+    }
+
+    // 8. Segments and addresses.
+    let mut lay = Layout {
+        sections,
+        segments: Vec::new(),
+        sec_addr: res.files.iter().map(|f| vec![u64::MAX; f.sections.len()]).collect(),
+        sec_osec,
+        merge_of,
+        merged,
+        merged_addr: Vec::new(),
+        eh,
+        global_value: vec![0; res.symtab.len()],
+        global_size: vec![0; res.symtab.len()],
+        common_offset,
+        synthetic_index,
+        got_addr: 0,
+        gotplt_addr: 0,
+        iplt_addr: 0,
+        tls_start: 0,
+        tls_end_aligned: 0,
+        tls_align: 1,
+        entry: 0,
+        file_size: 0,
+        shoff: 0,
+        symtab,
+        symtab_first_global,
+        strtab,
+        shstrtab,
+        comment,
+        gnu_property,
+        build_id_size,
+        dynamic,
+        rela_dyn_count,
+        relative_count,
+        scan,
+    };
+    let _ = nfiles;
+    assign_addresses(config, &mut lay)?;
+    lay.fill_addresses(res);
+    define_synthetic_symbols(config, res, &mut lay)?;
+    lay.entry = entry_address(config, res, &lay);
+    if static_pie {
+        lay.dynamic = static_pie_dynamic_values(&lay);
+    }
+    let _ = name_offsets;
+    Ok(lay)
+}
+
+fn set_synth_size(os: &mut OutputSection, size: u64) {
+    os.size = size;
+    if let Some(c) = os.chunks.first_mut() {
+        c.size = size;
+    }
+}
+
+fn needs_got_base(res: &Resolved) -> bool {
+    if res.symtab.lookup(b"_GLOBAL_OFFSET_TABLE_").is_some_and(|id| res.symtab.get(id).referenced) {
+        return true;
+    }
+    for f in &res.files {
+        for s in &f.sections {
+            if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) {
+                continue;
+            }
+            for r in s.relocs {
+                match r.r_type(LE, false) {
+                    elf::R_X86_64_GOTPC32 | elf::R_X86_64_GOTPC64 | elf::R_X86_64_GOTOFF64 | elf::R_X86_64_GOT32
+                    | elf::R_X86_64_GOT64 | elf::R_X86_64_GOTPC32_TLSDESC => return true,
+                    _ => {}
+                }
+            }
+        }
+    }
+    false
+}
+
+pub fn align_to(v: u64, a: u64) -> u64 {
+    if a <= 1 {
+        v
+    } else {
+        v.div_ceil(a) * a
+    }
+}
+
+/// The merged `.note.gnu.property`: the AND of every object's x86 feature bits (IBT, SHSTK), as
+/// lld emits it; absent when any object lacks the note or the AND is zero.
+fn gnu_property_note(res: &Resolved) -> Vec<u8> {
+    let mut and: Option<u32> = None;
+    for f in &res.files {
+        let mut this = 0u32;
+        for s in &f.sections {
+            if s.kind != SectionKind::GnuProperty {
+                continue;
+            }
+            this |= read_feature_1_and(s.data);
+        }
+        and = Some(and.map_or(this, |a| a & this));
+    }
+    let and = and.unwrap_or(0);
+    if and == 0 {
+        return Vec::new();
+    }
+    let mut v = Vec::new();
+    v.extend_from_slice(&4u32.to_le_bytes());
+    v.extend_from_slice(&16u32.to_le_bytes());
+    v.extend_from_slice(&elf::NT_GNU_PROPERTY_TYPE_0.to_le_bytes());
+    v.extend_from_slice(b"GNU\0");
+    v.extend_from_slice(&elf::GNU_PROPERTY_X86_FEATURE_1_AND.to_le_bytes());
+    v.extend_from_slice(&4u32.to_le_bytes());
+    v.extend_from_slice(&and.to_le_bytes());
+    v.extend_from_slice(&0u32.to_le_bytes());
+    v
+}
+
+fn read_feature_1_and(data: &[u8]) -> u32 {
+    let rd = |d: &[u8], o: usize| d.get(o..o + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let mut off = 0usize;
+    let mut out = 0;
+    while let (Some(namesz), Some(descsz), Some(ty)) = (rd(data, off), rd(data, off + 4), rd(data, off + 8)) {
+        let name_start = off + 12;
+        let desc_start = name_start + align_to(namesz as u64, 4) as usize;
+        let desc_end = desc_start + descsz as usize;
+        if desc_end > data.len() {
+            break;
+        }
+        if ty == elf::NT_GNU_PROPERTY_TYPE_0 {
+            let mut p = desc_start;
+            while p + 8 <= desc_end {
+                let (Some(pt), Some(psz)) = (rd(data, p), rd(data, p + 4)) else { break };
+                if pt == elf::GNU_PROPERTY_X86_FEATURE_1_AND && psz >= 4 {
+                    out |= rd(data, p + 8).unwrap_or(0);
+                }
+                p += 8 + align_to(u64::from(psz), 8) as usize;
+            }
+        }
+        off = align_to(desc_end as u64, 8) as usize;
+    }
+    out
+}
+
+/// Splits every `.eh_frame` input, drops FDEs of discarded functions and deduplicates CIEs.
+fn build_eh_frame(res: &Resolved) -> Result<EhLayout> {
+    let mut eh = EhLayout::default();
+    let mut cies: HashMap<(Vec<u8>, Vec<(u32, Option<SymKey>, i64)>), u64> = HashMap::new();
+    let mut out = 0u64;
+    for (fi, f) in res.files.iter().enumerate() {
+        let fid = fi as FileId;
+        for (si, s) in f.sections.iter().enumerate() {
+            if s.kind != SectionKind::EhFrame {
+                continue;
+            }
+            let records = eh_frame::split_eh_frame(s.data).map_err(|e| err!("{}:(.eh_frame): {}", f.name, e))?;
+            let mut sec = EhSection { out_start: out, pieces: Vec::new() };
+            let mut cie_map: HashMap<u32, u64> = HashMap::new();
+            for rec in records {
+                let start = rec.offset as usize;
+                let end = start + rec.size as usize;
+                let rels: Vec<_> = reloc_range(s.relocs, start as u64, end as u64);
+                match rec.kind {
+                    eh_frame::EhKind::Terminator => {
+                        let idx = eh.pieces.len() as u32;
+                        eh.pieces.push(EhPiece { file: fid, sec: si as u32, in_offset: rec.offset, size: rec.size, out_offset: out, cie_out: None });
+                        sec.pieces.push(idx);
+                        out += u64::from(rec.size);
+                    }
+                    eh_frame::EhKind::Cie => {
+                        let key_rels: Vec<(u32, Option<SymKey>, i64)> = rels
+                            .iter()
+                            .map(|r| {
+                                let sym = r.r_sym(LE, false) as usize;
+                                let k = if sym == 0 { None } else { Some(target_of(res, fid, sym).key) };
+                                ((r.r_offset(LE) - start as u64) as u32, k, r.r_addend(LE))
+                            })
+                            .collect();
+                        let key = (s.data[start..end].to_vec(), key_rels);
+                        if let Some(&o) = cies.get(&key) {
+                            cie_map.insert(rec.offset, o);
+                            continue;
+                        }
+                        cies.insert(key, out);
+                        cie_map.insert(rec.offset, out);
+                        let idx = eh.pieces.len() as u32;
+                        eh.pieces.push(EhPiece { file: fid, sec: si as u32, in_offset: rec.offset, size: rec.size, out_offset: out, cie_out: None });
+                        sec.pieces.push(idx);
+                        out += u64::from(rec.size);
+                    }
+                    eh_frame::EhKind::Fde { cie_offset } => {
+                        // The FDE's first relocation (at pc_begin) names its function.
+                        let Some(first) = rels.iter().find(|r| r.r_offset(LE) == start as u64 + 8) else {
+                            continue;
+                        };
+                        if !fde_target_alive(res, fid, first.r_sym(LE, false) as usize) {
+                            continue;
+                        }
+                        let Some(&cie_out) = cie_map.get(&cie_offset) else {
+                            bail!("{}:(.eh_frame+0x{:x}): FDE refers to an invalid CIE", f.name, rec.offset);
+                        };
+                        let idx = eh.pieces.len() as u32;
+                        eh.pieces.push(EhPiece {
+                            file: fid,
+                            sec: si as u32,
+                            in_offset: rec.offset,
+                            size: rec.size,
+                            out_offset: out,
+                            cie_out: Some(cie_out),
+                        });
+                        sec.pieces.push(idx);
+                        eh.fde_count += 1;
+                        out += u64::from(rec.size);
+                    }
+                }
+            }
+            eh.sections.insert((fid, si as u32), sec);
+        }
+    }
+    eh.size = out;
+    Ok(eh)
+}
+
+/// Relocations whose offset lies in [start, end), assuming they are sorted (compilers emit them
+/// in order; a fallback scan handles unsorted input).
+pub fn reloc_range(relocs: &'static [crate::input_files::Rela64], start: u64, end: u64) -> Vec<&'static crate::input_files::Rela64> {
+    relocs.iter().filter(|r| {
+        let o = r.r_offset(LE);
+        o >= start && o < end
+    }).collect()
+}
+
+fn fde_target_alive(res: &Resolved, file: FileId, sym: usize) -> bool {
+    let (df, di) = match res.global_of(file, sym) {
+        Some(g) => match res.symtab.get(g).def {
+            SymbolDef::Defined { file, index } => (file, index as usize),
+            _ => return false,
+        },
+        None => (file, sym),
+    };
+    let f = &res.files[df as usize];
+    let Some(s) = f.symbols.get(di) else { return false };
+    let shndx = s.st_shndx(LE);
+    if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
+        return shndx == elf::SHN_ABS;
+    }
+    matches!(f.sections[shndx as usize].kind, SectionKind::Regular | SectionKind::Merge)
+}
+
+fn static_pie_dynamic_tags(_b: &Builder, has_rela: bool) -> Vec<(u64, u64)> {
+    let mut tags = vec![(elf::DT_FLAGS_1 as u64, u64::from(elf::DF_1_PIE)), (elf::DT_DEBUG as u64, 0)];
+    if has_rela {
+        tags.extend_from_slice(&[
+            (elf::DT_RELA as u64, 0),
+            (elf::DT_RELASZ as u64, 0),
+            (elf::DT_RELAENT as u64, RELA_SIZE),
+            (elf::DT_RELACOUNT as u64, 0),
+        ]);
+    }
+    tags.extend_from_slice(&[
+        (elf::DT_SYMTAB as u64, 0),
+        (elf::DT_SYMENT as u64, SYM_SIZE),
+        (elf::DT_STRTAB as u64, 0),
+        (elf::DT_STRSZ as u64, 1),
+        (elf::DT_GNU_HASH as u64, 0),
+    ]);
+    let has = |name: &str| _b.by_name.contains_key(name);
+    if has(".init_array") {
+        tags.push((elf::DT_INIT_ARRAY as u64, 0));
+        tags.push((elf::DT_INIT_ARRAYSZ as u64, 0));
+    }
+    if has(".fini_array") {
+        tags.push((elf::DT_FINI_ARRAY as u64, 0));
+        tags.push((elf::DT_FINI_ARRAYSZ as u64, 0));
+    }
+    if has(".preinit_array") {
+        tags.push((elf::DT_PREINIT_ARRAY as u64, 0));
+        tags.push((elf::DT_PREINIT_ARRAYSZ as u64, 0));
+    }
+    if _b.res.symtab.lookup(b"_init").is_some_and(|id| _b.res.symtab.get(id).is_defined()) {
+        tags.push((elf::DT_INIT as u64, 0));
+    }
+    if _b.res.symtab.lookup(b"_fini").is_some_and(|id| _b.res.symtab.get(id).is_defined()) {
+        tags.push((elf::DT_FINI as u64, 0));
+    }
+    tags.push((elf::DT_NULL as u64, 0));
+    tags
+}
+
+fn static_pie_dynamic_values(lay: &Layout) -> Vec<(u64, u64)> {
+    let sec = |name: &str| lay.sections.iter().find(|s| s.name == name);
+    let synth_addr = |k: Synthetic| lay.synthetic_address(k).unwrap_or(0);
+    let mut out = lay.dynamic.clone();
+    for (tag, val) in out.iter_mut() {
+        let t = *tag as u32;
+        *val = match t {
+            elf::DT_RELA => synth_addr(Synthetic::RelaDyn),
+            elf::DT_RELASZ => lay.rela_dyn_count * RELA_SIZE,
+            elf::DT_RELACOUNT => lay.relative_count,
+            elf::DT_SYMTAB => synth_addr(Synthetic::DynSym),
+            elf::DT_STRTAB => synth_addr(Synthetic::DynStr),
+            elf::DT_GNU_HASH => synth_addr(Synthetic::GnuHash),
+            elf::DT_INIT_ARRAY => sec(".init_array").map_or(0, |s| s.addr),
+            elf::DT_INIT_ARRAYSZ => sec(".init_array").map_or(0, |s| s.size),
+            elf::DT_FINI_ARRAY => sec(".fini_array").map_or(0, |s| s.addr),
+            elf::DT_FINI_ARRAYSZ => sec(".fini_array").map_or(0, |s| s.size),
+            elf::DT_PREINIT_ARRAY => sec(".preinit_array").map_or(0, |s| s.addr),
+            elf::DT_PREINIT_ARRAYSZ => sec(".preinit_array").map_or(0, |s| s.size),
+            elf::DT_INIT => lay.named_symbol_value(b"_init").unwrap_or(0),
+            elf::DT_FINI => lay.named_symbol_value(b"_fini").unwrap_or(0),
+            _ => *val,
+        };
+    }
+    out
+}
+
+/// Segment class of an allocated output section: 0 = R, 1 = RX, 2 = RW (RELRO), 3 = RW.
+fn segment_class(config: &Config, os: &OutputSection) -> u8 {
+    let exec = os.flags & u64::from(elf::SHF_EXECINSTR) != 0;
+    let write = os.flags & u64::from(elf::SHF_WRITE) != 0;
+    if exec {
+        1
+    } else if !write {
+        0
+    } else if config.z.relro && is_relro(&os.name, os.sh_type, os.flags) {
+        2
+    } else {
+        3
+    }
+}
+
+fn pflags(class: u8) -> u32 {
+    match class {
+        0 => elf::PF_R,
+        1 => elf::PF_R | elf::PF_X,
+        _ => elf::PF_R | elf::PF_W,
+    }
+}
+
+fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
+    let page = config.max_page_size();
+    let common_page = config.common_page_size();
+    let base = config.image_base();
+    let static_pie = config.is_pic() && config.is_static;
+
+    // Which program headers exist (their number fixes the header size).
+    let classes: Vec<u8> = lay.sections.iter().filter(|s| s.is_alloc()).map(|s| segment_class(config, s)).collect();
+    let mut load_classes: Vec<u8> = Vec::new();
+    for &c in &classes {
+        if load_classes.last() != Some(&c) {
+            load_classes.push(c);
+        }
+    }
+    if load_classes.first() != Some(&0) {
+        load_classes.insert(0, 0);
+    }
+    let has_tls = lay.sections.iter().any(|s| s.is_alloc() && s.flags & u64::from(elf::SHF_TLS) != 0);
+    let has_relro = classes.contains(&2);
+    let has_eh_hdr = lay.synthetic_index.contains_key(&Synthetic::EhFrameHdr);
+    let notes = note_groups(lay);
+    let has_gnu_property = lay.synthetic_index.contains_key(&Synthetic::GnuProperty);
+    let nphdr = 1 // PHDR
+        + load_classes.len()
+        + usize::from(static_pie)
+        + usize::from(has_tls)
+        + usize::from(has_relro)
+        + usize::from(has_eh_hdr)
+        + 1 // GNU_STACK
+        + notes.len()
+        + usize::from(has_gnu_property);
+    let headers = EHDR_SIZE + PHDR_SIZE * nphdr as u64;
+
+    let mut addr = base + headers;
+    let mut off = headers;
+    let mut cur_class = 0u8;
+    let mut loads: Vec<Segment> = vec![Segment { p_type: elf::PT_LOAD, flags: elf::PF_R, offset: 0, vaddr: base, filesz: headers, memsz: headers, align: page }];
+    let mut tls_start = u64::MAX;
+    let mut tls_end = 0u64;
+    let mut tls_file_end = 0u64;
+    let mut tls_align = 1u64;
+    let mut tls_off = 0u64;
+    let mut relro_start: Option<(u64, u64)> = None;
+    let mut relro_end = 0u64;
+    let mut relro_file_end = 0u64;
+    let nsec = lay.sections.len();
+    for i in 0..nsec {
+        if !lay.sections[i].is_alloc() {
+            continue;
+        }
+        let class = segment_class(config, &lay.sections[i]);
+        let is_tbss = lay.sections[i].is_nobits() && lay.sections[i].flags & u64::from(elf::SHF_TLS) != 0;
+        if class != cur_class {
+            // lld starts a new PT_LOAD on a new page, keeping the address congruent to the offset.
+            if cur_class == 2 && config.z.relro {
+                // .relro_padding fills the RELRO region to a common-page boundary.
+                let pad_end = align_to(addr, common_page);
+                if let Some(&(os, _)) = lay.synthetic_index.get(&Synthetic::RelroPadding) {
+                    let ps = &mut lay.sections[os as usize];
+                    ps.addr = addr;
+                    ps.offset = off;
+                    set_synth_size(ps, pad_end - addr);
+                }
+                relro_end = pad_end;
+            }
+            addr = align_to(addr, page) + (addr % page);
+            cur_class = class;
+            let os = &lay.sections[i];
+            addr = align_to(addr, os.align);
+            // File offset congruent to the address modulo the page size.
+            off = align_to(off, 1);
+            let want = addr % page;
+            off = if off % page <= want { off - off % page + want } else { off - off % page + page + want };
+            loads.push(Segment { p_type: elf::PT_LOAD, flags: pflags(class), offset: off, vaddr: addr, filesz: 0, memsz: 0, align: page });
+            if class == 2 && relro_start.is_none() {
+                relro_start = Some((addr, off));
+            }
+        }
+        let os = &mut lay.sections[i];
+        if os.name == ".relro_padding" {
+            continue;
+        }
+        let aligned = align_to(addr, os.align);
+        off += aligned - addr;
+        addr = aligned;
+        os.addr = addr;
+        os.offset = off;
+        if os.flags & u64::from(elf::SHF_TLS) != 0 {
+            if tls_start == u64::MAX {
+                tls_start = addr;
+                tls_off = off;
+            }
+            tls_align = tls_align.max(os.align);
+            tls_end = tls_end.max(addr + os.size);
+            if !os.is_nobits() {
+                tls_file_end = addr + os.size;
+            }
+        }
+        let seg = loads.last_mut().expect("a PT_LOAD exists");
+        if is_tbss {
+            // .tbss takes no space outside PT_TLS.
+            os.offset = off;
+            continue;
+        }
+        addr += os.size;
+        if !os.is_nobits() {
+            off += os.size;
+            seg.filesz = off - seg.offset;
+        }
+        seg.memsz = addr - seg.vaddr;
+        if class == 2 {
+            relro_end = addr;
+            relro_file_end = off;
+        }
+    }
+    if cur_class == 2 && config.z.relro {
+        let pad_end = align_to(addr, common_page);
+        if let Some(&(os, _)) = lay.synthetic_index.get(&Synthetic::RelroPadding) {
+            let ps = &mut lay.sections[os as usize];
+            ps.addr = addr;
+            ps.offset = off;
+            set_synth_size(ps, pad_end - addr);
+        }
+        relro_end = pad_end;
+        if let Some(seg) = loads.last_mut() {
+            seg.memsz = pad_end - seg.vaddr;
+        }
+    }
+    // The relro padding belongs to the RELRO PT_LOAD.
+    if let Some(&(os, _)) = lay.synthetic_index.get(&Synthetic::RelroPadding) {
+        let ps = &lay.sections[os as usize];
+        if ps.size > 0 {
+            for seg in loads.iter_mut() {
+                if seg.vaddr <= ps.addr && ps.addr <= seg.vaddr + seg.memsz && seg.flags == elf::PF_R | elf::PF_W {
+                    seg.memsz = seg.memsz.max(ps.addr + ps.size - seg.vaddr);
+                    break;
+                }
+            }
+        }
+    }
+
+    // Non-allocated sections follow, then the section header table.
+    for os in lay.sections.iter_mut() {
+        if os.is_alloc() {
+            continue;
+        }
+        off = align_to(off, os.align);
+        os.offset = off;
+        os.addr = 0;
+        off += os.file_size();
+    }
+    off = align_to(off, 8);
+    lay.shoff = off;
+    lay.file_size = off + SHDR_SIZE * (lay.sections.len() as u64 + 1);
+
+    // Program headers in lld's order.
+    let mut segs = Vec::new();
+    segs.push(Segment { p_type: elf::PT_PHDR, flags: elf::PF_R, offset: EHDR_SIZE, vaddr: base + EHDR_SIZE, filesz: headers - EHDR_SIZE, memsz: headers - EHDR_SIZE, align: 8 });
+    // The first PT_LOAD covers the headers and the R sections.
+    let mut loads_iter = loads.into_iter();
+    if let Some(mut first) = loads_iter.next() {
+        let r_end = lay.sections.iter().filter(|s| s.is_alloc() && segment_class(config, s) == 0).map(|s| (s.addr + s.size, s.offset + s.file_size())).fold((base + headers, headers), |a, b| (a.0.max(b.0), a.1.max(b.1)));
+        first.memsz = r_end.0 - base;
+        first.filesz = r_end.1;
+        segs.push(first);
+    }
+    for mut l in loads_iter {
+        if l.memsz == 0 && l.filesz == 0 {
+            continue;
+        }
+        l.filesz = l.filesz.min(l.memsz);
+        segs.push(l);
+    }
+    if static_pie {
+        if let Some(os) = lay.sections.iter().find(|s| s.sh_type == elf::SHT_DYNAMIC) {
+            segs.push(Segment { p_type: elf::PT_DYNAMIC, flags: elf::PF_R | elf::PF_W, offset: os.offset, vaddr: os.addr, filesz: os.size, memsz: os.size, align: 8 });
+        }
+    }
+    if has_tls {
+        let memsz = tls_end - tls_start;
+        let filesz = tls_file_end.saturating_sub(tls_start);
+        segs.push(Segment { p_type: elf::PT_TLS, flags: elf::PF_R, offset: tls_off, vaddr: tls_start, filesz, memsz, align: tls_align });
+        lay.tls_start = tls_start;
+        lay.tls_align = tls_align;
+        lay.tls_end_aligned = align_to(tls_end, tls_align);
+    }
+    if let Some((start, soff)) = relro_start {
+        segs.push(Segment { p_type: elf::PT_GNU_RELRO, flags: elf::PF_R, offset: soff, vaddr: start, filesz: relro_file_end.saturating_sub(soff), memsz: relro_end - start, align: 1 });
+    }
+    if has_eh_hdr {
+        let (os, _) = lay.synthetic_index[&Synthetic::EhFrameHdr];
+        let s = &lay.sections[os as usize];
+        segs.push(Segment { p_type: elf::PT_GNU_EH_FRAME, flags: elf::PF_R, offset: s.offset, vaddr: s.addr, filesz: s.size, memsz: s.size, align: 4 });
+    }
+    if has_gnu_property {
+        let (os, _) = lay.synthetic_index[&Synthetic::GnuProperty];
+        let s = &lay.sections[os as usize];
+        segs.push(Segment { p_type: elf::PT_GNU_PROPERTY, flags: elf::PF_R, offset: s.offset, vaddr: s.addr, filesz: s.size, memsz: s.size, align: 8 });
+    }
+    segs.push(Segment {
+        p_type: elf::PT_GNU_STACK,
+        flags: if config.z.execstack { elf::PF_R | elf::PF_W | elf::PF_X } else { elf::PF_R | elf::PF_W },
+        offset: 0,
+        vaddr: 0,
+        filesz: 0,
+        memsz: 0,
+        align: 0,
+    });
+    for (first, last) in notes {
+        let a = &lay.sections[first];
+        let b = &lay.sections[last];
+        segs.push(Segment { p_type: elf::PT_NOTE, flags: elf::PF_R, offset: a.offset, vaddr: a.addr, filesz: b.offset + b.size - a.offset, memsz: b.addr + b.size - a.addr, align: a.align });
+    }
+    // Fill in unused slots so the header size computed above stays exact.
+    while segs.len() < nphdr {
+        segs.push(Segment { p_type: elf::PT_NULL, flags: 0, offset: 0, vaddr: 0, filesz: 0, memsz: 0, align: 0 });
+    }
+    segs.truncate(nphdr);
+    lay.segments = segs;
+    Ok(())
+}
+
+/// Runs of adjacent allocated SHT_NOTE sections with the same alignment: one PT_NOTE each.
+fn note_groups(lay: &Layout) -> Vec<(usize, usize)> {
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    let mut prev: Option<usize> = None;
+    for (i, s) in lay.sections.iter().enumerate() {
+        if !s.is_alloc() {
+            prev = None;
+            continue;
+        }
+        if s.sh_type == elf::SHT_NOTE {
+            match (prev, groups.last_mut()) {
+                (Some(p), Some(g)) if g.1 == p && lay.sections[p].align == s.align => g.1 = i,
+                _ => groups.push((i, i)),
+            }
+            prev = Some(i);
+        } else {
+            prev = None;
+        }
+    }
+    groups
+}
+
+impl Layout {
+    /// Address of a synthetic chunk.
+    pub fn synthetic_address(&self, k: Synthetic) -> Option<u64> {
+        let &(os, c) = self.synthetic_index.get(&k)?;
+        let s = &self.sections[os as usize];
+        Some(s.addr + s.chunks[c as usize].offset)
+    }
+
+    pub fn synthetic_offset(&self, k: Synthetic) -> Option<(u64, u64)> {
+        let &(os, c) = self.synthetic_index.get(&k)?;
+        let s = &self.sections[os as usize];
+        let ch = &s.chunks[c as usize];
+        Some((s.offset + ch.offset, ch.size))
+    }
+
+    fn fill_addresses(&mut self, res: &Resolved) {
+        let mut merged_addr = vec![0u64; self.merged.len()];
+        for os in &self.sections {
+            for c in &os.chunks {
+                match c.kind {
+                    ChunkKind::Input { file, sec } => self.sec_addr[file as usize][sec as usize] = os.addr + c.offset,
+                    ChunkKind::Merged(g) => merged_addr[g as usize] = os.addr + c.offset,
+                    ChunkKind::Synthetic(_) => {}
+                }
+            }
+        }
+        self.merged_addr = merged_addr;
+        self.got_addr = self.synthetic_address(Synthetic::Got).unwrap_or(0);
+        self.gotplt_addr = self.synthetic_address(Synthetic::GotPlt).unwrap_or(0);
+        self.iplt_addr = self.synthetic_address(Synthetic::Iplt).unwrap_or(0);
+        // Global symbol values.
+        for (id, s) in res.symtab.symbols.iter().enumerate() {
+            let (v, size) = match s.def {
+                SymbolDef::Defined { file, index } => {
+                    let sym = &res.files[file as usize].symbols[index as usize];
+                    (self.local_value(res, file, index as usize, 0), sym.st_size(LE))
+                }
+                SymbolDef::Common { size, .. } => {
+                    let base = self.synthetic_address(Synthetic::Commons).unwrap_or(0);
+                    (base + self.common_offset.get(&(id as SymbolId)).copied().unwrap_or(0), size)
+                }
+                SymbolDef::Absolute(v) => (v, 0),
+                _ => (0, 0),
+            };
+            self.global_value[id] = v;
+            self.global_size[id] = size;
+        }
+    }
+
+    /// Value of symbol `index` of `file` read from its own symbol table (no global lookup).
+    fn local_value(&self, res: &Resolved, file: FileId, index: usize, addend: i64) -> u64 {
+        let f = &res.files[file as usize];
+        let sym = &f.symbols[index];
+        let shndx = sym.st_shndx(LE);
+        let value = sym.st_value(LE);
+        if shndx == elf::SHN_ABS {
+            return value.wrapping_add(addend as u64);
+        }
+        if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
+            return addend as u64;
+        }
+        let sec = shndx as usize;
+        if let Some(&(g, idx)) = self.merge_of.get(&(file, sec as u32)) {
+            // Section symbols fold the addend into the piece lookup (lld's getVA(addend)).
+            let is_section = sym.st_type() == elf::STT_SECTION;
+            let lookup = if is_section { value.wrapping_add(addend as u64) } else { value };
+            let out = self.merged[g as usize].output_offset(idx as usize, lookup).unwrap_or(0);
+            let base = self.merged_addr[g as usize] + out;
+            return if is_section { base } else { base.wrapping_add(addend as u64) };
+        }
+        if f.sections[sec].kind == SectionKind::EhFrame {
+            return self.eh_frame_address(file, sec as u32, value).wrapping_add(addend as u64);
+        }
+        let a = self.sec_addr[file as usize][sec];
+        if a == u64::MAX {
+            return addend as u64;
+        }
+        a.wrapping_add(value).wrapping_add(addend as u64)
+    }
+
+    /// Output address of offset `off` of an input `.eh_frame` section.
+    fn eh_frame_address(&self, file: FileId, sec: u32, off: u64) -> u64 {
+        let base = self.synthetic_address(Synthetic::EhFrame).unwrap_or(0);
+        let Some(s) = self.eh.sections.get(&(file, sec)) else { return base };
+        for &pi in &s.pieces {
+            let p = &self.eh.pieces[pi as usize];
+            if u64::from(p.in_offset) <= off && off < u64::from(p.in_offset) + u64::from(p.size) {
+                return base + p.out_offset + (off - u64::from(p.in_offset));
+            }
+            if u64::from(p.in_offset) > off {
+                return base + p.out_offset;
+            }
+        }
+        let end = s.pieces.last().map(|&pi| {
+            let p = &self.eh.pieces[pi as usize];
+            p.out_offset + u64::from(p.size)
+        });
+        base + end.unwrap_or(s.out_start)
+    }
+
+    pub fn named_symbol_value(&self, name: &[u8]) -> Option<u64> {
+        let _ = name;
+        None
+    }
+}
+
+struct LayoutAddressMap<'a> {
+    lay: &'a Layout,
+    res: &'a Resolved,
+}
+
+impl AddressMap for LayoutAddressMap<'_> {
+    fn symbol_address(&self, file: FileId, index: usize, addend: i64) -> u64 {
+        match self.res.global_of(file, index) {
+            Some(g) => self.lay.global_value[g as usize].wrapping_add(addend as u64),
+            None => self.lay.local_value(self.res, file, index, addend),
+        }
+    }
+    fn iplt_entry_address(&self, key: SymKey) -> Option<u64> {
+        let i = *self.lay.scan.iplt_index.get(&key)?;
+        Some(self.lay.iplt_addr + u64::from(i) * IPLT_ENTRY_SIZE)
+    }
+    fn got_slot_address(&self, key: SymKey) -> Option<u64> {
+        if let Some(&i) = self.lay.scan.iplt_index.get(&key) {
+            return Some(self.lay.gotplt_addr + 24 + u64::from(i) * 8);
+        }
+        let i = *self.lay.scan.got_index.get(&key)?;
+        Some(self.lay.got_addr + u64::from(i) * 8)
+    }
+    fn got_base(&self) -> u64 {
+        self.lay.gotplt_addr
+    }
+    fn tls_tp(&self) -> u64 {
+        self.lay.tls_end_aligned
+    }
+    fn tls_start(&self) -> u64 {
+        self.lay.tls_start
+    }
+    fn symbol_size(&self, file: FileId, index: usize) -> u64 {
+        match self.res.global_of(file, index) {
+            Some(g) => self.lay.global_size[g as usize],
+            None => self.res.files[file as usize].symbols[index].st_size(LE),
+        }
+    }
+}
+
+impl Layout {
+    /// The view relocation application uses.
+    pub fn address_map<'a>(&'a self, res: &'a Resolved) -> impl AddressMap + 'a {
+        LayoutAddressMap { lay: self, res }
+    }
+
+    /// Value of an output symbol-table entry and its output section index.
+    pub fn symtab_value(&self, res: &Resolved, e: &SymtabEntry) -> (u64, u16) {
+        match *e {
+            SymtabEntry::Local { file, index, .. } => {
+                let f = &res.files[file as usize];
+                let sym = &f.symbols[index as usize];
+                let shndx = sym.st_shndx(LE);
+                if shndx == elf::SHN_ABS {
+                    return (sym.st_value(LE), elf::SHN_ABS);
+                }
+                let os = self.sec_osec[file as usize].get(shndx as usize).copied().unwrap_or(u32::MAX);
+                let v = self.local_value(res, file, index as usize, 0);
+                if f.sections.get(shndx as usize).is_some_and(|s| s.kind == SectionKind::EhFrame) {
+                    let eh = self.synthetic_index.get(&Synthetic::EhFrame).map(|x| x.0).unwrap_or(0);
+                    return (v, self.sections[eh as usize].shndx as u16);
+                }
+                (v, if os == u32::MAX { elf::SHN_ABS } else { self.sections[os as usize].shndx as u16 })
+            }
+            SymtabEntry::Global { id, .. } => {
+                let v = self.global_value[id as usize];
+                let s = res.symtab.get(id);
+                let shndx = match s.def {
+                    SymbolDef::Defined { file, index } => {
+                        let sym = &res.files[file as usize].symbols[index as usize];
+                        let sh = sym.st_shndx(LE);
+                        if sh == elf::SHN_ABS {
+                            elf::SHN_ABS
+                        } else {
+                            let os = self.sec_osec[file as usize].get(sh as usize).copied().unwrap_or(u32::MAX);
+                            if os == u32::MAX {
+                                if res.files[file as usize].sections.get(sh as usize).is_some_and(|s| s.kind == SectionKind::EhFrame) {
+                                    self.synthetic_index.get(&Synthetic::EhFrame).map(|x| self.sections[x.0 as usize].shndx as u16).unwrap_or(elf::SHN_ABS)
+                                } else {
+                                    elf::SHN_ABS
+                                }
+                            } else {
+                                self.sections[os as usize].shndx as u16
+                            }
+                        }
+                    }
+                    SymbolDef::Common { .. } => self.synthetic_index.get(&Synthetic::Commons).map(|x| self.sections[x.0 as usize].shndx as u16).unwrap_or(elf::SHN_ABS),
+                    SymbolDef::Synthetic => self.section_containing(v).map(|s| s.shndx as u16).unwrap_or(elf::SHN_ABS),
+                    SymbolDef::Absolute(_) => elf::SHN_ABS,
+                    _ => elf::SHN_UNDEF,
+                };
+                (v, shndx)
+            }
+        }
+    }
+
+    fn section_containing(&self, addr: u64) -> Option<&OutputSection> {
+        self.sections.iter().filter(|s| s.is_alloc()).find(|s| s.addr <= addr && addr <= s.addr + s.size).or_else(|| self.sections.iter().find(|s| s.is_alloc()))
+    }
+}
+
+/// Which local and global symbols go to `.symtab`, with their names in `.strtab`.
+fn build_symtab(
+    res: &Resolved,
+    sec_osec: &[Vec<u32>],
+    merge_of: &HashMap<(FileId, u32), (u32, u32)>,
+    symtab: &mut Vec<SymtabEntry>,
+    strtab: &mut Vec<u8>,
+    first_global: &mut u32,
+) {
+    let mut add_name = |strtab: &mut Vec<u8>, name: &[u8]| -> u32 {
+        let off = strtab.len() as u32;
+        strtab.extend_from_slice(name);
+        strtab.push(0);
+        off
+    };
+    for (fi, f) in res.files.iter().enumerate() {
+        for i in 1..f.first_global {
+            let s = &f.symbols[i];
+            let ty = s.st_type();
+            if ty == elf::STT_SECTION {
+                continue;
+            }
+            let shndx = s.st_shndx(LE);
+            if shndx != elf::SHN_ABS && shndx != elf::SHN_UNDEF && shndx < elf::SHN_LORESERVE {
+                let sec = &f.sections[shndx as usize];
+                let placed = sec_osec[fi][shndx as usize] != u32::MAX || sec.kind == SectionKind::EhFrame;
+                if !placed {
+                    continue;
+                }
+                let name = f.sym_name(i);
+                if name.starts_with(b".L") && merge_of.contains_key(&(fi as FileId, u32::from(shndx))) {
+                    continue;
+                }
+            }
+            let name = f.sym_name(i);
+            if name.is_empty() && ty != elf::STT_FILE {
+                continue;
+            }
+            let name_off = add_name(strtab, name);
+            symtab.push(SymtabEntry::Local { file: fi as FileId, index: i as u32, name_off });
+        }
+    }
+    // Hidden globals become locals in an executable, as lld writes them.
+    let mut globals = Vec::new();
+    for (id, s) in res.symtab.symbols.iter().enumerate() {
+        let include = match s.def {
+            SymbolDef::Defined { .. } | SymbolDef::Common { .. } | SymbolDef::Synthetic | SymbolDef::Absolute(_) => true,
+            SymbolDef::Undefined => s.referenced,
+            SymbolDef::Lazy { .. } => false,
+        };
+        if !include {
+            continue;
+        }
+        if let SymbolDef::Defined { file, index } = s.def {
+            let f = &res.files[file as usize];
+            let sh = f.symbols[index as usize].st_shndx(LE);
+            if sh != elf::SHN_ABS && sh < elf::SHN_LORESERVE && sh != elf::SHN_UNDEF {
+                let sec = &f.sections[sh as usize];
+                if sec_osec[file as usize][sh as usize] == u32::MAX && sec.kind != SectionKind::EhFrame {
+                    continue;
+                }
+            }
+        }
+        let hidden = s.visibility == elf::STV_HIDDEN || s.visibility == elf::STV_INTERNAL || s.def == SymbolDef::Synthetic;
+        if hidden && s.is_defined() {
+            let name_off = add_name(strtab, s.name);
+            symtab.push(SymtabEntry::Global { id: id as SymbolId, name_off, local: true });
+        } else {
+            globals.push(id as SymbolId);
+        }
+    }
+    *first_global = symtab.len() as u32 + 1;
+    for id in globals {
+        let name_off = add_name(strtab, res.symtab.get(id).name);
+        symtab.push(SymtabEntry::Global { id, name_off, local: false });
+    }
+}
+
+/// Gives values to the linker-defined symbols that objects reference.
+fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -> Result<()> {
+    let base = config.image_base();
+    let find = |name: &str| lay.sections.iter().find(|s| s.name == name).map(|s| (s.addr, s.size));
+    let alloc: Vec<&OutputSection> = lay.sections.iter().filter(|s| s.is_alloc()).collect();
+    let first_alloc_addr = alloc.first().map(|s| s.addr).unwrap_or(base);
+    let end_of = |pred: &dyn Fn(&OutputSection) -> bool| -> Option<u64> {
+        lay.sections.iter().filter(|s| s.is_alloc() && pred(s) && !(s.is_nobits() && s.flags & u64::from(elf::SHF_TLS) != 0)).map(|s| s.addr + s.size).max()
+    };
+    let etext = end_of(&|s| s.flags & u64::from(elf::SHF_EXECINSTR) != 0).unwrap_or(base);
+    let edata = end_of(&|s| !s.is_nobits()).unwrap_or(base);
+    let end = end_of(&|_| true).unwrap_or(base);
+    let bss_start = lay.sections.iter().find(|s| s.name == ".bss").map(|s| s.addr).unwrap_or(end);
+    let array = |name: &str| find(name).map(|(a, s)| (a, a + s)).unwrap_or((first_alloc_addr, first_alloc_addr));
+    let rela_iplt = lay.synthetic_offset(Synthetic::RelaDyn).and(lay.synthetic_address(Synthetic::RelaDyn));
+    let rela_iplt_bounds = match rela_iplt {
+        Some(a) if !config.is_pic() => {
+            // In a static non-PIE output .rela.dyn holds only IRELATIVE entries.
+            (a, a + lay.rela_dyn_count * RELA_SIZE)
+        }
+        _ => (first_alloc_addr, first_alloc_addr),
+    };
+    let mut defs: Vec<(&[u8], u64)> = vec![
+        (b"__ehdr_start", base),
+        (b"__executable_start", base),
+        (b"etext", etext),
+        (b"_etext", etext),
+        (b"__etext", etext),
+        (b"edata", edata),
+        (b"_edata", edata),
+        (b"end", end),
+        (b"_end", end),
+        (b"__bss_start", bss_start),
+        (b"__init_array_start", array(".init_array").0),
+        (b"__init_array_end", array(".init_array").1),
+        (b"__fini_array_start", array(".fini_array").0),
+        (b"__fini_array_end", array(".fini_array").1),
+        (b"__preinit_array_start", array(".preinit_array").0),
+        (b"__preinit_array_end", array(".preinit_array").1),
+        (b"_GLOBAL_OFFSET_TABLE_", lay.gotplt_addr),
+        (b"_TLS_MODULE_BASE_", lay.tls_start),
+    ];
+    if !config.is_pic() {
+        defs.push((b"__rela_iplt_start", rela_iplt_bounds.0));
+        defs.push((b"__rela_iplt_end", rela_iplt_bounds.1));
+    }
+    if let Some(d) = lay.synthetic_address(Synthetic::Dynamic) {
+        defs.push((b"_DYNAMIC", d));
+    }
+    for (name, v) in defs {
+        if let Some(id) = res.symtab.lookup(name) {
+            if res.symtab.get(id).def == SymbolDef::Synthetic {
+                lay.global_value[id as usize] = v;
+            }
+        }
+    }
+    // __start_SEC / __stop_SEC for C-identifier-named output sections.
+    for (id, s) in res.symtab.symbols.iter().enumerate() {
+        if s.def != SymbolDef::Synthetic {
+            continue;
+        }
+        let name = s.name_str();
+        let (sec, is_start) = if let Some(n) = name.strip_prefix("__start_") {
+            (n, true)
+        } else if let Some(n) = name.strip_prefix("__stop_") {
+            (n, false)
+        } else {
+            continue;
+        };
+        if let Some((a, size)) = find(sec) {
+            lay.global_value[id] = if is_start { a } else { a + size };
+        }
+    }
+    Ok(())
+}
+
+fn entry_address(config: &Config, res: &Resolved, lay: &Layout) -> u64 {
+    let name = config.entry.as_deref().unwrap_or("_start");
+    if let Some(id) = res.symtab.lookup(name.as_bytes()) {
+        if res.symtab.get(id).is_defined() {
+            return lay.global_value[id as usize];
+        }
+    }
+    // lld also accepts a number.
+    if let Some(hex) = name.strip_prefix("0x") {
+        if let Ok(v) = u64::from_str_radix(hex, 16) {
+            return v;
+        }
+    }
+    name.parse::<u64>().unwrap_or(0)
+}
+
+/// The linker-defined names that weld provides when an object refers to them.
+pub fn is_linker_defined(name: &[u8], is_pic: bool) -> bool {
+    let fixed: &[&[u8]] = &[
+        b"__ehdr_start",
+        b"__executable_start",
+        b"etext",
+        b"_etext",
+        b"__etext",
+        b"edata",
+        b"_edata",
+        b"end",
+        b"_end",
+        b"__bss_start",
+        b"__init_array_start",
+        b"__init_array_end",
+        b"__fini_array_start",
+        b"__fini_array_end",
+        b"__preinit_array_start",
+        b"__preinit_array_end",
+        b"_GLOBAL_OFFSET_TABLE_",
+        b"_TLS_MODULE_BASE_",
+        b"_DYNAMIC",
+    ];
+    if fixed.contains(&name) {
+        return true;
+    }
+    if !is_pic && (name == b"__rela_iplt_start" || name == b"__rela_iplt_end") {
+        return true;
+    }
+    false
+}
+
+/// Marks referenced-but-undefined linker-defined symbols (and `__start_`/`__stop_` symbols of
+/// existing output sections) as `Synthetic`, before relocation scanning, as lld does.
+pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
+    let is_pic = config.is_pic();
+    let mut section_names: hashbrown::HashSet<&str> = hashbrown::HashSet::new();
+    for f in &res.files {
+        for s in &f.sections {
+            if matches!(s.kind, SectionKind::Regular | SectionKind::Merge) {
+                section_names.insert(output_section_name(s.name_str()));
+            }
+        }
+    }
+    for s in res.symtab.symbols.iter_mut() {
+        if s.def != SymbolDef::Undefined && !matches!(s.def, SymbolDef::Lazy { .. }) {
+            continue;
+        }
+        if !s.referenced {
+            continue;
+        }
+        let mut define = is_linker_defined(s.name, is_pic);
+        if let Ok(n) = std::str::from_utf8(s.name) {
+            if let Some(sec) = n.strip_prefix("__start_").or_else(|| n.strip_prefix("__stop_")) {
+                define |= section_names.contains(sec);
+            }
+        }
+        if s.name == b"_DYNAMIC" && !(is_pic && config.is_static) {
+            define = false;
+        }
+        if define {
+            s.def = SymbolDef::Synthetic;
+            s.visibility = elf::STV_HIDDEN;
+            s.weak = false;
+        }
+    }
+    for d in &config.defsyms {
+        let leaked: &'static [u8] = Box::leak(d.name.clone().into_bytes().into_boxed_slice());
+        let id = res.symtab.intern(leaked);
+        if let crate::config::DefsymValue::Absolute(v) = d.value {
+            res.symtab.get_mut(id).def = SymbolDef::Absolute(v);
+        }
+    }
+}
+
+/// Unused; keeps `SectionHeader` imported for the trait methods used above.
+#[allow(dead_code)]
+fn _uses(s: &crate::input_files::SectionHeader64) -> u64 {
+    s.sh_size(LE)
+}

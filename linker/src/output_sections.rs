@@ -1,0 +1,140 @@
+//! Which output section an input section goes to, and the order of output sections (lld's
+//! `getOutputSectionName` and `getSectionRank`).
+
+use object::elf;
+
+/// Prefixes whose `.prefix.anything` input sections are merged into `.prefix`, as lld does
+/// without `-z keep-text-section-prefix`. `.data.rel.ro` must come before `.data`.
+const MERGED_PREFIXES: &[&str] = &[
+    ".data.rel.ro",
+    ".data",
+    ".rodata",
+    ".bss.rel.ro",
+    ".bss",
+    ".ldata",
+    ".lrodata",
+    ".lbss",
+    ".gcc_except_table",
+    ".init_array",
+    ".fini_array",
+    ".tbss",
+    ".tdata",
+    ".ctors",
+    ".dtors",
+    ".text",
+];
+
+/// The output section name for an input section.
+pub fn output_section_name(name: &str) -> &str {
+    for p in MERGED_PREFIXES {
+        if let Some(rest) = name.strip_prefix(p) {
+            if rest.is_empty() || rest.starts_with('.') {
+                return p;
+            }
+        }
+    }
+    name
+}
+
+/// Rank flags: lower ranks come first. Mirrors lld's ordering R, RX, RW(TLS), RW(RELRO), RW, BSS.
+const RF_NOT_ALLOC: u32 = 1 << 26;
+const RF_LARGE_ALT: u32 = 1 << 15;
+const RF_WRITE: u32 = 1 << 14;
+const RF_EXEC_WRITE: u32 = 1 << 13;
+const RF_EXEC: u32 = 1 << 12;
+const RF_RODATA: u32 = 1 << 11;
+const RF_LARGE: u32 = 1 << 10;
+const RF_NOT_RELRO: u32 = 1 << 9;
+const RF_NOT_TLS: u32 = 1 << 8;
+const RF_BSS: u32 = 1 << 7;
+
+/// Whether an output section belongs to PT_GNU_RELRO (lld's `isRelroSection`).
+pub fn is_relro(name: &str, sh_type: u32, flags: u64) -> bool {
+    if flags & u64::from(elf::SHF_WRITE) == 0 || flags & u64::from(elf::SHF_ALLOC) == 0 {
+        return false;
+    }
+    if flags & u64::from(elf::SHF_TLS) != 0 {
+        return true;
+    }
+    if matches!(sh_type, elf::SHT_INIT_ARRAY | elf::SHT_FINI_ARRAY | elf::SHT_PREINIT_ARRAY) {
+        return true;
+    }
+    matches!(
+        name,
+        ".got" | ".dynamic" | ".data.rel.ro" | ".bss.rel.ro" | ".ctors" | ".dtors" | ".jcr" | ".eh_frame" | ".fini_array" | ".init_array" | ".preinit_array" | ".relro_padding"
+    ) || name.ends_with(".rel.ro")
+}
+
+/// lld's section rank. Ties keep creation order (the caller sorts stably).
+pub fn section_rank(name: &str, sh_type: u32, flags: u64) -> u32 {
+    if flags & u64::from(elf::SHF_ALLOC) == 0 {
+        return RF_NOT_ALLOC;
+    }
+    let exec = flags & u64::from(elf::SHF_EXECINSTR) != 0;
+    let write = flags & u64::from(elf::SHF_WRITE) != 0;
+    let large = flags & u64::from(elf::SHF_X86_64_LARGE) != 0;
+    let mut rank = 0;
+    if !write && !exec {
+        if sh_type == elf::SHT_PROGBITS {
+            rank |= RF_RODATA;
+        }
+        if large {
+            rank |= RF_LARGE_ALT;
+        }
+    } else if exec {
+        rank |= if write { RF_EXEC_WRITE } else { RF_EXEC };
+    } else {
+        rank |= RF_WRITE;
+        if flags & u64::from(elf::SHF_TLS) == 0 {
+            rank |= RF_NOT_TLS;
+        }
+        if !is_relro(name, sh_type, flags) {
+            rank |= RF_NOT_RELRO;
+        }
+        if large {
+            rank |= RF_LARGE;
+        }
+    }
+    if sh_type == elf::SHT_NOBITS {
+        rank |= RF_BSS;
+    }
+    // .relro_padding closes the RELRO region.
+    if name == ".relro_padding" {
+        rank |= RF_BSS | 1;
+    }
+    rank
+}
+
+/// Priority of an `.init_array.N`/`.fini_array.N`/`.ctors.N` input section for sorting; sections
+/// without a number come last (lld's `getPriority`).
+pub fn init_priority(name: &str) -> u32 {
+    let Some(pos) = name.rfind('.') else { return 65536 };
+    let Ok(n) = name[pos + 1..].parse::<u32>() else { return 65536 };
+    if name.starts_with(".ctors.") || name.starts_with(".dtors.") {
+        return 65535u32.saturating_sub(n);
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(output_section_name(".text.main"), ".text");
+        assert_eq!(output_section_name(".text"), ".text");
+        assert_eq!(output_section_name(".textual"), ".textual");
+        assert_eq!(output_section_name(".data.rel.ro.local"), ".data.rel.ro");
+        assert_eq!(output_section_name(".data.foo"), ".data");
+        assert_eq!(output_section_name(".init_array.00101"), ".init_array");
+        assert_eq!(output_section_name("my_section"), "my_section");
+    }
+
+    #[test]
+    fn priorities() {
+        assert_eq!(init_priority(".init_array.101"), 101);
+        assert_eq!(init_priority(".init_array"), 65536);
+        assert_eq!(init_priority(".ctors.65435"), 100);
+    }
+}

@@ -1,0 +1,510 @@
+//! Phase 1: read the inputs in command-line order and resolve symbols as lld does. Archives
+//! contribute lazy symbols from their index; a member is loaded when a non-weak undefined
+//! reference meets one of its symbols (wherever on the command line the reference is, as lld:
+//! `--start-group` is accepted but not needed).
+
+use crate::config::{Config, Input, InputKind, OutputKind};
+use crate::error::{Error, Result};
+use crate::input_files::{self, classify, FileId, FileKind, ObjectFile, SectionKind};
+use crate::symbol_table::{merge_visibility, SymbolDef, SymbolId, SymbolTable};
+use crate::{bail, err, library_search, linker_script};
+use hashbrown::{HashMap, HashSet};
+use object::elf;
+use object::read::elf::Sym;
+use object::LittleEndian as LE;
+use std::path::{Path, PathBuf};
+
+/// An archive on the command line.
+pub struct ArchiveInput {
+    pub path: PathBuf,
+    pub archive: archive::Archive<'static>,
+    /// Header offsets of members already loaded, so a member is never loaded twice.
+    pub loaded: HashSet<u64>,
+}
+
+/// One line of `--why-extract` output.
+#[derive(Clone, Debug)]
+pub struct Extraction {
+    pub reference: String,
+    pub extracted: String,
+    pub symbol: String,
+}
+
+/// The output of resolution: every loaded object, the global symbol table and, per object, the
+/// global symbol id of each of its non-local ELF symbols.
+pub struct Resolved {
+    pub files: Vec<ObjectFile>,
+    /// `file_syms[f][i - first_global]` is the global symbol for ELF symbol `i` of file `f`.
+    pub file_syms: Vec<Vec<SymbolId>>,
+    pub symtab: SymbolTable,
+    pub archives: Vec<ArchiveInput>,
+    pub extractions: Vec<Extraction>,
+    /// Winning file of each COMDAT signature.
+    pub comdats: HashMap<&'static [u8], FileId>,
+}
+
+impl Resolved {
+    /// The global symbol a relocation's symbol index refers to, if it is a global.
+    pub fn global_of(&self, file: FileId, index: usize) -> Option<SymbolId> {
+        let f = &self.files[file as usize];
+        if index < f.first_global {
+            return None;
+        }
+        self.file_syms[file as usize].get(index - f.first_global).copied()
+    }
+}
+
+struct Resolver<'c> {
+    config: &'c Config,
+    out: Resolved,
+    errors: Vec<Error>,
+    seen_files: HashSet<(u64, u64)>,
+    search_paths: Vec<PathBuf>,
+}
+
+/// Reads every input and resolves symbols.
+pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
+    let mut r = Resolver {
+        config,
+        out: Resolved {
+            files: Vec::new(),
+            file_syms: Vec::new(),
+            symtab: SymbolTable::default(),
+            archives: Vec::new(),
+            extractions: Vec::new(),
+            comdats: HashMap::new(),
+        },
+        errors: Vec::new(),
+        seen_files: HashSet::new(),
+        search_paths: config.search_paths.clone(),
+    };
+    if let Err(e) = r.run() {
+        r.errors.push(e);
+    }
+    if r.errors.is_empty() {
+        Ok(r.out)
+    } else {
+        Err(r.errors)
+    }
+}
+
+impl Resolver<'_> {
+    fn run(&mut self) -> Result<()> {
+        let inputs = self.config.inputs.clone();
+        if inputs.is_empty() {
+            bail!("no input files");
+        }
+        for input in &inputs {
+            self.add_input(input)?;
+        }
+        self.add_roots_and_wraps()?;
+        Ok(())
+    }
+
+    fn add_input(&mut self, input: &Input) -> Result<()> {
+        let path = match &input.kind {
+            InputKind::Path(p) => p.clone(),
+            InputKind::Library(name) => {
+                library_search::find_library(name, &self.search_paths, input.state.link_static, self.config.sysroot.as_deref())?
+            }
+        };
+        self.add_file(&path, input)
+    }
+
+    fn add_file(&mut self, path: &Path, input: &Input) -> Result<()> {
+        // The same file reached by two paths (`/lib` is a symlink to `/usr/lib`) is one input.
+        if let Ok(meta) = std::fs::metadata(path) {
+            use std::os::unix::fs::MetadataExt;
+            if !self.seen_files.insert((meta.dev(), meta.ino())) {
+                return Ok(());
+            }
+        }
+        let data = input_files::map_file(path)?;
+        let name = path.display().to_string();
+        match classify(data) {
+            FileKind::ElfRelocatable => {
+                let file = ObjectFile::parse(name, None, data)?;
+                self.add_object(file)?;
+            }
+            FileKind::Archive => self.add_archive(path, data, input)?,
+            FileKind::ElfShared => {
+                if self.config.is_static || input.state.link_static {
+                    bail!("attempted static link of dynamic object {name}");
+                }
+                bail!("{name}: shared libraries are not supported by weld yet (dynamic linking is being implemented); link with -static");
+            }
+            FileKind::Bitcode => {
+                bail!("{name}: LLVM bitcode input needs weld's LTO support, which is not implemented yet; compile without -flto")
+            }
+            FileKind::LinkerScript => self.add_linker_script(path, data, input)?,
+            FileKind::Unknown => {
+                if data.starts_with(b"\x7fELF") {
+                    bail!("{name}: unknown file type or unsupported ELF file");
+                }
+                bail!("{name}: unknown file type");
+            }
+        }
+        Ok(())
+    }
+
+    fn add_linker_script(&mut self, path: &Path, data: &'static [u8], input: &Input) -> Result<()> {
+        let text = std::str::from_utf8(data).map_err(|_| err!("{}: linker script is not valid UTF-8", path.display()))?;
+        let entries = linker_script::parse_input_script(text, path)?;
+        for entry in entries {
+            match entry {
+                linker_script::ScriptEntry::SearchDir(dir) => self.search_paths.push(dir),
+                linker_script::ScriptEntry::File { path: p, as_needed } => {
+                    let resolved = linker_script::resolve_script_path(&p, path, &self.search_paths, self.config.sysroot.as_deref())?;
+                    let mut sub = input.clone();
+                    sub.state.as_needed |= as_needed;
+                    self.add_file(&resolved, &sub)?;
+                }
+                linker_script::ScriptEntry::Library { name, as_needed } => {
+                    let mut sub = input.clone();
+                    sub.state.as_needed |= as_needed;
+                    sub.kind = InputKind::Library(name);
+                    self.add_input(&sub)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn add_archive(&mut self, path: &Path, data: &'static [u8], input: &Input) -> Result<()> {
+        let parsed = archive::Archive::parse(data).map_err(|e| err!("{}: {e}", path.display()))?;
+        let index = self.out.archives.len() as u32;
+        self.out.archives.push(ArchiveInput { path: path.to_path_buf(), archive: parsed, loaded: HashSet::new() });
+        if input.state.whole_archive {
+            let offsets: Vec<u64> = self.out.archives[index as usize].archive.members().map(|m| m.header_offset).collect();
+            for off in offsets {
+                self.load_member(index, off, None, None, true)?;
+            }
+            return Ok(());
+        }
+        let symbols: Vec<(&'static [u8], u64)> = self.out.archives[index as usize].archive.symbols().collect();
+        if symbols.is_empty() {
+            self.index_archive_without_symtab(index)?;
+            return Ok(());
+        }
+        for (name, member) in symbols {
+            self.add_lazy(name, index, member)?;
+        }
+        Ok(())
+    }
+
+    /// lld accepts archives without a symbol index by reading each member's symbols.
+    fn index_archive_without_symtab(&mut self, index: u32) -> Result<()> {
+        let members: Vec<_> = self.out.archives[index as usize].archive.members().collect();
+        for m in members {
+            let Some(data) = self.member_bytes(index, &m)? else { continue };
+            if classify(data) != FileKind::ElfRelocatable {
+                continue;
+            }
+            let name = self.member_display(index, &m.name);
+            let obj = ObjectFile::parse(name, None, data)?;
+            for i in obj.first_global..obj.symbols.len() {
+                let s = &obj.symbols[i];
+                if s.st_shndx(LE) != elf::SHN_UNDEF {
+                    self.add_lazy(obj.sym_name(i), index, m.header_offset)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn member_display(&self, index: u32, member_name: &str) -> String {
+        format!("{}({})", self.out.archives[index as usize].path.display(), member_name)
+    }
+
+    fn member_bytes(&self, index: u32, m: &archive::Member<'static>) -> Result<Option<&'static [u8]>> {
+        match &m.data {
+            archive::MemberData::Bytes(b) => Ok(Some(b)),
+            archive::MemberData::Thin(rel) => {
+                let dir = self.out.archives[index as usize].path.parent().map(Path::to_path_buf).unwrap_or_default();
+                let p = dir.join(rel);
+                Ok(Some(input_files::map_file(&p)?))
+            }
+        }
+    }
+
+    fn add_lazy(&mut self, name: &'static [u8], archive: u32, member: u64) -> Result<()> {
+        let id = self.out.symtab.intern(name);
+        let sym = self.out.symtab.get(id).clone();
+        match sym.def {
+            SymbolDef::Undefined => {
+                if sym.referenced && !sym.weak {
+                    self.fetch(archive, member, id)?;
+                } else {
+                    self.out.symtab.get_mut(id).def = SymbolDef::Lazy { archive, member };
+                }
+            }
+            // The first archive that defines a name wins, as in lld.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn fetch(&mut self, archive: u32, member: u64, for_symbol: SymbolId) -> Result<()> {
+        let referrer = self.out.symtab.get(for_symbol).first_referrer;
+        self.load_member(archive, member, Some(for_symbol), referrer, false)
+    }
+
+    fn load_member(
+        &mut self,
+        archive: u32,
+        offset: u64,
+        for_symbol: Option<SymbolId>,
+        referrer: Option<FileId>,
+        whole: bool,
+    ) -> Result<()> {
+        if !self.out.archives[archive as usize].loaded.insert(offset) {
+            return Ok(());
+        }
+        let m = self.out.archives[archive as usize]
+            .archive
+            .member_at(offset)
+            .map_err(|e| err!("{}: {e}", self.out.archives[archive as usize].path.display()))?;
+        let display = self.member_display(archive, &m.name);
+        let Some(data) = self.member_bytes(archive, &m)? else { return Ok(()) };
+        match classify(data) {
+            FileKind::ElfRelocatable => {}
+            FileKind::Bitcode => bail!("{display}: LLVM bitcode input needs weld's LTO support, which is not implemented yet"),
+            _ if whole => {
+                // rlibs carry `lib.rmeta`; lld skips members that are not objects.
+                return Ok(());
+            }
+            _ => bail!("{display}: not an ELF relocatable object"),
+        }
+        if let Some(id) = for_symbol {
+            let reference = match referrer {
+                Some(f) => self.out.files[f as usize].name.clone(),
+                None => "--undefined".to_string(),
+            };
+            self.out.extractions.push(Extraction {
+                reference,
+                extracted: display.clone(),
+                symbol: self.out.symtab.get(id).name_str(),
+            });
+        }
+        let archive_path = self.out.archives[archive as usize].path.display().to_string();
+        let file = ObjectFile::parse(display, Some(archive_path), data)?;
+        self.add_object(file)
+    }
+
+    fn add_object(&mut self, mut file: ObjectFile) -> Result<()> {
+        input_files::check_not_gcc_lto(&file)?;
+        let id = self.out.files.len() as FileId;
+
+        // COMDAT: the first group with a signature wins; later copies are discarded whole.
+        for g in &file.comdats {
+            match self.out.comdats.get(g.signature) {
+                None => {
+                    self.out.comdats.insert(g.signature, id);
+                }
+                Some(_) => {
+                    for &m in &g.members {
+                        file.sections[m as usize].kind = SectionKind::Discarded;
+                    }
+                }
+            }
+        }
+        // Sections whose SHF_LINK_ORDER / relocation target is discarded follow it.
+        for i in 0..file.sections.len() {
+            let s = &file.sections[i];
+            if s.flags() & u64::from(elf::SHF_LINK_ORDER) != 0 {
+                let link = s.shdr.sh_link(LE) as usize;
+                if file.sections.get(link).is_some_and(|t| t.kind == SectionKind::Discarded) {
+                    file.sections[i].kind = SectionKind::Discarded;
+                }
+            }
+        }
+
+        let nglobals = file.symbols.len().saturating_sub(file.first_global);
+        let mut ids = Vec::with_capacity(nglobals);
+        let mut lazy_fetches = Vec::new();
+        for i in file.first_global..file.symbols.len() {
+            let s = &file.symbols[i];
+            let name = file.sym_name(i);
+            let sid = self.out.symtab.intern(name);
+            ids.push(sid);
+            let shndx = s.st_shndx(LE);
+            let weak = s.st_bind() == elf::STB_WEAK;
+            let vis = s.st_other() & 3;
+            {
+                let sym = self.out.symtab.get_mut(sid);
+                sym.visibility = merge_visibility(sym.visibility, vis);
+            }
+            let discarded = shndx != elf::SHN_UNDEF
+                && shndx < elf::SHN_LORESERVE
+                && file.sections[shndx as usize].kind == SectionKind::Discarded;
+            if shndx == elf::SHN_UNDEF || discarded {
+                let sym = self.out.symtab.get_mut(sid);
+                if !sym.referenced {
+                    sym.first_referrer = Some(id);
+                    sym.referenced = true;
+                    if sym.def == SymbolDef::Undefined {
+                        sym.weak = weak;
+                    }
+                } else if sym.def == SymbolDef::Undefined && !weak {
+                    sym.weak = false;
+                }
+                if let SymbolDef::Lazy { archive, member } = sym.def {
+                    if !weak {
+                        lazy_fetches.push((archive, member, sid));
+                    } else {
+                        sym.weak = true;
+                    }
+                } else if !weak && matches!(sym.def, SymbolDef::Lazy { .. }) {
+                    sym.weak = false;
+                }
+                continue;
+            }
+            if shndx == elf::SHN_COMMON {
+                let size = s.st_size(LE);
+                let align = s.st_value(LE).max(1);
+                let sym = self.out.symtab.get_mut(sid);
+                match sym.def {
+                    SymbolDef::Undefined | SymbolDef::Lazy { .. } => {
+                        sym.def = SymbolDef::Common { file: id, index: i as u32, size, align };
+                        sym.weak = false;
+                        sym.sym_type = elf::STT_OBJECT;
+                    }
+                    SymbolDef::Common { file: f, index: idx, size: old, align: oalign } => {
+                        let (nf, ni) = if size > old { (id, i as u32) } else { (f, idx) };
+                        sym.def = SymbolDef::Common { file: nf, index: ni, size: size.max(old), align: align.max(oalign) };
+                    }
+                    SymbolDef::Defined { .. } if sym.weak => {
+                        sym.def = SymbolDef::Common { file: id, index: i as u32, size, align };
+                        sym.weak = false;
+                        sym.sym_type = elf::STT_OBJECT;
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            // A definition.
+            let sym = self.out.symtab.get_mut(sid);
+            let take = match sym.def {
+                SymbolDef::Undefined | SymbolDef::Lazy { .. } => true,
+                SymbolDef::Common { .. } => !weak,
+                SymbolDef::Defined { file: of, index: oi } => {
+                    if sym.weak && !weak {
+                        true
+                    } else if !sym.weak && !weak {
+                        if !self.config.allow_multiple_definition {
+                            let (ofile, oidx) = (of, oi);
+                            let e = self.duplicate_error(sid, ofile, oidx as usize, &file, i);
+                            self.errors.push(e);
+                        }
+                        false
+                    } else {
+                        false
+                    }
+                }
+                SymbolDef::Synthetic | SymbolDef::Absolute(_) => false,
+            };
+            let sym = self.out.symtab.get_mut(sid);
+            if take {
+                sym.def = SymbolDef::Defined { file: id, index: i as u32 };
+                sym.weak = weak;
+                sym.sym_type = s.st_type();
+            }
+        }
+        self.out.files.push(file);
+        self.out.file_syms.push(ids);
+        for (archive, member, sid) in lazy_fetches {
+            // Re-check: an earlier fetch in this loop may already have defined the symbol.
+            if matches!(self.out.symtab.get(sid).def, SymbolDef::Lazy { .. }) {
+                self.fetch(archive, member, sid)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn duplicate_error(&self, sid: SymbolId, ofile: FileId, oidx: usize, nfile: &ObjectFile, nidx: usize) -> Error {
+        let name = self.out.symtab.get(sid).name_str();
+        let of = &self.out.files[ofile as usize];
+        err!(
+            "duplicate symbol: {name}\n>>> defined at {}\n>>> defined at {}",
+            location_of_symbol(of, oidx),
+            location_of_symbol(nfile, nidx)
+        )
+    }
+
+    /// `-u`, `--require-defined`, the entry symbol, and `--wrap`: each may load archive members.
+    fn add_roots_and_wraps(&mut self) -> Result<()> {
+        let mut roots: Vec<String> = self.config.undefined.clone();
+        roots.extend(self.config.require_defined.iter().cloned());
+        if self.config.output_kind == OutputKind::Executable {
+            roots.push(self.config.entry.clone().unwrap_or_else(|| "_start".to_string()));
+        } else if let Some(e) = &self.config.entry {
+            roots.push(e.clone());
+        }
+        for w in &self.config.wrap {
+            let wrapped = format!("__wrap_{w}");
+            let real = format!("__real_{w}");
+            // lld: if `foo` is referenced, `__wrap_foo` becomes referenced; `__real_foo` refers to `foo`.
+            if self.out.symtab.lookup(w.as_bytes()).is_some_and(|id| self.out.symtab.get(id).referenced) {
+                roots.push(wrapped);
+            }
+            if self.out.symtab.lookup(real.as_bytes()).is_some_and(|id| self.out.symtab.get(id).referenced) {
+                roots.push(w.clone());
+            }
+        }
+        for name in roots {
+            let leaked: &'static [u8] = Box::leak(name.into_bytes().into_boxed_slice());
+            let id = self.out.symtab.intern(leaked);
+            if let SymbolDef::Lazy { archive, member } = self.out.symtab.get(id).def {
+                let sym = self.out.symtab.get_mut(id);
+                sym.referenced = true;
+                sym.weak = false;
+                self.load_member(archive, member, Some(id), None, false)?;
+            }
+        }
+        for name in &self.config.require_defined {
+            let ok = self.out.symtab.lookup(name.as_bytes()).is_some_and(|id| self.out.symtab.get(id).is_defined());
+            if !ok {
+                bail!("required symbol '{name}' not defined");
+            }
+        }
+        // --wrap: redirect references, as lld does, in every object's symbol mapping.
+        for w in &self.config.wrap {
+            let wrapped: &'static [u8] = Box::leak(format!("__wrap_{w}").into_bytes().into_boxed_slice());
+            let real: &'static [u8] = Box::leak(format!("__real_{w}").into_bytes().into_boxed_slice());
+            let Some(sym) = self.out.symtab.lookup(w.as_bytes()) else { continue };
+            let wrap_id = self.out.symtab.intern(wrapped);
+            let real_id = self.out.symtab.lookup(real);
+            for (f, ids) in self.out.file_syms.iter_mut().enumerate() {
+                let file = &self.out.files[f];
+                for (k, id) in ids.iter_mut().enumerate() {
+                    let undefined = file.symbols[file.first_global + k].st_shndx(LE) == elf::SHN_UNDEF;
+                    if *id == sym && undefined {
+                        *id = wrap_id;
+                    } else if Some(*id) == real_id {
+                        *id = sym;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `file.o:(symbol)` or `file.o:(.text+0x10)`, as lld prints definition sites.
+pub fn location_of_symbol(file: &ObjectFile, index: usize) -> String {
+    let Some(sym) = file.symbols.get(index) else { return file.name.clone() };
+    let shndx = sym.st_shndx(LE) as usize;
+    let sec_name = file.sections.get(shndx).map(|s| s.name_str()).unwrap_or("");
+    let mut loc = String::new();
+    if let Some(src) = file.source_name {
+        loc.push_str(&String::from_utf8_lossy(src));
+        loc.push_str("\n>>>            ");
+    }
+    let name = file.sym_display_name(index);
+    if sym.st_type() == elf::STT_FUNC || sym.st_type() == elf::STT_OBJECT {
+        loc.push_str(&format!("{}:({})", file.name, name));
+    } else {
+        loc.push_str(&format!("{}:({}+0x{:x})", file.name, sec_name, sym.st_value(LE)));
+    }
+    loc
+}

@@ -1,0 +1,126 @@
+//! The global symbol table: one entry per distinct global name, resolved with lld's rules
+//! (strong beats weak, defined beats common beats undefined, the largest common wins, lazy archive
+//! symbols are fetched when a non-weak undefined reference meets them).
+
+use crate::input_files::FileId;
+use hashbrown::HashMap;
+
+/// Index of a global symbol in `SymbolTable::symbols`.
+pub type SymbolId = u32;
+
+/// What currently defines a global symbol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolDef {
+    /// Referenced but not (yet) defined.
+    Undefined,
+    /// Defined by symbol `index` of object `file`.
+    Defined { file: FileId, index: u32 },
+    /// A common symbol (`-fcommon`) from `file`; the largest size and alignment win.
+    Common { file: FileId, index: u32, size: u64, align: u64 },
+    /// Defined by a member of archive `archive` (index in `Resolved::archives`) that is not loaded.
+    Lazy { archive: u32, member: u64 },
+    /// Defined by the linker (`__bss_start`, `__start_SEC`, ...); the value is computed in layout.
+    Synthetic,
+    /// `--defsym=NAME=NUMBER`.
+    Absolute(u64),
+}
+
+/// A global symbol.
+#[derive(Clone, Debug)]
+pub struct Symbol {
+    pub name: &'static [u8],
+    pub def: SymbolDef,
+    /// The binding of the current definition (or of the references, while undefined) is weak.
+    pub weak: bool,
+    /// The most constraining `STV_*` visibility seen among all references and definitions.
+    pub visibility: u8,
+    /// Some object refers to the symbol (an undefined entry in its symbol table).
+    pub referenced: bool,
+    /// `STT_*` of the current definition.
+    pub sym_type: u8,
+    /// The first file that referred to the symbol (for `--why-extract`).
+    pub first_referrer: Option<FileId>,
+}
+
+impl Symbol {
+    pub fn is_defined(&self) -> bool {
+        matches!(
+            self.def,
+            SymbolDef::Defined { .. } | SymbolDef::Common { .. } | SymbolDef::Synthetic | SymbolDef::Absolute(_)
+        )
+    }
+
+    pub fn name_str(&self) -> String {
+        String::from_utf8_lossy(self.name).into_owned()
+    }
+}
+
+/// All global symbols, interned by name.
+#[derive(Default, Debug)]
+pub struct SymbolTable {
+    pub symbols: Vec<Symbol>,
+    map: HashMap<&'static [u8], SymbolId>,
+}
+
+impl SymbolTable {
+    /// Returns the id for `name`, creating an undefined, unreferenced entry if it is new.
+    pub fn intern(&mut self, name: &'static [u8]) -> SymbolId {
+        if let Some(&id) = self.map.get(name) {
+            return id;
+        }
+        let id = self.symbols.len() as SymbolId;
+        self.symbols.push(Symbol {
+            name,
+            def: SymbolDef::Undefined,
+            weak: false,
+            visibility: object::elf::STV_DEFAULT,
+            referenced: false,
+            sym_type: object::elf::STT_NOTYPE,
+            first_referrer: None,
+        });
+        self.map.insert(name, id);
+        id
+    }
+
+    pub fn lookup(&self, name: &[u8]) -> Option<SymbolId> {
+        self.map.get(name).copied()
+    }
+
+    pub fn get(&self, id: SymbolId) -> &Symbol {
+        &self.symbols[id as usize]
+    }
+
+    pub fn get_mut(&mut self, id: SymbolId) -> &mut Symbol {
+        &mut self.symbols[id as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.symbols.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.symbols.is_empty()
+    }
+}
+
+/// Combines two `STV_*` values: the most constraining one wins (hidden/internal over protected
+/// over default), as the gABI requires.
+pub fn merge_visibility(a: u8, b: u8) -> u8 {
+    use object::elf::{STV_DEFAULT, STV_HIDDEN, STV_INTERNAL, STV_PROTECTED};
+    let rank = |v: u8| match v {
+        STV_DEFAULT => 0,
+        STV_PROTECTED => 1,
+        STV_HIDDEN => 2,
+        STV_INTERNAL => 3,
+        _ => 0,
+    };
+    if rank(b) > rank(a) {
+        if b == STV_INTERNAL {
+            STV_HIDDEN
+        } else {
+            b
+        }
+    } else {
+        a
+    }
+}

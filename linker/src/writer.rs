@@ -1,0 +1,531 @@
+//! Phase 4: write the output. Its size is known from the layout, so the file is created at full
+//! size in the output directory under a temporary name, mapped, split into disjoint slices (one per
+//! chunk) that are filled in parallel, then renamed over the output: a failed link never leaves a
+//! truncated or stale output behind.
+
+use crate::config::{BuildId, Config, OutputKind};
+use crate::eh_frame;
+use crate::error::{Error, Result};
+use crate::input_files::{io_reason, FileId};
+use crate::layout::{
+    ChunkKind, Layout, SymtabEntry, Synthetic, EHDR_SIZE, IPLT_ENTRY_SIZE, PHDR_SIZE, RELA_SIZE, SHDR_SIZE, SYM_SIZE,
+};
+use crate::relocations::{apply_relocs, AddressMap, DynKind, Place, SymKey};
+use crate::resolve::Resolved;
+use crate::symbol_table::SymbolDef;
+use crate::{arch::x86_64 as arch, err};
+use object::elf;
+use object::read::elf::{Rela, Sym};
+use object::LittleEndian as LE;
+use rayon::prelude::*;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// One piece of work: fill `len` bytes at file offset `offset`.
+struct Job {
+    offset: u64,
+    len: u64,
+    what: JobKind,
+}
+
+#[derive(Clone, Copy)]
+enum JobKind {
+    Headers,
+    Chunk { osec: u32, chunk: u32 },
+    SectionHeaders,
+}
+
+/// A temporary output file that is removed unless `commit` renames it into place.
+pub struct TempOutput {
+    path: PathBuf,
+    final_path: PathBuf,
+    committed: bool,
+}
+
+impl TempOutput {
+    fn create(final_path: &Path, size: u64) -> Result<(TempOutput, std::fs::File)> {
+        let dir = final_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let base = final_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "a.out".into());
+        let path = dir.join(format!(".{}.weld-tmp-{}", base, std::process::id()));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)
+            .map_err(|e| err!("cannot open output file {}: {}", final_path.display(), io_reason(&e)))?;
+        let t = TempOutput { path, final_path: final_path.to_path_buf(), committed: false };
+        file.set_len(size).map_err(|e| err!("cannot open output file {}: {}", final_path.display(), io_reason(&e)))?;
+        Ok((t, file))
+    }
+
+    fn commit(mut self, executable: bool) -> Result<()> {
+        if executable {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = 0o777 & !umask();
+            let _ = std::fs::set_permissions(&self.path, std::fs::Permissions::from_mode(mode));
+        }
+        std::fs::rename(&self.path, &self.final_path)
+            .map_err(|e| err!("failed to write output '{}': {}", self.final_path.display(), io_reason(&e)))?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for TempOutput {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+fn umask() -> u32 {
+    // The process umask cannot be read without changing it; 022 is what every shell sets, and
+    // lld creates outputs 0777 & ~umask. Reading /proc keeps us exact where available.
+    if let Ok(s) = std::fs::read_to_string("/proc/self/status") {
+        for line in s.lines() {
+            if let Some(v) = line.strip_prefix("Umask:") {
+                if let Ok(m) = u32::from_str_radix(v.trim(), 8) {
+                    return m;
+                }
+            }
+        }
+    }
+    0o022
+}
+
+/// Writes the output file described by `lay`.
+pub fn write_output(config: &Config, res: &Resolved, lay: &Layout) -> std::result::Result<(), Vec<Error>> {
+    let (tmp, file) = TempOutput::create(&config.output, lay.file_size).map_err(|e| vec![e])?;
+    // SAFETY: the file was just created by this process with a unique name and is not shared.
+    let mut map = unsafe { memmap2::MmapMut::map_mut(&file) }
+        .map_err(|e| vec![err!("cannot map output file {}: {}", config.output.display(), io_reason(&e))])?;
+
+    let mut jobs = vec![Job { offset: 0, len: EHDR_SIZE + PHDR_SIZE * lay.segments.len() as u64, what: JobKind::Headers }];
+    for (oi, os) in lay.sections.iter().enumerate() {
+        if os.is_nobits() {
+            continue;
+        }
+        for (ci, c) in os.chunks.iter().enumerate() {
+            if c.size == 0 {
+                continue;
+            }
+            jobs.push(Job { offset: os.offset + c.offset, len: c.size, what: JobKind::Chunk { osec: oi as u32, chunk: ci as u32 } });
+        }
+    }
+    jobs.push(Job { offset: lay.shoff, len: SHDR_SIZE * (lay.sections.len() as u64 + 1), what: JobKind::SectionHeaders });
+    jobs.sort_by_key(|j| j.offset);
+
+    // Split the map into disjoint slices, one per job.
+    let mut slices: Vec<(JobKind, &mut [u8])> = Vec::with_capacity(jobs.len());
+    let mut rest: &mut [u8] = &mut map[..];
+    let mut pos = 0u64;
+    for j in &jobs {
+        if j.offset < pos {
+            return Err(vec![err!("internal error: overlapping output chunks at offset 0x{:x}", j.offset)]);
+        }
+        let skip = (j.offset - pos) as usize;
+        let tail = std::mem::take(&mut rest);
+        if skip + j.len as usize > tail.len() {
+            return Err(vec![err!("internal error: output chunk past end of file at 0x{:x}", j.offset)]);
+        }
+        let (_, tail) = tail.split_at_mut(skip);
+        let (mine, tail) = tail.split_at_mut(j.len as usize);
+        slices.push((j.what, mine));
+        rest = tail;
+        pos = j.offset + j.len;
+    }
+
+    let addr_map = lay.address_map(res);
+    let errors: Vec<Error> = slices
+        .into_par_iter()
+        .filter_map(|(what, buf)| {
+            let r = match what {
+                JobKind::Headers => write_headers(config, lay, buf),
+                JobKind::SectionHeaders => write_section_headers(lay, buf),
+                JobKind::Chunk { osec, chunk } => write_chunk(config, res, lay, &addr_map, osec, chunk, buf),
+            };
+            r.err()
+        })
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    if lay.build_id_size > 0 {
+        write_build_id(config, lay, &mut map);
+    }
+    map.flush().map_err(|e| vec![err!("failed to write output '{}': {}", config.output.display(), io_reason(&e))])?;
+    drop(map);
+    let mut file = file;
+    let _ = file.flush();
+    drop(file);
+    let executable = config.output_kind != OutputKind::Relocatable;
+    tmp.commit(executable).map_err(|e| vec![e])
+}
+
+fn put16(b: &mut [u8], o: usize, v: u16) {
+    b[o..o + 2].copy_from_slice(&v.to_le_bytes());
+}
+fn put32(b: &mut [u8], o: usize, v: u32) {
+    b[o..o + 4].copy_from_slice(&v.to_le_bytes());
+}
+fn put64(b: &mut [u8], o: usize, v: u64) {
+    b[o..o + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+fn write_headers(config: &Config, lay: &Layout, buf: &mut [u8]) -> Result<()> {
+    buf[..4].copy_from_slice(b"\x7fELF");
+    buf[4] = elf::ELFCLASS64;
+    buf[5] = elf::ELFDATA2LSB;
+    buf[6] = elf::EV_CURRENT;
+    buf[7] = elf::ELFOSABI_NONE;
+    let e_type = if config.is_pic() { elf::ET_DYN } else { elf::ET_EXEC };
+    put16(buf, 16, e_type);
+    put16(buf, 18, elf::EM_X86_64);
+    put32(buf, 20, u32::from(elf::EV_CURRENT));
+    put64(buf, 24, lay.entry);
+    put64(buf, 32, EHDR_SIZE);
+    put64(buf, 40, lay.shoff);
+    put32(buf, 48, 0);
+    put16(buf, 52, EHDR_SIZE as u16);
+    put16(buf, 54, PHDR_SIZE as u16);
+    put16(buf, 56, lay.segments.len() as u16);
+    put16(buf, 58, SHDR_SIZE as u16);
+    put16(buf, 60, lay.sections.len() as u16 + 1);
+    let shstrndx = lay.synthetic_index.get(&Synthetic::Shstrtab).map(|x| lay.sections[x.0 as usize].shndx).unwrap_or(0);
+    put16(buf, 62, shstrndx as u16);
+    for (i, s) in lay.segments.iter().enumerate() {
+        let o = EHDR_SIZE as usize + i * PHDR_SIZE as usize;
+        put32(buf, o, s.p_type);
+        put32(buf, o + 4, s.flags);
+        put64(buf, o + 8, s.offset);
+        put64(buf, o + 16, s.vaddr);
+        put64(buf, o + 24, s.vaddr);
+        put64(buf, o + 32, s.filesz);
+        put64(buf, o + 40, s.memsz);
+        put64(buf, o + 48, s.align);
+    }
+    Ok(())
+}
+
+fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
+    let index_of = |k: Synthetic| lay.synthetic_index.get(&k).map(|x| lay.sections[x.0 as usize].shndx).unwrap_or(0);
+    let mut name_off = std::collections::HashMap::new();
+    {
+        let mut off = 1usize;
+        for os in &lay.sections {
+            name_off.entry(os.name.as_str()).or_insert_with(|| {
+                let o = off;
+                off += os.name.len() + 1;
+                o
+            });
+        }
+    }
+    for (i, os) in lay.sections.iter().enumerate() {
+        let o = (i + 1) * SHDR_SIZE as usize;
+        let (link, info) = match os.sh_type {
+            elf::SHT_SYMTAB => (index_of(Synthetic::Strtab), lay.symtab_first_global),
+            elf::SHT_DYNSYM => (index_of(Synthetic::DynStr), 1),
+            elf::SHT_GNU_HASH => (index_of(Synthetic::DynSym), 0),
+            elf::SHT_DYNAMIC => (index_of(Synthetic::DynStr), 0),
+            elf::SHT_RELA => (index_of(Synthetic::DynSym), 0),
+            _ => (os.link, os.info),
+        };
+        put32(buf, o, name_off[os.name.as_str()] as u32);
+        put32(buf, o + 4, os.sh_type);
+        put64(buf, o + 8, os.flags);
+        put64(buf, o + 16, os.addr);
+        put64(buf, o + 24, os.offset);
+        put64(buf, o + 32, os.size);
+        put32(buf, o + 40, link);
+        put32(buf, o + 44, info);
+        put64(buf, o + 48, os.align);
+        put64(buf, o + 56, os.entsize);
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_chunk(
+    config: &Config,
+    res: &Resolved,
+    lay: &Layout,
+    map: &dyn AddressMap,
+    osec: u32,
+    chunk: u32,
+    buf: &mut [u8],
+) -> Result<()> {
+    let os = &lay.sections[osec as usize];
+    let c = &os.chunks[chunk as usize];
+    let addr = if os.is_alloc() { os.addr + c.offset } else { 0 };
+    match c.kind {
+        ChunkKind::Input { file, sec } => {
+            let s = &res.files[file as usize].sections[sec as usize];
+            buf.copy_from_slice(&s.data[..buf.len()]);
+            apply_relocs(config, res, map, file, sec as usize, s.relocs, 0, buf, addr)
+        }
+        ChunkKind::Merged(g) => {
+            lay.merged[g as usize].write_to(buf);
+            Ok(())
+        }
+        ChunkKind::Synthetic(k) => write_synthetic(config, res, lay, map, k, buf, addr),
+    }
+}
+
+fn key_address(res: &Resolved, lay: &Layout, map: &dyn AddressMap, key: SymKey, addend: i64) -> u64 {
+    if let Some(v) = map.iplt_entry_address(key) {
+        return v.wrapping_add(addend as u64);
+    }
+    raw_key_address(res, map, key, addend)
+        .wrapping_add(0 * lay.got_addr)
+}
+
+fn raw_key_address(res: &Resolved, map: &dyn AddressMap, key: SymKey, addend: i64) -> u64 {
+    match key {
+        SymKey::Global(g) => match res.symtab.get(g).def {
+            SymbolDef::Defined { file, index } => map.symbol_address(file, index as usize, addend),
+            _ => {
+                // Commons, synthetic and absolute symbols: ask through any referring file is not
+                // possible, so use the global value table via a zero-index lookup.
+                global_value(res, map, g).wrapping_add(addend as u64)
+            }
+        },
+        SymKey::Local(f, i) => map.symbol_address(f, i as usize, addend),
+    }
+}
+
+fn global_value(res: &Resolved, map: &dyn AddressMap, g: u32) -> u64 {
+    // Find any file that refers to the symbol and resolve through it.
+    for (fi, ids) in res.file_syms.iter().enumerate() {
+        if let Some(k) = ids.iter().position(|&x| x == g) {
+            let f = &res.files[fi];
+            return map.symbol_address(fi as FileId, f.first_global + k, 0);
+        }
+    }
+    0
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_synthetic(
+    config: &Config,
+    res: &Resolved,
+    lay: &Layout,
+    map: &dyn AddressMap,
+    k: Synthetic,
+    buf: &mut [u8],
+    addr: u64,
+) -> Result<()> {
+    match k {
+        Synthetic::GnuProperty => buf.copy_from_slice(&lay.gnu_property),
+        Synthetic::BuildId => {
+            put32(buf, 0, 4);
+            put32(buf, 4, lay.build_id_size as u32);
+            put32(buf, 8, elf::NT_GNU_BUILD_ID);
+            buf[12..16].copy_from_slice(b"GNU\0");
+            // The descriptor is filled after everything else is written.
+        }
+        Synthetic::DynSym | Synthetic::DynStr => buf.fill(0),
+        Synthetic::GnuHash => {
+            // One bucket, no symbols: nbuckets=1, symoffset=1, bloom size 1, shift 26.
+            buf.fill(0);
+            put32(buf, 0, 1);
+            put32(buf, 4, 1);
+            put32(buf, 8, 1);
+            put32(buf, 12, 26);
+        }
+        Synthetic::RelaDyn => {
+            let mut rel: Vec<(u64, u32, u64)> = Vec::with_capacity(lay.scan.dyn_relocs.len());
+            for d in &lay.scan.dyn_relocs {
+                let place = match d.place {
+                    Place::Input { file, sec, offset } => lay.sec_addr[file as usize][sec as usize] + offset,
+                    Place::Got(n) => lay.got_addr + u64::from(n) * 8,
+                    Place::IgotPlt(n) => lay.gotplt_addr + 24 + u64::from(n) * 8,
+                };
+                match d.kind {
+                    DynKind::Relative { target, addend } => {
+                        rel.push((place, elf::R_X86_64_RELATIVE, key_address(res, lay, map, target, addend)))
+                    }
+                    DynKind::IRelative { target } => {
+                        rel.push((place, elf::R_X86_64_IRELATIVE, raw_key_address(res, map, target, 0)))
+                    }
+                }
+            }
+            // RELATIVE first (sorted by address, as lld's -z combreloc), then IRELATIVE in order.
+            let (mut relative, irelative): (Vec<_>, Vec<_>) = rel.into_iter().partition(|r| r.1 == elf::R_X86_64_RELATIVE);
+            relative.sort_by_key(|r| r.0);
+            for (i, (off, ty, add)) in relative.into_iter().chain(irelative).enumerate() {
+                let o = i * RELA_SIZE as usize;
+                put64(buf, o, off);
+                put64(buf, o + 8, u64::from(ty));
+                put64(buf, o + 16, add);
+            }
+        }
+        Synthetic::EhFrameHdr => {
+            let eh_addr = lay.synthetic_address(Synthetic::EhFrame).unwrap_or(0);
+            let mut entries = Vec::with_capacity(lay.eh.fde_count as usize);
+            for p in &lay.eh.pieces {
+                if p.cie_out.is_none() {
+                    continue;
+                }
+                let s = &res.files[p.file as usize].sections[p.sec as usize];
+                let at = u64::from(p.in_offset) + 8;
+                let Some(r) = s.relocs.iter().find(|r| r.r_offset(LE) == at) else { continue };
+                let pc = map.symbol_address(p.file, r.r_sym(LE, false) as usize, r.r_addend(LE));
+                entries.push((pc, eh_addr + p.out_offset));
+            }
+            let bytes = eh_frame::build_eh_frame_hdr(addr, eh_addr, &mut entries).map_err(|e| err!("{e}"))?;
+            if bytes.len() != buf.len() {
+                // lld drops duplicate-pc entries; keep the section size and pad the count.
+                let n = bytes.len().min(buf.len());
+                buf[..n].copy_from_slice(&bytes[..n]);
+            } else {
+                buf.copy_from_slice(&bytes);
+            }
+        }
+        Synthetic::EhFrame => {
+            let base = addr;
+            for p in &lay.eh.pieces {
+                let s = &res.files[p.file as usize].sections[p.sec as usize];
+                let start = p.in_offset as usize;
+                let end = start + p.size as usize;
+                let out = &mut buf[p.out_offset as usize..p.out_offset as usize + p.size as usize];
+                out.copy_from_slice(&s.data[start..end]);
+                if let Some(cie) = p.cie_out {
+                    let ptr = (p.out_offset + 4 - cie) as u32;
+                    put32(out, 4, ptr);
+                }
+                let rels: Vec<_> = crate::layout::reloc_range(s.relocs, start as u64, end as u64).into_iter().copied().collect();
+                apply_relocs(config, res, map, p.file, p.sec as usize, &rels, start as u64, out, base + p.out_offset)?;
+            }
+        }
+        Synthetic::Iplt => {
+            for (i, _) in lay.scan.iplt.iter().enumerate() {
+                let entry = addr + i as u64 * IPLT_ENTRY_SIZE;
+                let slot = lay.gotplt_addr + 24 + i as u64 * 8;
+                let o = i * IPLT_ENTRY_SIZE as usize;
+                arch::write_iplt_entry(&mut buf[o..o + IPLT_ENTRY_SIZE as usize], entry, slot);
+            }
+        }
+        Synthetic::Dynamic => {
+            for (i, (tag, val)) in lay.dynamic.iter().enumerate() {
+                put64(buf, i * 16, *tag);
+                put64(buf, i * 16 + 8, *val);
+            }
+        }
+        Synthetic::Got => {
+            for (i, key) in lay.scan.got.iter().enumerate() {
+                let v = match *key {
+                    SymKey::Global(g) if !res.symtab.get(g).is_defined() => 0,
+                    k => key_address(res, lay, map, k, 0),
+                };
+                put64(buf, i * 8, v);
+            }
+        }
+        Synthetic::GotPlt => {
+            buf.fill(0);
+            let dynamic = lay.synthetic_address(Synthetic::Dynamic).unwrap_or(0);
+            put64(buf, 0, dynamic);
+            for (i, key) in lay.scan.iplt.iter().enumerate() {
+                put64(buf, 24 + i * 8, raw_key_address(res, map, *key, 0));
+            }
+        }
+        Synthetic::Commons | Synthetic::RelroPadding => {}
+        Synthetic::Comment => buf.copy_from_slice(&lay.comment),
+        Synthetic::Symtab => write_symtab(res, lay, buf),
+        Synthetic::Strtab => buf.copy_from_slice(&lay.strtab),
+        Synthetic::Shstrtab => buf.copy_from_slice(&lay.shstrtab),
+    }
+    Ok(())
+}
+
+fn write_symtab(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
+    buf[..SYM_SIZE as usize].fill(0);
+    for (i, e) in lay.symtab.iter().enumerate() {
+        let o = (i + 1) * SYM_SIZE as usize;
+        let (mut value, shndx) = lay.symtab_value(res, e);
+        let (name_off, info, other, size) = match *e {
+            SymtabEntry::Local { file, index, name_off } => {
+                let s = &res.files[file as usize].symbols[index as usize];
+                (name_off, s.st_info(), s.st_other(), s.st_size(LE))
+            }
+            SymtabEntry::Global { id, name_off, local } => {
+                let s = res.symtab.get(id);
+                let (ty, size) = match s.def {
+                    SymbolDef::Defined { file, index } => {
+                        let sym = &res.files[file as usize].symbols[index as usize];
+                        (sym.st_type(), sym.st_size(LE))
+                    }
+                    SymbolDef::Common { size, .. } => (elf::STT_OBJECT, size),
+                    _ => (s.sym_type, 0),
+                };
+                let bind = if local {
+                    elf::STB_LOCAL
+                } else if s.weak {
+                    elf::STB_WEAK
+                } else {
+                    elf::STB_GLOBAL
+                };
+                (name_off, (bind << 4) | ty, s.visibility, size)
+            }
+        };
+        let shndx = match *e {
+            SymtabEntry::Local { file, index, .. } => {
+                let s = &res.files[file as usize].symbols[index as usize];
+                if s.st_type() == elf::STT_FILE {
+                    value = 0;
+                    elf::SHN_ABS
+                } else {
+                    shndx
+                }
+            }
+            _ => shndx,
+        };
+        if info & 0xf == elf::STT_TLS {
+            value = value.wrapping_sub(lay.tls_start);
+        }
+        put32(buf, o, name_off);
+        buf[o + 4] = info;
+        buf[o + 5] = other;
+        put16(buf, o + 6, shndx);
+        put64(buf, o + 8, value);
+        put64(buf, o + 16, size);
+    }
+}
+
+/// Hashes the finished output (with the build-id descriptor still zero) and stores the digest.
+fn write_build_id(config: &Config, lay: &Layout, map: &mut [u8]) {
+    let Some((off, _)) = lay.synthetic_offset(Synthetic::BuildId) else { return };
+    let desc = off as usize + 16;
+    let n = lay.build_id_size as usize;
+    // Hash 1 MiB chunks in parallel, then hash the chunk digests: fast and thread-count independent.
+    let chunks: Vec<[u8; 16]> = map
+        .par_chunks(1 << 20)
+        .map(|c| {
+            let h = xxhash_rust::xxh3::xxh3_128(c);
+            h.to_le_bytes()
+        })
+        .collect();
+    let joined: Vec<u8> = chunks.concat();
+    let digest: Vec<u8> = match &config.build_id {
+        BuildId::Fast => xxhash_rust::xxh3::xxh3_64(&joined).to_le_bytes().to_vec(),
+        BuildId::Md5 | BuildId::Uuid => {
+            use md5::Digest;
+            let mut v = md5::Md5::digest(&joined).to_vec();
+            if matches!(config.build_id, BuildId::Uuid) {
+                // lld's uuid is random; a content hash with the UUID v4 bits is as unique and reproducible.
+                v[6] = (v[6] & 0x0f) | 0x40;
+                v[8] = (v[8] & 0x3f) | 0x80;
+            }
+            v
+        }
+        BuildId::Sha1 => {
+            use sha1::Digest;
+            sha1::Sha1::digest(&joined).to_vec()
+        }
+        BuildId::Hex(h) => h.clone(),
+        BuildId::None => return,
+    };
+    map[desc..desc + n].copy_from_slice(&digest[..n]);
+}
