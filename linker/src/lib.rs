@@ -1,4 +1,22 @@
 //! weld: an ELF linker for x86-64 Linux. See ARCHITECTURE.md in the shared folder for the design.
+//!
+//! The pipeline, one module per concern: `args` (command line) -> `resolve` (inputs and symbols)
+//! -> `relocations::scan` -> `layout` -> `writer`.
 
+pub mod arch;
+pub mod args;
 pub mod config;
+pub mod driver;
+pub mod eh_frame;
 pub mod error;
+pub mod input_files;
+pub mod layout;
+pub mod library_search;
+pub mod linker_script;
+pub mod merge;
+pub mod options;
+pub mod output_sections;
+pub mod relocations;
+pub mod resolve;
+pub mod symbol_table;
+pub mod writer;

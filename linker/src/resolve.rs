@@ -175,14 +175,20 @@ impl Resolver<'_> {
         let index = self.out.archives.len() as u32;
         self.out.archives.push(ArchiveInput { path: path.to_path_buf(), archive: parsed, loaded: HashSet::new() });
         if input.state.whole_archive {
-            let offsets: Vec<u64> = self.out.archives[index as usize].archive.members().map(|m| m.header_offset).collect();
+            let offsets: Vec<u64> = self.out.archives[index as usize]
+                .archive
+                .members()
+                .map(|m| m.map(|m| m.header_offset))
+                .collect::<std::result::Result<_, _>>()
+                .map_err(|e| err!("{}: {e}", path.display()))?;
             for off in offsets {
                 self.load_member(index, off, None, None, true)?;
             }
             return Ok(());
         }
-        let symbols: Vec<(&'static [u8], u64)> = self.out.archives[index as usize].archive.symbols().collect();
-        if symbols.is_empty() {
+        let symbols: Vec<(&'static [u8], u64)> =
+            self.out.archives[index as usize].archive.symbols().iter().map(|s| (s.name, s.member_offset)).collect();
+        if !self.out.archives[index as usize].archive.has_symbol_table() {
             self.index_archive_without_symtab(index)?;
             return Ok(());
         }
@@ -194,13 +200,18 @@ impl Resolver<'_> {
 
     /// lld accepts archives without a symbol index by reading each member's symbols.
     fn index_archive_without_symtab(&mut self, index: u32) -> Result<()> {
-        let members: Vec<_> = self.out.archives[index as usize].archive.members().collect();
+        let path = self.out.archives[index as usize].path.clone();
+        let members: Vec<_> = self.out.archives[index as usize]
+            .archive
+            .members()
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|e| err!("{}: {e}", path.display()))?;
         for m in members {
             let Some(data) = self.member_bytes(index, &m)? else { continue };
             if classify(data) != FileKind::ElfRelocatable {
                 continue;
             }
-            let name = self.member_display(index, &m.name);
+            let name = self.member_display(index, m.name);
             let obj = ObjectFile::parse(name, None, data)?;
             for i in obj.first_global..obj.symbols.len() {
                 let s = &obj.symbols[i];
@@ -212,16 +223,17 @@ impl Resolver<'_> {
         Ok(())
     }
 
-    fn member_display(&self, index: u32, member_name: &str) -> String {
-        format!("{}({})", self.out.archives[index as usize].path.display(), member_name)
+    fn member_display(&self, index: u32, member_name: &[u8]) -> String {
+        archive::display_name(&self.out.archives[index as usize].path, member_name)
     }
 
     fn member_bytes(&self, index: u32, m: &archive::Member<'static>) -> Result<Option<&'static [u8]>> {
-        match &m.data {
+        match m.data {
             archive::MemberData::Bytes(b) => Ok(Some(b)),
-            archive::MemberData::Thin(rel) => {
-                let dir = self.out.archives[index as usize].path.parent().map(Path::to_path_buf).unwrap_or_default();
-                let p = dir.join(rel);
+            archive::MemberData::Thin { .. } => {
+                let p = m
+                    .thin_path(&self.out.archives[index as usize].path)
+                    .ok_or_else(|| err!("{}: invalid thin archive member name", self.out.archives[index as usize].path.display()))?;
                 Ok(Some(input_files::map_file(&p)?))
             }
         }
@@ -264,7 +276,7 @@ impl Resolver<'_> {
             .archive
             .member_at(offset)
             .map_err(|e| err!("{}: {e}", self.out.archives[archive as usize].path.display()))?;
-        let display = self.member_display(archive, &m.name);
+        let display = self.member_display(archive, m.name);
         let Some(data) = self.member_bytes(archive, &m)? else { return Ok(()) };
         match classify(data) {
             FileKind::ElfRelocatable => {}
@@ -354,8 +366,6 @@ impl Resolver<'_> {
                     } else {
                         sym.weak = true;
                     }
-                } else if !weak && matches!(sym.def, SymbolDef::Lazy { .. }) {
-                    sym.weak = false;
                 }
                 continue;
             }

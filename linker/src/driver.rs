@@ -1,0 +1,124 @@
+//! The link, phase by phase: arguments -> resolution -> relocation scan -> layout -> write.
+//! Each phase borrows what the previous ones produced; errors are collected and printed once.
+
+use crate::args::{self, ParsedArgs};
+use crate::config::{Config, OutputKind};
+use crate::error::Error;
+use crate::{err, layout, relocations, resolve, writer};
+use std::time::{Duration, Instant};
+
+/// Runs weld with `argv` (including the program name) and returns the process exit code.
+pub fn main_entry(argv: Vec<String>) -> i32 {
+    match run(&argv) {
+        Ok(()) => 0,
+        Err(errors) => {
+            report(&errors);
+            1
+        }
+    }
+}
+
+/// Prints errors as lld does: `weld: error: ` before each, stopping after 20.
+fn report(errors: &[Error]) {
+    use std::io::Write;
+    let stderr = std::io::stderr();
+    let mut out = stderr.lock();
+    for (i, e) in errors.iter().enumerate() {
+        if i == 20 {
+            let _ = writeln!(out, "weld: error: too many errors emitted, stopping now (use --error-limit=0 to see all errors)");
+            break;
+        }
+        let _ = writeln!(out, "weld: error: {e}");
+    }
+}
+
+/// Wall time of each phase, for `--time`.
+#[derive(Default)]
+struct Timings {
+    phases: Vec<(&'static str, Duration)>,
+}
+
+impl Timings {
+    fn run<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let r = f();
+        self.phases.push((name, start.elapsed()));
+        r
+    }
+}
+
+fn run(argv: &[String]) -> Result<(), Vec<Error>> {
+    let total = Instant::now();
+    let mut t = Timings::default();
+    let parsed = t.run("argument parsing", || args::parse_args(argv.get(1..).unwrap_or(&[]))).map_err(|e| vec![e])?;
+    let config = match parsed {
+        ParsedArgs::Exit { stdout, .. } => {
+            print!("{stdout}");
+            return Ok(());
+        }
+        ParsedArgs::Link(c) => *c,
+    };
+    check_supported(&config).map_err(|e| vec![e])?;
+    if let Some(n) = config.threads {
+        // A second call (in tests running several links in one process) keeps the first pool.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global();
+    }
+
+    let mut res = t.run("input loading and resolution", || resolve::resolve(&config))?;
+    layout::add_linker_defined(&config, &mut res);
+    let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
+    let relocation_count = scan.relocation_count;
+    let lay = t.run("layout", || layout::layout(&config, &res, scan)).map_err(|e| vec![e])?;
+    t.run("write", || writer::write_output(&config, &res, &lay))?;
+
+    if let Some(path) = &config.why_extract {
+        write_why_extract(path, &res).map_err(|e| vec![e])?;
+    }
+    if config.time {
+        for (name, d) in &t.phases {
+            eprintln!("{:>10.3} ms  {name}", d.as_secs_f64() * 1e3);
+        }
+        eprintln!("{:>10.3} ms  total", total.elapsed().as_secs_f64() * 1e3);
+    }
+    if config.stats {
+        let sections: usize = res.files.iter().map(|f| f.sections.len()).sum();
+        let members: usize = res.archives.iter().map(|a| a.loaded.len()).sum();
+        eprintln!("weld stats:");
+        eprintln!("  input objects:      {}", res.files.len());
+        eprintln!("  archives:           {}", res.archives.len());
+        eprintln!("  loaded members:     {members}");
+        eprintln!("  input sections:     {sections}");
+        eprintln!("  global symbols:     {}", res.symtab.len());
+        eprintln!("  relocations:        {relocation_count}");
+        eprintln!("  output sections:    {}", lay.sections.len());
+        eprintln!("  output size:        {}", lay.file_size);
+    }
+    Ok(())
+}
+
+/// Output kinds this version cannot produce are refused up front with a clear message.
+fn check_supported(config: &Config) -> Result<(), Error> {
+    match config.output_kind {
+        OutputKind::Relocatable => Err(err!("-r (relocatable output) is not implemented yet")),
+        OutputKind::SharedObject => Err(err!("-shared is not implemented yet (dynamic linking is in progress)")),
+        OutputKind::Executable => {
+            if config.pie && !config.is_static {
+                return Err(err!("dynamic PIE output is not implemented yet; use -static or -static-pie"));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `--why-extract=FILE`: lld's tab-separated format.
+fn write_why_extract(path: &std::path::Path, res: &resolve::Resolved) -> Result<(), Error> {
+    let mut s = String::from("reference\textracted\tsymbol\n");
+    for e in &res.extractions {
+        s.push_str(&format!("{}\t{}\t{}\n", e.reference, e.extracted, e.symbol));
+    }
+    if path.as_os_str() == "-" {
+        print!("{s}");
+        return Ok(());
+    }
+    std::fs::write(path, s).map_err(|e| err!("cannot open {}: {}", path.display(), crate::input_files::io_reason(&e)))
+}
