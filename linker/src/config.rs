@@ -289,7 +289,10 @@ impl Config {
     }
 
     pub fn common_page_size(&self) -> u64 {
-        self.z.common_page_size.unwrap_or(4096).min(self.max_page_size())
+        self.z
+            .common_page_size
+            .unwrap_or(4096)
+            .min(self.max_page_size())
     }
 
     /// The address of the ELF header (`--image-base`): lld's 0x200000 for non-PIE, 0 for PIC.

@@ -50,7 +50,11 @@ impl Timings {
 fn run(argv: &[String]) -> Result<(), Vec<Error>> {
     let total = Instant::now();
     let mut t = Timings::default();
-    let parsed = t.run("argument parsing", || args::parse_args(argv.get(1..).unwrap_or(&[]))).map_err(|e| vec![e])?;
+    let parsed = t
+        .run("argument parsing", || {
+            args::parse_args(argv.get(1..).unwrap_or(&[]))
+        })
+        .map_err(|e| vec![e])?;
     let config = match parsed {
         ParsedArgs::Exit { stdout, .. } => {
             print!("{stdout}");
@@ -61,14 +65,18 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
     check_supported(&config).map_err(|e| vec![e])?;
     if let Some(n) = config.threads {
         // A second call (in tests running several links in one process) keeps the first pool.
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global();
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global();
     }
 
     let mut res = t.run("input loading and resolution", || resolve::resolve(&config))?;
     layout::add_linker_defined(&config, &mut res);
     let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
     let relocation_count = scan.relocation_count;
-    let lay = t.run("layout", || layout::layout(&config, &res, scan)).map_err(|e| vec![e])?;
+    let lay = t
+        .run("layout", || layout::layout(&config, &res, scan))
+        .map_err(|e| vec![e])?;
     t.run("write", || writer::write_output(&config, &res, &lay))?;
 
     if let Some(path) = &config.why_extract {
@@ -100,10 +108,14 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
 fn check_supported(config: &Config) -> Result<(), Error> {
     match config.output_kind {
         OutputKind::Relocatable => Err(err!("-r (relocatable output) is not implemented yet")),
-        OutputKind::SharedObject => Err(err!("-shared is not implemented yet (dynamic linking is in progress)")),
+        OutputKind::SharedObject => Err(err!(
+            "-shared is not implemented yet (dynamic linking is in progress)"
+        )),
         OutputKind::Executable => {
             if config.pie && !config.is_static {
-                return Err(err!("dynamic PIE output is not implemented yet; use -static or -static-pie"));
+                return Err(err!(
+                    "dynamic PIE output is not implemented yet; use -static or -static-pie"
+                ));
             }
             Ok(())
         }
@@ -120,5 +132,11 @@ fn write_why_extract(path: &std::path::Path, res: &resolve::Resolved) -> Result<
         print!("{s}");
         return Ok(());
     }
-    std::fs::write(path, s).map_err(|e| err!("cannot open {}: {}", path.display(), crate::input_files::io_reason(&e)))
+    std::fs::write(path, s).map_err(|e| {
+        err!(
+            "cannot open {}: {}",
+            path.display(),
+            crate::input_files::io_reason(&e)
+        )
+    })
 }

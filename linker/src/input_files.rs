@@ -13,6 +13,11 @@ pub type SectionHeader64 = elf::SectionHeader64<LE>;
 pub type Sym64 = elf::Sym64<LE>;
 pub type Rela64 = elf::Rela64<LE>;
 
+// LLVM's metadata section types, which the `object` crate does not name.
+const SHT_LLVM_ADDRSIG: u32 = 0x6fff_4c03;
+const SHT_LLVM_DEPENDENT_LIBRARIES: u32 = 0x6fff_4c04;
+const SHT_LLVM_CALL_GRAPH_PROFILE: u32 = 0x6fff_4c09;
+
 /// Index of an object file in `Link::files`.
 pub type FileId = u32;
 
@@ -20,14 +25,16 @@ pub type FileId = u32;
 /// and a linker process ends right after it, so the mapping is deliberately leaked: that lets
 /// every name and section borrow `&'static` data instead of threading a lifetime through phases.
 pub fn map_file(path: &Path) -> Result<&'static [u8]> {
-    let file = std::fs::File::open(path).map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))?;
+    let file = std::fs::File::open(path)
+        .map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     if len == 0 {
         return Ok(&[]);
     }
     // SAFETY: the file is mapped read-only; weld never writes to its inputs. Another process
     // truncating an input while we link is outside what any linker can defend against.
-    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))?;
+    let map = unsafe { memmap2::Mmap::map(&file) }
+        .map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))?;
     let map: &'static memmap2::Mmap = Box::leak(Box::new(map));
     Ok(&map[..])
 }
@@ -158,8 +165,11 @@ pub struct ObjectFile {
 impl ObjectFile {
     /// Parses an ELF64 x86-64 relocatable object.
     pub fn parse(name: String, archive: Option<String>, data: &'static [u8]) -> Result<ObjectFile> {
-        let header = FileHeader64::parse(data).map_err(|_| err!("{name}: invalid or truncated ELF header"))?;
-        let endian = header.endian().map_err(|_| err!("{name}: not a little-endian ELF file"))?;
+        let header = FileHeader64::parse(data)
+            .map_err(|_| err!("{name}: invalid or truncated ELF header"))?;
+        let endian = header
+            .endian()
+            .map_err(|_| err!("{name}: not a little-endian ELF file"))?;
         let _ = endian;
         if header.e_machine(LE) != elf::EM_X86_64 {
             bail!("{name} is incompatible with elf_x86_64");
@@ -167,18 +177,32 @@ impl ObjectFile {
         if header.e_type(LE) != elf::ET_REL {
             bail!("{name}: not a relocatable object");
         }
-        let table = header.sections(LE, data).map_err(|e| err!("{name}: invalid section header table: {e}"))?;
-        let shstrtab = table.strings();
+        let table = header
+            .sections(LE, data)
+            .map_err(|e| err!("{name}: invalid section header table: {e}"))?;
+        let shstrndx = header
+            .shstrndx(LE, data)
+            .map_err(|_| err!("{name}: invalid e_shstrndx"))?;
+        let shstrtab = table
+            .strings(LE, data, object::SectionIndex(shstrndx as usize))
+            .map_err(|_| err!("{name}: invalid section name string table"))?;
         let n = table.len();
         let mut sections = Vec::with_capacity(n);
         let mut symtab_index = None;
         for (i, shdr) in table.iter().enumerate() {
-            let sname = shdr.name(LE, shstrtab).map_err(|_| err!("{name}: invalid section name offset in section {i}"))?;
+            let sname = shdr
+                .name(LE, shstrtab)
+                .map_err(|_| err!("{name}: invalid section name offset in section {i}"))?;
             let sh_type = shdr.sh_type(LE);
             let sdata: &'static [u8] = if sh_type == elf::SHT_NOBITS || i == 0 {
                 &[]
             } else {
-                shdr.data(LE, data).map_err(|_| err!("{name}:({}): section extends past end of file", String::from_utf8_lossy(sname)))?
+                shdr.data(LE, data).map_err(|_| {
+                    err!(
+                        "{name}:({}): section extends past end of file",
+                        String::from_utf8_lossy(sname)
+                    )
+                })?
             };
             if sh_type == elf::SHT_SYMTAB {
                 if symtab_index.is_some() {
@@ -187,7 +211,13 @@ impl ObjectFile {
                 symtab_index = Some(i);
             }
             let kind = initial_kind(sname, sh_type, shdr.sh_flags(LE), i);
-            sections.push(InputSection { name: sname, shdr, data: sdata, relocs: &[], kind });
+            sections.push(InputSection {
+                name: sname,
+                shdr,
+                data: sdata,
+                relocs: &[],
+                kind,
+            });
         }
 
         // Attach SHT_RELA sections to their targets.
@@ -208,24 +238,29 @@ impl ObjectFile {
             }
         }
 
-        let (symbols, strtab, first_global): (&'static [Sym64], &'static [u8], usize) = match symtab_index {
-            Some(i) => {
-                let shdr = sections[i].shdr;
-                let syms: &'static [Sym64] = shdr.data_as_array(LE, data).map_err(|_| err!("{name}: invalid symbol table"))?;
-                let link = shdr.sh_link(LE) as usize;
-                let strtab = sections
-                    .get(link)
-                    .filter(|s| s.sh_type() == elf::SHT_STRTAB)
-                    .map(|s| s.data)
-                    .ok_or_else(|| err!("{name}: symbol table has invalid string table index {link}"))?;
-                let first_global = shdr.sh_info(LE) as usize;
-                if first_global > syms.len() || first_global == 0 && !syms.is_empty() {
-                    bail!("{name}: invalid sh_info in symbol table");
+        let (symbols, strtab, first_global): (&'static [Sym64], &'static [u8], usize) =
+            match symtab_index {
+                Some(i) => {
+                    let shdr = sections[i].shdr;
+                    let syms: &'static [Sym64] = shdr
+                        .data_as_array(LE, data)
+                        .map_err(|_| err!("{name}: invalid symbol table"))?;
+                    let link = shdr.sh_link(LE) as usize;
+                    let strtab = sections
+                        .get(link)
+                        .filter(|s| s.sh_type() == elf::SHT_STRTAB)
+                        .map(|s| s.data)
+                        .ok_or_else(|| {
+                            err!("{name}: symbol table has invalid string table index {link}")
+                        })?;
+                    let first_global = shdr.sh_info(LE) as usize;
+                    if first_global > syms.len() || first_global == 0 && !syms.is_empty() {
+                        bail!("{name}: invalid sh_info in symbol table");
+                    }
+                    (syms, strtab, first_global)
                 }
-                (syms, strtab, first_global)
-            }
-            None => (&[], &[], 0),
-        };
+                None => (&[], &[], 0),
+            };
 
         // Validate every symbol's section index and name now, so later phases can index freely.
         let mut source_name = None;
@@ -237,7 +272,8 @@ impl ObjectFile {
             if shndx == elf::SHN_XINDEX {
                 bail!("{name}: extended section indices (SHN_XINDEX) are not supported");
             }
-            let sname = sym_name(strtab, sym).ok_or_else(|| err!("{name}: invalid symbol name offset for symbol {i}"))?;
+            let sname = sym_name(strtab, sym)
+                .ok_or_else(|| err!("{name}: invalid symbol name offset for symbol {i}"))?;
             if source_name.is_none() && sym.st_type() == elf::STT_FILE {
                 source_name = Some(sname);
             }
@@ -281,10 +317,12 @@ impl ObjectFile {
                 continue;
             }
             let sig_index = sec.shdr.sh_info(LE) as usize;
-            let sig_sym = self
-                .symbols
-                .get(sig_index)
-                .ok_or_else(|| err!("{}: invalid symbol index {sig_index} in SHT_GROUP {i}", self.name))?;
+            let sig_sym = self.symbols.get(sig_index).ok_or_else(|| {
+                err!(
+                    "{}: invalid symbol index {sig_index} in SHT_GROUP {i}",
+                    self.name
+                )
+            })?;
             let mut signature = sym_name(self.strtab, sig_sym).unwrap_or(b"");
             // GNU as emits the section symbol as the signature for groups named after a section.
             if sig_sym.st_type() == elf::STT_SECTION {
@@ -310,7 +348,11 @@ impl ObjectFile {
                     bail!(
                         "{}: invalid symbol index {sym} in relocation of section {}",
                         self.name,
-                        if i < self.sections.len() { self.sections[i].name_str() } else { "?" }
+                        if i < self.sections.len() {
+                            self.sections[i].name_str()
+                        } else {
+                            "?"
+                        }
                     );
                 }
             }
@@ -328,10 +370,16 @@ impl ObjectFile {
     /// The name used in diagnostics for symbol `index`: its own name, or for a section symbol the
     /// section's name.
     pub fn sym_display_name(&self, index: usize) -> String {
-        let Some(sym) = self.symbols.get(index) else { return String::new() };
+        let Some(sym) = self.symbols.get(index) else {
+            return String::new();
+        };
         if sym.st_type() == elf::STT_SECTION {
             let s = sym.st_shndx(LE) as usize;
-            return self.sections.get(s).map(|s| s.name_str().to_string()).unwrap_or_default();
+            return self
+                .sections
+                .get(s)
+                .map(|s| s.name_str().to_string())
+                .unwrap_or_default();
         }
         String::from_utf8_lossy(self.sym_name(index)).into_owned()
     }
@@ -376,9 +424,14 @@ fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionK
         return SectionKind::Ignored;
     }
     match sh_type {
-        elf::SHT_NULL | elf::SHT_SYMTAB | elf::SHT_STRTAB | elf::SHT_RELA | elf::SHT_REL | elf::SHT_GROUP
+        elf::SHT_NULL
+        | elf::SHT_SYMTAB
+        | elf::SHT_STRTAB
+        | elf::SHT_RELA
+        | elf::SHT_REL
+        | elf::SHT_GROUP
         | elf::SHT_SYMTAB_SHNDX => return SectionKind::Ignored,
-        elf::SHT_LLVM_ADDRSIG | elf::SHT_LLVM_CALL_GRAPH_PROFILE | elf::SHT_LLVM_DEPENDENT_LIBRARIES => {
+        SHT_LLVM_ADDRSIG | SHT_LLVM_CALL_GRAPH_PROFILE | SHT_LLVM_DEPENDENT_LIBRARIES => {
             return SectionKind::Ignored
         }
         _ => {}
@@ -386,7 +439,10 @@ fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionK
     if flags & u64::from(elf::SHF_EXCLUDE) != 0 {
         return SectionKind::Ignored;
     }
-    if name == b".note.GNU-stack" || name == b".note.gnu.split-stack" || name.starts_with(b".llvm.lto") {
+    if name == b".note.GNU-stack"
+        || name == b".note.gnu.split-stack"
+        || name.starts_with(b".llvm.lto")
+    {
         return SectionKind::Ignored;
     }
     if name == b".note.gnu.property" {
@@ -406,7 +462,9 @@ fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionK
 
 /// True for the sections GCC writes when compiling with `-flto` (GIMPLE bytecode).
 pub fn is_gcc_lto_object(file: &ObjectFile) -> bool {
-    file.sections.iter().any(|s| s.name.starts_with(b".gnu.lto_"))
+    file.sections
+        .iter()
+        .any(|s| s.name.starts_with(b".gnu.lto_"))
 }
 
 pub fn check_not_gcc_lto(file: &ObjectFile) -> Result<()> {

@@ -157,8 +157,16 @@ pub struct EhLayout {
 /// One output symbol-table entry.
 #[derive(Clone, Copy, Debug)]
 pub enum SymtabEntry {
-    Local { file: FileId, index: u32, name_off: u32 },
-    Global { id: SymbolId, name_off: u32, local: bool },
+    Local {
+        file: FileId,
+        index: u32,
+        name_off: u32,
+    },
+    Global {
+        id: SymbolId,
+        name_off: u32,
+        local: bool,
+    },
 }
 
 /// Everything placed.
@@ -172,6 +180,7 @@ pub struct Layout {
     /// For merged input sections: (merged section, index among its inputs).
     pub merge_of: HashMap<(FileId, u32), (u32, u32)>,
     pub merged: Vec<merge::MergedSection>,
+    pub merge_inputs: Vec<Vec<merge::MergeInput<'static>>>,
     pub merged_addr: Vec<u64>,
     pub eh: EhLayout,
     pub global_value: Vec<u64>,
@@ -225,7 +234,11 @@ impl Builder<'_> {
             return i;
         }
         let i = self.sections.len() as u32;
-        self.sections.push(OutputSection::new(name, sh_type, flags & !u64::from(elf::SHF_GROUP)));
+        self.sections.push(OutputSection::new(
+            name,
+            sh_type,
+            flags & !u64::from(elf::SHF_GROUP),
+        ));
         self.by_name.insert(name.to_string(), i);
         i
     }
@@ -244,7 +257,11 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     };
     let strip_debug = config.strip != Strip::None;
     let nfiles = res.files.len();
-    let mut sec_osec: Vec<Vec<u32>> = res.files.iter().map(|f| vec![u32::MAX; f.sections.len()]).collect();
+    let mut sec_osec: Vec<Vec<u32>> = res
+        .files
+        .iter()
+        .map(|f| vec![u32::MAX; f.sections.len()])
+        .collect();
     let mut merge_of = HashMap::new();
     let mut has_comment_input = false;
 
@@ -286,7 +303,10 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
                 }
                 _ => continue,
             }
-            if strip_debug && !sec.is_alloc() && (name.starts_with(".debug") || name.starts_with(".zdebug")) {
+            if strip_debug
+                && !sec.is_alloc()
+                && (name.starts_with(".debug") || name.starts_with(".zdebug"))
+            {
                 continue;
             }
             if config.strip == Strip::All && !sec.is_alloc() && name.starts_with(".gnu.warning") {
@@ -302,7 +322,10 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             }
             let osec = b.osec(&oname, sh_type, sec.flags());
             b.sections[osec as usize].chunks.push(Chunk {
-                kind: ChunkKind::Input { file: fi as FileId, sec: si as u32 },
+                kind: ChunkKind::Input {
+                    file: fi as FileId,
+                    sec: si as u32,
+                },
                 offset: 0,
                 size: sec.size(),
                 align: sec.align(),
@@ -316,7 +339,9 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     for os in b.sections.iter_mut() {
         if os.name == ".init_array" || os.name == ".fini_array" || os.name == ".preinit_array" {
             os.chunks.sort_by_key(|c| match c.kind {
-                ChunkKind::Input { file, sec } => init_priority(res.files[file as usize].sections[sec as usize].name_str()),
+                ChunkKind::Input { file, sec } => {
+                    init_priority(res.files[file as usize].sections[sec as usize].name_str())
+                }
                 _ => 65536,
             });
         }
@@ -324,24 +349,32 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
 
     // 2. Merge SHF_MERGE pieces.
     let mut merged = Vec::with_capacity(b.merge_inputs.len());
+    let mut merge_inputs = Vec::with_capacity(b.merge_inputs.len());
     for inputs in &b.merge_inputs {
         let mut mi = Vec::with_capacity(inputs.len());
         for &(f, s) in inputs {
-            let sec = &res.files[f as usize].sections[s as usize];
+            let file = &res.files[f as usize];
+            let sec = &file.sections[s as usize];
+            let ctx = |e: crate::error::Error| err!("{}:({}): {}", file.name, sec.name_str(), e);
             let entsize = sec.shdr.sh_entsize(LE);
-            let strings = sec.flags() & u64::from(elf::SHF_STRINGS) != 0;
-            mi.push(merge::MergeInput::new(sec.data, entsize, strings, sec.align()).map_err(|e| {
-                err!("{}:({}): {}", res.files[f as usize].name, sec.name_str(), e)
-            })?);
+            merge::check_merge_section(sec.flags(), sec.size(), entsize).map_err(ctx)?;
+            let pieces = if sec.flags() & u64::from(elf::SHF_STRINGS) != 0 {
+                merge::split_strings(sec.data, entsize.max(1) as usize)
+            } else {
+                merge::split_fixed(sec.data, entsize.max(1) as usize)
+            }
+            .map_err(ctx)?;
+            mi.push(merge::MergeInput::new(sec.data, pieces, sec.align()));
         }
-        merged.push(merge::merge(&mi));
+        merged.push(merge::merge(&mi)?);
+        merge_inputs.push(mi);
     }
     for (g, m) in merged.iter().enumerate() {
         let osec = b.merge_osec[g] as usize;
         for c in b.sections[osec].chunks.iter_mut() {
             if c.kind == ChunkKind::Merged(g as u32) {
-                c.size = m.size();
-                c.align = m.align();
+                c.size = m.size;
+                c.align = m.align;
             }
         }
     }
@@ -353,10 +386,21 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let is_pic = config.is_pic();
     let static_pie = is_pic && config.is_static;
     let mut synthetic_index = HashMap::new();
-    let mut add_synth = |b: &mut Builder, name: &str, sh_type: u32, flags: u64, kind: Synthetic, size: u64, align: u64| {
+    let mut add_synth = |b: &mut Builder,
+                         name: &str,
+                         sh_type: u32,
+                         flags: u64,
+                         kind: Synthetic,
+                         size: u64,
+                         align: u64| {
         let osec = b.osec(name, sh_type, flags);
         let c = b.sections[osec as usize].chunks.len() as u32;
-        b.sections[osec as usize].chunks.push(Chunk { kind: ChunkKind::Synthetic(kind), offset: 0, size, align });
+        b.sections[osec as usize].chunks.push(Chunk {
+            kind: ChunkKind::Synthetic(kind),
+            offset: 0,
+            size,
+            align,
+        });
         synthetic_index.insert(kind, (osec, c));
     };
     let a = u64::from(elf::SHF_ALLOC);
@@ -365,7 +409,15 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
 
     let gnu_property = gnu_property_note(res);
     if !gnu_property.is_empty() {
-        add_synth(&mut b, ".note.gnu.property", elf::SHT_NOTE, a, Synthetic::GnuProperty, gnu_property.len() as u64, 8);
+        add_synth(
+            &mut b,
+            ".note.gnu.property",
+            elf::SHT_NOTE,
+            a,
+            Synthetic::GnuProperty,
+            gnu_property.len() as u64,
+            8,
+        );
     }
     let build_id_size = match &config.build_id {
         crate::config::BuildId::None => 0,
@@ -375,44 +427,144 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         crate::config::BuildId::Hex(h) => h.len() as u64,
     };
     if build_id_size > 0 {
-        add_synth(&mut b, ".note.gnu.build-id", elf::SHT_NOTE, a, Synthetic::BuildId, 16 + build_id_size, 4);
+        add_synth(
+            &mut b,
+            ".note.gnu.build-id",
+            elf::SHT_NOTE,
+            a,
+            Synthetic::BuildId,
+            16 + build_id_size,
+            4,
+        );
     }
     if static_pie {
-        add_synth(&mut b, ".dynsym", elf::SHT_DYNSYM, a, Synthetic::DynSym, SYM_SIZE, 8);
-        add_synth(&mut b, ".gnu.hash", elf::SHT_GNU_HASH, a, Synthetic::GnuHash, 28, 8);
-        add_synth(&mut b, ".dynstr", elf::SHT_STRTAB, a, Synthetic::DynStr, 1, 1);
+        add_synth(
+            &mut b,
+            ".dynsym",
+            elf::SHT_DYNSYM,
+            a,
+            Synthetic::DynSym,
+            SYM_SIZE,
+            8,
+        );
+        add_synth(
+            &mut b,
+            ".gnu.hash",
+            elf::SHT_GNU_HASH,
+            a,
+            Synthetic::GnuHash,
+            28,
+            8,
+        );
+        add_synth(
+            &mut b,
+            ".dynstr",
+            elf::SHT_STRTAB,
+            a,
+            Synthetic::DynStr,
+            1,
+            1,
+        );
     }
     let rela_dyn_count = scan.dyn_relocs.len() as u64;
-    let relative_count = scan.dyn_relocs.iter().filter(|r| matches!(r.kind, crate::relocations::DynKind::Relative { .. })).count() as u64;
+    let relative_count = scan
+        .dyn_relocs
+        .iter()
+        .filter(|r| matches!(r.kind, crate::relocations::DynKind::Relative { .. }))
+        .count() as u64;
     if rela_dyn_count > 0 || static_pie {
-        add_synth(&mut b, ".rela.dyn", elf::SHT_RELA, a, Synthetic::RelaDyn, rela_dyn_count * RELA_SIZE, 8);
+        add_synth(
+            &mut b,
+            ".rela.dyn",
+            elf::SHT_RELA,
+            a,
+            Synthetic::RelaDyn,
+            rela_dyn_count * RELA_SIZE,
+            8,
+        );
     }
     if config.eh_frame_hdr && eh.size > 0 {
-        add_synth(&mut b, ".eh_frame_hdr", elf::SHT_PROGBITS, a, Synthetic::EhFrameHdr, 12 + 8 * eh.fde_count, 4);
+        add_synth(
+            &mut b,
+            ".eh_frame_hdr",
+            elf::SHT_PROGBITS,
+            a,
+            Synthetic::EhFrameHdr,
+            12 + 8 * eh.fde_count,
+            4,
+        );
     }
     if eh.size > 0 {
-        add_synth(&mut b, ".eh_frame", elf::SHT_PROGBITS, a, Synthetic::EhFrame, eh.size, 8);
+        add_synth(
+            &mut b,
+            ".eh_frame",
+            elf::SHT_PROGBITS,
+            a,
+            Synthetic::EhFrame,
+            eh.size,
+            8,
+        );
     }
     if !scan.iplt.is_empty() {
-        add_synth(&mut b, ".iplt", elf::SHT_PROGBITS, a | x, Synthetic::Iplt, scan.iplt.len() as u64 * IPLT_ENTRY_SIZE, 16);
+        add_synth(
+            &mut b,
+            ".iplt",
+            elf::SHT_PROGBITS,
+            a | x,
+            Synthetic::Iplt,
+            scan.iplt.len() as u64 * IPLT_ENTRY_SIZE,
+            16,
+        );
     }
     let mut dynamic = Vec::new();
     if static_pie {
         // Placeholder tags; addresses are filled after layout. The count is final here.
         dynamic = static_pie_dynamic_tags(&b, rela_dyn_count > 0);
-        add_synth(&mut b, ".dynamic", elf::SHT_DYNAMIC, a | w, Synthetic::Dynamic, dynamic.len() as u64 * 16, 8);
+        add_synth(
+            &mut b,
+            ".dynamic",
+            elf::SHT_DYNAMIC,
+            a | w,
+            Synthetic::Dynamic,
+            dynamic.len() as u64 * 16,
+            8,
+        );
     }
     if !scan.got.is_empty() {
-        add_synth(&mut b, ".got", elf::SHT_PROGBITS, a | w, Synthetic::Got, scan.got.len() as u64 * 8, 8);
+        add_synth(
+            &mut b,
+            ".got",
+            elf::SHT_PROGBITS,
+            a | w,
+            Synthetic::Got,
+            scan.got.len() as u64 * 8,
+            8,
+        );
     }
     if config.z.relro {
-        add_synth(&mut b, ".relro_padding", elf::SHT_NOBITS, a | w, Synthetic::RelroPadding, 0, 1);
+        add_synth(
+            &mut b,
+            ".relro_padding",
+            elf::SHT_NOBITS,
+            a | w,
+            Synthetic::RelroPadding,
+            0,
+            1,
+        );
     }
     // .got.plt holds three reserved words plus one slot per IPLT entry; lld always creates it
     // when _GLOBAL_OFFSET_TABLE_ or a GOT-relative relocation needs a GOT base.
     let needs_gotplt = !scan.iplt.is_empty() || needs_got_base(res);
     if needs_gotplt {
-        add_synth(&mut b, ".got.plt", elf::SHT_PROGBITS, a | w, Synthetic::GotPlt, 24 + scan.iplt.len() as u64 * 8, 8);
+        add_synth(
+            &mut b,
+            ".got.plt",
+            elf::SHT_PROGBITS,
+            a | w,
+            Synthetic::GotPlt,
+            24 + scan.iplt.len() as u64 * 8,
+            8,
+        );
     }
     // COMMON symbols go to .bss.
     let mut common_offset = HashMap::new();
@@ -420,14 +572,22 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let mut commons_align = 1u64;
     for (id, s) in res.symtab.symbols.iter().enumerate() {
         if let SymbolDef::Common { size, align, .. } = s.def {
-            commons_size = align_to(commons_size, align) ;
+            commons_size = align_to(commons_size, align);
             common_offset.insert(id as SymbolId, commons_size);
             commons_size += size;
             commons_align = commons_align.max(align);
         }
     }
     if !common_offset.is_empty() {
-        add_synth(&mut b, ".bss", elf::SHT_NOBITS, a | w, Synthetic::Commons, commons_size, commons_align);
+        add_synth(
+            &mut b,
+            ".bss",
+            elf::SHT_NOBITS,
+            a | w,
+            Synthetic::Commons,
+            commons_size,
+            commons_align,
+        );
     }
     let mut comment = LINKER_COMMENT.to_vec();
     let mut seen_comments: hashbrown::HashSet<&[u8]> = hashbrown::HashSet::new();
@@ -483,19 +643,43 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         }
     }
     let strip_all = config.strip == Strip::All;
-    let mut push_table = |sections: &mut Vec<OutputSection>, name: &str, ty: u32, kind: Synthetic, align: u64| {
-        let mut os = OutputSection::new(name, ty, 0);
-        os.align = align;
-        os.chunks.push(Chunk { kind: ChunkKind::Synthetic(kind), offset: 0, size: 0, align });
-        synthetic_index.insert(kind, (sections.len() as u32, 0));
-        sections.push(os);
-    };
+    let mut push_table =
+        |sections: &mut Vec<OutputSection>, name: &str, ty: u32, kind: Synthetic, align: u64| {
+            let mut os = OutputSection::new(name, ty, 0);
+            os.align = align;
+            os.chunks.push(Chunk {
+                kind: ChunkKind::Synthetic(kind),
+                offset: 0,
+                size: 0,
+                align,
+            });
+            synthetic_index.insert(kind, (sections.len() as u32, 0));
+            sections.push(os);
+        };
     if !strip_all {
-        push_table(&mut sections, ".symtab", elf::SHT_SYMTAB, Synthetic::Symtab, 8);
+        push_table(
+            &mut sections,
+            ".symtab",
+            elf::SHT_SYMTAB,
+            Synthetic::Symtab,
+            8,
+        );
     }
-    push_table(&mut sections, ".shstrtab", elf::SHT_STRTAB, Synthetic::Shstrtab, 1);
+    push_table(
+        &mut sections,
+        ".shstrtab",
+        elf::SHT_STRTAB,
+        Synthetic::Shstrtab,
+        1,
+    );
     if !strip_all {
-        push_table(&mut sections, ".strtab", elf::SHT_STRTAB, Synthetic::Strtab, 1);
+        push_table(
+            &mut sections,
+            ".strtab",
+            elf::SHT_STRTAB,
+            Synthetic::Strtab,
+            1,
+        );
     }
 
     // Drop output sections that ended up with nothing in them? lld keeps empty input-backed
@@ -513,7 +697,10 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         }
         os.size = off;
         os.align = align;
-        if os.sh_type == elf::SHT_INIT_ARRAY || os.sh_type == elf::SHT_FINI_ARRAY || os.sh_type == elf::SHT_PREINIT_ARRAY {
+        if os.sh_type == elf::SHT_INIT_ARRAY
+            || os.sh_type == elf::SHT_FINI_ARRAY
+            || os.sh_type == elf::SHT_PREINIT_ARRAY
+        {
             os.entsize = 8;
         }
         if os.sh_type == elf::SHT_RELA {
@@ -532,7 +719,14 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let mut symtab = Vec::new();
     let mut symtab_first_global = 1u32;
     if !strip_all {
-        build_symtab(res, &sec_osec, &merge_of, &mut symtab, &mut strtab, &mut symtab_first_global);
+        build_symtab(
+            res,
+            &sec_osec,
+            &merge_of,
+            &mut symtab,
+            &mut strtab,
+            &mut symtab_first_global,
+        );
         let (os, _) = synthetic_index[&Synthetic::Symtab];
         let n = (symtab.len() as u64 + 1) * SYM_SIZE;
         set_synth_size(&mut sections[os as usize], n);
@@ -560,10 +754,15 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let mut lay = Layout {
         sections,
         segments: Vec::new(),
-        sec_addr: res.files.iter().map(|f| vec![u64::MAX; f.sections.len()]).collect(),
+        sec_addr: res
+            .files
+            .iter()
+            .map(|f| vec![u64::MAX; f.sections.len()])
+            .collect(),
         sec_osec,
         merge_of,
         merged,
+        merge_inputs,
         merged_addr: Vec::new(),
         eh,
         global_value: vec![0; res.symtab.len()],
@@ -611,7 +810,11 @@ fn set_synth_size(os: &mut OutputSection, size: u64) {
 }
 
 fn needs_got_base(res: &Resolved) -> bool {
-    if res.symtab.lookup(b"_GLOBAL_OFFSET_TABLE_").is_some_and(|id| res.symtab.get(id).referenced) {
+    if res
+        .symtab
+        .lookup(b"_GLOBAL_OFFSET_TABLE_")
+        .is_some_and(|id| res.symtab.get(id).referenced)
+    {
         return true;
     }
     for f in &res.files {
@@ -621,8 +824,12 @@ fn needs_got_base(res: &Resolved) -> bool {
             }
             for r in s.relocs {
                 match r.r_type(LE, false) {
-                    elf::R_X86_64_GOTPC32 | elf::R_X86_64_GOTPC64 | elf::R_X86_64_GOTOFF64 | elf::R_X86_64_GOT32
-                    | elf::R_X86_64_GOT64 | elf::R_X86_64_GOTPC32_TLSDESC => return true,
+                    elf::R_X86_64_GOTPC32
+                    | elf::R_X86_64_GOTPC64
+                    | elf::R_X86_64_GOTOFF64
+                    | elf::R_X86_64_GOT32
+                    | elf::R_X86_64_GOT64
+                    | elf::R_X86_64_GOTPC32_TLSDESC => return true,
                     _ => {}
                 }
             }
@@ -670,10 +877,15 @@ fn gnu_property_note(res: &Resolved) -> Vec<u8> {
 }
 
 fn read_feature_1_and(data: &[u8]) -> u32 {
-    let rd = |d: &[u8], o: usize| d.get(o..o + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let rd = |d: &[u8], o: usize| {
+        d.get(o..o + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
     let mut off = 0usize;
     let mut out = 0;
-    while let (Some(namesz), Some(descsz), Some(ty)) = (rd(data, off), rd(data, off + 4), rd(data, off + 8)) {
+    while let (Some(namesz), Some(descsz), Some(ty)) =
+        (rd(data, off), rd(data, off + 4), rd(data, off + 8))
+    {
         let name_start = off + 12;
         let desc_start = name_start + align_to(namesz as u64, 4) as usize;
         let desc_end = desc_start + descsz as usize;
@@ -683,7 +895,9 @@ fn read_feature_1_and(data: &[u8]) -> u32 {
         if ty == elf::NT_GNU_PROPERTY_TYPE_0 {
             let mut p = desc_start;
             while p + 8 <= desc_end {
-                let (Some(pt), Some(psz)) = (rd(data, p), rd(data, p + 4)) else { break };
+                let (Some(pt), Some(psz)) = (rd(data, p), rd(data, p + 4)) else {
+                    break;
+                };
                 if pt == elf::GNU_PROPERTY_X86_FEATURE_1_AND && psz >= 4 {
                     out |= rd(data, p + 8).unwrap_or(0);
                 }
@@ -695,62 +909,85 @@ fn read_feature_1_and(data: &[u8]) -> u32 {
     out
 }
 
-/// Splits every `.eh_frame` input, drops FDEs of discarded functions and deduplicates CIEs.
+/// Splits every `.eh_frame` input, drops FDEs of discarded functions and deduplicates CIEs. The
+/// output follows lld: each CIE followed by its FDEs, then one zero terminator.
 fn build_eh_frame(res: &Resolved) -> Result<EhLayout> {
+    type CieKey = (&'static [u8], Vec<(u32, Option<SymKey>, i64)>);
     let mut eh = EhLayout::default();
-    let mut cies: HashMap<(Vec<u8>, Vec<(u32, Option<SymKey>, i64)>), u64> = HashMap::new();
-    let mut out = 0u64;
+    let mut cie_ids: HashMap<CieKey, usize> = HashMap::new();
+    // For each distinct CIE: its first record, and the FDEs that use it (indices into `pieces`).
+    let mut cies: Vec<(u32, Vec<u32>)> = Vec::new();
     for (fi, f) in res.files.iter().enumerate() {
         let fid = fi as FileId;
         for (si, s) in f.sections.iter().enumerate() {
             if s.kind != SectionKind::EhFrame {
                 continue;
             }
-            let records = eh_frame::split_eh_frame(s.data).map_err(|e| err!("{}:(.eh_frame): {}", f.name, e))?;
-            let mut sec = EhSection { out_start: out, pieces: Vec::new() };
-            let mut cie_map: HashMap<u32, u64> = HashMap::new();
+            let records = eh_frame::split_eh_frame(s.data).map_err(|e| {
+                e.into_error(&format!("{}:(.eh_frame)", f.name), |off| {
+                    format!("{}:(.eh_frame+0x{off:x})", f.name)
+                })
+            })?;
+            let mut sec = EhSection {
+                out_start: 0,
+                pieces: Vec::new(),
+            };
+            let mut local_cies: HashMap<u32, usize> = HashMap::new();
             for rec in records {
                 let start = rec.offset as usize;
                 let end = start + rec.size as usize;
-                let rels: Vec<_> = reloc_range(s.relocs, start as u64, end as u64);
+                let rels = reloc_range(s.relocs, start as u64, end as u64);
                 match rec.kind {
-                    eh_frame::EhKind::Terminator => {
-                        let idx = eh.pieces.len() as u32;
-                        eh.pieces.push(EhPiece { file: fid, sec: si as u32, in_offset: rec.offset, size: rec.size, out_offset: out, cie_out: None });
-                        sec.pieces.push(idx);
-                        out += u64::from(rec.size);
-                    }
-                    eh_frame::EhKind::Cie => {
+                    eh_frame::EhRecordKind::Cie => {
                         let key_rels: Vec<(u32, Option<SymKey>, i64)> = rels
                             .iter()
                             .map(|r| {
                                 let sym = r.r_sym(LE, false) as usize;
-                                let k = if sym == 0 { None } else { Some(target_of(res, fid, sym).key) };
+                                let k = if sym == 0 {
+                                    None
+                                } else {
+                                    Some(target_of(res, fid, sym).key)
+                                };
                                 ((r.r_offset(LE) - start as u64) as u32, k, r.r_addend(LE))
                             })
                             .collect();
-                        let key = (s.data[start..end].to_vec(), key_rels);
-                        if let Some(&o) = cies.get(&key) {
-                            cie_map.insert(rec.offset, o);
-                            continue;
-                        }
-                        cies.insert(key, out);
-                        cie_map.insert(rec.offset, out);
-                        let idx = eh.pieces.len() as u32;
-                        eh.pieces.push(EhPiece { file: fid, sec: si as u32, in_offset: rec.offset, size: rec.size, out_offset: out, cie_out: None });
-                        sec.pieces.push(idx);
-                        out += u64::from(rec.size);
+                        let key = (&s.data[start..end], key_rels);
+                        let id = match cie_ids.get(&key) {
+                            Some(&id) => id,
+                            None => {
+                                let idx = eh.pieces.len() as u32;
+                                eh.pieces.push(EhPiece {
+                                    file: fid,
+                                    sec: si as u32,
+                                    in_offset: rec.offset,
+                                    size: rec.size,
+                                    out_offset: 0,
+                                    cie_out: None,
+                                });
+                                let id = cies.len();
+                                cies.push((idx, Vec::new()));
+                                cie_ids.insert(key, id);
+                                id
+                            }
+                        };
+                        local_cies.insert(rec.offset, id);
+                        sec.pieces.push(cies[id].0);
                     }
-                    eh_frame::EhKind::Fde { cie_offset } => {
-                        // The FDE's first relocation (at pc_begin) names its function.
-                        let Some(first) = rels.iter().find(|r| r.r_offset(LE) == start as u64 + 8) else {
+                    eh_frame::EhRecordKind::Fde { cie_offset } => {
+                        // The FDE's relocation at pc_begin names its function.
+                        let Some(first) = rels.iter().find(|r| r.r_offset(LE) == start as u64 + 8)
+                        else {
                             continue;
                         };
                         if !fde_target_alive(res, fid, first.r_sym(LE, false) as usize) {
                             continue;
                         }
-                        let Some(&cie_out) = cie_map.get(&cie_offset) else {
-                            bail!("{}:(.eh_frame+0x{:x}): FDE refers to an invalid CIE", f.name, rec.offset);
+                        let Some(&cie) = local_cies.get(&cie_offset) else {
+                            bail!(
+                                "{}:(.eh_frame+0x{:x}): FDE refers to an invalid CIE",
+                                f.name,
+                                rec.offset
+                            );
                         };
                         let idx = eh.pieces.len() as u32;
                         eh.pieces.push(EhPiece {
@@ -758,29 +995,50 @@ fn build_eh_frame(res: &Resolved) -> Result<EhLayout> {
                             sec: si as u32,
                             in_offset: rec.offset,
                             size: rec.size,
-                            out_offset: out,
-                            cie_out: Some(cie_out),
+                            out_offset: 0,
+                            cie_out: Some(0),
                         });
+                        cies[cie].1.push(idx);
                         sec.pieces.push(idx);
                         eh.fde_count += 1;
-                        out += u64::from(rec.size);
                     }
                 }
             }
             eh.sections.insert((fid, si as u32), sec);
         }
     }
-    eh.size = out;
+    let mut out = 0u64;
+    for (cie, fdes) in &cies {
+        let cie_out = out;
+        eh.pieces[*cie as usize].out_offset = out;
+        out += u64::from(eh.pieces[*cie as usize].size);
+        for &fde in fdes {
+            let p = &mut eh.pieces[fde as usize];
+            p.out_offset = out;
+            p.cie_out = Some(cie_out);
+            out += u64::from(p.size);
+        }
+    }
+    // Pieces of FDEs that were dropped never got here; CIE pieces shared across sections are
+    // referenced from each section's list, so a section's list is not sorted by output offset.
+    eh.size = if out == 0 { 0 } else { out + 4 };
     Ok(eh)
 }
 
 /// Relocations whose offset lies in [start, end), assuming they are sorted (compilers emit them
 /// in order; a fallback scan handles unsorted input).
-pub fn reloc_range(relocs: &'static [crate::input_files::Rela64], start: u64, end: u64) -> Vec<&'static crate::input_files::Rela64> {
-    relocs.iter().filter(|r| {
-        let o = r.r_offset(LE);
-        o >= start && o < end
-    }).collect()
+pub fn reloc_range(
+    relocs: &'static [crate::input_files::Rela64],
+    start: u64,
+    end: u64,
+) -> Vec<&'static crate::input_files::Rela64> {
+    relocs
+        .iter()
+        .filter(|r| {
+            let o = r.r_offset(LE);
+            o >= start && o < end
+        })
+        .collect()
 }
 
 fn fde_target_alive(res: &Resolved, file: FileId, sym: usize) -> bool {
@@ -792,16 +1050,24 @@ fn fde_target_alive(res: &Resolved, file: FileId, sym: usize) -> bool {
         None => (file, sym),
     };
     let f = &res.files[df as usize];
-    let Some(s) = f.symbols.get(di) else { return false };
+    let Some(s) = f.symbols.get(di) else {
+        return false;
+    };
     let shndx = s.st_shndx(LE);
     if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
         return shndx == elf::SHN_ABS;
     }
-    matches!(f.sections[shndx as usize].kind, SectionKind::Regular | SectionKind::Merge)
+    matches!(
+        f.sections[shndx as usize].kind,
+        SectionKind::Regular | SectionKind::Merge
+    )
 }
 
 fn static_pie_dynamic_tags(_b: &Builder, has_rela: bool) -> Vec<(u64, u64)> {
-    let mut tags = vec![(elf::DT_FLAGS_1 as u64, u64::from(elf::DF_1_PIE)), (elf::DT_DEBUG as u64, 0)];
+    let mut tags = vec![
+        (elf::DT_FLAGS_1 as u64, u64::from(elf::DF_1_PIE)),
+        (elf::DT_DEBUG as u64, 0),
+    ];
     if has_rela {
         tags.extend_from_slice(&[
             (elf::DT_RELA as u64, 0),
@@ -830,10 +1096,20 @@ fn static_pie_dynamic_tags(_b: &Builder, has_rela: bool) -> Vec<(u64, u64)> {
         tags.push((elf::DT_PREINIT_ARRAY as u64, 0));
         tags.push((elf::DT_PREINIT_ARRAYSZ as u64, 0));
     }
-    if _b.res.symtab.lookup(b"_init").is_some_and(|id| _b.res.symtab.get(id).is_defined()) {
+    if _b
+        .res
+        .symtab
+        .lookup(b"_init")
+        .is_some_and(|id| _b.res.symtab.get(id).is_defined())
+    {
         tags.push((elf::DT_INIT as u64, 0));
     }
-    if _b.res.symtab.lookup(b"_fini").is_some_and(|id| _b.res.symtab.get(id).is_defined()) {
+    if _b
+        .res
+        .symtab
+        .lookup(b"_fini")
+        .is_some_and(|id| _b.res.symtab.get(id).is_defined())
+    {
         tags.push((elf::DT_FINI as u64, 0));
     }
     tags.push((elf::DT_NULL as u64, 0));
@@ -897,7 +1173,12 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     let static_pie = config.is_pic() && config.is_static;
 
     // Which program headers exist (their number fixes the header size).
-    let classes: Vec<u8> = lay.sections.iter().filter(|s| s.is_alloc()).map(|s| segment_class(config, s)).collect();
+    let classes: Vec<u8> = lay
+        .sections
+        .iter()
+        .filter(|s| s.is_alloc())
+        .map(|s| segment_class(config, s))
+        .collect();
     let mut load_classes: Vec<u8> = Vec::new();
     for &c in &classes {
         if load_classes.last() != Some(&c) {
@@ -907,7 +1188,10 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     if load_classes.first() != Some(&0) {
         load_classes.insert(0, 0);
     }
-    let has_tls = lay.sections.iter().any(|s| s.is_alloc() && s.flags & u64::from(elf::SHF_TLS) != 0);
+    let has_tls = lay
+        .sections
+        .iter()
+        .any(|s| s.is_alloc() && s.flags & u64::from(elf::SHF_TLS) != 0);
     let has_relro = classes.contains(&2);
     let has_eh_hdr = lay.synthetic_index.contains_key(&Synthetic::EhFrameHdr);
     let notes = note_groups(lay);
@@ -926,7 +1210,15 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     let mut addr = base + headers;
     let mut off = headers;
     let mut cur_class = 0u8;
-    let mut loads: Vec<Segment> = vec![Segment { p_type: elf::PT_LOAD, flags: elf::PF_R, offset: 0, vaddr: base, filesz: headers, memsz: headers, align: page }];
+    let mut loads: Vec<Segment> = vec![Segment {
+        p_type: elf::PT_LOAD,
+        flags: elf::PF_R,
+        offset: 0,
+        vaddr: base,
+        filesz: headers,
+        memsz: headers,
+        align: page,
+    }];
     let mut tls_start = u64::MAX;
     let mut tls_end = 0u64;
     let mut tls_file_end = 0u64;
@@ -941,7 +1233,8 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             continue;
         }
         let class = segment_class(config, &lay.sections[i]);
-        let is_tbss = lay.sections[i].is_nobits() && lay.sections[i].flags & u64::from(elf::SHF_TLS) != 0;
+        let is_tbss =
+            lay.sections[i].is_nobits() && lay.sections[i].flags & u64::from(elf::SHF_TLS) != 0;
         if class != cur_class {
             // lld starts a new PT_LOAD on a new page, keeping the address congruent to the offset.
             if cur_class == 2 && config.z.relro {
@@ -962,8 +1255,20 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             // File offset congruent to the address modulo the page size.
             off = align_to(off, 1);
             let want = addr % page;
-            off = if off % page <= want { off - off % page + want } else { off - off % page + page + want };
-            loads.push(Segment { p_type: elf::PT_LOAD, flags: pflags(class), offset: off, vaddr: addr, filesz: 0, memsz: 0, align: page });
+            off = if off % page <= want {
+                off - off % page + want
+            } else {
+                off - off % page + page + want
+            };
+            loads.push(Segment {
+                p_type: elf::PT_LOAD,
+                flags: pflags(class),
+                offset: off,
+                vaddr: addr,
+                filesz: 0,
+                memsz: 0,
+                align: page,
+            });
             if class == 2 && relro_start.is_none() {
                 relro_start = Some((addr, off));
             }
@@ -1023,7 +1328,10 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         let ps = &lay.sections[os as usize];
         if ps.size > 0 {
             for seg in loads.iter_mut() {
-                if seg.vaddr <= ps.addr && ps.addr <= seg.vaddr + seg.memsz && seg.flags == elf::PF_R | elf::PF_W {
+                if seg.vaddr <= ps.addr
+                    && ps.addr <= seg.vaddr + seg.memsz
+                    && seg.flags == elf::PF_R | elf::PF_W
+                {
                     seg.memsz = seg.memsz.max(ps.addr + ps.size - seg.vaddr);
                     break;
                 }
@@ -1047,11 +1355,26 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
 
     // Program headers in lld's order.
     let mut segs = Vec::new();
-    segs.push(Segment { p_type: elf::PT_PHDR, flags: elf::PF_R, offset: EHDR_SIZE, vaddr: base + EHDR_SIZE, filesz: headers - EHDR_SIZE, memsz: headers - EHDR_SIZE, align: 8 });
+    segs.push(Segment {
+        p_type: elf::PT_PHDR,
+        flags: elf::PF_R,
+        offset: EHDR_SIZE,
+        vaddr: base + EHDR_SIZE,
+        filesz: headers - EHDR_SIZE,
+        memsz: headers - EHDR_SIZE,
+        align: 8,
+    });
     // The first PT_LOAD covers the headers and the R sections.
     let mut loads_iter = loads.into_iter();
     if let Some(mut first) = loads_iter.next() {
-        let r_end = lay.sections.iter().filter(|s| s.is_alloc() && segment_class(config, s) == 0).map(|s| (s.addr + s.size, s.offset + s.file_size())).fold((base + headers, headers), |a, b| (a.0.max(b.0), a.1.max(b.1)));
+        let r_end = lay
+            .sections
+            .iter()
+            .filter(|s| s.is_alloc() && segment_class(config, s) == 0)
+            .map(|s| (s.addr + s.size, s.offset + s.file_size()))
+            .fold((base + headers, headers), |a, b| {
+                (a.0.max(b.0), a.1.max(b.1))
+            });
         first.memsz = r_end.0 - base;
         first.filesz = r_end.1;
         segs.push(first);
@@ -1065,33 +1388,77 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     }
     if static_pie {
         if let Some(os) = lay.sections.iter().find(|s| s.sh_type == elf::SHT_DYNAMIC) {
-            segs.push(Segment { p_type: elf::PT_DYNAMIC, flags: elf::PF_R | elf::PF_W, offset: os.offset, vaddr: os.addr, filesz: os.size, memsz: os.size, align: 8 });
+            segs.push(Segment {
+                p_type: elf::PT_DYNAMIC,
+                flags: elf::PF_R | elf::PF_W,
+                offset: os.offset,
+                vaddr: os.addr,
+                filesz: os.size,
+                memsz: os.size,
+                align: 8,
+            });
         }
     }
     if has_tls {
         let memsz = tls_end - tls_start;
         let filesz = tls_file_end.saturating_sub(tls_start);
-        segs.push(Segment { p_type: elf::PT_TLS, flags: elf::PF_R, offset: tls_off, vaddr: tls_start, filesz, memsz, align: tls_align });
+        segs.push(Segment {
+            p_type: elf::PT_TLS,
+            flags: elf::PF_R,
+            offset: tls_off,
+            vaddr: tls_start,
+            filesz,
+            memsz,
+            align: tls_align,
+        });
         lay.tls_start = tls_start;
         lay.tls_align = tls_align;
         lay.tls_end_aligned = align_to(tls_end, tls_align);
     }
     if let Some((start, soff)) = relro_start {
-        segs.push(Segment { p_type: elf::PT_GNU_RELRO, flags: elf::PF_R, offset: soff, vaddr: start, filesz: relro_file_end.saturating_sub(soff), memsz: relro_end - start, align: 1 });
+        segs.push(Segment {
+            p_type: elf::PT_GNU_RELRO,
+            flags: elf::PF_R,
+            offset: soff,
+            vaddr: start,
+            filesz: relro_file_end.saturating_sub(soff),
+            memsz: relro_end - start,
+            align: 1,
+        });
     }
     if has_eh_hdr {
         let (os, _) = lay.synthetic_index[&Synthetic::EhFrameHdr];
         let s = &lay.sections[os as usize];
-        segs.push(Segment { p_type: elf::PT_GNU_EH_FRAME, flags: elf::PF_R, offset: s.offset, vaddr: s.addr, filesz: s.size, memsz: s.size, align: 4 });
+        segs.push(Segment {
+            p_type: elf::PT_GNU_EH_FRAME,
+            flags: elf::PF_R,
+            offset: s.offset,
+            vaddr: s.addr,
+            filesz: s.size,
+            memsz: s.size,
+            align: 4,
+        });
     }
     if has_gnu_property {
         let (os, _) = lay.synthetic_index[&Synthetic::GnuProperty];
         let s = &lay.sections[os as usize];
-        segs.push(Segment { p_type: elf::PT_GNU_PROPERTY, flags: elf::PF_R, offset: s.offset, vaddr: s.addr, filesz: s.size, memsz: s.size, align: 8 });
+        segs.push(Segment {
+            p_type: elf::PT_GNU_PROPERTY,
+            flags: elf::PF_R,
+            offset: s.offset,
+            vaddr: s.addr,
+            filesz: s.size,
+            memsz: s.size,
+            align: 8,
+        });
     }
     segs.push(Segment {
         p_type: elf::PT_GNU_STACK,
-        flags: if config.z.execstack { elf::PF_R | elf::PF_W | elf::PF_X } else { elf::PF_R | elf::PF_W },
+        flags: if config.z.execstack {
+            elf::PF_R | elf::PF_W | elf::PF_X
+        } else {
+            elf::PF_R | elf::PF_W
+        },
         offset: 0,
         vaddr: 0,
         filesz: 0,
@@ -1101,11 +1468,27 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     for (first, last) in notes {
         let a = &lay.sections[first];
         let b = &lay.sections[last];
-        segs.push(Segment { p_type: elf::PT_NOTE, flags: elf::PF_R, offset: a.offset, vaddr: a.addr, filesz: b.offset + b.size - a.offset, memsz: b.addr + b.size - a.addr, align: a.align });
+        segs.push(Segment {
+            p_type: elf::PT_NOTE,
+            flags: elf::PF_R,
+            offset: a.offset,
+            vaddr: a.addr,
+            filesz: b.offset + b.size - a.offset,
+            memsz: b.addr + b.size - a.addr,
+            align: a.align,
+        });
     }
     // Fill in unused slots so the header size computed above stays exact.
     while segs.len() < nphdr {
-        segs.push(Segment { p_type: elf::PT_NULL, flags: 0, offset: 0, vaddr: 0, filesz: 0, memsz: 0, align: 0 });
+        segs.push(Segment {
+            p_type: elf::PT_NULL,
+            flags: 0,
+            offset: 0,
+            vaddr: 0,
+            filesz: 0,
+            memsz: 0,
+            align: 0,
+        });
     }
     segs.truncate(nphdr);
     lay.segments = segs;
@@ -1154,7 +1537,9 @@ impl Layout {
         for os in &self.sections {
             for c in &os.chunks {
                 match c.kind {
-                    ChunkKind::Input { file, sec } => self.sec_addr[file as usize][sec as usize] = os.addr + c.offset,
+                    ChunkKind::Input { file, sec } => {
+                        self.sec_addr[file as usize][sec as usize] = os.addr + c.offset
+                    }
                     ChunkKind::Merged(g) => merged_addr[g as usize] = os.addr + c.offset,
                     ChunkKind::Synthetic(_) => {}
                 }
@@ -1169,11 +1554,21 @@ impl Layout {
             let (v, size) = match s.def {
                 SymbolDef::Defined { file, index } => {
                     let sym = &res.files[file as usize].symbols[index as usize];
-                    (self.local_value(res, file, index as usize, 0), sym.st_size(LE))
+                    (
+                        self.local_value(res, file, index as usize, 0),
+                        sym.st_size(LE),
+                    )
                 }
                 SymbolDef::Common { size, .. } => {
                     let base = self.synthetic_address(Synthetic::Commons).unwrap_or(0);
-                    (base + self.common_offset.get(&(id as SymbolId)).copied().unwrap_or(0), size)
+                    (
+                        base + self
+                            .common_offset
+                            .get(&(id as SymbolId))
+                            .copied()
+                            .unwrap_or(0),
+                        size,
+                    )
                 }
                 SymbolDef::Absolute(v) => (v, 0),
                 _ => (0, 0),
@@ -1199,13 +1594,25 @@ impl Layout {
         if let Some(&(g, idx)) = self.merge_of.get(&(file, sec as u32)) {
             // Section symbols fold the addend into the piece lookup (lld's getVA(addend)).
             let is_section = sym.st_type() == elf::STT_SECTION;
-            let lookup = if is_section { value.wrapping_add(addend as u64) } else { value };
-            let out = self.merged[g as usize].output_offset(idx as usize, lookup).unwrap_or(0);
+            let lookup = if is_section {
+                value.wrapping_add(addend as u64)
+            } else {
+                value
+            };
+            let out = self.merged[g as usize]
+                .output_offset(idx as usize, lookup)
+                .unwrap_or(0);
             let base = self.merged_addr[g as usize] + out;
-            return if is_section { base } else { base.wrapping_add(addend as u64) };
+            return if is_section {
+                base
+            } else {
+                base.wrapping_add(addend as u64)
+            };
         }
         if f.sections[sec].kind == SectionKind::EhFrame {
-            return self.eh_frame_address(file, sec as u32, value).wrapping_add(addend as u64);
+            return self
+                .eh_frame_address(file, sec as u32, value)
+                .wrapping_add(addend as u64);
         }
         let a = self.sec_addr[file as usize][sec];
         if a == u64::MAX {
@@ -1214,24 +1621,25 @@ impl Layout {
         a.wrapping_add(value).wrapping_add(addend as u64)
     }
 
-    /// Output address of offset `off` of an input `.eh_frame` section.
+    /// Output address of offset `off` of an input `.eh_frame` section: inside the record that
+    /// contains it, or the start of `.eh_frame` (where lld points references to empty sections
+    /// such as crtbeginT.o's `__EH_FRAME_BEGIN__`, so every frame gets registered).
     fn eh_frame_address(&self, file: FileId, sec: u32, off: u64) -> u64 {
         let base = self.synthetic_address(Synthetic::EhFrame).unwrap_or(0);
-        let Some(s) = self.eh.sections.get(&(file, sec)) else { return base };
+        let Some(s) = self.eh.sections.get(&(file, sec)) else {
+            return base;
+        };
         for &pi in &s.pieces {
             let p = &self.eh.pieces[pi as usize];
-            if u64::from(p.in_offset) <= off && off < u64::from(p.in_offset) + u64::from(p.size) {
+            if p.file == file
+                && p.sec == sec
+                && u64::from(p.in_offset) <= off
+                && off < u64::from(p.in_offset) + u64::from(p.size)
+            {
                 return base + p.out_offset + (off - u64::from(p.in_offset));
             }
-            if u64::from(p.in_offset) > off {
-                return base + p.out_offset;
-            }
         }
-        let end = s.pieces.last().map(|&pi| {
-            let p = &self.eh.pieces[pi as usize];
-            p.out_offset + u64::from(p.size)
-        });
-        base + end.unwrap_or(s.out_start)
+        base
     }
 
     pub fn named_symbol_value(&self, name: &[u8]) -> Option<u64> {
@@ -1296,13 +1704,30 @@ impl Layout {
                 if shndx == elf::SHN_ABS {
                     return (sym.st_value(LE), elf::SHN_ABS);
                 }
-                let os = self.sec_osec[file as usize].get(shndx as usize).copied().unwrap_or(u32::MAX);
+                let os = self.sec_osec[file as usize]
+                    .get(shndx as usize)
+                    .copied()
+                    .unwrap_or(u32::MAX);
                 let v = self.local_value(res, file, index as usize, 0);
-                if f.sections.get(shndx as usize).is_some_and(|s| s.kind == SectionKind::EhFrame) {
-                    let eh = self.synthetic_index.get(&Synthetic::EhFrame).map(|x| x.0).unwrap_or(0);
+                if f.sections
+                    .get(shndx as usize)
+                    .is_some_and(|s| s.kind == SectionKind::EhFrame)
+                {
+                    let eh = self
+                        .synthetic_index
+                        .get(&Synthetic::EhFrame)
+                        .map(|x| x.0)
+                        .unwrap_or(0);
                     return (v, self.sections[eh as usize].shndx as u16);
                 }
-                (v, if os == u32::MAX { elf::SHN_ABS } else { self.sections[os as usize].shndx as u16 })
+                (
+                    v,
+                    if os == u32::MAX {
+                        elf::SHN_ABS
+                    } else {
+                        self.sections[os as usize].shndx as u16
+                    },
+                )
             }
             SymtabEntry::Global { id, .. } => {
                 let v = self.global_value[id as usize];
@@ -1314,10 +1739,20 @@ impl Layout {
                         if sh == elf::SHN_ABS {
                             elf::SHN_ABS
                         } else {
-                            let os = self.sec_osec[file as usize].get(sh as usize).copied().unwrap_or(u32::MAX);
+                            let os = self.sec_osec[file as usize]
+                                .get(sh as usize)
+                                .copied()
+                                .unwrap_or(u32::MAX);
                             if os == u32::MAX {
-                                if res.files[file as usize].sections.get(sh as usize).is_some_and(|s| s.kind == SectionKind::EhFrame) {
-                                    self.synthetic_index.get(&Synthetic::EhFrame).map(|x| self.sections[x.0 as usize].shndx as u16).unwrap_or(elf::SHN_ABS)
+                                if res.files[file as usize]
+                                    .sections
+                                    .get(sh as usize)
+                                    .is_some_and(|s| s.kind == SectionKind::EhFrame)
+                                {
+                                    self.synthetic_index
+                                        .get(&Synthetic::EhFrame)
+                                        .map(|x| self.sections[x.0 as usize].shndx as u16)
+                                        .unwrap_or(elf::SHN_ABS)
                                 } else {
                                     elf::SHN_ABS
                                 }
@@ -1326,8 +1761,15 @@ impl Layout {
                             }
                         }
                     }
-                    SymbolDef::Common { .. } => self.synthetic_index.get(&Synthetic::Commons).map(|x| self.sections[x.0 as usize].shndx as u16).unwrap_or(elf::SHN_ABS),
-                    SymbolDef::Synthetic => self.section_containing(v).map(|s| s.shndx as u16).unwrap_or(elf::SHN_ABS),
+                    SymbolDef::Common { .. } => self
+                        .synthetic_index
+                        .get(&Synthetic::Commons)
+                        .map(|x| self.sections[x.0 as usize].shndx as u16)
+                        .unwrap_or(elf::SHN_ABS),
+                    SymbolDef::Synthetic => self
+                        .section_containing(v)
+                        .map(|s| s.shndx as u16)
+                        .unwrap_or(elf::SHN_ABS),
                     SymbolDef::Absolute(_) => elf::SHN_ABS,
                     _ => elf::SHN_UNDEF,
                 };
@@ -1337,7 +1779,11 @@ impl Layout {
     }
 
     fn section_containing(&self, addr: u64) -> Option<&OutputSection> {
-        self.sections.iter().filter(|s| s.is_alloc()).find(|s| s.addr <= addr && addr <= s.addr + s.size).or_else(|| self.sections.iter().find(|s| s.is_alloc()))
+        self.sections
+            .iter()
+            .filter(|s| s.is_alloc())
+            .find(|s| s.addr <= addr && addr <= s.addr + s.size)
+            .or_else(|| self.sections.iter().find(|s| s.is_alloc()))
     }
 }
 
@@ -1366,12 +1812,15 @@ fn build_symtab(
             let shndx = s.st_shndx(LE);
             if shndx != elf::SHN_ABS && shndx != elf::SHN_UNDEF && shndx < elf::SHN_LORESERVE {
                 let sec = &f.sections[shndx as usize];
-                let placed = sec_osec[fi][shndx as usize] != u32::MAX || sec.kind == SectionKind::EhFrame;
+                let placed =
+                    sec_osec[fi][shndx as usize] != u32::MAX || sec.kind == SectionKind::EhFrame;
                 if !placed {
                     continue;
                 }
                 let name = f.sym_name(i);
-                if name.starts_with(b".L") && merge_of.contains_key(&(fi as FileId, u32::from(shndx))) {
+                if name.starts_with(b".L")
+                    && merge_of.contains_key(&(fi as FileId, u32::from(shndx)))
+                {
                     continue;
                 }
             }
@@ -1380,14 +1829,21 @@ fn build_symtab(
                 continue;
             }
             let name_off = add_name(strtab, name);
-            symtab.push(SymtabEntry::Local { file: fi as FileId, index: i as u32, name_off });
+            symtab.push(SymtabEntry::Local {
+                file: fi as FileId,
+                index: i as u32,
+                name_off,
+            });
         }
     }
     // Hidden globals become locals in an executable, as lld writes them.
     let mut globals = Vec::new();
     for (id, s) in res.symtab.symbols.iter().enumerate() {
         let include = match s.def {
-            SymbolDef::Defined { .. } | SymbolDef::Common { .. } | SymbolDef::Synthetic | SymbolDef::Absolute(_) => true,
+            SymbolDef::Defined { .. }
+            | SymbolDef::Common { .. }
+            | SymbolDef::Synthetic
+            | SymbolDef::Absolute(_) => true,
             SymbolDef::Undefined => s.referenced,
             SymbolDef::Lazy { .. } => false,
         };
@@ -1399,15 +1855,23 @@ fn build_symtab(
             let sh = f.symbols[index as usize].st_shndx(LE);
             if sh != elf::SHN_ABS && sh < elf::SHN_LORESERVE && sh != elf::SHN_UNDEF {
                 let sec = &f.sections[sh as usize];
-                if sec_osec[file as usize][sh as usize] == u32::MAX && sec.kind != SectionKind::EhFrame {
+                if sec_osec[file as usize][sh as usize] == u32::MAX
+                    && sec.kind != SectionKind::EhFrame
+                {
                     continue;
                 }
             }
         }
-        let hidden = s.visibility == elf::STV_HIDDEN || s.visibility == elf::STV_INTERNAL || s.def == SymbolDef::Synthetic;
+        let hidden = s.visibility == elf::STV_HIDDEN
+            || s.visibility == elf::STV_INTERNAL
+            || s.def == SymbolDef::Synthetic;
         if hidden && s.is_defined() {
             let name_off = add_name(strtab, s.name);
-            symtab.push(SymtabEntry::Global { id: id as SymbolId, name_off, local: true });
+            symtab.push(SymtabEntry::Global {
+                id: id as SymbolId,
+                name_off,
+                local: true,
+            });
         } else {
             globals.push(id as SymbolId);
         }
@@ -1415,25 +1879,53 @@ fn build_symtab(
     *first_global = symtab.len() as u32 + 1;
     for id in globals {
         let name_off = add_name(strtab, res.symtab.get(id).name);
-        symtab.push(SymtabEntry::Global { id, name_off, local: false });
+        symtab.push(SymtabEntry::Global {
+            id,
+            name_off,
+            local: false,
+        });
     }
 }
 
 /// Gives values to the linker-defined symbols that objects reference.
 fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -> Result<()> {
     let base = config.image_base();
-    let find = |name: &str| lay.sections.iter().find(|s| s.name == name).map(|s| (s.addr, s.size));
+    let find = |name: &str| {
+        lay.sections
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| (s.addr, s.size))
+    };
     let alloc: Vec<&OutputSection> = lay.sections.iter().filter(|s| s.is_alloc()).collect();
     let first_alloc_addr = alloc.first().map(|s| s.addr).unwrap_or(base);
     let end_of = |pred: &dyn Fn(&OutputSection) -> bool| -> Option<u64> {
-        lay.sections.iter().filter(|s| s.is_alloc() && pred(s) && !(s.is_nobits() && s.flags & u64::from(elf::SHF_TLS) != 0)).map(|s| s.addr + s.size).max()
+        lay.sections
+            .iter()
+            .filter(|s| {
+                s.is_alloc()
+                    && pred(s)
+                    && !(s.is_nobits() && s.flags & u64::from(elf::SHF_TLS) != 0)
+            })
+            .map(|s| s.addr + s.size)
+            .max()
     };
     let etext = end_of(&|s| s.flags & u64::from(elf::SHF_EXECINSTR) != 0).unwrap_or(base);
     let edata = end_of(&|s| !s.is_nobits()).unwrap_or(base);
     let end = end_of(&|_| true).unwrap_or(base);
-    let bss_start = lay.sections.iter().find(|s| s.name == ".bss").map(|s| s.addr).unwrap_or(end);
-    let array = |name: &str| find(name).map(|(a, s)| (a, a + s)).unwrap_or((first_alloc_addr, first_alloc_addr));
-    let rela_iplt = lay.synthetic_offset(Synthetic::RelaDyn).and(lay.synthetic_address(Synthetic::RelaDyn));
+    let bss_start = lay
+        .sections
+        .iter()
+        .find(|s| s.name == ".bss")
+        .map(|s| s.addr)
+        .unwrap_or(end);
+    let array = |name: &str| {
+        find(name)
+            .map(|(a, s)| (a, a + s))
+            .unwrap_or((first_alloc_addr, first_alloc_addr))
+    };
+    let rela_iplt = lay
+        .synthetic_offset(Synthetic::RelaDyn)
+        .and(lay.synthetic_address(Synthetic::RelaDyn));
     let rela_iplt_bounds = match rela_iplt {
         Some(a) if !config.is_pic() => {
             // In a static non-PIE output .rela.dyn holds only IRELATIVE entries.
@@ -1564,7 +2056,10 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
         }
         let mut define = is_linker_defined(s.name, is_pic);
         if let Ok(n) = std::str::from_utf8(s.name) {
-            if let Some(sec) = n.strip_prefix("__start_").or_else(|| n.strip_prefix("__stop_")) {
+            if let Some(sec) = n
+                .strip_prefix("__start_")
+                .or_else(|| n.strip_prefix("__stop_"))
+            {
                 define |= section_names.contains(sec);
             }
         }

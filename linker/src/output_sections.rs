@@ -36,6 +36,9 @@ pub fn output_section_name(name: &str) -> &str {
     name
 }
 
+/// `SHF_X86_64_LARGE` (medium/large code model data), not named by the `object` crate.
+pub const SHF_X86_64_LARGE: u64 = 0x1000_0000;
+
 /// Rank flags: lower ranks come first. Mirrors lld's ordering R, RX, RW(TLS), RW(RELRO), RW, BSS.
 const RF_NOT_ALLOC: u32 = 1 << 26;
 const RF_LARGE_ALT: u32 = 1 << 15;
@@ -56,12 +59,26 @@ pub fn is_relro(name: &str, sh_type: u32, flags: u64) -> bool {
     if flags & u64::from(elf::SHF_TLS) != 0 {
         return true;
     }
-    if matches!(sh_type, elf::SHT_INIT_ARRAY | elf::SHT_FINI_ARRAY | elf::SHT_PREINIT_ARRAY) {
+    if matches!(
+        sh_type,
+        elf::SHT_INIT_ARRAY | elf::SHT_FINI_ARRAY | elf::SHT_PREINIT_ARRAY
+    ) {
         return true;
     }
     matches!(
         name,
-        ".got" | ".dynamic" | ".data.rel.ro" | ".bss.rel.ro" | ".ctors" | ".dtors" | ".jcr" | ".eh_frame" | ".fini_array" | ".init_array" | ".preinit_array" | ".relro_padding"
+        ".got"
+            | ".dynamic"
+            | ".data.rel.ro"
+            | ".bss.rel.ro"
+            | ".ctors"
+            | ".dtors"
+            | ".jcr"
+            | ".eh_frame"
+            | ".fini_array"
+            | ".init_array"
+            | ".preinit_array"
+            | ".relro_padding"
     ) || name.ends_with(".rel.ro")
 }
 
@@ -72,7 +89,7 @@ pub fn section_rank(name: &str, sh_type: u32, flags: u64) -> u32 {
     }
     let exec = flags & u64::from(elf::SHF_EXECINSTR) != 0;
     let write = flags & u64::from(elf::SHF_WRITE) != 0;
-    let large = flags & u64::from(elf::SHF_X86_64_LARGE) != 0;
+    let large = flags & SHF_X86_64_LARGE != 0;
     let mut rank = 0;
     if !write && !exec {
         if sh_type == elf::SHT_PROGBITS {
@@ -108,8 +125,12 @@ pub fn section_rank(name: &str, sh_type: u32, flags: u64) -> u32 {
 /// Priority of an `.init_array.N`/`.fini_array.N`/`.ctors.N` input section for sorting; sections
 /// without a number come last (lld's `getPriority`).
 pub fn init_priority(name: &str) -> u32 {
-    let Some(pos) = name.rfind('.') else { return 65536 };
-    let Ok(n) = name[pos + 1..].parse::<u32>() else { return 65536 };
+    let Some(pos) = name.rfind('.') else {
+        return 65536;
+    };
+    let Ok(n) = name[pos + 1..].parse::<u32>() else {
+        return 65536;
+    };
     if name.starts_with(".ctors.") || name.starts_with(".dtors.") {
         return 65535u32.saturating_sub(n);
     }

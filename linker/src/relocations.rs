@@ -4,11 +4,11 @@
 
 use crate::arch::x86_64 as arch;
 use crate::config::Config;
+use crate::err;
 use crate::error::{Error, Result};
 use crate::input_files::{FileId, ObjectFile, SectionKind};
 use crate::resolve::Resolved;
 use crate::symbol_table::{SymbolDef, SymbolId};
-use crate::err;
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, Sym};
@@ -75,16 +75,36 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
     if let Some(gid) = res.global_of(file, index) {
         let s = res.symtab.get(gid);
         let (defined, absolute, ifunc, tls) = match s.def {
-            SymbolDef::Defined { file: df, index: di } => {
+            SymbolDef::Defined {
+                file: df,
+                index: di,
+            } => {
                 let sym = &res.files[df as usize].symbols[di as usize];
-                (true, sym.st_shndx(LE) == elf::SHN_ABS, sym.st_type() == elf::STT_GNU_IFUNC, sym.st_type() == elf::STT_TLS)
+                (
+                    true,
+                    sym.st_shndx(LE) == elf::SHN_ABS,
+                    sym.st_type() == elf::STT_GNU_IFUNC,
+                    sym.st_type() == elf::STT_TLS,
+                )
             }
             SymbolDef::Common { .. } => (true, false, false, false),
             SymbolDef::Synthetic => (true, false, false, false),
             SymbolDef::Absolute(_) => (true, true, false, false),
-            SymbolDef::Undefined | SymbolDef::Lazy { .. } => (false, false, false, f.symbols[index].st_type() == elf::STT_TLS),
+            SymbolDef::Undefined | SymbolDef::Lazy { .. } => (
+                false,
+                false,
+                false,
+                f.symbols[index].st_type() == elf::STT_TLS,
+            ),
         };
-        return Target { key: SymKey::Global(gid), defined, undef_weak: !defined && s.weak, ifunc, absolute, tls };
+        return Target {
+            key: SymKey::Global(gid),
+            defined,
+            undef_weak: !defined && s.weak,
+            ifunc,
+            absolute,
+            tls,
+        };
     }
     let sym = &f.symbols[index];
     Target {
@@ -98,14 +118,19 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
 }
 
 /// Whether a GOTPCRELX-family relocation at `off` can skip its GOT slot.
-pub fn got_relax(section: &[u8], off: usize, r_type: u32, t: &Target, is_pic: bool) -> Option<arch::GotRelax> {
-    if t.ifunc || !t.defined || (t.absolute && is_pic) {
+pub fn got_relax(
+    section: &[u8],
+    off: usize,
+    r_type: u32,
+    addend: i64,
+    t: &Target,
+    is_pic: bool,
+) -> Option<arch::GotRelax> {
+    // lld relaxes only references to non-preemptible, non-IFUNC, non-absolute, non-TLS symbols.
+    if t.ifunc || !t.defined || t.absolute || t.tls {
         return None;
     }
-    if r_type != elf::R_X86_64_GOTPCRELX && r_type != elf::R_X86_64_REX_GOTPCRELX {
-        return None;
-    }
-    arch::can_relax_gotpcrelx(section, off, r_type, is_pic)
+    arch::can_relax_gotpcrelx(section, off, r_type, addend, is_pic)
 }
 
 /// Whether a section's relocations are applied (only sections that reach the output).
@@ -145,14 +170,15 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                 let r_type = r.r_type(LE, false);
                 let sym_index = r.r_sym(LE, false) as usize;
                 let offset = r.r_offset(LE);
-                let info = match arch::rel_info(r_type) {
-                    Ok(i) => i,
-                    Err(e) => {
-                        errors.push(err!("{}: {}", file.name, e));
-                        continue;
-                    }
+                let Some(info) = arch::rel_info(r_type) else {
+                    let e =
+                        arch::unknown_relocation_error(r_type, &file.sym_display_name(sym_index));
+                    errors.push(err!("{}: {}", file.name, e));
+                    continue;
                 };
-                if info.expr == arch::RelExpr::None || sym_index == 0 && info.expr != arch::RelExpr::GotPc {
+                if info.expr == arch::RelExpr::None
+                    || sym_index == 0 && info.expr != arch::RelExpr::GotPc
+                {
                     if sym_index == 0 && !matches!(info.expr, arch::RelExpr::None) {
                         // Relocations against symbol 0 resolve to 0 + A; lld accepts them.
                     }
@@ -161,7 +187,12 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                 let t = target_of(res, fid, sym_index);
                 if !t.defined && !t.undef_weak {
                     if let SymKey::Global(g) = t.key {
-                        undefs.push(UndefRef { symbol: g, file: fid, sec: si as u32, offset });
+                        undefs.push(UndefRef {
+                            symbol: g,
+                            file: fid,
+                            sec: si as u32,
+                            offset,
+                        });
                     }
                     continue;
                 }
@@ -177,8 +208,15 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                         if is_pic && !t.absolute && !t.undef_weak {
                             if info.size == 8 {
                                 out.dyn_relocs.push(DynReloc {
-                                    place: Place::Input { file: fid, sec: si as u32, offset },
-                                    kind: DynKind::Relative { target: t.key, addend: r.r_addend(LE) },
+                                    place: Place::Input {
+                                        file: fid,
+                                        sec: si as u32,
+                                        offset,
+                                    },
+                                    kind: DynKind::Relative {
+                                        target: t.key,
+                                        addend: r.r_addend(LE),
+                                    },
                                 });
                                 if !writable && config.z.text {
                                     errors.push(err!(
@@ -208,7 +246,16 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                     E::GotPcRel | E::GotRel => {
                         if t.ifunc {
                             add_iplt(&mut out, t.key);
-                        } else if got_relax(sec.data, offset as usize, r_type, &t, is_pic).is_none() {
+                        } else if got_relax(
+                            sec.data,
+                            offset as usize,
+                            r_type,
+                            r.r_addend(LE),
+                            &t,
+                            is_pic,
+                        )
+                        .is_none()
+                        {
                             add_got(&mut out, t, is_pic);
                         }
                     }
@@ -236,7 +283,10 @@ fn add_iplt(out: &mut ScanResult, key: SymKey) {
         let n = out.iplt.len() as u32;
         out.iplt.push(key);
         out.iplt_index.insert(key, n);
-        out.dyn_relocs.push(DynReloc { place: Place::IgotPlt(n), kind: DynKind::IRelative { target: key } });
+        out.dyn_relocs.push(DynReloc {
+            place: Place::IgotPlt(n),
+            kind: DynKind::IRelative { target: key },
+        });
     }
 }
 
@@ -248,7 +298,13 @@ fn add_got(out: &mut ScanResult, t: Target, is_pic: bool) {
     out.got.push(t.key);
     out.got_index.insert(t.key, n);
     if is_pic && !t.absolute && !t.undef_weak {
-        out.dyn_relocs.push(DynReloc { place: Place::Got(n), kind: DynKind::Relative { target: t.key, addend: 0 } });
+        out.dyn_relocs.push(DynReloc {
+            place: Place::Got(n),
+            kind: DynKind::Relative {
+                target: t.key,
+                addend: 0,
+            },
+        });
     }
 }
 
@@ -351,7 +407,13 @@ pub fn apply_relocs(
         let in_off = r.r_offset(LE);
         let off = in_off.wrapping_sub(in_start);
         let addend = r.r_addend(LE);
-        let info = arch::rel_info(r_type).map_err(|e| err!("{}: {}", f.name, e))?;
+        let info = arch::rel_info(r_type).ok_or_else(|| {
+            err!(
+                "{}: {}",
+                f.name,
+                arch::unknown_relocation_error(r_type, &f.sym_display_name(sym_index))
+            )
+        })?;
         if info.expr == arch::RelExpr::None {
             continue;
         }
@@ -359,8 +421,23 @@ pub fn apply_relocs(
         let t = target_of(res, file, sym_index);
         // References from debug info into discarded COMDAT copies get lld's tombstone.
         if !alloc && sym_index != 0 && target_in_dead_section(res, file, sym_index) {
-            let tomb = if is_debug && (s.name == b".debug_loc" || s.name == b".debug_ranges") { 1 } else { 0 };
-            write(f, s.name_str(), buf, off, r_type, tomb, info.name, res, file, sym_index)?;
+            let tomb = if is_debug && (s.name == b".debug_loc" || s.name == b".debug_ranges") {
+                1
+            } else {
+                0
+            };
+            write(
+                f,
+                s.name_str(),
+                buf,
+                off,
+                r_type,
+                tomb,
+                info.name,
+                res,
+                file,
+                sym_index,
+            )?;
             continue;
         }
         let sval = |a: i64| -> u64 {
@@ -386,19 +463,32 @@ pub fn apply_relocs(
             }
             E::PcRel | E::Plt => sval(addend).wrapping_sub(p),
             E::GotPcRel => {
-                if let Some(kind) = got_relax(s.data, in_off as usize, r_type, &t, is_pic) {
-                    let v = match kind.is_absolute() {
-                        true => sval(addend).wrapping_add(4).wrapping_sub(4),
-                        false => sval(addend).wrapping_sub(p),
+                if let Some(kind) = got_relax(s.data, in_off as usize, r_type, addend, &t, is_pic) {
+                    let v = if kind.is_absolute() {
+                        sval(addend)
+                    } else {
+                        sval(addend).wrapping_sub(p)
                     };
-                    arch::apply_gotpcrelx_relax(buf, off as usize, kind, v).map_err(|e| err!("{}: {}", f.name, e))?;
+                    if !kind.fits(v) {
+                        return Err(err!(
+                            "{}: relaxed GOTPCRELX reference to {} does not fit in 32 bits (output too large for the small code model)",
+                            reference_site(f, sec, in_off),
+                            f.sym_display_name(sym_index)
+                        ));
+                    }
+                    arch::apply_gotpcrelx_relax(buf, off as usize, r_type, kind, v)
+                        .map_err(|e| err!("{}: {}", f.name, e))?;
                     continue;
                 }
-                got_address(map, &t, f)?.wrapping_add(addend as u64).wrapping_sub(p)
+                got_address(map, &t, f)?
+                    .wrapping_add(addend as u64)
+                    .wrapping_sub(p)
             }
-            E::GotRel => got_address(map, &t, f)?.wrapping_sub(map.got_base()).wrapping_add(addend as u64),
+            E::GotRel => got_address(map, &t, f)?
+                .wrapping_sub(map.got_base())
+                .wrapping_add(addend as u64),
             E::GotPc => map.got_base().wrapping_add(addend as u64).wrapping_sub(p),
-            E::GotOff => sval(addend).wrapping_sub(map.got_base()),
+            E::GotOff | E::PltGotOff => sval(addend).wrapping_sub(map.got_base()),
             E::Size => map.symbol_size(file, sym_index).wrapping_add(addend as u64),
             E::TpOff => sval(addend).wrapping_sub(map.tls_tp()),
             E::DtpOff => {
@@ -409,34 +499,48 @@ pub fn apply_relocs(
                     sval(addend).wrapping_sub(map.tls_start())
                 }
             }
+            // Executables relax every TLS access to local-exec (value = S + A - TP).
             E::GotTpOff => {
-                let tpoff = sval(addend.wrapping_add(4)).wrapping_sub(map.tls_tp());
-                arch::relax_tls_ie_to_le(buf, off as usize, tpoff as i64).map_err(|e| err!("{}: {}", f.name, e))?;
+                let tpoff = sval(addend).wrapping_sub(map.tls_tp());
+                arch::relax_tls_ie_to_le(buf, off as usize, r_type, tpoff)
+                    .map_err(|e| err!("{}: {}", f.name, e))?;
                 continue;
             }
             E::TlsGd => {
-                let tpoff = sval(addend.wrapping_add(4)).wrapping_sub(map.tls_tp());
-                let next_type = relocs.get(ri + 1).map(|n| n.r_type(LE, false));
-                skip = arch::relax_tls_gd_to_le(buf, off as usize, tpoff as i64, next_type)
+                let tpoff = sval(addend).wrapping_sub(map.tls_tp());
+                skip = arch::relax_tls_gd_to_le(buf, off as usize, tpoff)
                     .map_err(|e| err!("{}: {}", f.name, e))?;
                 continue;
             }
             E::TlsLd => {
-                let next_type = relocs.get(ri + 1).map(|n| n.r_type(LE, false));
-                skip = arch::relax_tls_ld_to_le(buf, off as usize, next_type).map_err(|e| err!("{}: {}", f.name, e))?;
+                skip = arch::relax_tls_ld_to_le(buf, off as usize)
+                    .map_err(|e| err!("{}: {}", f.name, e))?;
                 continue;
             }
             E::TlsDesc => {
-                let tpoff = sval(addend.wrapping_add(4)).wrapping_sub(map.tls_tp());
-                arch::relax_tlsdesc_to_le(buf, off as usize, tpoff as i64).map_err(|e| err!("{}: {}", f.name, e))?;
+                let tpoff = sval(addend).wrapping_sub(map.tls_tp());
+                arch::relax_tlsdesc_to_le(buf, off as usize, r_type, tpoff)
+                    .map_err(|e| err!("{}: {}", f.name, e))?;
                 continue;
             }
             E::TlsDescCall => {
-                arch::relax_tlsdesc_call_to_le(buf, off as usize).map_err(|e| err!("{}: {}", f.name, e))?;
+                arch::relax_tlsdesc_call(buf, off as usize)
+                    .map_err(|e| err!("{}: {}", f.name, e))?;
                 continue;
             }
         };
-        write(f, s.name_str(), buf, off, r_type, value, info.name, res, file, sym_index)?;
+        write(
+            f,
+            s.name_str(),
+            buf,
+            off,
+            r_type,
+            value,
+            info.name,
+            res,
+            file,
+            sym_index,
+        )?;
     }
     Ok(())
 }
@@ -465,7 +569,10 @@ fn target_in_dead_section(res: &Resolved, file: FileId, index: usize) -> bool {
     if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
         return false;
     }
-    matches!(f.sections[shndx as usize].kind, SectionKind::Discarded | SectionKind::Ignored)
+    matches!(
+        f.sections[shndx as usize].kind,
+        SectionKind::Discarded | SectionKind::Ignored
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -490,6 +597,14 @@ fn write(
                 None => format!("; references section '{}'", f.sym_display_name(sym_index)),
             }
         };
-        err!("{}:({}+0x{:x}): relocation {} {}{}", f.name, sec_name, off, rel_name, e, target)
+        err!(
+            "{}:({}+0x{:x}): relocation {} {}{}",
+            f.name,
+            sec_name,
+            off,
+            rel_name,
+            e,
+            target
+        )
     })
 }

@@ -10,7 +10,7 @@ use crate::symbol_table::{merge_visibility, SymbolDef, SymbolId, SymbolTable};
 use crate::{bail, err, library_search, linker_script};
 use hashbrown::{HashMap, HashSet};
 use object::elf;
-use object::read::elf::Sym;
+use object::read::elf::{SectionHeader, Sym};
 use object::LittleEndian as LE;
 use std::path::{Path, PathBuf};
 
@@ -50,7 +50,9 @@ impl Resolved {
         if index < f.first_global {
             return None;
         }
-        self.file_syms[file as usize].get(index - f.first_global).copied()
+        self.file_syms[file as usize]
+            .get(index - f.first_global)
+            .copied()
     }
 }
 
@@ -104,9 +106,12 @@ impl Resolver<'_> {
     fn add_input(&mut self, input: &Input) -> Result<()> {
         let path = match &input.kind {
             InputKind::Path(p) => p.clone(),
-            InputKind::Library(name) => {
-                library_search::find_library(name, &self.search_paths, input.state.link_static, self.config.sysroot.as_deref())?
-            }
+            InputKind::Library(name) => library_search::find_library(
+                name,
+                &self.search_paths,
+                input.state.link_static,
+                self.config.sysroot.as_deref(),
+            )?,
         };
         self.add_file(&path, input)
     }
@@ -148,13 +153,19 @@ impl Resolver<'_> {
     }
 
     fn add_linker_script(&mut self, path: &Path, data: &'static [u8], input: &Input) -> Result<()> {
-        let text = std::str::from_utf8(data).map_err(|_| err!("{}: linker script is not valid UTF-8", path.display()))?;
+        let text = std::str::from_utf8(data)
+            .map_err(|_| err!("{}: linker script is not valid UTF-8", path.display()))?;
         let entries = linker_script::parse_input_script(text, path)?;
         for entry in entries {
             match entry {
                 linker_script::ScriptEntry::SearchDir(dir) => self.search_paths.push(dir),
                 linker_script::ScriptEntry::File { path: p, as_needed } => {
-                    let resolved = linker_script::resolve_script_path(&p, path, &self.search_paths, self.config.sysroot.as_deref())?;
+                    let resolved = linker_script::resolve_script_path(
+                        &p,
+                        path,
+                        &self.search_paths,
+                        self.config.sysroot.as_deref(),
+                    )?;
                     let mut sub = input.clone();
                     sub.state.as_needed |= as_needed;
                     self.add_file(&resolved, &sub)?;
@@ -173,7 +184,11 @@ impl Resolver<'_> {
     fn add_archive(&mut self, path: &Path, data: &'static [u8], input: &Input) -> Result<()> {
         let parsed = archive::Archive::parse(data).map_err(|e| err!("{}: {e}", path.display()))?;
         let index = self.out.archives.len() as u32;
-        self.out.archives.push(ArchiveInput { path: path.to_path_buf(), archive: parsed, loaded: HashSet::new() });
+        self.out.archives.push(ArchiveInput {
+            path: path.to_path_buf(),
+            archive: parsed,
+            loaded: HashSet::new(),
+        });
         if input.state.whole_archive {
             let offsets: Vec<u64> = self.out.archives[index as usize]
                 .archive
@@ -186,8 +201,12 @@ impl Resolver<'_> {
             }
             return Ok(());
         }
-        let symbols: Vec<(&'static [u8], u64)> =
-            self.out.archives[index as usize].archive.symbols().iter().map(|s| (s.name, s.member_offset)).collect();
+        let symbols: Vec<(&'static [u8], u64)> = self.out.archives[index as usize]
+            .archive
+            .symbols()
+            .iter()
+            .map(|s| (s.name, s.member_offset))
+            .collect();
         if !self.out.archives[index as usize].archive.has_symbol_table() {
             self.index_archive_without_symtab(index)?;
             return Ok(());
@@ -207,7 +226,9 @@ impl Resolver<'_> {
             .collect::<std::result::Result<_, _>>()
             .map_err(|e| err!("{}: {e}", path.display()))?;
         for m in members {
-            let Some(data) = self.member_bytes(index, &m)? else { continue };
+            let Some(data) = self.member_bytes(index, &m)? else {
+                continue;
+            };
             if classify(data) != FileKind::ElfRelocatable {
                 continue;
             }
@@ -227,13 +248,22 @@ impl Resolver<'_> {
         archive::display_name(&self.out.archives[index as usize].path, member_name)
     }
 
-    fn member_bytes(&self, index: u32, m: &archive::Member<'static>) -> Result<Option<&'static [u8]>> {
+    fn member_bytes(
+        &self,
+        index: u32,
+        m: &archive::Member<'static>,
+    ) -> Result<Option<&'static [u8]>> {
         match m.data {
             archive::MemberData::Bytes(b) => Ok(Some(b)),
             archive::MemberData::Thin { .. } => {
                 let p = m
                     .thin_path(&self.out.archives[index as usize].path)
-                    .ok_or_else(|| err!("{}: invalid thin archive member name", self.out.archives[index as usize].path.display()))?;
+                    .ok_or_else(|| {
+                        err!(
+                            "{}: invalid thin archive member name",
+                            self.out.archives[index as usize].path.display()
+                        )
+                    })?;
                 Ok(Some(input_files::map_file(&p)?))
             }
         }
@@ -275,9 +305,16 @@ impl Resolver<'_> {
         let m = self.out.archives[archive as usize]
             .archive
             .member_at(offset)
-            .map_err(|e| err!("{}: {e}", self.out.archives[archive as usize].path.display()))?;
+            .map_err(|e| {
+                err!(
+                    "{}: {e}",
+                    self.out.archives[archive as usize].path.display()
+                )
+            })?;
         let display = self.member_display(archive, m.name);
-        let Some(data) = self.member_bytes(archive, &m)? else { return Ok(()) };
+        let Some(data) = self.member_bytes(archive, &m)? else {
+            return Ok(());
+        };
         match classify(data) {
             FileKind::ElfRelocatable => {}
             FileKind::Bitcode => bail!("{display}: LLVM bitcode input needs weld's LTO support, which is not implemented yet"),
@@ -298,7 +335,10 @@ impl Resolver<'_> {
                 symbol: self.out.symtab.get(id).name_str(),
             });
         }
-        let archive_path = self.out.archives[archive as usize].path.display().to_string();
+        let archive_path = self.out.archives[archive as usize]
+            .path
+            .display()
+            .to_string();
         let file = ObjectFile::parse(display, Some(archive_path), data)?;
         self.add_object(file)
     }
@@ -325,7 +365,11 @@ impl Resolver<'_> {
             let s = &file.sections[i];
             if s.flags() & u64::from(elf::SHF_LINK_ORDER) != 0 {
                 let link = s.shdr.sh_link(LE) as usize;
-                if file.sections.get(link).is_some_and(|t| t.kind == SectionKind::Discarded) {
+                if file
+                    .sections
+                    .get(link)
+                    .is_some_and(|t| t.kind == SectionKind::Discarded)
+                {
                     file.sections[i].kind = SectionKind::Discarded;
                 }
             }
@@ -375,16 +419,36 @@ impl Resolver<'_> {
                 let sym = self.out.symtab.get_mut(sid);
                 match sym.def {
                     SymbolDef::Undefined | SymbolDef::Lazy { .. } => {
-                        sym.def = SymbolDef::Common { file: id, index: i as u32, size, align };
+                        sym.def = SymbolDef::Common {
+                            file: id,
+                            index: i as u32,
+                            size,
+                            align,
+                        };
                         sym.weak = false;
                         sym.sym_type = elf::STT_OBJECT;
                     }
-                    SymbolDef::Common { file: f, index: idx, size: old, align: oalign } => {
+                    SymbolDef::Common {
+                        file: f,
+                        index: idx,
+                        size: old,
+                        align: oalign,
+                    } => {
                         let (nf, ni) = if size > old { (id, i as u32) } else { (f, idx) };
-                        sym.def = SymbolDef::Common { file: nf, index: ni, size: size.max(old), align: align.max(oalign) };
+                        sym.def = SymbolDef::Common {
+                            file: nf,
+                            index: ni,
+                            size: size.max(old),
+                            align: align.max(oalign),
+                        };
                     }
                     SymbolDef::Defined { .. } if sym.weak => {
-                        sym.def = SymbolDef::Common { file: id, index: i as u32, size, align };
+                        sym.def = SymbolDef::Common {
+                            file: id,
+                            index: i as u32,
+                            size,
+                            align,
+                        };
                         sym.weak = false;
                         sym.sym_type = elf::STT_OBJECT;
                     }
@@ -397,7 +461,10 @@ impl Resolver<'_> {
             let take = match sym.def {
                 SymbolDef::Undefined | SymbolDef::Lazy { .. } => true,
                 SymbolDef::Common { .. } => !weak,
-                SymbolDef::Defined { file: of, index: oi } => {
+                SymbolDef::Defined {
+                    file: of,
+                    index: oi,
+                } => {
                     if sym.weak && !weak {
                         true
                     } else if !sym.weak && !weak {
@@ -415,7 +482,10 @@ impl Resolver<'_> {
             };
             let sym = self.out.symtab.get_mut(sid);
             if take {
-                sym.def = SymbolDef::Defined { file: id, index: i as u32 };
+                sym.def = SymbolDef::Defined {
+                    file: id,
+                    index: i as u32,
+                };
                 sym.weak = weak;
                 sym.sym_type = s.st_type();
             }
@@ -431,7 +501,14 @@ impl Resolver<'_> {
         Ok(())
     }
 
-    fn duplicate_error(&self, sid: SymbolId, ofile: FileId, oidx: usize, nfile: &ObjectFile, nidx: usize) -> Error {
+    fn duplicate_error(
+        &self,
+        sid: SymbolId,
+        ofile: FileId,
+        oidx: usize,
+        nfile: &ObjectFile,
+        nidx: usize,
+    ) -> Error {
         let name = self.out.symtab.get(sid).name_str();
         let of = &self.out.files[ofile as usize];
         err!(
@@ -446,7 +523,12 @@ impl Resolver<'_> {
         let mut roots: Vec<String> = self.config.undefined.clone();
         roots.extend(self.config.require_defined.iter().cloned());
         if self.config.output_kind == OutputKind::Executable {
-            roots.push(self.config.entry.clone().unwrap_or_else(|| "_start".to_string()));
+            roots.push(
+                self.config
+                    .entry
+                    .clone()
+                    .unwrap_or_else(|| "_start".to_string()),
+            );
         } else if let Some(e) = &self.config.entry {
             roots.push(e.clone());
         }
@@ -454,10 +536,20 @@ impl Resolver<'_> {
             let wrapped = format!("__wrap_{w}");
             let real = format!("__real_{w}");
             // lld: if `foo` is referenced, `__wrap_foo` becomes referenced; `__real_foo` refers to `foo`.
-            if self.out.symtab.lookup(w.as_bytes()).is_some_and(|id| self.out.symtab.get(id).referenced) {
+            if self
+                .out
+                .symtab
+                .lookup(w.as_bytes())
+                .is_some_and(|id| self.out.symtab.get(id).referenced)
+            {
                 roots.push(wrapped);
             }
-            if self.out.symtab.lookup(real.as_bytes()).is_some_and(|id| self.out.symtab.get(id).referenced) {
+            if self
+                .out
+                .symtab
+                .lookup(real.as_bytes())
+                .is_some_and(|id| self.out.symtab.get(id).referenced)
+            {
                 roots.push(w.clone());
             }
         }
@@ -472,22 +564,31 @@ impl Resolver<'_> {
             }
         }
         for name in &self.config.require_defined {
-            let ok = self.out.symtab.lookup(name.as_bytes()).is_some_and(|id| self.out.symtab.get(id).is_defined());
+            let ok = self
+                .out
+                .symtab
+                .lookup(name.as_bytes())
+                .is_some_and(|id| self.out.symtab.get(id).is_defined());
             if !ok {
                 bail!("required symbol '{name}' not defined");
             }
         }
         // --wrap: redirect references, as lld does, in every object's symbol mapping.
         for w in &self.config.wrap {
-            let wrapped: &'static [u8] = Box::leak(format!("__wrap_{w}").into_bytes().into_boxed_slice());
-            let real: &'static [u8] = Box::leak(format!("__real_{w}").into_bytes().into_boxed_slice());
-            let Some(sym) = self.out.symtab.lookup(w.as_bytes()) else { continue };
+            let wrapped: &'static [u8] =
+                Box::leak(format!("__wrap_{w}").into_bytes().into_boxed_slice());
+            let real: &'static [u8] =
+                Box::leak(format!("__real_{w}").into_bytes().into_boxed_slice());
+            let Some(sym) = self.out.symtab.lookup(w.as_bytes()) else {
+                continue;
+            };
             let wrap_id = self.out.symtab.intern(wrapped);
             let real_id = self.out.symtab.lookup(real);
             for (f, ids) in self.out.file_syms.iter_mut().enumerate() {
                 let file = &self.out.files[f];
                 for (k, id) in ids.iter_mut().enumerate() {
-                    let undefined = file.symbols[file.first_global + k].st_shndx(LE) == elf::SHN_UNDEF;
+                    let undefined =
+                        file.symbols[file.first_global + k].st_shndx(LE) == elf::SHN_UNDEF;
                     if *id == sym && undefined {
                         *id = wrap_id;
                     } else if Some(*id) == real_id {
@@ -502,7 +603,9 @@ impl Resolver<'_> {
 
 /// `file.o:(symbol)` or `file.o:(.text+0x10)`, as lld prints definition sites.
 pub fn location_of_symbol(file: &ObjectFile, index: usize) -> String {
-    let Some(sym) = file.symbols.get(index) else { return file.name.clone() };
+    let Some(sym) = file.symbols.get(index) else {
+        return file.name.clone();
+    };
     let shndx = sym.st_shndx(LE) as usize;
     let sec_name = file.sections.get(shndx).map(|s| s.name_str()).unwrap_or("");
     let mut loc = String::new();
@@ -514,7 +617,12 @@ pub fn location_of_symbol(file: &ObjectFile, index: usize) -> String {
     if sym.st_type() == elf::STT_FUNC || sym.st_type() == elf::STT_OBJECT {
         loc.push_str(&format!("{}:({})", file.name, name));
     } else {
-        loc.push_str(&format!("{}:({}+0x{:x})", file.name, sec_name, sym.st_value(LE)));
+        loc.push_str(&format!(
+            "{}:({}+0x{:x})",
+            file.name,
+            sec_name,
+            sym.st_value(LE)
+        ));
     }
     loc
 }

@@ -16,7 +16,12 @@ pub enum SymbolDef {
     /// Defined by symbol `index` of object `file`.
     Defined { file: FileId, index: u32 },
     /// A common symbol (`-fcommon`) from `file`; the largest size and alignment win.
-    Common { file: FileId, index: u32, size: u64, align: u64 },
+    Common {
+        file: FileId,
+        index: u32,
+        size: u64,
+        align: u64,
+    },
     /// Defined by a member of archive `archive` (index in `Resolved::archives`) that is not loaded.
     Lazy { archive: u32, member: u64 },
     /// Defined by the linker (`__bss_start`, `__start_SEC`, ...); the value is computed in layout.
@@ -46,7 +51,10 @@ impl Symbol {
     pub fn is_defined(&self) -> bool {
         matches!(
             self.def,
-            SymbolDef::Defined { .. } | SymbolDef::Common { .. } | SymbolDef::Synthetic | SymbolDef::Absolute(_)
+            SymbolDef::Defined { .. }
+                | SymbolDef::Common { .. }
+                | SymbolDef::Synthetic
+                | SymbolDef::Absolute(_)
         )
     }
 

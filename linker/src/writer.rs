@@ -8,7 +8,8 @@ use crate::eh_frame;
 use crate::error::{Error, Result};
 use crate::input_files::{io_reason, FileId};
 use crate::layout::{
-    ChunkKind, Layout, SymtabEntry, Synthetic, EHDR_SIZE, IPLT_ENTRY_SIZE, PHDR_SIZE, RELA_SIZE, SHDR_SIZE, SYM_SIZE,
+    ChunkKind, Layout, SymtabEntry, Synthetic, EHDR_SIZE, IPLT_ENTRY_SIZE, PHDR_SIZE, RELA_SIZE,
+    SHDR_SIZE, SYM_SIZE,
 };
 use crate::relocations::{apply_relocs, AddressMap, DynKind, Place, SymKey};
 use crate::resolve::Resolved;
@@ -44,8 +45,14 @@ pub struct TempOutput {
 
 impl TempOutput {
     fn create(final_path: &Path, size: u64) -> Result<(TempOutput, std::fs::File)> {
-        let dir = final_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let base = final_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "a.out".into());
+        let dir = final_path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let base = final_path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "a.out".into());
         let path = dir.join(format!(".{}.weld-tmp-{}", base, std::process::id()));
         let file = std::fs::OpenOptions::new()
             .read(true)
@@ -53,9 +60,25 @@ impl TempOutput {
             .create(true)
             .truncate(true)
             .open(&path)
-            .map_err(|e| err!("cannot open output file {}: {}", final_path.display(), io_reason(&e)))?;
-        let t = TempOutput { path, final_path: final_path.to_path_buf(), committed: false };
-        file.set_len(size).map_err(|e| err!("cannot open output file {}: {}", final_path.display(), io_reason(&e)))?;
+            .map_err(|e| {
+                err!(
+                    "cannot open output file {}: {}",
+                    final_path.display(),
+                    io_reason(&e)
+                )
+            })?;
+        let t = TempOutput {
+            path,
+            final_path: final_path.to_path_buf(),
+            committed: false,
+        };
+        file.set_len(size).map_err(|e| {
+            err!(
+                "cannot open output file {}: {}",
+                final_path.display(),
+                io_reason(&e)
+            )
+        })?;
         Ok((t, file))
     }
 
@@ -65,8 +88,13 @@ impl TempOutput {
             let mode = 0o777 & !umask();
             let _ = std::fs::set_permissions(&self.path, std::fs::Permissions::from_mode(mode));
         }
-        std::fs::rename(&self.path, &self.final_path)
-            .map_err(|e| err!("failed to write output '{}': {}", self.final_path.display(), io_reason(&e)))?;
+        std::fs::rename(&self.path, &self.final_path).map_err(|e| {
+            err!(
+                "failed to write output '{}': {}",
+                self.final_path.display(),
+                io_reason(&e)
+            )
+        })?;
         self.committed = true;
         Ok(())
     }
@@ -96,13 +124,26 @@ fn umask() -> u32 {
 }
 
 /// Writes the output file described by `lay`.
-pub fn write_output(config: &Config, res: &Resolved, lay: &Layout) -> std::result::Result<(), Vec<Error>> {
+pub fn write_output(
+    config: &Config,
+    res: &Resolved,
+    lay: &Layout,
+) -> std::result::Result<(), Vec<Error>> {
     let (tmp, file) = TempOutput::create(&config.output, lay.file_size).map_err(|e| vec![e])?;
     // SAFETY: the file was just created by this process with a unique name and is not shared.
-    let mut map = unsafe { memmap2::MmapMut::map_mut(&file) }
-        .map_err(|e| vec![err!("cannot map output file {}: {}", config.output.display(), io_reason(&e))])?;
+    let mut map = unsafe { memmap2::MmapMut::map_mut(&file) }.map_err(|e| {
+        vec![err!(
+            "cannot map output file {}: {}",
+            config.output.display(),
+            io_reason(&e)
+        )]
+    })?;
 
-    let mut jobs = vec![Job { offset: 0, len: EHDR_SIZE + PHDR_SIZE * lay.segments.len() as u64, what: JobKind::Headers }];
+    let mut jobs = vec![Job {
+        offset: 0,
+        len: EHDR_SIZE + PHDR_SIZE * lay.segments.len() as u64,
+        what: JobKind::Headers,
+    }];
     for (oi, os) in lay.sections.iter().enumerate() {
         if os.is_nobits() {
             continue;
@@ -111,10 +152,21 @@ pub fn write_output(config: &Config, res: &Resolved, lay: &Layout) -> std::resul
             if c.size == 0 {
                 continue;
             }
-            jobs.push(Job { offset: os.offset + c.offset, len: c.size, what: JobKind::Chunk { osec: oi as u32, chunk: ci as u32 } });
+            jobs.push(Job {
+                offset: os.offset + c.offset,
+                len: c.size,
+                what: JobKind::Chunk {
+                    osec: oi as u32,
+                    chunk: ci as u32,
+                },
+            });
         }
     }
-    jobs.push(Job { offset: lay.shoff, len: SHDR_SIZE * (lay.sections.len() as u64 + 1), what: JobKind::SectionHeaders });
+    jobs.push(Job {
+        offset: lay.shoff,
+        len: SHDR_SIZE * (lay.sections.len() as u64 + 1),
+        what: JobKind::SectionHeaders,
+    });
     jobs.sort_by_key(|j| j.offset);
 
     // Split the map into disjoint slices, one per job.
@@ -123,12 +175,18 @@ pub fn write_output(config: &Config, res: &Resolved, lay: &Layout) -> std::resul
     let mut pos = 0u64;
     for j in &jobs {
         if j.offset < pos {
-            return Err(vec![err!("internal error: overlapping output chunks at offset 0x{:x}", j.offset)]);
+            return Err(vec![err!(
+                "internal error: overlapping output chunks at offset 0x{:x}",
+                j.offset
+            )]);
         }
         let skip = (j.offset - pos) as usize;
         let tail = std::mem::take(&mut rest);
         if skip + j.len as usize > tail.len() {
-            return Err(vec![err!("internal error: output chunk past end of file at 0x{:x}", j.offset)]);
+            return Err(vec![err!(
+                "internal error: output chunk past end of file at 0x{:x}",
+                j.offset
+            )]);
         }
         let (_, tail) = tail.split_at_mut(skip);
         let (mine, tail) = tail.split_at_mut(j.len as usize);
@@ -144,7 +202,9 @@ pub fn write_output(config: &Config, res: &Resolved, lay: &Layout) -> std::resul
             let r = match what {
                 JobKind::Headers => write_headers(config, lay, buf),
                 JobKind::SectionHeaders => write_section_headers(lay, buf),
-                JobKind::Chunk { osec, chunk } => write_chunk(config, res, lay, &addr_map, osec, chunk, buf),
+                JobKind::Chunk { osec, chunk } => {
+                    write_chunk(config, res, lay, &addr_map, osec, chunk, buf)
+                }
             };
             r.err()
         })
@@ -156,7 +216,13 @@ pub fn write_output(config: &Config, res: &Resolved, lay: &Layout) -> std::resul
     if lay.build_id_size > 0 {
         write_build_id(config, lay, &mut map);
     }
-    map.flush().map_err(|e| vec![err!("failed to write output '{}': {}", config.output.display(), io_reason(&e))])?;
+    map.flush().map_err(|e| {
+        vec![err!(
+            "failed to write output '{}': {}",
+            config.output.display(),
+            io_reason(&e)
+        )]
+    })?;
     drop(map);
     let mut file = file;
     let _ = file.flush();
@@ -181,7 +247,11 @@ fn write_headers(config: &Config, lay: &Layout, buf: &mut [u8]) -> Result<()> {
     buf[5] = elf::ELFDATA2LSB;
     buf[6] = elf::EV_CURRENT;
     buf[7] = elf::ELFOSABI_NONE;
-    let e_type = if config.is_pic() { elf::ET_DYN } else { elf::ET_EXEC };
+    let e_type = if config.is_pic() {
+        elf::ET_DYN
+    } else {
+        elf::ET_EXEC
+    };
     put16(buf, 16, e_type);
     put16(buf, 18, elf::EM_X86_64);
     put32(buf, 20, u32::from(elf::EV_CURRENT));
@@ -194,7 +264,11 @@ fn write_headers(config: &Config, lay: &Layout, buf: &mut [u8]) -> Result<()> {
     put16(buf, 56, lay.segments.len() as u16);
     put16(buf, 58, SHDR_SIZE as u16);
     put16(buf, 60, lay.sections.len() as u16 + 1);
-    let shstrndx = lay.synthetic_index.get(&Synthetic::Shstrtab).map(|x| lay.sections[x.0 as usize].shndx).unwrap_or(0);
+    let shstrndx = lay
+        .synthetic_index
+        .get(&Synthetic::Shstrtab)
+        .map(|x| lay.sections[x.0 as usize].shndx)
+        .unwrap_or(0);
     put16(buf, 62, shstrndx as u16);
     for (i, s) in lay.segments.iter().enumerate() {
         let o = EHDR_SIZE as usize + i * PHDR_SIZE as usize;
@@ -211,7 +285,12 @@ fn write_headers(config: &Config, lay: &Layout, buf: &mut [u8]) -> Result<()> {
 }
 
 fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
-    let index_of = |k: Synthetic| lay.synthetic_index.get(&k).map(|x| lay.sections[x.0 as usize].shndx).unwrap_or(0);
+    let index_of = |k: Synthetic| {
+        lay.synthetic_index
+            .get(&k)
+            .map(|x| lay.sections[x.0 as usize].shndx)
+            .unwrap_or(0)
+    };
     let mut name_off = std::collections::HashMap::new();
     {
         let mut off = 1usize;
@@ -266,20 +345,22 @@ fn write_chunk(
             buf.copy_from_slice(&s.data[..buf.len()]);
             apply_relocs(config, res, map, file, sec as usize, s.relocs, 0, buf, addr)
         }
-        ChunkKind::Merged(g) => {
-            lay.merged[g as usize].write_to(buf);
-            Ok(())
-        }
+        ChunkKind::Merged(g) => lay.merged[g as usize].write_to(&lay.merge_inputs[g as usize], buf),
         ChunkKind::Synthetic(k) => write_synthetic(config, res, lay, map, k, buf, addr),
     }
 }
 
-fn key_address(res: &Resolved, lay: &Layout, map: &dyn AddressMap, key: SymKey, addend: i64) -> u64 {
+fn key_address(
+    res: &Resolved,
+    lay: &Layout,
+    map: &dyn AddressMap,
+    key: SymKey,
+    addend: i64,
+) -> u64 {
     if let Some(v) = map.iplt_entry_address(key) {
         return v.wrapping_add(addend as u64);
     }
-    raw_key_address(res, map, key, addend)
-        .wrapping_add(0 * lay.got_addr)
+    raw_key_address(res, map, key, addend).wrapping_add(0 * lay.got_addr)
 }
 
 fn raw_key_address(res: &Resolved, map: &dyn AddressMap, key: SymKey, addend: i64) -> u64 {
@@ -339,21 +420,28 @@ fn write_synthetic(
             let mut rel: Vec<(u64, u32, u64)> = Vec::with_capacity(lay.scan.dyn_relocs.len());
             for d in &lay.scan.dyn_relocs {
                 let place = match d.place {
-                    Place::Input { file, sec, offset } => lay.sec_addr[file as usize][sec as usize] + offset,
+                    Place::Input { file, sec, offset } => {
+                        lay.sec_addr[file as usize][sec as usize] + offset
+                    }
                     Place::Got(n) => lay.got_addr + u64::from(n) * 8,
                     Place::IgotPlt(n) => lay.gotplt_addr + 24 + u64::from(n) * 8,
                 };
                 match d.kind {
-                    DynKind::Relative { target, addend } => {
-                        rel.push((place, elf::R_X86_64_RELATIVE, key_address(res, lay, map, target, addend)))
-                    }
-                    DynKind::IRelative { target } => {
-                        rel.push((place, elf::R_X86_64_IRELATIVE, raw_key_address(res, map, target, 0)))
-                    }
+                    DynKind::Relative { target, addend } => rel.push((
+                        place,
+                        elf::R_X86_64_RELATIVE,
+                        key_address(res, lay, map, target, addend),
+                    )),
+                    DynKind::IRelative { target } => rel.push((
+                        place,
+                        elf::R_X86_64_IRELATIVE,
+                        raw_key_address(res, map, target, 0),
+                    )),
                 }
             }
             // RELATIVE first (sorted by address, as lld's -z combreloc), then IRELATIVE in order.
-            let (mut relative, irelative): (Vec<_>, Vec<_>) = rel.into_iter().partition(|r| r.1 == elf::R_X86_64_RELATIVE);
+            let (mut relative, irelative): (Vec<_>, Vec<_>) =
+                rel.into_iter().partition(|r| r.1 == elf::R_X86_64_RELATIVE);
             relative.sort_by_key(|r| r.0);
             for (i, (off, ty, add)) in relative.into_iter().chain(irelative).enumerate() {
                 let o = i * RELA_SIZE as usize;
@@ -371,11 +459,13 @@ fn write_synthetic(
                 }
                 let s = &res.files[p.file as usize].sections[p.sec as usize];
                 let at = u64::from(p.in_offset) + 8;
-                let Some(r) = s.relocs.iter().find(|r| r.r_offset(LE) == at) else { continue };
+                let Some(r) = s.relocs.iter().find(|r| r.r_offset(LE) == at) else {
+                    continue;
+                };
                 let pc = map.symbol_address(p.file, r.r_sym(LE, false) as usize, r.r_addend(LE));
                 entries.push((pc, eh_addr + p.out_offset));
             }
-            let bytes = eh_frame::build_eh_frame_hdr(addr, eh_addr, &mut entries).map_err(|e| err!("{e}"))?;
+            let bytes = eh_frame::build_eh_frame_hdr(addr, eh_addr, &mut entries)?;
             if bytes.len() != buf.len() {
                 // lld drops duplicate-pc entries; keep the section size and pad the count.
                 let n = bytes.len().min(buf.len());
@@ -386,6 +476,8 @@ fn write_synthetic(
         }
         Synthetic::EhFrame => {
             let base = addr;
+            // The terminator (last four bytes) stays zero.
+            buf.fill(0);
             for p in &lay.eh.pieces {
                 let s = &res.files[p.file as usize].sections[p.sec as usize];
                 let start = p.in_offset as usize;
@@ -396,8 +488,21 @@ fn write_synthetic(
                     let ptr = (p.out_offset + 4 - cie) as u32;
                     put32(out, 4, ptr);
                 }
-                let rels: Vec<_> = crate::layout::reloc_range(s.relocs, start as u64, end as u64).into_iter().copied().collect();
-                apply_relocs(config, res, map, p.file, p.sec as usize, &rels, start as u64, out, base + p.out_offset)?;
+                let rels: Vec<_> = crate::layout::reloc_range(s.relocs, start as u64, end as u64)
+                    .into_iter()
+                    .copied()
+                    .collect();
+                apply_relocs(
+                    config,
+                    res,
+                    map,
+                    p.file,
+                    p.sec as usize,
+                    &rels,
+                    start as u64,
+                    out,
+                    base + p.out_offset,
+                )?;
             }
         }
         Synthetic::Iplt => {
@@ -405,7 +510,13 @@ fn write_synthetic(
                 let entry = addr + i as u64 * IPLT_ENTRY_SIZE;
                 let slot = lay.gotplt_addr + 24 + i as u64 * 8;
                 let o = i * IPLT_ENTRY_SIZE as usize;
-                arch::write_iplt_entry(&mut buf[o..o + IPLT_ENTRY_SIZE as usize], entry, slot);
+                arch::write_iplt_entry(
+                    &mut buf[o..o + IPLT_ENTRY_SIZE as usize],
+                    entry,
+                    slot,
+                    0,
+                    i as u32,
+                )?;
             }
         }
         Synthetic::Dynamic => {
@@ -446,11 +557,19 @@ fn write_symtab(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
         let o = (i + 1) * SYM_SIZE as usize;
         let (mut value, shndx) = lay.symtab_value(res, e);
         let (name_off, info, other, size) = match *e {
-            SymtabEntry::Local { file, index, name_off } => {
+            SymtabEntry::Local {
+                file,
+                index,
+                name_off,
+            } => {
                 let s = &res.files[file as usize].symbols[index as usize];
                 (name_off, s.st_info(), s.st_other(), s.st_size(LE))
             }
-            SymtabEntry::Global { id, name_off, local } => {
+            SymtabEntry::Global {
+                id,
+                name_off,
+                local,
+            } => {
                 let s = res.symtab.get(id);
                 let (ty, size) = match s.def {
                     SymbolDef::Defined { file, index } => {
@@ -496,7 +615,9 @@ fn write_symtab(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
 
 /// Hashes the finished output (with the build-id descriptor still zero) and stores the digest.
 fn write_build_id(config: &Config, lay: &Layout, map: &mut [u8]) {
-    let Some((off, _)) = lay.synthetic_offset(Synthetic::BuildId) else { return };
+    let Some((off, _)) = lay.synthetic_offset(Synthetic::BuildId) else {
+        return;
+    };
     let desc = off as usize + 16;
     let n = lay.build_id_size as usize;
     // Hash 1 MiB chunks in parallel, then hash the chunk digests: fast and thread-count independent.
