@@ -30,7 +30,7 @@ pub fn parse_args(argv: &[String]) -> Result<ParsedArgs> {
             "-pie" | "--pie" => c.pie = true,
             "-no-pie" => c.pie = false,
             "--eh-frame-hdr" => c.eh_frame_hdr = true,
-            "--build-id" => c.build_id = BuildId::Fast,
+            "--build-id" => c.build_id = BuildId::Sha1,
             "-m" | "-z" | "-dynamic-linker" | "-plugin" => {
                 let v = next(&mut i)?;
                 if a == "-z" && v == "norelro" {

@@ -298,6 +298,11 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
                     continue;
                 }
                 SectionKind::Comment => {
+                    // lld creates .comment where the first input .comment appears.
+                    if !has_comment_input {
+                        let flags = u64::from(elf::SHF_MERGE | elf::SHF_STRINGS);
+                        b.osec(".comment", elf::SHT_PROGBITS, flags);
+                    }
                     has_comment_input = true;
                     continue;
                 }
@@ -1386,19 +1391,6 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         l.filesz = l.filesz.min(l.memsz);
         segs.push(l);
     }
-    if static_pie {
-        if let Some(os) = lay.sections.iter().find(|s| s.sh_type == elf::SHT_DYNAMIC) {
-            segs.push(Segment {
-                p_type: elf::PT_DYNAMIC,
-                flags: elf::PF_R | elf::PF_W,
-                offset: os.offset,
-                vaddr: os.addr,
-                filesz: os.size,
-                memsz: os.size,
-                align: 8,
-            });
-        }
-    }
     if has_tls {
         let memsz = tls_end - tls_start;
         let filesz = tls_file_end.saturating_sub(tls_start);
@@ -1414,6 +1406,19 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         lay.tls_start = tls_start;
         lay.tls_align = tls_align;
         lay.tls_end_aligned = align_to(tls_end, tls_align);
+    }
+    if static_pie {
+        if let Some(os) = lay.sections.iter().find(|s| s.sh_type == elf::SHT_DYNAMIC) {
+            segs.push(Segment {
+                p_type: elf::PT_DYNAMIC,
+                flags: elf::PF_R | elf::PF_W,
+                offset: os.offset,
+                vaddr: os.addr,
+                filesz: os.size,
+                memsz: os.size,
+                align: 8,
+            });
+        }
     }
     if let Some((start, soff)) = relro_start {
         segs.push(Segment {
