@@ -28,6 +28,10 @@ fn report(errors: &[Error]) {
             let _ = writeln!(out, "weld: error: too many errors emitted, stopping now (use --error-limit=0 to see all errors)");
             break;
         }
+        // As lld: a blank line separates a multi-line message from the next one.
+        if i > 0 && errors[i - 1].0.contains('\n') {
+            let _ = writeln!(out);
+        }
         let _ = writeln!(out, "weld: error: {e}");
     }
 }

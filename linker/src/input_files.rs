@@ -165,8 +165,21 @@ pub struct ObjectFile {
 impl ObjectFile {
     /// Parses an ELF64 x86-64 relocatable object.
     pub fn parse(name: String, archive: Option<String>, data: &'static [u8]) -> Result<ObjectFile> {
+        if data.len() < 64 {
+            bail!("{name}: corrupted ELF file: file is too short");
+        }
         let header = FileHeader64::parse(data)
-            .map_err(|_| err!("{name}: invalid or truncated ELF header"))?;
+            .map_err(|_| err!("{name}: corrupted ELF file: invalid ELF header"))?;
+        // lld's wording for a truncated section header table.
+        let shoff = header.e_shoff(LE);
+        let shend = u64::from(header.e_shnum(LE))
+            .checked_mul(u64::from(header.e_shentsize(LE)))
+            .and_then(|n| n.checked_add(shoff));
+        if shend.is_none_or(|end| end > data.len() as u64) {
+            bail!(
+                "{name}: section header table goes past the end of the file: e_shoff = 0x{shoff:x}"
+            );
+        }
         let endian = header
             .endian()
             .map_err(|_| err!("{name}: not a little-endian ELF file"))?;

@@ -513,8 +513,8 @@ impl Resolver<'_> {
         let of = &self.out.files[ofile as usize];
         err!(
             "duplicate symbol: {name}\n>>> defined at {}\n>>> defined at {}",
-            location_of_symbol(of, oidx),
-            location_of_symbol(nfile, nidx)
+            location_of_symbol(of, oidx, true),
+            location_of_symbol(nfile, nidx, false)
         )
     }
 
@@ -601,8 +601,9 @@ impl Resolver<'_> {
     }
 }
 
-/// `file.o:(symbol)` or `file.o:(.text+0x10)`, as lld prints definition sites.
-pub fn location_of_symbol(file: &ObjectFile, index: usize) -> String {
+/// `file.o:(symbol)` or `file.o:(.text+0x10)`, as lld prints definition sites: lld names the
+/// existing definition by its symbol and the new one by section and offset.
+pub fn location_of_symbol(file: &ObjectFile, index: usize, by_name: bool) -> String {
     let Some(sym) = file.symbols.get(index) else {
         return file.name.clone();
     };
@@ -614,7 +615,7 @@ pub fn location_of_symbol(file: &ObjectFile, index: usize) -> String {
         loc.push_str("\n>>>            ");
     }
     let name = file.sym_display_name(index);
-    if sym.st_type() == elf::STT_FUNC || sym.st_type() == elf::STT_OBJECT {
+    if by_name && (sym.st_type() == elf::STT_FUNC || sym.st_type() == elf::STT_OBJECT) {
         loc.push_str(&format!("{}:({})", file.name, name));
     } else {
         loc.push_str(&format!(
