@@ -1253,7 +1253,14 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
                 }
                 relro_end = pad_end;
             }
-            addr = align_to(addr, page) + (addr % page);
+            if config.z.separate_code && (class == 1 || cur_class == 1) {
+                // -z separate-code: executable code gets pages of its own, in memory and in
+                // the file, so no other bytes are mapped executable.
+                addr = align_to(addr, page);
+                off = align_to(off, page);
+            } else {
+                addr = align_to(addr, page) + (addr % page);
+            }
             cur_class = class;
             let os = &lay.sections[i];
             addr = align_to(addr, os.align);
@@ -1972,6 +1979,16 @@ fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -
             }
         }
     }
+    // --defsym=ALIAS=SYM+N.
+    for d in &config.defsyms {
+        if let crate::config::DefsymValue::Symbol(target, addend) = &d.value {
+            let Some(id) = res.symtab.lookup(d.name.as_bytes()) else { continue };
+            let Some(t) = res.symtab.lookup(target.as_bytes()).filter(|&t| res.symtab.get(t).is_defined()) else {
+                bail!("--defsym:1: symbol not found: {target}");
+            };
+            lay.global_value[id as usize] = lay.global_value[t as usize].wrapping_add(*addend as u64);
+        }
+    }
     // __start_SEC / __stop_SEC for C-identifier-named output sections.
     for (id, s) in res.symtab.symbols.iter().enumerate() {
         if s.def != SymbolDef::Synthetic {
@@ -2080,9 +2097,13 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
     for d in &config.defsyms {
         let leaked: &'static [u8] = Box::leak(d.name.clone().into_bytes().into_boxed_slice());
         let id = res.symtab.intern(leaked);
-        if let crate::config::DefsymValue::Absolute(v) = d.value {
-            res.symtab.get_mut(id).def = SymbolDef::Absolute(v);
-        }
+        let sym = res.symtab.get_mut(id);
+        sym.def = match d.value {
+            crate::config::DefsymValue::Absolute(v) => SymbolDef::Absolute(v),
+            // An alias takes its value after layout (define_synthetic_symbols).
+            crate::config::DefsymValue::Symbol(..) => SymbolDef::Synthetic,
+        };
+        sym.weak = false;
     }
 }
 

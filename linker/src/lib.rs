@@ -18,5 +18,6 @@ pub mod options;
 pub mod output_sections;
 pub mod relocations;
 pub mod resolve;
+pub mod shared_files;
 pub mod symbol_table;
 pub mod writer;

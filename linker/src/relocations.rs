@@ -21,7 +21,7 @@ pub enum SymKey {
     Local(FileId, u32),
 }
 
-/// A dynamic relocation the output needs (static-pie: RELATIVE and IRELATIVE only).
+/// A dynamic relocation the output needs.
 #[derive(Clone, Copy, Debug)]
 pub struct DynReloc {
     pub place: Place,
@@ -33,29 +33,75 @@ pub struct DynReloc {
 pub enum Place {
     /// Offset `offset` of input section `sec` of `file`.
     Input { file: FileId, sec: u32, offset: u64 },
-    /// GOT slot `n` of `.got`.
+    /// Slot `n` of `.got`.
     Got(u32),
     /// Slot `n` of the IPLT's `.got.plt` slots.
     IgotPlt(u32),
+    /// Copy-relocated symbol `n` (index in `ScanResult::copies`).
+    Copy(u32),
 }
 
+/// The kind of a dynamic relocation.
 #[derive(Clone, Copy, Debug)]
 pub enum DynKind {
     /// `R_X86_64_RELATIVE`: base + (target's link-time address + addend).
     Relative { target: SymKey, addend: i64 },
     /// `R_X86_64_IRELATIVE`: the resolver of IFUNC `target`.
     IRelative { target: SymKey },
+    /// A relocation against a dynamic symbol (`R_X86_64_64`, `GLOB_DAT`, `TPOFF64`, `DTPMOD64`,
+    /// `DTPOFF64`, `COPY`, `TLSDESC`).
+    Symbolic { sym: SymbolId, r_type: u32, addend: i64 },
+    /// A TLS relocation without symbol, for this module's own TLS: `DTPMOD64` (addend 0) or
+    /// `TPOFF64`/`TLSDESC` whose addend is `target`'s offset in the TLS segment (+ addend).
+    TlsLocal { r_type: u32, target: Option<SymKey>, addend: i64 },
+}
+
+/// What a GOT entry holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GotKind {
+    /// The symbol's address (one slot).
+    Addr,
+    /// The symbol's TP offset (one slot; initial-exec).
+    TlsIe,
+    /// Module id + DTP offset (two slots; general-dynamic).
+    TlsGd,
+    /// This module's id + 0 (two slots; local-dynamic, one pair per output).
+    TlsLd,
+    /// A TLS descriptor (two slots).
+    TlsDesc,
+}
+
+impl GotKind {
+    pub fn slots(self) -> u32 {
+        match self {
+            GotKind::Addr | GotKind::TlsIe => 1,
+            _ => 2,
+        }
+    }
 }
 
 /// What scanning found: linker-created entries, in deterministic (input) order.
 #[derive(Default, Debug)]
 pub struct ScanResult {
-    pub got: Vec<SymKey>,
-    pub got_index: HashMap<SymKey, u32>,
+    /// GOT entries in order; `got_slot` maps an entry to its first slot.
+    pub got: Vec<(SymKey, GotKind)>,
+    pub got_slot: HashMap<(SymKey, GotKind), u32>,
+    pub got_slots: u32,
+    /// Preemptible functions called through `.plt` (order = `.plt`/`.rela.plt` order).
+    pub plt: Vec<SymbolId>,
+    pub plt_index: HashMap<SymbolId, u32>,
+    /// Symbols whose address is their PLT entry (non-PIC address taken of a shared function).
+    pub canonical_plt: hashbrown::HashSet<SymbolId>,
+    /// Non-preemptible IFUNCs, called through `.iplt`.
     pub iplt: Vec<SymKey>,
     pub iplt_index: HashMap<SymKey, u32>,
+    /// Shared data symbols copied into the executable (`R_X86_64_COPY`).
+    pub copies: Vec<SymbolId>,
+    pub copy_index: HashMap<SymbolId, u32>,
     pub dyn_relocs: Vec<DynReloc>,
     pub relocation_count: u64,
+    /// Symbols that dynamic relocations name: they must be in `.dynsym`.
+    pub dynamic_refs: hashbrown::HashSet<SymbolId>,
 }
 
 /// Properties of a relocation's target that decide how it is handled.
@@ -67,6 +113,12 @@ pub struct Target {
     pub ifunc: bool,
     pub absolute: bool,
     pub tls: bool,
+    /// May be bound to another module at run time (imported, or exported from a shared object).
+    pub preemptible: bool,
+    /// Defined by a shared library.
+    pub shared: bool,
+    /// A function (for choosing between a canonical PLT entry and a copy relocation).
+    pub func: bool,
 }
 
 /// Looks at what symbol `index` of `file` resolves to.
@@ -74,11 +126,9 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
     let f = &res.files[file as usize];
     if let Some(gid) = res.global_of(file, index) {
         let s = res.symtab.get(gid);
+        let mut shared = false;
         let (defined, absolute, ifunc, tls) = match s.def {
-            SymbolDef::Defined {
-                file: df,
-                index: di,
-            } => {
+            SymbolDef::Defined { file: df, index: di } => {
                 let sym = &res.files[df as usize].symbols[di as usize];
                 (
                     true,
@@ -90,20 +140,25 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
             SymbolDef::Common { .. } => (true, false, false, false),
             SymbolDef::Synthetic => (true, false, false, false),
             SymbolDef::Absolute(_) => (true, true, false, false),
-            SymbolDef::Undefined | SymbolDef::Lazy { .. } => (
-                false,
-                false,
-                false,
-                f.symbols[index].st_type() == elf::STT_TLS,
-            ),
+            SymbolDef::Shared { .. } => {
+                shared = true;
+                (true, false, false, s.sym_type == elf::STT_TLS)
+            }
+            SymbolDef::Undefined | SymbolDef::Lazy { .. } => {
+                (false, false, false, f.symbols[index].st_type() == elf::STT_TLS)
+            }
         };
+        let func = matches!(s.sym_type, elf::STT_FUNC | elf::STT_GNU_IFUNC);
         return Target {
             key: SymKey::Global(gid),
             defined,
             undef_weak: !defined && s.weak,
-            ifunc,
+            ifunc: ifunc && !s.preemptible,
             absolute,
             tls,
+            preemptible: s.preemptible,
+            shared,
+            func,
         };
     }
     let sym = &f.symbols[index];
@@ -114,6 +169,9 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
         ifunc: sym.st_type() == elf::STT_GNU_IFUNC,
         absolute: sym.st_shndx(LE) == elf::SHN_ABS,
         tls: sym.st_type() == elf::STT_TLS,
+        preemptible: false,
+        shared: false,
+        func: sym.st_type() == elf::STT_FUNC,
     }
 }
 
@@ -127,7 +185,7 @@ pub fn got_relax(
     is_pic: bool,
 ) -> Option<arch::GotRelax> {
     // lld relaxes only references to non-preemptible, non-IFUNC, non-absolute, non-TLS symbols.
-    if t.ifunc || !t.defined || t.absolute || t.tls {
+    if t.preemptible || t.ifunc || !t.defined || t.absolute || t.tls || t.shared {
         return None;
     }
     arch::can_relax_gotpcrelx(section, off, r_type, addend, is_pic)
@@ -138,6 +196,95 @@ pub fn section_is_live(kind: SectionKind) -> bool {
     matches!(kind, SectionKind::Regular | SectionKind::Merge)
 }
 
+/// The shape of the output, as relocation handling sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct OutputShape {
+    pub is_pic: bool,
+    /// An executable (TLS relaxes; copy relocations and canonical PLTs are possible).
+    pub exe: bool,
+}
+
+impl OutputShape {
+    pub fn of(config: &Config) -> Self {
+        OutputShape {
+            is_pic: config.is_pic(),
+            exe: config.output_kind == crate::config::OutputKind::Executable,
+        }
+    }
+}
+
+/// How one relocation is carried out. Scan and apply both derive it with [`plan`], so they
+/// always agree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// Nothing to write.
+    None,
+    /// Evaluate the relocation's formula with the symbol's (final) address.
+    Direct,
+    /// L + A - P through the symbol's `.plt` entry.
+    ViaPlt,
+    /// Through a GOT entry of this kind.
+    ViaGot(GotKind),
+    /// GOTPCRELX rewritten to avoid the GOT.
+    Relaxed(arch::GotRelax),
+    /// TLS sequence rewritten to local-exec.
+    TlsToLe,
+    /// TLS sequence rewritten to initial-exec.
+    TlsToIe,
+}
+
+/// Decides how a relocation is carried out.
+pub fn plan(shape: OutputShape, info: &arch::RelInfo, r_type: u32, t: &Target, section: &[u8], off: u64, addend: i64) -> Plan {
+    use arch::RelExpr as E;
+    match info.expr {
+        E::None => Plan::None,
+        E::Plt => {
+            if t.preemptible {
+                Plan::ViaPlt
+            } else {
+                Plan::Direct
+            }
+        }
+        E::GotPcRel | E::GotRel => {
+            match got_relax(section, off as usize, r_type, addend, t, shape.is_pic) {
+                Some(k) => Plan::Relaxed(k),
+                None => Plan::ViaGot(GotKind::Addr),
+            }
+        }
+        E::GotTpOff => {
+            if shape.exe && !t.preemptible {
+                Plan::TlsToLe
+            } else {
+                Plan::ViaGot(GotKind::TlsIe)
+            }
+        }
+        E::TlsGd => match (shape.exe, t.preemptible) {
+            (true, false) => Plan::TlsToLe,
+            (true, true) => Plan::TlsToIe,
+            (false, _) => Plan::ViaGot(GotKind::TlsGd),
+        },
+        E::TlsLd => {
+            if shape.exe {
+                Plan::TlsToLe
+            } else {
+                Plan::ViaGot(GotKind::TlsLd)
+            }
+        }
+        E::TlsDesc | E::TlsDescCall => match (shape.exe, t.preemptible) {
+            (true, false) => Plan::TlsToLe,
+            (true, true) => Plan::TlsToIe,
+            (false, _) => {
+                if info.expr == E::TlsDescCall {
+                    Plan::None
+                } else {
+                    Plan::ViaGot(GotKind::TlsDesc)
+                }
+            }
+        },
+        _ => Plan::Direct,
+    }
+}
+
 /// One undefined-symbol reference, for lld-style error reports.
 pub struct UndefRef {
     pub symbol: SymbolId,
@@ -146,12 +293,14 @@ pub struct UndefRef {
     pub offset: u64,
 }
 
-/// Scans every live relocation of every file. Returns the needs and the undefined references.
+/// Scans every live relocation of every file. Returns the needs, or the errors (undefined
+/// symbols, relocations that cannot be represented in this kind of output).
 pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, Vec<Error>> {
-    let is_pic = config.is_pic();
+    let shape = OutputShape::of(config);
     let mut out = ScanResult::default();
     let mut errors = Vec::new();
     let mut undefs: Vec<UndefRef> = Vec::new();
+    let report_undefined = config.output_kind != crate::config::OutputKind::SharedObject || config.z.defs;
     for (fi, file) in res.files.iter().enumerate() {
         let fid = fi as FileId;
         for (si, sec) in file.sections.iter().enumerate() {
@@ -170,100 +319,79 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                 let r_type = r.r_type(LE, false);
                 let sym_index = r.r_sym(LE, false) as usize;
                 let offset = r.r_offset(LE);
+                let addend = r.r_addend(LE);
                 let Some(info) = arch::rel_info(r_type) else {
-                    let e =
-                        arch::unknown_relocation_error(r_type, &file.sym_display_name(sym_index));
+                    let e = arch::unknown_relocation_error(r_type, &file.sym_display_name(sym_index));
                     errors.push(err!("{}: {}", file.name, e));
                     continue;
                 };
-                if info.expr == arch::RelExpr::None
-                    || sym_index == 0 && info.expr != arch::RelExpr::GotPc
-                {
-                    if sym_index == 0 && !matches!(info.expr, arch::RelExpr::None) {
-                        // Relocations against symbol 0 resolve to 0 + A; lld accepts them.
-                    }
+                if info.expr == arch::RelExpr::None || sym_index == 0 && info.expr != arch::RelExpr::GotPc {
                     continue;
                 }
                 let t = target_of(res, fid, sym_index);
                 if !t.defined && !t.undef_weak {
-                    if let SymKey::Global(g) = t.key {
-                        undefs.push(UndefRef {
-                            symbol: g,
-                            file: fid,
-                            sec: si as u32,
-                            offset,
-                        });
+                    if report_undefined || !t.preemptible {
+                        if let SymKey::Global(g) = t.key {
+                            undefs.push(UndefRef { symbol: g, file: fid, sec: si as u32, offset });
+                        }
+                        continue;
                     }
-                    continue;
                 }
                 if !alloc {
                     continue;
                 }
+                let site = || reference_site(file, si, offset);
+                let p = plan(shape, &info, r_type, &t, sec.data, offset, addend);
+                let place = Place::Input { file: fid, sec: si as u32, offset };
                 use arch::RelExpr as E;
-                match info.expr {
-                    E::Abs => {
+                match p {
+                    Plan::None | Plan::Relaxed(_) => {}
+                    Plan::TlsToLe => {
+                        if matches!(info.expr, E::TlsGd | E::TlsLd) {
+                            // The call to __tls_get_addr disappears with the rewrite.
+                            skip = 1;
+                        }
+                    }
+                    Plan::TlsToIe => {
+                        add_got(&mut out, res, t, GotKind::TlsIe, shape);
+                        if info.expr == E::TlsGd {
+                            skip = 1;
+                        }
+                    }
+                    Plan::ViaPlt => {
+                        if let SymKey::Global(g) = t.key {
+                            add_plt(&mut out, g);
+                        }
+                    }
+                    Plan::ViaGot(kind) => {
+                        if t.ifunc && kind == GotKind::Addr {
+                            // An IFUNC's GOT entry is its IPLT slot in .got.plt.
+                            add_iplt(&mut out, t.key);
+                        } else {
+                            add_got(&mut out, res, t, kind, shape);
+                        }
+                    }
+                    Plan::Direct => {
                         if t.ifunc {
                             add_iplt(&mut out, t.key);
                         }
-                        if is_pic && !t.absolute && !t.undef_weak {
-                            if info.size == 8 {
-                                out.dyn_relocs.push(DynReloc {
-                                    place: Place::Input {
-                                        file: fid,
-                                        sec: si as u32,
-                                        offset,
-                                    },
-                                    kind: DynKind::Relative {
-                                        target: t.key,
-                                        addend: r.r_addend(LE),
-                                    },
-                                });
-                                if !writable && config.z.text {
-                                    errors.push(err!(
-                                        "relocation {} cannot be used against {}; recompile with -fPIC\n>>> defined in {}\n>>> referenced by {}",
-                                        info.name,
-                                        describe_target(res, fid, sym_index),
-                                        file.name,
-                                        reference_site(file, si, offset)
-                                    ));
-                                }
-                            } else {
-                                errors.push(err!(
-                                    "relocation {} cannot be used against {}; recompile with -fPIC\n>>> defined in {}\n>>> referenced by {}",
-                                    info.name,
-                                    describe_target(res, fid, sym_index),
-                                    file.name,
-                                    reference_site(file, si, offset)
-                                ));
-                            }
+                        if let Err(e) = scan_direct(config, shape, res, &mut out, &info, &t, place, addend, writable) {
+                            errors.push(err!(
+                                "{e}\n>>> defined in {}\n>>> referenced by {}",
+                                defined_in(res, &t),
+                                site()
+                            ));
+                        }
+                        if info.expr == E::TpOff && !shape.exe {
+                            errors.push(err!(
+                                "relocation {} against {} cannot be used with -shared\n>>> defined in {}\n>>> referenced by {}",
+                                info.name,
+                                describe_target(res, fid, sym_index).trim_start_matches("symbol ").trim_matches('\''),
+                                defined_in(res, &t),
+                                site()
+                            ));
                         }
                     }
-                    E::PcRel | E::Plt => {
-                        if t.ifunc {
-                            add_iplt(&mut out, t.key);
-                        }
-                    }
-                    E::GotPcRel | E::GotRel => {
-                        if t.ifunc {
-                            add_iplt(&mut out, t.key);
-                        } else if got_relax(
-                            sec.data,
-                            offset as usize,
-                            r_type,
-                            r.r_addend(LE),
-                            &t,
-                            is_pic,
-                        )
-                        .is_none()
-                        {
-                            add_got(&mut out, t, is_pic);
-                        }
-                    }
-                    E::TlsGd | E::TlsLd => {
-                        // Executables relax GD/LD to LE; the call to __tls_get_addr goes too.
-                        skip = 1;
-                    }
-                    _ => {}
                 }
             }
         }
@@ -278,33 +406,183 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
     }
 }
 
+/// A direct (S + A style) relocation: decides whether it needs a dynamic relocation, a copy
+/// relocation or a canonical PLT entry, or cannot be represented.
+#[allow(clippy::too_many_arguments)]
+fn scan_direct(
+    config: &Config,
+    shape: OutputShape,
+    res: &Resolved,
+    out: &mut ScanResult,
+    info: &arch::RelInfo,
+    t: &Target,
+    place: Place,
+    addend: i64,
+    writable: bool,
+) -> std::result::Result<(), String> {
+    use arch::RelExpr as E;
+    let abs = info.expr == E::Abs;
+    let pcrel = matches!(info.expr, E::PcRel | E::Plt);
+    if !abs && !pcrel {
+        return Ok(());
+    }
+    let g = match t.key {
+        SymKey::Global(g) => Some(g),
+        SymKey::Local(..) => None,
+    };
+    let cannot = |what: &str| -> String {
+        let name = match g {
+            Some(g) => format!("symbol '{}'", res.symtab.get(g).name_str()),
+            None => "local symbol".to_string(),
+        };
+        format!("relocation {} cannot be used against {name}; recompile with {what}", info.name)
+    };
+    if t.preemptible {
+        // A word in writable data can carry a symbolic dynamic relocation.
+        if abs && info.size == 8 && (writable || !config.z.text) {
+            if let Some(g) = g {
+                out.dynamic_refs.insert(g);
+                out.dyn_relocs.push(DynReloc { place, kind: DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_64, addend } });
+            }
+            return Ok(());
+        }
+        // An executable can take the definition over: a copy for data, a canonical PLT entry
+        // for functions (their address must be the same everywhere).
+        if shape.exe && t.shared {
+            let Some(g) = g else { return Ok(()) };
+            if t.func {
+                add_plt(out, g);
+                out.canonical_plt.insert(g);
+            } else {
+                add_copy(out, g);
+            }
+            out.dynamic_refs.insert(g);
+            // The address is now fixed in this module; a PIC output still needs RELATIVE.
+            if abs && shape.is_pic && info.size == 8 {
+                out.dyn_relocs.push(DynReloc { place, kind: DynKind::Relative { target: t.key, addend } });
+            }
+            if abs && shape.is_pic && info.size != 8 {
+                return Err(cannot("-fPIC"));
+            }
+            return Ok(());
+        }
+        if t.undef_weak && !shape.is_pic {
+            return Ok(());
+        }
+        return Err(cannot(if shape.exe { "-fPIE" } else { "-fPIC" }));
+    }
+    if abs && shape.is_pic && !t.absolute && !(t.undef_weak && !t.preemptible) {
+        if info.size == 8 {
+            if !writable && config.z.text {
+                return Err(cannot("-fPIC"));
+            }
+            out.dyn_relocs.push(DynReloc { place, kind: DynKind::Relative { target: t.key, addend } });
+        } else {
+            return Err(cannot("-fPIC"));
+        }
+    }
+    Ok(())
+}
+
+fn defined_in(res: &Resolved, t: &Target) -> String {
+    match t.key {
+        SymKey::Local(f, _) => res.files[f as usize].name.clone(),
+        SymKey::Global(g) => match res.symtab.get(g).def {
+            SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. } => res.files[file as usize].name.clone(),
+            SymbolDef::Shared { file, .. } => res.shared[file as usize].name.clone(),
+            _ => "<internal>".to_string(),
+        },
+    }
+}
+
 fn add_iplt(out: &mut ScanResult, key: SymKey) {
     if !out.iplt_index.contains_key(&key) {
         let n = out.iplt.len() as u32;
         out.iplt.push(key);
         out.iplt_index.insert(key, n);
-        out.dyn_relocs.push(DynReloc {
-            place: Place::IgotPlt(n),
-            kind: DynKind::IRelative { target: key },
-        });
+        out.dyn_relocs.push(DynReloc { place: Place::IgotPlt(n), kind: DynKind::IRelative { target: key } });
     }
 }
 
-fn add_got(out: &mut ScanResult, t: Target, is_pic: bool) {
-    if out.got_index.contains_key(&t.key) {
+fn add_plt(out: &mut ScanResult, g: SymbolId) {
+    if !out.plt_index.contains_key(&g) {
+        out.plt_index.insert(g, out.plt.len() as u32);
+        out.plt.push(g);
+        out.dynamic_refs.insert(g);
+    }
+}
+
+fn add_copy(out: &mut ScanResult, g: SymbolId) {
+    if !out.copy_index.contains_key(&g) {
+        let n = out.copies.len() as u32;
+        out.copy_index.insert(g, n);
+        out.copies.push(g);
+        out.dyn_relocs.push(DynReloc { place: Place::Copy(n), kind: DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_COPY, addend: 0 } });
+    }
+}
+
+fn add_got(out: &mut ScanResult, res: &Resolved, t: Target, kind: GotKind, shape: OutputShape) {
+    // One local-dynamic pair serves the whole module.
+    let key = if kind == GotKind::TlsLd { SymKey::Local(u32::MAX, 0) } else { t.key };
+    if out.got_slot.contains_key(&(key, kind)) {
         return;
     }
-    let n = out.got.len() as u32;
-    out.got.push(t.key);
-    out.got_index.insert(t.key, n);
-    if is_pic && !t.absolute && !t.undef_weak {
-        out.dyn_relocs.push(DynReloc {
-            place: Place::Got(n),
-            kind: DynKind::Relative {
-                target: t.key,
-                addend: 0,
-            },
-        });
+    let slot = out.got_slots;
+    out.got_slots += kind.slots();
+    out.got.push((key, kind));
+    out.got_slot.insert((key, kind), slot);
+    let global = match t.key {
+        SymKey::Global(g) => Some(g),
+        _ => None,
+    };
+    let _ = res;
+    let mut push = |place: Place, kind: DynKind| out.dyn_relocs.push(DynReloc { place, kind });
+    match kind {
+        GotKind::Addr => {
+            if t.preemptible {
+                if let Some(g) = global {
+                    push(Place::Got(slot), DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_GLOB_DAT, addend: 0 });
+                    out.dynamic_refs.insert(g);
+                }
+            } else if shape.is_pic && !t.absolute && !t.undef_weak {
+                push(Place::Got(slot), DynKind::Relative { target: t.key, addend: 0 });
+            }
+        }
+        GotKind::TlsIe => {
+            if t.preemptible {
+                if let Some(g) = global {
+                    push(Place::Got(slot), DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_TPOFF64, addend: 0 });
+                    out.dynamic_refs.insert(g);
+                }
+            } else if !shape.exe {
+                push(Place::Got(slot), DynKind::TlsLocal { r_type: elf::R_X86_64_TPOFF64, target: Some(t.key), addend: 0 });
+            }
+            // In an executable the linker knows the TP offset and writes it into the slot.
+        }
+        GotKind::TlsGd => {
+            if t.preemptible {
+                if let Some(g) = global {
+                    push(Place::Got(slot), DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_DTPMOD64, addend: 0 });
+                    push(Place::Got(slot + 1), DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_DTPOFF64, addend: 0 });
+                    out.dynamic_refs.insert(g);
+                }
+            } else {
+                push(Place::Got(slot), DynKind::TlsLocal { r_type: elf::R_X86_64_DTPMOD64, target: None, addend: 0 });
+            }
+        }
+        GotKind::TlsLd => {
+            push(Place::Got(slot), DynKind::TlsLocal { r_type: elf::R_X86_64_DTPMOD64, target: None, addend: 0 });
+        }
+        GotKind::TlsDesc => {
+            if t.preemptible {
+                if let Some(g) = global {
+                    push(Place::Got(slot), DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_TLSDESC, addend: 0 });
+                    out.dynamic_refs.insert(g);
+                }
+            } else {
+                push(Place::Got(slot), DynKind::TlsLocal { r_type: elf::R_X86_64_TLSDESC, target: Some(t.key), addend: 0 });
+            }
+        }
     }
 }
 
@@ -365,9 +643,12 @@ fn undefined_errors(res: &Resolved, undefs: &[UndefRef]) -> Vec<Error> {
 pub trait AddressMap {
     /// Address of symbol `index` of `file` plus `addend`, with the addend folded in the way lld
     /// does for section symbols of merged sections (the piece is found at value + addend).
+    /// For a symbol with a canonical PLT entry or a copy relocation this is that address.
     fn symbol_address(&self, file: FileId, index: usize, addend: i64) -> u64;
     fn iplt_entry_address(&self, key: SymKey) -> Option<u64>;
-    fn got_slot_address(&self, key: SymKey) -> Option<u64>;
+    fn plt_entry_address(&self, sym: SymbolId) -> Option<u64>;
+    /// Address of the first slot of a GOT entry (for IFUNCs: their `.got.plt` slot).
+    fn got_slot_address(&self, key: SymKey, kind: GotKind) -> Option<u64>;
     fn got_base(&self) -> u64;
     /// Thread pointer relative offset base (variant 2: TP is the end of the TLS block).
     fn tls_tp(&self) -> u64;
@@ -392,11 +673,11 @@ pub fn apply_relocs(
 ) -> Result<()> {
     let f = &res.files[file as usize];
     let s = &f.sections[sec];
-    let is_pic = config.is_pic();
+    let shape = OutputShape::of(config);
     let alloc = s.is_alloc();
     let is_debug = !alloc && s.name.starts_with(b".debug");
     let mut skip = 0usize;
-    for (ri, r) in relocs.iter().enumerate() {
+    for r in relocs.iter() {
         if skip > 0 {
             skip -= 1;
             continue;
@@ -408,11 +689,7 @@ pub fn apply_relocs(
         let off = in_off.wrapping_sub(in_start);
         let addend = r.r_addend(LE);
         let info = arch::rel_info(r_type).ok_or_else(|| {
-            err!(
-                "{}: {}",
-                f.name,
-                arch::unknown_relocation_error(r_type, &f.sym_display_name(sym_index))
-            )
+            err!("{}: {}", f.name, arch::unknown_relocation_error(r_type, &f.sym_display_name(sym_index)))
         })?;
         if info.expr == arch::RelExpr::None {
             continue;
@@ -421,23 +698,8 @@ pub fn apply_relocs(
         let t = target_of(res, file, sym_index);
         // References from debug info into discarded COMDAT copies get lld's tombstone.
         if !alloc && sym_index != 0 && target_in_dead_section(res, file, sym_index) {
-            let tomb = if is_debug && (s.name == b".debug_loc" || s.name == b".debug_ranges") {
-                1
-            } else {
-                0
-            };
-            write(
-                f,
-                s.name_str(),
-                buf,
-                off,
-                r_type,
-                tomb,
-                info.name,
-                res,
-                file,
-                sym_index,
-            )?;
+            let tomb = if is_debug && (s.name == b".debug_loc" || s.name == b".debug_ranges") { 1 } else { 0 };
+            write(f, s.name_str(), buf, off, r_type, tomb, info.name, res, file, sym_index)?;
             continue;
         }
         let sval = |a: i64| -> u64 {
@@ -451,109 +713,103 @@ pub fn apply_relocs(
             }
             map.symbol_address(file, sym_index, a)
         };
-        use arch::RelExpr as E;
-        let value: u64 = match info.expr {
-            E::None => continue,
-            E::Abs => {
-                if is_debug && r_type == elf::R_X86_64_DTPOFF32 {
-                    sval(addend).wrapping_sub(map.tls_start())
-                } else {
-                    sval(addend)
-                }
-            }
-            E::PcRel | E::Plt => sval(addend).wrapping_sub(p),
-            E::GotPcRel => {
-                if let Some(kind) = got_relax(s.data, in_off as usize, r_type, addend, &t, is_pic) {
-                    let v = if kind.is_absolute() {
-                        sval(addend)
-                    } else {
-                        sval(addend).wrapping_sub(p)
-                    };
-                    if !kind.fits(v) {
-                        return Err(err!(
-                            "{}: relaxed GOTPCRELX reference to {} does not fit in 32 bits (output too large for the small code model)",
-                            reference_site(f, sec, in_off),
-                            f.sym_display_name(sym_index)
-                        ));
-                    }
-                    arch::apply_gotpcrelx_relax(buf, off as usize, r_type, kind, v)
-                        .map_err(|e| err!("{}: {}", f.name, e))?;
-                    continue;
-                }
-                got_address(map, &t, f)?
-                    .wrapping_add(addend as u64)
-                    .wrapping_sub(p)
-            }
-            E::GotRel => got_address(map, &t, f)?
-                .wrapping_sub(map.got_base())
-                .wrapping_add(addend as u64),
-            E::GotPc => map.got_base().wrapping_add(addend as u64).wrapping_sub(p),
-            E::GotOff | E::PltGotOff => sval(addend).wrapping_sub(map.got_base()),
-            E::Size => map.symbol_size(file, sym_index).wrapping_add(addend as u64),
-            E::TpOff => sval(addend).wrapping_sub(map.tls_tp()),
-            E::DtpOff => {
-                if alloc {
-                    // After LD->LE relaxation, DTP-relative offsets become TP-relative.
-                    sval(addend).wrapping_sub(map.tls_tp())
-                } else {
-                    sval(addend).wrapping_sub(map.tls_start())
-                }
-            }
-            // Executables relax every TLS access to local-exec (value = S + A - TP).
-            E::GotTpOff => {
-                let tpoff = sval(addend).wrapping_sub(map.tls_tp());
-                arch::relax_tls_ie_to_le(buf, off as usize, r_type, tpoff)
-                    .map_err(|e| err!("{}: {}", f.name, e))?;
-                continue;
-            }
-            E::TlsGd => {
-                let tpoff = sval(addend).wrapping_sub(map.tls_tp());
-                skip = arch::relax_tls_gd_to_le(buf, off as usize, tpoff)
-                    .map_err(|e| err!("{}: {}", f.name, e))?;
-                continue;
-            }
-            E::TlsLd => {
-                skip = arch::relax_tls_ld_to_le(buf, off as usize)
-                    .map_err(|e| err!("{}: {}", f.name, e))?;
-                continue;
-            }
-            E::TlsDesc => {
-                let tpoff = sval(addend).wrapping_sub(map.tls_tp());
-                arch::relax_tlsdesc_to_le(buf, off as usize, r_type, tpoff)
-                    .map_err(|e| err!("{}: {}", f.name, e))?;
-                continue;
-            }
-            E::TlsDescCall => {
-                arch::relax_tlsdesc_call(buf, off as usize)
-                    .map_err(|e| err!("{}: {}", f.name, e))?;
-                continue;
-            }
+        let plan = if alloc {
+            plan(shape, &info, r_type, &t, s.data, in_off, addend)
+        } else {
+            Plan::Direct
         };
-        write(
-            f,
-            s.name_str(),
-            buf,
-            off,
-            r_type,
-            value,
-            info.name,
-            res,
-            file,
-            sym_index,
-        )?;
+        let got = |kind: GotKind| -> Result<u64> {
+            map.got_slot_address(t.key, kind)
+                .ok_or_else(|| err!("{}: internal error: missing GOT entry for {}", f.name, f.sym_display_name(sym_index)))
+        };
+        let tp = map.tls_tp();
+        use arch::RelExpr as E;
+        let value: u64 = match plan {
+            Plan::None => continue,
+            Plan::Relaxed(kind) => {
+                let v = if kind.is_absolute() { sval(addend) } else { sval(addend).wrapping_sub(p) };
+                if !kind.fits(v) {
+                    return Err(err!(
+                        "{}: relaxed GOTPCRELX reference to {} does not fit in 32 bits (output too large for the small code model)",
+                        reference_site(f, sec, in_off),
+                        f.sym_display_name(sym_index)
+                    ));
+                }
+                arch::apply_gotpcrelx_relax(buf, off as usize, r_type, kind, v).map_err(|e| err!("{}: {}", f.name, e))?;
+                continue;
+            }
+            Plan::TlsToLe => {
+                let tpoff = sval(addend).wrapping_sub(tp);
+                match info.expr {
+                    E::GotTpOff => arch::relax_tls_ie_to_le(buf, off as usize, r_type, tpoff).map(|_| 0),
+                    E::TlsGd => arch::relax_tls_gd_to_le(buf, off as usize, tpoff),
+                    E::TlsLd => arch::relax_tls_ld_to_le(buf, off as usize),
+                    E::TlsDesc => arch::relax_tlsdesc_to_le(buf, off as usize, r_type, tpoff).map(|_| 0),
+                    _ => arch::relax_tlsdesc_call(buf, off as usize).map(|_| 0),
+                }
+                .map(|n| skip = n)
+                .map_err(|e| err!("{}: {}", f.name, e))?;
+                continue;
+            }
+            Plan::TlsToIe => {
+                let v = got(GotKind::TlsIe)?.wrapping_add(addend as u64).wrapping_sub(p);
+                match info.expr {
+                    E::TlsGd => arch::relax_tls_gd_to_ie(buf, off as usize, v),
+                    E::TlsDesc => arch::relax_tlsdesc_to_ie(buf, off as usize, r_type, v).map(|_| 0),
+                    _ => arch::relax_tlsdesc_call(buf, off as usize).map(|_| 0),
+                }
+                .map(|n| skip = n)
+                .map_err(|e| err!("{}: {}", f.name, e))?;
+                continue;
+            }
+            Plan::ViaPlt => {
+                let g = match t.key {
+                    SymKey::Global(g) => g,
+                    SymKey::Local(..) => return Err(err!("{}: internal error: PLT for a local symbol", f.name)),
+                };
+                let l = map.plt_entry_address(g).ok_or_else(|| err!("{}: internal error: missing PLT entry", f.name))?;
+                l.wrapping_add(addend as u64).wrapping_sub(p)
+            }
+            Plan::ViaGot(kind) => {
+                let slot = got(kind)?;
+                match info.expr {
+                    E::GotRel => slot.wrapping_sub(map.got_base()).wrapping_add(addend as u64),
+                    _ => slot.wrapping_add(addend as u64).wrapping_sub(p),
+                }
+            }
+            Plan::Direct => match info.expr {
+                E::None => continue,
+                E::Abs => {
+                    if is_debug && r_type == elf::R_X86_64_DTPOFF32 {
+                        sval(addend).wrapping_sub(map.tls_start())
+                    } else if t.preemptible && !t.shared && sym_index != 0 {
+                        // A symbolic dynamic relocation fills this word at run time; lld
+                        // leaves the addend... with RELA the place gets 0.
+                        0
+                    } else {
+                        sval(addend)
+                    }
+                }
+                E::PcRel | E::Plt => sval(addend).wrapping_sub(p),
+                E::GotPc => map.got_base().wrapping_add(addend as u64).wrapping_sub(p),
+                E::GotOff | E::PltGotOff => sval(addend).wrapping_sub(map.got_base()),
+                E::Size => map.symbol_size(file, sym_index).wrapping_add(addend as u64),
+                E::TpOff => sval(addend).wrapping_sub(tp),
+                E::DtpOff => {
+                    if alloc && shape.exe {
+                        // After LD->LE relaxation, DTP-relative offsets become TP-relative.
+                        sval(addend).wrapping_sub(tp)
+                    } else {
+                        sval(addend).wrapping_sub(map.tls_start())
+                    }
+                }
+                // Only reachable from non-allocated sections, where nothing is relaxed.
+                E::GotPcRel | E::GotRel | E::GotTpOff | E::TlsGd | E::TlsLd | E::TlsDesc | E::TlsDescCall => sval(addend),
+            },
+        };
+        write(f, s.name_str(), buf, off, r_type, value, info.name, res, file, sym_index)?;
     }
     Ok(())
-}
-
-fn got_address(map: &dyn AddressMap, t: &Target, f: &ObjectFile) -> Result<u64> {
-    if t.ifunc {
-        // An IFUNC's GOT entry is its IPLT slot in .got.plt, which IRELATIVE fills.
-        if let Some(v) = map.got_slot_address(t.key) {
-            return Ok(v);
-        }
-    }
-    map.got_slot_address(t.key)
-        .ok_or_else(|| err!("{}: internal error: missing GOT slot", f.name))
 }
 
 fn target_in_dead_section(res: &Resolved, file: FileId, index: usize) -> bool {

@@ -6,6 +6,7 @@
 use crate::config::{Config, Input, InputKind, OutputKind};
 use crate::error::{Error, Result};
 use crate::input_files::{self, classify, FileId, FileKind, ObjectFile, SectionKind};
+use crate::shared_files::SharedFile;
 use crate::symbol_table::{merge_visibility, SymbolDef, SymbolId, SymbolTable};
 use crate::{bail, err, library_search, linker_script};
 use hashbrown::{HashMap, HashSet};
@@ -41,6 +42,11 @@ pub struct Resolved {
     pub extractions: Vec<Extraction>,
     /// Winning file of each COMDAT signature.
     pub comdats: HashMap<&'static [u8], FileId>,
+    /// Shared libraries, in command-line order.
+    pub shared: Vec<SharedFile>,
+    /// Whether each shared library resolves a non-weak reference from an object (for
+    /// `--as-needed`: only those get a `DT_NEEDED`).
+    pub shared_used: Vec<bool>,
 }
 
 impl Resolved {
@@ -75,6 +81,8 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             archives: Vec::new(),
             extractions: Vec::new(),
             comdats: HashMap::new(),
+            shared: Vec::new(),
+            shared_used: Vec::new(),
         },
         errors: Vec::new(),
         seen_files: HashSet::new(),
@@ -100,7 +108,61 @@ impl Resolver<'_> {
             self.add_input(input)?;
         }
         self.add_roots_and_wraps()?;
+        self.mark_used_shared();
         Ok(())
+    }
+
+    /// Adds a shared library's dynamic symbols. A library whose soname was already seen is
+    /// ignored, as lld does. Non-default versions (`foo@V`) do not take part in resolution.
+    fn add_shared(&mut self, file: SharedFile) {
+        if self.out.shared.iter().any(|s| s.soname == file.soname) {
+            return;
+        }
+        let index = self.out.shared.len() as u32;
+        for i in 1..file.dynsyms.len() {
+            let s = &file.dynsyms[i];
+            let bind = s.st_bind();
+            if bind != elf::STB_GLOBAL && bind != elf::STB_WEAK {
+                continue;
+            }
+            let name = file.sym_name(i);
+            let id = self.out.symtab.intern(name);
+            if s.st_shndx(LE) == elf::SHN_UNDEF {
+                self.out.symtab.get_mut(id).referenced_by_dso = true;
+                continue;
+            }
+            let (_, hidden) = file.version(i);
+            if hidden {
+                continue;
+            }
+            let sym = self.out.symtab.get_mut(id);
+            // lld: a shared definition replaces only an undefined symbol (keeping the
+            // references' binding); lazy, defined and common symbols win over it.
+            if sym.def == SymbolDef::Undefined {
+                sym.def = SymbolDef::Shared { file: index, index: i as u32 };
+                sym.sym_type = s.st_type();
+                if !sym.referenced {
+                    sym.weak = bind == elf::STB_WEAK;
+                }
+            }
+        }
+        self.out.shared.push(file);
+        self.out.shared_used.push(false);
+    }
+
+    /// A library is used when a non-weak undefined reference of some object binds to it.
+    fn mark_used_shared(&mut self) {
+        for (fi, f) in self.out.files.iter().enumerate() {
+            for (k, &id) in self.out.file_syms[fi].iter().enumerate() {
+                let s = &f.symbols[f.first_global + k];
+                if s.st_shndx(LE) != elf::SHN_UNDEF || s.st_bind() == elf::STB_WEAK {
+                    continue;
+                }
+                if let SymbolDef::Shared { file, .. } = self.out.symtab.get(id).def {
+                    self.out.shared_used[file as usize] = true;
+                }
+            }
+        }
     }
 
     fn add_input(&mut self, input: &Input) -> Result<()> {
@@ -133,10 +195,11 @@ impl Resolver<'_> {
             }
             FileKind::Archive => self.add_archive(path, data, input)?,
             FileKind::ElfShared => {
-                if self.config.is_static || input.state.link_static {
+                if self.config.is_static {
                     bail!("attempted static link of dynamic object {name}");
                 }
-                bail!("{name}: shared libraries are not supported by weld yet (dynamic linking is being implemented); link with -static");
+                let file = SharedFile::parse(name, data, input.state.as_needed)?;
+                self.add_shared(file);
             }
             FileKind::Bitcode => {
                 bail!("{name}: LLVM bitcode input needs weld's LTO support, which is not implemented yet; compile without -flto")
@@ -418,7 +481,7 @@ impl Resolver<'_> {
                 let align = s.st_value(LE).max(1);
                 let sym = self.out.symtab.get_mut(sid);
                 match sym.def {
-                    SymbolDef::Undefined | SymbolDef::Lazy { .. } => {
+                    SymbolDef::Undefined | SymbolDef::Lazy { .. } | SymbolDef::Shared { .. } => {
                         sym.def = SymbolDef::Common {
                             file: id,
                             index: i as u32,
@@ -459,7 +522,7 @@ impl Resolver<'_> {
             // A definition.
             let sym = self.out.symtab.get_mut(sid);
             let take = match sym.def {
-                SymbolDef::Undefined | SymbolDef::Lazy { .. } => true,
+                SymbolDef::Undefined | SymbolDef::Lazy { .. } | SymbolDef::Shared { .. } => true,
                 SymbolDef::Common { .. } => !weak,
                 SymbolDef::Defined {
                     file: of,

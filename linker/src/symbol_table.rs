@@ -28,6 +28,8 @@ pub enum SymbolDef {
     Synthetic,
     /// `--defsym=NAME=NUMBER`.
     Absolute(u64),
+    /// Defined by dynamic symbol `index` of shared library `file` (index in `Resolved::shared`).
+    Shared { file: u32, index: u32 },
 }
 
 /// A global symbol.
@@ -45,6 +47,12 @@ pub struct Symbol {
     pub sym_type: u8,
     /// The first file that referred to the symbol (for `--why-extract`).
     pub first_referrer: Option<FileId>,
+    /// Some shared library refers to the symbol (so an executable must export its definition).
+    pub referenced_by_dso: bool,
+    /// The symbol goes to `.dynsym` (imported or exported); computed after resolution.
+    pub in_dynsym: bool,
+    /// References may bind to another module's definition at run time; computed after resolution.
+    pub preemptible: bool,
 }
 
 impl Symbol {
@@ -56,6 +64,11 @@ impl Symbol {
                 | SymbolDef::Synthetic
                 | SymbolDef::Absolute(_)
         )
+    }
+
+    /// Defined by a shared library.
+    pub fn is_shared(&self) -> bool {
+        matches!(self.def, SymbolDef::Shared { .. })
     }
 
     pub fn name_str(&self) -> String {
@@ -85,6 +98,9 @@ impl SymbolTable {
             referenced: false,
             sym_type: object::elf::STT_NOTYPE,
             first_referrer: None,
+            referenced_by_dso: false,
+            in_dynsym: false,
+            preemptible: false,
         });
         self.map.insert(name, id);
         id

@@ -1,0 +1,323 @@
+//! Dynamic linking metadata: which symbols are exported and preemptible, and the contents of
+//! `.dynsym` (order), `.dynstr`, `.gnu.hash`, `.hash`, `.gnu.version`, `.gnu.version_r` and the
+//! `.dynamic` tag list. Everything that does not depend on addresses is computed here, before
+//! layout, so section sizes are known; addresses are filled in by the writer.
+
+use crate::config::{Config, HashStyle, OutputKind};
+use crate::relocations::ScanResult;
+use crate::resolve::Resolved;
+use crate::symbol_table::{SymbolDef, SymbolId};
+use hashbrown::HashMap;
+use object::elf;
+use object::read::elf::Sym;
+use object::LittleEndian as LE;
+
+/// Whether the output is dynamically linked (has `.dynamic`, `.dynsym`, an interpreter or is a
+/// shared object). lld links statically when there are no shared libraries, no `-pie`, no
+/// `-shared` and no `--export-dynamic`.
+pub fn is_dynamic(config: &Config, res: &Resolved) -> bool {
+    if config.is_static {
+        return false;
+    }
+    config.output_kind == OutputKind::SharedObject || config.pie || !res.shared.is_empty() || config.export_dynamic
+}
+
+/// Sets `in_dynsym` and `preemptible` on every global symbol (lld's `includeInDynsym` and
+/// `computeIsPreemptible`).
+pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
+    let dynamic = is_dynamic(config, res);
+    let shared_output = config.output_kind == OutputKind::SharedObject;
+    let export_names: hashbrown::HashSet<&[u8]> = config.export_dynamic_symbols.iter().map(|s| s.as_bytes()).collect();
+    for s in res.symtab.symbols.iter_mut() {
+        s.in_dynsym = false;
+        s.preemptible = false;
+        if !dynamic {
+            continue;
+        }
+        let default_vis = s.visibility == elf::STV_DEFAULT;
+        let exportable = default_vis || s.visibility == elf::STV_PROTECTED;
+        match s.def {
+            SymbolDef::Shared { .. } => {
+                s.in_dynsym = s.referenced;
+                s.preemptible = true;
+            }
+            SymbolDef::Undefined => {
+                if s.referenced && default_vis && (s.weak || shared_output) {
+                    s.in_dynsym = true;
+                    s.preemptible = true;
+                }
+            }
+            SymbolDef::Defined { .. } | SymbolDef::Common { .. } | SymbolDef::Absolute(_) => {
+                let export = exportable
+                    && (shared_output || config.export_dynamic || s.referenced_by_dso || export_names.contains(s.name));
+                s.in_dynsym = export;
+                // In an executable nothing defined can be preempted; in a shared object every
+                // exported default-visibility definition can, unless -Bsymbolic says otherwise.
+                let symbolic = config.bsymbolic || (config.bsymbolic_functions && s.sym_type == elf::STT_FUNC);
+                s.preemptible = shared_output && export && default_vis && !symbolic;
+            }
+            SymbolDef::Synthetic | SymbolDef::Lazy { .. } => {}
+        }
+    }
+}
+
+/// The ELF (SysV) hash function.
+pub fn elf_hash(name: &[u8]) -> u32 {
+    let mut h: u32 = 0;
+    for &c in name {
+        h = (h << 4).wrapping_add(u32::from(c));
+        let g = h & 0xf000_0000;
+        if g != 0 {
+            h ^= g >> 24;
+        }
+        h &= !g;
+    }
+    h
+}
+
+/// The GNU hash function (Bernstein's, seed 5381).
+pub fn gnu_hash(name: &[u8]) -> u32 {
+    let mut h: u32 = 5381;
+    for &c in name {
+        h = h.wrapping_mul(33).wrapping_add(u32::from(c));
+    }
+    h
+}
+
+/// Address-independent parts of the dynamic tables.
+#[derive(Default, Debug)]
+pub struct DynTables {
+    /// `.dynsym` entries after the null symbol, in output order.
+    pub dynsym: Vec<SymbolId>,
+    pub dynsym_index: HashMap<SymbolId, u32>,
+    /// Offset of each `dynsym` entry's name in `.dynstr`.
+    pub name_off: Vec<u32>,
+    pub dynstr: Vec<u8>,
+    pub gnu_hash: Vec<u8>,
+    pub sysv_hash: Vec<u8>,
+    /// `.gnu.version`, parallel to `.dynsym` including the null entry.
+    pub versym: Vec<u16>,
+    /// `.gnu.version_r` bytes, and its entry count (`DT_VERNEEDNUM`).
+    pub verneed: Vec<u8>,
+    pub verneed_count: u32,
+    /// `DT_NEEDED` strings (offsets in `.dynstr`).
+    pub needed: Vec<u32>,
+    pub soname: Option<u32>,
+    pub runpath: Option<u32>,
+}
+
+impl DynTables {
+    fn add_str(&mut self, s: &[u8]) -> u32 {
+        let off = self.dynstr.len() as u32;
+        self.dynstr.extend_from_slice(s);
+        self.dynstr.push(0);
+        off
+    }
+}
+
+/// Builds the dynamic tables for the symbols that must appear in `.dynsym`.
+pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTables {
+    let mut t = DynTables { dynstr: vec![0], ..Default::default() };
+    for (i, shared) in res.shared.iter().enumerate() {
+        if !shared.as_needed || res.shared_used[i] {
+            let off = t.add_str(shared.soname.as_bytes());
+            t.needed.push(off);
+        }
+    }
+    if config.output_kind == OutputKind::SharedObject {
+        if let Some(so) = &config.soname {
+            t.soname = Some(t.add_str(so.as_bytes()));
+        }
+    }
+    if !config.rpath.is_empty() {
+        let joined = config.rpath.join(":");
+        t.runpath = Some(t.add_str(joined.as_bytes()));
+    }
+
+    // Imports (not hashed) first, then exports; GNU hash wants exports sorted by bucket.
+    let mut imports = Vec::new();
+    let mut exports = Vec::new();
+    for (id, s) in res.symtab.symbols.iter().enumerate() {
+        let id = id as SymbolId;
+        if !(s.in_dynsym || scan.dynamic_refs.contains(&id)) {
+            continue;
+        }
+        let defined_here = matches!(
+            s.def,
+            SymbolDef::Defined { .. } | SymbolDef::Common { .. } | SymbolDef::Absolute(_) | SymbolDef::Synthetic
+        ) || scan.copy_index.contains_key(&id)
+            || scan.canonical_plt.contains(&id);
+        if defined_here {
+            exports.push(id);
+        } else {
+            imports.push(id);
+        }
+    }
+    let use_gnu = matches!(config.hash_style, HashStyle::Gnu | HashStyle::Both);
+    let use_sysv = matches!(config.hash_style, HashStyle::Sysv | HashStyle::Both);
+    let nbuckets = if use_gnu { (exports.len() as u32 / 4).max(1) } else { 1 };
+    if use_gnu {
+        exports.sort_by_key(|&id| gnu_hash(res.symtab.get(id).name) % nbuckets);
+    }
+    t.dynsym = imports.iter().chain(exports.iter()).copied().collect();
+    for (i, &id) in t.dynsym.iter().enumerate() {
+        t.dynsym_index.insert(id, i as u32 + 1);
+    }
+    let names: Vec<u32> = t.dynsym.clone().iter().map(|&id| t.add_str(res.symtab.get(id).name)).collect();
+    t.name_off = names;
+
+    if use_gnu {
+        t.gnu_hash = build_gnu_hash(res, &exports, imports.len() as u32 + 1, nbuckets);
+    }
+    if use_sysv {
+        t.sysv_hash = build_sysv_hash(res, &t.dynsym);
+    }
+    build_versions(res, &mut t);
+    t
+}
+
+fn build_gnu_hash(res: &Resolved, exports: &[SymbolId], symoffset: u32, nbuckets: u32) -> Vec<u8> {
+    // One 64-bit bloom word per ~two symbols keeps lookups fast without wasting space.
+    let maskwords = (exports.len() as u32 / 2).max(1).next_power_of_two();
+    let shift2 = 26u32;
+    let hashes: Vec<u32> = exports.iter().map(|&id| gnu_hash(res.symtab.get(id).name)).collect();
+    let mut bloom = vec![0u64; maskwords as usize];
+    for &h in &hashes {
+        let word = (h / 64) % maskwords;
+        bloom[word as usize] |= 1u64 << (h % 64);
+        bloom[word as usize] |= 1u64 << ((h >> shift2) % 64);
+    }
+    let mut buckets = vec![0u32; nbuckets as usize];
+    let mut chains = vec![0u32; exports.len()];
+    for (i, &h) in hashes.iter().enumerate() {
+        let b = (h % nbuckets) as usize;
+        if buckets[b] == 0 {
+            buckets[b] = symoffset + i as u32;
+        }
+        // The last symbol of a bucket's run has the low bit set.
+        let last = i + 1 == hashes.len() || hashes[i + 1] % nbuckets != h % nbuckets;
+        chains[i] = (h & !1) | u32::from(last);
+    }
+    let mut v = Vec::with_capacity(16 + 8 * bloom.len() + 4 * (buckets.len() + chains.len()));
+    for x in [nbuckets, symoffset, maskwords, shift2] {
+        v.extend_from_slice(&x.to_le_bytes());
+    }
+    for w in bloom {
+        v.extend_from_slice(&w.to_le_bytes());
+    }
+    for b in buckets {
+        v.extend_from_slice(&b.to_le_bytes());
+    }
+    for c in chains {
+        v.extend_from_slice(&c.to_le_bytes());
+    }
+    v
+}
+
+fn build_sysv_hash(res: &Resolved, dynsym: &[SymbolId]) -> Vec<u8> {
+    let nsyms = dynsym.len() as u32 + 1;
+    let nbucket = nsyms.max(1);
+    let mut buckets = vec![0u32; nbucket as usize];
+    let mut chains = vec![0u32; nsyms as usize];
+    for (i, &id) in dynsym.iter().enumerate() {
+        let idx = i as u32 + 1;
+        let b = (elf_hash(res.symtab.get(id).name) % nbucket) as usize;
+        chains[idx as usize] = buckets[b];
+        buckets[b] = idx;
+    }
+    let mut v = Vec::new();
+    v.extend_from_slice(&nbucket.to_le_bytes());
+    v.extend_from_slice(&nsyms.to_le_bytes());
+    for x in buckets.into_iter().chain(chains) {
+        v.extend_from_slice(&x.to_le_bytes());
+    }
+    v
+}
+
+/// `.gnu.version` and `.gnu.version_r`, laid out as lld does: version indices in order of first
+/// use, all `Verneed` records first, then all `Vernaux` records grouped by library.
+fn build_versions(res: &Resolved, t: &mut DynTables) {
+    // (library, library's version index) -> output version index.
+    let mut assigned: HashMap<(u32, u16), u16> = HashMap::new();
+    let mut per_lib: Vec<Vec<(u16, u16)>> = vec![Vec::new(); res.shared.len()];
+    let mut next = 2u16;
+    let mut versym = vec![0u16; t.dynsym.len() + 1];
+    let mut any = false;
+    for (i, &id) in t.dynsym.iter().enumerate() {
+        let s = res.symtab.get(id);
+        versym[i + 1] = match s.def {
+            SymbolDef::Shared { file, index } => {
+                let lib = &res.shared[file as usize];
+                let (v, _) = lib.version(index as usize);
+                if v <= elf::VER_NDX_GLOBAL || lib.version_name(v).is_none() {
+                    elf::VER_NDX_GLOBAL
+                } else {
+                    any = true;
+                    *assigned.entry((file, v)).or_insert_with(|| {
+                        let n = next;
+                        next += 1;
+                        per_lib[file as usize].push((v, n));
+                        n
+                    })
+                }
+            }
+            SymbolDef::Undefined | SymbolDef::Lazy { .. } => elf::VER_NDX_LOCAL,
+            _ => elf::VER_NDX_GLOBAL,
+        };
+    }
+    t.versym = versym;
+    if !any {
+        // lld still emits .gnu.version when a library is versioned; with nothing versioned
+        // imported the section carries no information, so it is dropped.
+        if res.shared.iter().all(|s| s.verdef_names.is_empty()) {
+            t.versym.clear();
+        }
+        return;
+    }
+    let libs: Vec<usize> = (0..res.shared.len()).filter(|&i| !per_lib[i].is_empty()).collect();
+    let n_need = libs.len();
+    let n_aux: usize = libs.iter().map(|&i| per_lib[i].len()).sum();
+    let mut need = Vec::with_capacity(16 * n_need + 16 * n_aux);
+    let mut aux_off = 16 * n_need;
+    let mut aux = Vec::new();
+    for (k, &li) in libs.iter().enumerate() {
+        let lib = &res.shared[li];
+        let mut entries = per_lib[li].clone();
+        entries.sort_by_key(|&(v, _)| v);
+        let file_off = t.add_str(lib.soname.as_bytes());
+        let here = 16 * k;
+        need.extend_from_slice(&1u16.to_le_bytes());
+        need.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+        need.extend_from_slice(&file_off.to_le_bytes());
+        need.extend_from_slice(&((aux_off - here) as u32).to_le_bytes());
+        let next_need = if k + 1 == n_need { 0u32 } else { 16 };
+        need.extend_from_slice(&next_need.to_le_bytes());
+        for (j, &(v, out)) in entries.iter().enumerate() {
+            let name = lib.version_name(v).unwrap_or(b"");
+            let name_off = t.add_str(name);
+            aux.extend_from_slice(&elf_hash(name).to_le_bytes());
+            aux.extend_from_slice(&0u16.to_le_bytes());
+            aux.extend_from_slice(&out.to_le_bytes());
+            aux.extend_from_slice(&name_off.to_le_bytes());
+            let next_aux = if j + 1 == entries.len() { 0u32 } else { 16 };
+            aux.extend_from_slice(&next_aux.to_le_bytes());
+        }
+        aux_off += 16 * entries.len();
+    }
+    need.extend_from_slice(&aux);
+    t.verneed = need;
+    t.verneed_count = n_need as u32;
+}
+
+/// The size and type of a shared data symbol, for its copy relocation.
+pub fn shared_symbol_size_align(res: &Resolved, id: SymbolId) -> (u64, u64) {
+    if let SymbolDef::Shared { file, index } = res.symtab.get(id).def {
+        let s = &res.shared[file as usize].dynsyms[index as usize];
+        let size = s.st_size(LE);
+        let value = s.st_value(LE);
+        // The definition's alignment is not recorded; its address's alignment bounds it.
+        let align = if value == 0 { 16 } else { (1u64 << value.trailing_zeros()).min(64) };
+        return (size, align);
+    }
+    (0, 1)
+}

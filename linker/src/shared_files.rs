@@ -1,0 +1,167 @@
+//! Shared-object inputs (`.so`): their dynamic symbols, `DT_SONAME`, and symbol versions
+//! (`.gnu.version`, `.gnu.version_d`), read zero-copy from the mapped file.
+
+use crate::error::Result;
+use crate::{bail, err};
+use object::elf;
+use object::read::elf::{FileHeader, SectionHeader, Sym};
+use object::LittleEndian as LE;
+
+use crate::input_files::{FileHeader64, Sym64};
+
+/// `VERSYM_HIDDEN`: the version is not the default one (`foo@V`, not `foo@@V`).
+pub const VERSYM_HIDDEN: u16 = 0x8000;
+
+/// A shared library on the command line.
+#[derive(Debug)]
+pub struct SharedFile {
+    /// Path as given (for diagnostics).
+    pub name: String,
+    /// `DT_SONAME`, or the file name when there is none (what goes into `DT_NEEDED`).
+    pub soname: String,
+    pub dynsyms: &'static [Sym64],
+    pub dynstr: &'static [u8],
+    /// `.gnu.version` entries parallel to `dynsyms` (empty when the library is unversioned).
+    pub versyms: Vec<u16>,
+    /// Version names by version index (index 0 and 1 are "local"/"global": `None`).
+    pub verdef_names: Vec<Option<&'static [u8]>>,
+    /// `--as-needed` was in force for this library.
+    pub as_needed: bool,
+    /// `DT_NEEDED` entries of the library itself (for `--no-allow-shlib-undefined` and
+    /// `-rpath-link` style checks).
+    pub needed: Vec<String>,
+}
+
+impl SharedFile {
+    /// Parses an ELF64 x86-64 shared object.
+    pub fn parse(name: String, data: &'static [u8], as_needed: bool) -> Result<SharedFile> {
+        if data.len() < 64 {
+            bail!("{name}: corrupted ELF file: file is too short");
+        }
+        let header = FileHeader64::parse(data).map_err(|_| err!("{name}: corrupted ELF file: invalid ELF header"))?;
+        if header.e_machine(LE) != elf::EM_X86_64 {
+            bail!("{name} is incompatible with elf_x86_64");
+        }
+        let table = header
+            .sections(LE, data)
+            .map_err(|e| err!("{name}: invalid section header table: {e}"))?;
+        let mut dynsym_index = None;
+        let mut versym: &[u8] = &[];
+        let mut verdef: Option<(&'static [u8], u32)> = None;
+        let mut dynamic: &'static [u8] = &[];
+        for (i, shdr) in table.iter().enumerate() {
+            match shdr.sh_type(LE) {
+                elf::SHT_DYNSYM => dynsym_index = Some(i),
+                elf::SHT_GNU_VERSYM => {
+                    versym = shdr.data(LE, data).map_err(|_| err!("{name}: invalid .gnu.version"))?;
+                }
+                elf::SHT_GNU_VERDEF => {
+                    let d = shdr.data(LE, data).map_err(|_| err!("{name}: invalid .gnu.version_d"))?;
+                    verdef = Some((d, shdr.sh_info(LE)));
+                }
+                elf::SHT_DYNAMIC => {
+                    dynamic = shdr.data(LE, data).map_err(|_| err!("{name}: invalid .dynamic"))?;
+                }
+                _ => {}
+            }
+        }
+        let (dynsyms, dynstr): (&'static [Sym64], &'static [u8]) = match dynsym_index {
+            Some(i) => {
+                let shdr = table.section(object::SectionIndex(i)).map_err(|_| err!("{name}: invalid .dynsym"))?;
+                let syms: &'static [Sym64] = shdr.data_as_array(LE, data).map_err(|_| err!("{name}: invalid .dynsym"))?;
+                let link = shdr.sh_link(LE) as usize;
+                let strs = table
+                    .section(object::SectionIndex(link))
+                    .ok()
+                    .and_then(|s| s.data(LE, data).ok())
+                    .ok_or_else(|| err!("{name}: invalid .dynstr"))?;
+                (syms, strs)
+            }
+            None => (&[], &[]),
+        };
+        let versyms: Vec<u16> = versym.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        if !versyms.is_empty() && versyms.len() != dynsyms.len() {
+            bail!("{name}: .gnu.version has {} entries for {} dynamic symbols", versyms.len(), dynsyms.len());
+        }
+        let verdef_names = match verdef {
+            Some((d, count)) => parse_verdef(&name, d, count, dynstr)?,
+            None => Vec::new(),
+        };
+        let mut soname = None;
+        let mut needed = Vec::new();
+        for e in dynamic.chunks_exact(16) {
+            let tag = u64::from_le_bytes(e[0..8].try_into().unwrap_or([0; 8]));
+            let val = u64::from_le_bytes(e[8..16].try_into().unwrap_or([0; 8]));
+            match tag as u32 {
+                elf::DT_NULL if tag == 0 => break,
+                elf::DT_SONAME => soname = cstr(dynstr, val as usize).map(|s| String::from_utf8_lossy(s).into_owned()),
+                elf::DT_NEEDED => {
+                    if let Some(s) = cstr(dynstr, val as usize) {
+                        needed.push(String::from_utf8_lossy(s).into_owned());
+                    }
+                }
+                _ => {}
+            }
+        }
+        let soname = soname.unwrap_or_else(|| {
+            std::path::Path::new(&name).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| name.clone())
+        });
+        for (i, s) in dynsyms.iter().enumerate() {
+            if cstr(dynstr, s.st_name(LE) as usize).is_none() {
+                bail!("{name}: invalid symbol name offset for dynamic symbol {i}");
+            }
+        }
+        Ok(SharedFile { name, soname, dynsyms, dynstr, versyms, verdef_names, as_needed, needed })
+    }
+
+    pub fn sym_name(&self, i: usize) -> &'static [u8] {
+        self.dynsyms.get(i).and_then(|s| cstr(self.dynstr, s.st_name(LE) as usize)).unwrap_or(b"")
+    }
+
+    /// Version index of dynamic symbol `i` (without the hidden bit), and whether it is hidden.
+    pub fn version(&self, i: usize) -> (u16, bool) {
+        match self.versyms.get(i) {
+            Some(&v) => (v & !VERSYM_HIDDEN, v & VERSYM_HIDDEN != 0),
+            None => (elf::VER_NDX_GLOBAL, false),
+        }
+    }
+
+    /// Name of version index `v`, if the library defines it.
+    pub fn version_name(&self, v: u16) -> Option<&'static [u8]> {
+        self.verdef_names.get(v as usize).copied().flatten()
+    }
+}
+
+fn cstr(tab: &'static [u8], off: usize) -> Option<&'static [u8]> {
+    let rest = tab.get(off..)?;
+    let end = rest.iter().position(|&b| b == 0)?;
+    Some(&rest[..end])
+}
+
+/// Reads `.gnu.version_d` into a table from version index to name.
+fn parse_verdef(name: &str, d: &'static [u8], count: u32, dynstr: &'static [u8]) -> Result<Vec<Option<&'static [u8]>>> {
+    let rd16 = |o: usize| d.get(o..o + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
+    let rd32 = |o: usize| d.get(o..o + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let mut names: Vec<Option<&'static [u8]>> = Vec::new();
+    let mut off = 0usize;
+    for _ in 0..count {
+        let bad = || err!("{name}: invalid .gnu.version_d");
+        let flags = rd16(off + 2).ok_or_else(bad)?;
+        let ndx = rd16(off + 4).ok_or_else(bad)? as usize;
+        let aux = rd32(off + 12).ok_or_else(bad)? as usize;
+        let next = rd32(off + 16).ok_or_else(bad)? as usize;
+        let vda_name = rd32(off + aux).ok_or_else(bad)? as usize;
+        if names.len() <= ndx {
+            names.resize(ndx + 1, None);
+        }
+        // The base definition (VER_FLG_BASE) names the file itself, not a version.
+        if flags & elf::VER_FLG_BASE == 0 {
+            names[ndx] = cstr(dynstr, vda_name);
+        }
+        if next == 0 {
+            break;
+        }
+        off = off.checked_add(next).ok_or_else(bad)?;
+    }
+    Ok(names)
+}
