@@ -1,79 +1,1123 @@
-//! TEMPORARY stub parser (replaced by the table-driven parser on merge).
-use crate::bail;
-use crate::config::*;
-use crate::error::Result;
-use std::path::PathBuf;
+//! The command line: response files, `-flavor`, then one walk over the arguments that hands each
+//! option to its handler in `options::OPTIONS` and each file to the input list with the positional
+//! state in force. What every option means lives in that table, not here.
+//!
+//! Order of work, as lld: syntax errors (unknown option, missing value) first; then `--help` and
+//! `--version`, which print and stop without looking at anything else; then every handler in
+//! command-line order; then the checks that need the whole line (`-r` with `-shared`, ...).
 
-pub enum ParsedArgs {
-    Link(Box<Config>),
-    Exit { stdout: String, code: i32 },
+use std::path::{Path, PathBuf};
+
+use crate::config::{Config, Input, InputKind, OutputKind, PositionalState};
+use crate::error::Result;
+use crate::library_search::apply_sysroot;
+use crate::options::{self, Match, Status};
+use crate::{bail, err};
+
+/// What `--version` and `-v` print.
+pub const VERSION_LINE: &str = concat!(
+    "weld ",
+    env!("CARGO_PKG_VERSION"),
+    " (compatible with GNU linkers)"
+);
+
+/// The outcome of parsing a command line.
+#[derive(Debug)]
+pub struct ParsedArgs {
+    /// Text for stdout, printed first (`--help`, `--version`, `-v`); ends with a newline.
+    pub print: Option<String>,
+    /// The link to run; `None` means: print, then exit 0 without linking.
+    pub config: Option<Config>,
+    /// Warnings found while parsing (e.g. `unknown -z value: foo`), to be reported as
+    /// `weld: warning: ...` (or as errors under `--fatal-warnings`).
+    pub warnings: Vec<String>,
 }
 
+/// The state option handlers work on while the command line is walked.
+pub struct ParseState {
+    /// The configuration being built.
+    pub config: Config,
+    /// `--as-needed`, `-Bstatic`, `--whole-archive` as they stand now.
+    pub pos: PositionalState,
+    /// `--push-state` saves.
+    pub stack: Vec<PositionalState>,
+    /// The open `--start-group`, if any.
+    pub group: Option<u32>,
+    /// The index the next `--start-group` gets.
+    pub next_group: u32,
+    /// `-shared` seen (resolved into `Config::output_kind` at the end).
+    pub shared: bool,
+    /// `-r` seen.
+    pub relocatable: bool,
+    /// `-v`: print the version line before linking.
+    pub print_version: bool,
+    /// `--image-base` as written, for lld's page-alignment warning.
+    pub image_base_text: Option<String>,
+    /// Warnings so far (see `ParsedArgs::warnings`).
+    pub warnings: Vec<String>,
+    /// The option being handled, as spelled on the command line (for messages).
+    pub spelling: String,
+    /// The option's first argument as typed, value included when joined (for messages).
+    pub arg_text: String,
+}
+
+impl ParseState {
+    fn new() -> Self {
+        ParseState {
+            config: Config::default(),
+            pos: PositionalState::default(),
+            stack: Vec::new(),
+            group: None,
+            next_group: 0,
+            shared: false,
+            relocatable: false,
+            print_version: false,
+            image_base_text: None,
+            warnings: Vec::new(),
+            spelling: String::new(),
+            arg_text: String::new(),
+        }
+    }
+
+    /// Appends an input carrying the positional state in force now.
+    pub fn add_input(&mut self, kind: InputKind) {
+        self.config.inputs.push(Input {
+            kind,
+            state: self.pos,
+            group: self.group,
+        });
+    }
+
+    /// Records a warning.
+    pub fn warn(&mut self, msg: impl Into<String>) {
+        self.warnings.push(msg.into());
+    }
+}
+
+/// One command-line item after matching.
+enum Item {
+    Opt(Match),
+    Input(String),
+}
+
+/// Parses a full command line. `argv[0]` is the program name and is ignored: weld behaves the same
+/// under any name (`weld`, `ld.weld`, `ld`, `ld.lld`).
 pub fn parse_args(argv: &[String]) -> Result<ParsedArgs> {
-    let mut c = Config::default();
-    let mut st = PositionalState::default();
+    let mut args: &[String] = argv.get(1..).unwrap_or(&[]);
+    // rustc (linker-flavor ld.lld) passes `-flavor gnu` first, as lld's multiplexer expects.
+    if args.first().map(String::as_str) == Some("-flavor") {
+        let flavor = args
+            .get(1)
+            .ok_or_else(|| err!("-flavor: missing argument"))?;
+        check_flavor(flavor)?;
+        args = &args[2..];
+    }
+    let args = expand_response_files(args)?;
+
+    let mut items = Vec::with_capacity(args.len());
     let mut i = 0;
-    let next = |i: &mut usize| -> Result<String> {
-        *i += 1;
-        argv.get(*i)
-            .cloned()
-            .ok_or_else(|| crate::err!("missing arg"))
+    while i < args.len() {
+        let a = &args[i];
+        if a.len() > 1 && a.starts_with('-') {
+            let m = options::match_option(&args, i)?;
+            i += m.consumed;
+            items.push(Item::Opt(m));
+        } else {
+            items.push(Item::Input(a.clone()));
+            i += 1;
+        }
+    }
+
+    let has = |f: fn(&options::OptionDef) -> bool| {
+        items
+            .iter()
+            .any(|it| matches!(it, Item::Opt(m) if f(m.def)))
     };
-    while i < argv.len() {
-        let a = argv[i].as_str();
-        match a {
-            "-o" => c.output = PathBuf::from(next(&mut i)?),
-            "-static" => {
-                c.is_static = true;
-                st.link_static = true;
+    if has(options::OptionDef::is_help) {
+        return Ok(print_only(print_help()));
+    }
+    if has(options::OptionDef::is_version) {
+        return Ok(print_only(format!("{VERSION_LINE}\n")));
+    }
+
+    let mut st = ParseState::new();
+    let mut any_file = false;
+    for item in items {
+        match item {
+            Item::Opt(m) => {
+                if m.def.status == Status::NotYet {
+                    return Err(options::not_yet(&m.spelling));
+                }
+                st.spelling = m.spelling;
+                st.arg_text = m.text;
+                (m.def.handler)(&mut st, m.value.as_deref())?;
             }
-            "-pie" | "--pie" => c.pie = true,
-            "-no-pie" => c.pie = false,
-            "--eh-frame-hdr" => c.eh_frame_hdr = true,
-            "--build-id" => c.build_id = BuildId::Sha1,
-            "-m" | "-z" | "-dynamic-linker" | "-plugin" => {
-                let v = next(&mut i)?;
-                if a == "-z" && v == "norelro" {
-                    c.z.relro = false;
+            Item::Input(path) => {
+                // An `@file` left here is a response file that could not be read: lld keeps it
+                // as an input name and fails to open it.
+                if path.starts_with('@') && !Path::new(&path).exists() {
+                    bail!("cannot open {path}: No such file or directory");
+                }
+                any_file = true;
+                st.add_input(InputKind::Path(PathBuf::from(path)));
+            }
+        }
+    }
+    finish(st, any_file)
+}
+
+fn print_only(text: String) -> ParsedArgs {
+    ParsedArgs {
+        print: Some(text),
+        config: None,
+        warnings: Vec::new(),
+    }
+}
+
+fn check_flavor(flavor: &str) -> Result<()> {
+    match flavor {
+        "gnu" | "ld" | "ld.lld" => Ok(()),
+        "wasm" | "wasm-ld" | "link" | "lld-link" | "darwin" | "ld64" | "ld64.lld" => {
+            bail!("flavor '{flavor}' is not supported: weld is an ELF linker")
+        }
+        _ => bail!("Unknown flavor: {flavor}"),
+    }
+}
+
+/// The checks and derivations that need the whole command line.
+fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
+    let c = &mut st.config;
+    if st.relocatable && st.shared {
+        bail!("-r and -shared may not be used together");
+    }
+    if st.relocatable && c.pie {
+        bail!("-r and -pie may not be used together");
+    }
+    if st.relocatable && c.export_dynamic {
+        bail!("-r and --export-dynamic may not be used together");
+    }
+    if st.shared && c.pie {
+        bail!("-shared and -pie may not be used together");
+    }
+    c.output_kind = if st.relocatable {
+        OutputKind::Relocatable
+    } else if st.shared {
+        OutputKind::SharedObject
+    } else {
+        OutputKind::Executable
+    };
+    // `-L=DIR` and `-L$SYSROOT/DIR` are relative to --sysroot wherever --sysroot appears.
+    let sysroot = c.sysroot.clone();
+    for dir in &mut c.search_paths {
+        *dir = apply_sysroot(dir, sysroot.as_deref());
+    }
+    if let (Some(base), Some(text)) = (c.image_base, &st.image_base_text) {
+        if base % c.max_page_size() != 0 {
+            st.warnings.push(format!(
+                "--image-base: address isn't multiple of page size: {text}"
+            ));
+        }
+    }
+    let print = st.print_version.then(|| format!("{VERSION_LINE}\n"));
+    // As lld (and GNU ld): `-v` without input files only prints the version.
+    if st.print_version && !any_file {
+        return Ok(ParsedArgs {
+            print,
+            config: None,
+            warnings: st.warnings,
+        });
+    }
+    if st.config.inputs.is_empty() {
+        bail!("no input files");
+    }
+    Ok(ParsedArgs {
+        print,
+        config: Some(st.config),
+        warnings: st.warnings,
+    })
+}
+
+/// The `--help` text: a usage line, every option with its help, and the `supported targets:` line
+/// that libtool's configure checks look for.
+pub fn print_help() -> String {
+    format!(
+        "OVERVIEW: weld, an ELF linker for x86-64 Linux (command-line compatible with ld.lld)\n\n\
+         USAGE: weld [options] file...\n\n\
+         OPTIONS:\n{}\n\
+         weld: supported targets: elf64-x86-64 elf\n",
+        options::render_help_options()
+    )
+}
+
+/// Replaces every `@file` argument by the arguments in `file`, recursively. An `@file` naming no
+/// readable file stays as it is (lld's behaviour; it then fails as an input file name).
+pub fn expand_response_files(args: &[String]) -> Result<Vec<String>> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut chain = Vec::new();
+    expand_into(args, &mut out, &mut chain)?;
+    Ok(out)
+}
+
+fn expand_into(args: &[String], out: &mut Vec<String>, chain: &mut Vec<PathBuf>) -> Result<()> {
+    for a in args {
+        let Some(file) = a.strip_prefix('@') else {
+            out.push(a.clone());
+            continue;
+        };
+        let path = Path::new(file);
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(_) => {
+                out.push(a.clone());
+                continue;
+            }
+        };
+        let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| abs.clone());
+        if chain.contains(&key) {
+            bail!("recursive expansion of: '{}'", abs.display());
+        }
+        let text = decode_response_file(&bytes).map_err(|e| err!("{file}: {e}"))?;
+        let tokens = tokenize_gnu(&text);
+        chain.push(key);
+        expand_into(&tokens, out, chain)?;
+        chain.pop();
+    }
+    Ok(())
+}
+
+/// Response file bytes to text: UTF-8 (a BOM is dropped) or UTF-16 with a BOM, as LLVM accepts.
+fn decode_response_file(bytes: &[u8]) -> std::result::Result<String, String> {
+    let utf16 = |be: bool| {
+        let units: Vec<u16> = bytes[2..]
+            .chunks_exact(2)
+            .map(|c| {
+                if be {
+                    u16::from_be_bytes([c[0], c[1]])
+                } else {
+                    u16::from_le_bytes([c[0], c[1]])
+                }
+            })
+            .collect();
+        String::from_utf16(&units).map_err(|_| "invalid UTF-16 in response file".to_string())
+    };
+    match bytes {
+        [0xFF, 0xFE, ..] => utf16(false),
+        [0xFE, 0xFF, ..] => utf16(true),
+        _ => {
+            let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            String::from_utf8(b.to_vec())
+                .map_err(|_| "response file is not valid UTF-8".to_string())
+        }
+    }
+}
+
+/// Splits response-file text as GNU tools do (libiberty's `buildargv`, LLVM's
+/// `TokenizeGNUCommandLine`): whitespace separates arguments, a backslash escapes the next
+/// character anywhere (also inside quotes), single and double quotes group, and empty arguments
+/// are dropped. This reads both gcc's one-per-line files and clang's `"arg" "arg"` files.
+pub fn tokenize_gnu(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut tok = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(n) => tok.push(n),
+                None => tok.push('\\'),
+            },
+            '"' | '\'' => {
+                while let Some(q) = chars.next() {
+                    if q == c {
+                        break;
+                    }
+                    if q == '\\' {
+                        match chars.next() {
+                            Some(n) => tok.push(n),
+                            None => tok.push('\\'),
+                        }
+                    } else {
+                        tok.push(q);
+                    }
                 }
             }
-            "--start-group"
-            | "--end-group"
-            | "--as-needed"
-            | "--no-as-needed"
-            | "--push-state"
-            | "--pop-state"
-            | "--no-dynamic-linker" => {}
-            "-Bstatic" => st.link_static = true,
-            "-Bdynamic" => st.link_static = false,
-            "--whole-archive" => st.whole_archive = true,
-            "--no-whole-archive" => st.whole_archive = false,
-            "--time" => c.time = true,
-            "--stats" => c.stats = true,
-            "--version" => {
-                return Ok(ParsedArgs::Exit {
-                    stdout: "weld 0.1.0 (compatible with GNU linkers)\n".into(),
-                    code: 0,
-                })
+            // The ASCII blanks only, as LLVM and libiberty: other Unicode spaces are name bytes.
+            ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c' => {
+                if !tok.is_empty() {
+                    out.push(std::mem::take(&mut tok));
+                }
             }
-            _ if a.starts_with("--hash-style")
-                || a.starts_with("-plugin-opt")
-                || a.starts_with("--build-id=") => {}
-            _ if a.starts_with("--threads=") => c.threads = a[10..].parse().ok(),
-            _ if a.starts_with("-L") => c.search_paths.push(PathBuf::from(&a[2..])),
-            _ if a.starts_with("-l") => c.inputs.push(Input {
-                kind: InputKind::Library(a[2..].to_string()),
-                state: st,
-                group: None,
-            }),
-            _ if a.starts_with('-') => bail!("unknown argument '{a}'"),
-            _ => c.inputs.push(Input {
-                kind: InputKind::Path(PathBuf::from(a)),
-                state: st,
-                group: None,
-            }),
+            c => tok.push(c),
         }
-        i += 1;
     }
-    Ok(ParsedArgs::Link(Box::new(c)))
+    if !tok.is_empty() {
+        out.push(tok);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{BuildId, Discard, HashStyle, Strip};
+    use crate::options::OPTIONS;
+
+    fn words(s: &str) -> Vec<String> {
+        std::iter::once("weld".to_string())
+            .chain(s.split_whitespace().map(str::to_string))
+            .collect()
+    }
+
+    fn parse(s: &str) -> Result<ParsedArgs> {
+        parse_args(&words(s))
+    }
+
+    fn config(s: &str) -> Config {
+        match parse(s) {
+            Ok(p) => p.config.expect("a link"),
+            Err(e) => panic!("{s}: {e}"),
+        }
+    }
+
+    fn error(s: &str) -> String {
+        match parse(s) {
+            Ok(_) => panic!("{s}: expected an error"),
+            Err(e) => e.0,
+        }
+    }
+
+    const GCC: &str = "/usr/lib/gcc/x86_64-linux-gnu/12";
+    const GCC_L: &str = "-L/usr/lib/gcc/x86_64-linux-gnu/12 \
+        -L/usr/lib/gcc/x86_64-linux-gnu/12/../../../x86_64-linux-gnu \
+        -L/usr/lib/gcc/x86_64-linux-gnu/12/../../../../lib -L/lib/x86_64-linux-gnu -L/lib/../lib \
+        -L/usr/lib/x86_64-linux-gnu -L/usr/lib/../lib -L/usr/lib/gcc/x86_64-linux-gnu/12/../../..";
+    const CLANG_L: &str = "-L/usr/lib/gcc/x86_64-linux-gnu/12 \
+        -L/usr/lib/gcc/x86_64-linux-gnu/12/../../../../lib64 -L/lib/x86_64-linux-gnu \
+        -L/lib/../lib64 -L/usr/lib/x86_64-linux-gnu -L/usr/lib64 -L/lib -L/usr/lib";
+
+    fn gcc_plugin(libs: &str) -> String {
+        let pass: String = libs
+            .split_whitespace()
+            .map(|l| format!("-plugin-opt=-pass-through={l} "))
+            .collect();
+        format!(
+            "-plugin {GCC}/liblto_plugin.so -plugin-opt={GCC}/lto-wrapper \
+             -plugin-opt=-fresolution=/tmp/ccf7s4QZ.res {pass}"
+        )
+    }
+
+    /// The inputs as (what, as_needed, link_static, whole_archive, group) for compact checks.
+    fn inputs(c: &Config) -> Vec<(String, bool, bool, bool, Option<u32>)> {
+        c.inputs
+            .iter()
+            .map(|i| {
+                let what = match &i.kind {
+                    InputKind::Path(p) => p.display().to_string(),
+                    InputKind::Library(l) => format!("-l{l}"),
+                };
+                (
+                    what,
+                    i.state.as_needed,
+                    i.state.link_static,
+                    i.state.whole_archive,
+                    i.group,
+                )
+            })
+            .collect()
+    }
+
+    fn names(c: &Config) -> Vec<String> {
+        inputs(c).into_iter().map(|i| i.0).collect()
+    }
+
+    fn lib_state(c: &Config, lib: &str) -> Vec<(bool, bool, bool, Option<u32>)> {
+        inputs(c)
+            .into_iter()
+            .filter(|i| i.0 == lib)
+            .map(|i| (i.1, i.2, i.3, i.4))
+            .collect()
+    }
+
+    #[test]
+    fn gcc_default_pie() {
+        let line = format!(
+            "{}--build-id --eh-frame-hdr -m elf_x86_64 --hash-style=gnu --as-needed \
+             -dynamic-linker /lib64/ld-linux-x86-64.so.2 -pie -o out \
+             {GCC}/../../../x86_64-linux-gnu/Scrt1.o {GCC}/../../../x86_64-linux-gnu/crti.o \
+             {GCC}/crtbeginS.o {GCC_L} a.o -lgcc --push-state --as-needed -lgcc_s --pop-state -lc \
+             -lgcc --push-state --as-needed -lgcc_s --pop-state {GCC}/crtendS.o \
+             {GCC}/../../../x86_64-linux-gnu/crtn.o",
+            gcc_plugin("-lgcc -lgcc_s -lc -lgcc -lgcc_s")
+        );
+        let c = config(&line);
+        assert_eq!(c.output, PathBuf::from("out"));
+        assert_eq!(c.output_kind, OutputKind::Executable);
+        assert!(c.pie && !c.is_static && c.eh_frame_hdr);
+        assert_eq!(c.build_id, BuildId::Sha1);
+        assert_eq!(c.hash_style, HashStyle::Gnu);
+        assert_eq!(
+            c.dynamic_linker.as_deref(),
+            Some("/lib64/ld-linux-x86-64.so.2")
+        );
+        assert_eq!(c.search_paths.len(), 8);
+        assert_eq!(c.search_paths[0], PathBuf::from(GCC));
+        assert!(c.lto.llvm_args.is_empty(), "gcc plugin options are ignored");
+        assert_eq!(
+            names(&c),
+            [
+                &format!("{GCC}/../../../x86_64-linux-gnu/Scrt1.o"),
+                &format!("{GCC}/../../../x86_64-linux-gnu/crti.o"),
+                &format!("{GCC}/crtbeginS.o"),
+                "a.o",
+                "-lgcc",
+                "-lgcc_s",
+                "-lc",
+                "-lgcc",
+                "-lgcc_s",
+                &format!("{GCC}/crtendS.o"),
+                &format!("{GCC}/../../../x86_64-linux-gnu/crtn.o"),
+            ]
+        );
+        // gcc passes --as-needed globally: everything after it is as-needed, and the
+        // push/pop pairs restore it.
+        assert!(c.inputs.iter().all(|i| i.state.as_needed));
+        assert!(c
+            .inputs
+            .iter()
+            .all(|i| !i.state.link_static && i.group.is_none()));
+    }
+
+    #[test]
+    fn gcc_variants() {
+        let tail = format!("{GCC_L} a.o -lgcc --push-state --as-needed -lgcc_s --pop-state -lc");
+        let plug = gcc_plugin("-lgcc -lgcc_s -lc");
+        let common = "--build-id --eh-frame-hdr -m elf_x86_64 --hash-style=gnu --as-needed";
+
+        let c = config(&format!(
+            "{plug}{common} -dynamic-linker /lib64/ld-linux-x86-64.so.2 -o out crt1.o {tail}"
+        ));
+        assert!(!c.pie && c.output_kind == OutputKind::Executable);
+
+        let c = config(&format!(
+            "{plug}--build-id -m elf_x86_64 --hash-style=gnu --as-needed -static -o out crt1.o \
+             crti.o crtbeginT.o {GCC_L} a.o --start-group -lgcc -lgcc_eh -lc --end-group \
+             crtend.o crtn.o"
+        ));
+        assert!(c.is_static && !c.pie && !c.eh_frame_hdr && c.dynamic_linker.is_none());
+        assert_eq!(lib_state(&c, "-lgcc_eh"), [(true, true, false, Some(0))]);
+        assert_eq!(lib_state(&c, "crtend.o"), [(true, true, false, None)]);
+        assert_eq!(lib_state(&c, "a.o"), [(true, true, false, None)]);
+
+        let c = config(&format!(
+            "{plug}{common} -static -pie --no-dynamic-linker -z text -pie -o out rcrt1.o crti.o \
+             crtbeginS.o {GCC_L} a.o --start-group -lgcc -lgcc_eh -lc --end-group crtendS.o crtn.o"
+        ));
+        assert!(c.is_static && c.pie && c.no_dynamic_linker && c.z.text);
+        assert!(c.is_pic() && c.image_base() == 0);
+
+        let c = config(&format!(
+            "{plug}{common} -shared -o out crti.o crtbeginS.o {tail} crtendS.o crtn.o"
+        ));
+        assert_eq!(c.output_kind, OutputKind::SharedObject);
+        assert!(!c.pie && c.is_pic());
+
+        let c = config(&format!(
+            "{plug}--eh-frame-hdr -m elf_x86_64 --hash-style=gnu --as-needed \
+             -dynamic-linker /lib64/ld-linux-x86-64.so.2 -o out -r {GCC_L} a.o"
+        ));
+        assert_eq!(c.output_kind, OutputKind::Relocatable);
+        assert_eq!(names(&c), ["a.o"]);
+
+        // g++: the C++ libraries.
+        let c = config(&format!(
+            "{plug}{common} -dynamic-linker /lib64/ld-linux-x86-64.so.2 -pie -o out Scrt1.o \
+             {GCC_L} a.o -lstdc++ -lm -lgcc_s -lgcc -lc -lgcc_s -lgcc crtendS.o crtn.o"
+        ));
+        assert_eq!(
+            names(&c)[2..9],
+            ["-lstdc++", "-lm", "-lgcc_s", "-lgcc", "-lc", "-lgcc_s", "-lgcc"]
+        );
+    }
+
+    #[test]
+    fn clang_lines() {
+        let pre = "--hash-style=gnu --build-id --eh-frame-hdr -m elf_x86_64";
+        let libs = "-lgcc --as-needed -lgcc_s --no-as-needed -lc -lgcc --as-needed -lgcc_s \
+                    --no-as-needed";
+        let c = config(&format!(
+            "{pre} -pie -dynamic-linker /lib64/ld-linux-x86-64.so.2 -o out \
+             /lib/x86_64-linux-gnu/Scrt1.o /lib/x86_64-linux-gnu/crti.o {GCC}/crtbeginS.o \
+             {CLANG_L} a.o {libs} {GCC}/crtendS.o /lib/x86_64-linux-gnu/crtn.o"
+        ));
+        assert!(c.pie && c.eh_frame_hdr && c.build_id == BuildId::Sha1);
+        assert_eq!(lib_state(&c, "-lgcc_s"), [(true, false, false, None); 2]);
+        assert_eq!(lib_state(&c, "-lc"), [(false, false, false, None)]);
+        assert_eq!(c.search_paths.len(), 8);
+
+        // clang -static-pie: `-z text` as two arguments.
+        let c = config(&format!(
+            "{pre} -static -pie --no-dynamic-linker -z text -o out rcrt1.o {CLANG_L} a.o \
+             --start-group -lgcc -lgcc_eh -lc --end-group crtendS.o"
+        ));
+        assert!(c.is_static && c.pie && c.no_dynamic_linker);
+        assert_eq!(lib_state(&c, "-lc"), [(false, true, false, Some(0))]);
+
+        // clang -r sends --build-id and puts -r after -L.
+        let c = config(&format!("{pre} -o out {CLANG_L} -r a.o"));
+        assert_eq!(c.output_kind, OutputKind::Relocatable);
+
+        // clang -flto=thin with -fuse-ld=lld, then with another linker name (LLVMgold plugin).
+        let lto = "-plugin-opt=mcpu=x86-64 -plugin-opt=O2 -plugin-opt=thinlto -plugin-opt=jobs=3";
+        let c = config(&format!("{pre} -pie -o out {CLANG_L} {lto} a.o {libs}"));
+        assert_eq!(c.lto.mcpu.as_deref(), Some("x86-64"));
+        assert_eq!((c.lto.opt_level, c.lto.jobs), (2, Some(3)));
+        let c = config(&format!(
+            "{pre} -pie -o out {CLANG_L} -plugin /usr/lib/llvm-22/bin/../lib/LLVMgold.so {lto} \
+             --thinlto-jobs=2 a.o {libs}"
+        ));
+        assert_eq!(c.lto.jobs, Some(2));
+    }
+
+    #[test]
+    fn clang_asan() {
+        let rt = "/usr/lib/llvm-22/lib/clang/22/lib/linux";
+        let c = config(&format!(
+            "--hash-style=gnu --build-id --eh-frame-hdr -m elf_x86_64 -pie \
+             -dynamic-linker /lib64/ld-linux-x86-64.so.2 -o out Scrt1.o {CLANG_L} \
+             --whole-archive {rt}/libclang_rt.asan_static-x86_64.a --no-whole-archive \
+             --whole-archive {rt}/libclang_rt.asan-x86_64.a --no-whole-archive \
+             --dynamic-list={rt}/libclang_rt.asan-x86_64.a.syms a.o --no-as-needed -lpthread \
+             -lrt -lm -ldl -lresolv -lgcc --as-needed -lgcc_s --no-as-needed -lc"
+        ));
+        let wa: Vec<_> = inputs(&c)
+            .into_iter()
+            .filter(|i| i.3)
+            .map(|i| i.0)
+            .collect();
+        assert_eq!(
+            wa,
+            [
+                format!("{rt}/libclang_rt.asan_static-x86_64.a"),
+                format!("{rt}/libclang_rt.asan-x86_64.a")
+            ]
+        );
+        assert_eq!(
+            c.dynamic_lists,
+            [PathBuf::from(format!(
+                "{rt}/libclang_rt.asan-x86_64.a.syms"
+            ))]
+        );
+        assert_eq!(lib_state(&c, "-lresolv"), [(false, false, false, None)]);
+    }
+
+    #[test]
+    fn rustc_lines() {
+        let rl = "/root/.rustup/toolchains/stable/lib/rustlib/x86_64-unknown-linux-gnu/lib";
+        let body = format!(
+            "symbols.o r.rcgu.o --as-needed -Bstatic {rl}/libstd-1.rlib {rl}/libcore-2.rlib \
+             -Bdynamic -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc --eh-frame-hdr -z noexecstack \
+             -L {rl} -o out --gc-sections -pie -z relro -z now"
+        );
+        // rustc with linker-flavor ld.lld: `-flavor gnu` first.
+        let c = config(&format!("-flavor gnu {body}"));
+        assert!(c.gc_sections && c.pie && c.z.relro && c.z.now && !c.z.execstack);
+        assert_eq!(c.search_paths, [PathBuf::from(rl)]);
+        assert_eq!(
+            lib_state(&c, &format!("{rl}/libstd-1.rlib")),
+            [(true, true, false, None)]
+        );
+        assert_eq!(lib_state(&c, "-lpthread"), [(true, false, false, None)]);
+        // Release: -O1 --strip-debug. cdylib: -shared --version-script --no-undefined-version.
+        let c = config(&format!("{body} -O1 --strip-debug"));
+        assert_eq!(c.strip, Strip::Debug);
+        let cdylib = body.replace("-pie", "");
+        let c = config(&format!(
+            "-shared --version-script=/tmp/rustc/list --no-undefined-version {cdylib}"
+        ));
+        assert_eq!(c.output_kind, OutputKind::SharedObject);
+        assert_eq!(c.version_scripts, [PathBuf::from("/tmp/rustc/list")]);
+        assert!(c.no_undefined_version);
+        // The same line through clang's driver has no -flavor and the gcc/clang prefix.
+        let c = config(&format!(
+            "--hash-style=gnu --build-id --eh-frame-hdr -m elf_x86_64 -pie \
+             -dynamic-linker /lib64/ld-linux-x86-64.so.2 {body}"
+        ));
+        assert!(c.pie && c.gc_sections);
+    }
+
+    #[test]
+    fn flavor_only_first() {
+        assert_eq!(config("-flavor ld.lld a.o").output, PathBuf::from("a.out"));
+        assert_eq!(error("-flavor foo a.o"), "Unknown flavor: foo");
+        assert_eq!(error("a.o -flavor gnu"), "unknown argument '-flavor'");
+        assert_eq!(error("-flavor"), "-flavor: missing argument");
+    }
+
+    #[test]
+    fn version_and_help() {
+        let p = parse("--hash-style=gnu a.o --version -lc").unwrap();
+        assert_eq!(p.print.as_deref(), Some(&*format!("{VERSION_LINE}\n")));
+        assert!(p.config.is_none());
+        assert_eq!(VERSION_LINE, "weld 0.1.0 (compatible with GNU linkers)");
+        // A NotYet option does not stop --version; an unknown one does (as lld).
+        assert!(parse("-T x.ld --version").unwrap().config.is_none());
+        assert_eq!(error("--version --foo"), "unknown argument '--foo'");
+
+        let p = parse("--help").unwrap();
+        let help = p.print.unwrap();
+        assert!(help.contains("USAGE: weld [options] file..."));
+        assert!(help.contains("--gc-sections"));
+        assert!(help.contains("-z max-page-size=<value>"));
+        assert!(help
+            .lines()
+            .any(|l| l.contains(": supported targets:") && l.contains(" elf")));
+        assert!(p.config.is_none());
+
+        // -v prints and links; without inputs it only prints.
+        let p = parse("-v a.o").unwrap();
+        assert!(p.print.is_some() && p.config.is_some());
+        let p = parse("-v").unwrap();
+        assert!(p.print.is_some() && p.config.is_none());
+        let p = parse("-V -lfoo").unwrap();
+        assert!(p.print.is_some() && p.config.is_none());
+        assert_eq!(error(""), "no input files");
+        assert_eq!(error("-o x --verbose"), "no input files");
+    }
+
+    #[test]
+    fn push_pop_state() {
+        let c = config(
+            "--as-needed -Bstatic --whole-archive --push-state --no-as-needed -Bdynamic \
+             --no-whole-archive a.o --pop-state b.o --push-state --push-state -static c.o \
+             --pop-state d.o --pop-state e.o",
+        );
+        assert_eq!(
+            inputs(&c),
+            [
+                ("a.o".into(), false, false, false, None),
+                ("b.o".into(), true, true, true, None),
+                ("c.o".into(), true, true, true, None),
+                ("d.o".into(), true, true, true, None),
+                ("e.o".into(), true, true, true, None),
+            ]
+        );
+        assert!(c.is_static, "-static sets is_static even after --pop-state");
+        assert_eq!(
+            error("a.o --pop-state"),
+            "unbalanced --push-state/--pop-state"
+        );
+        // Unclosed --push-state is fine, as lld.
+        config("--push-state a.o");
+    }
+
+    #[test]
+    fn static_aliases() {
+        for s in ["-Bstatic", "-dn", "-non_shared", "--Bstatic", "-static"] {
+            let c = config(&format!("{s} -lfoo -Bdynamic -lbar"));
+            assert_eq!(lib_state(&c, "-lfoo"), [(false, true, false, None)], "{s}");
+            assert_eq!(lib_state(&c, "-lbar"), [(false, false, false, None)], "{s}");
+            assert_eq!(c.is_static, s == "-static");
+        }
+        for s in ["-dy", "-call_shared", "--Bdynamic"] {
+            let c = config(&format!("-Bstatic {s} -lfoo"));
+            assert_eq!(lib_state(&c, "-lfoo"), [(false, false, false, None)], "{s}");
+        }
+    }
+
+    #[test]
+    fn groups() {
+        let c = config("a.o --start-group -la -lb --end-group -( x.a -) c.o");
+        assert_eq!(
+            inputs(&c)
+                .into_iter()
+                .map(|i| (i.0, i.4))
+                .collect::<Vec<_>>(),
+            [
+                ("a.o".into(), None),
+                ("-la".into(), Some(0)),
+                ("-lb".into(), Some(0)),
+                ("x.a".into(), Some(1)),
+                ("c.o".into(), None)
+            ]
+        );
+        assert_eq!(error("a.o --end-group"), "stray --end-group");
+        assert_eq!(error("--start-group a.o -("), "nested --start-group");
+        assert_eq!(error("-( a.o -) -)"), "stray --end-group");
+        config("--start-group a.o"); // unclosed is fine, as lld
+    }
+
+    #[test]
+    fn output_kind_and_pie() {
+        assert!(!config("-pie -no-pie a.o").pie);
+        assert!(config("-no-pie -pie a.o").pie);
+        assert!(config("--pie a.o").pie && config("-pic-executable a.o").pie);
+        assert!(!config("a.o").pie, "lld's default is no PIE");
+        assert_eq!(
+            config("-Bshareable a.o").output_kind,
+            OutputKind::SharedObject
+        );
+        assert_eq!(
+            config("--relocatable a.o").output_kind,
+            OutputKind::Relocatable
+        );
+        assert_eq!(
+            error("-r -shared a.o"),
+            "-r and -shared may not be used together"
+        );
+        assert_eq!(error("-r -pie a.o"), "-r and -pie may not be used together");
+        assert_eq!(
+            error("-shared -pie a.o"),
+            "-shared and -pie may not be used together"
+        );
+        assert_eq!(
+            error("-r -E a.o"),
+            "-r and --export-dynamic may not be used together"
+        );
+        // gcc -r still sends these: accepted.
+        config("-r --eh-frame-hdr -dynamic-linker /x --as-needed --build-id a.o");
+    }
+
+    #[test]
+    fn values_and_forms() {
+        let c = config(
+            "-e start --undefined=u1 -u u2 -uu3 --require-defined=r --defsym=a=0x10 \
+             --defsym b=a+1 --wrap=malloc --wrap free --threads=4 --sysroot=/sr -L=/lib \
+             -L$SYSROOT/usr/lib -Lplain -s -S -x --build-id=0xdeadbeef --image-base=0x400000 \
+             -z max-page-size=0x200000 -zcommon-page-size=4096 --allow-multiple-definition \
+             -soname libx.so -rpath /r1 -R /r2 --rpath=/r3 -rpath-link /rl -Map=m.map \
+             --why-live=foo* --why-extract=w.txt --print-gc-sections --gc-archive-members \
+             --export-dynamic-symbol=sym* -E --unresolved-symbols=ignore-all \
+             --allow-shlib-undefined --hash-style=both --pack-dyn-relocs=relr --no-relax \
+             --disable-new-dtags -Bsymbolic-functions a.o",
+        );
+        assert_eq!(c.entry.as_deref(), Some("start"));
+        assert_eq!(c.undefined, ["u1", "u2", "u3"]);
+        assert_eq!(c.require_defined, ["r"]);
+        assert_eq!(c.defsyms.len(), 2);
+        assert_eq!(c.wrap, ["malloc", "free"]);
+        assert_eq!(c.threads, Some(4));
+        assert_eq!(
+            c.search_paths,
+            [
+                PathBuf::from("/sr/lib"),
+                PathBuf::from("/sr/usr/lib"),
+                PathBuf::from("plain")
+            ]
+        );
+        assert_eq!((c.strip, c.discard), (Strip::All, Discard::All));
+        assert_eq!(c.build_id, BuildId::Hex(vec![0xde, 0xad, 0xbe, 0xef]));
+        assert_eq!(c.image_base, Some(0x400000));
+        assert_eq!(c.max_page_size(), 0x200000);
+        assert_eq!(c.common_page_size(), 4096);
+        assert!(c.allow_multiple_definition);
+        assert_eq!(c.soname.as_deref(), Some("libx.so"));
+        assert_eq!(c.rpath, ["/r1", "/r2", "/r3"]);
+        assert_eq!(c.rpath_link, ["/rl"]);
+        assert_eq!(c.map_file, Some(PathBuf::from("m.map")));
+        assert_eq!(c.why_live, ["foo*"]);
+        assert_eq!(c.why_extract, Some(PathBuf::from("w.txt")));
+        assert!(c.print_gc_sections && c.gc_archive_members && c.export_dynamic);
+        assert_eq!(c.export_dynamic_symbols, ["sym*"]);
+        assert_eq!(
+            c.unresolved_symbols,
+            crate::config::UnresolvedPolicy::IgnoreAll
+        );
+        assert_eq!(c.allow_shlib_undefined, Some(true));
+        assert_eq!(c.hash_style, HashStyle::Both);
+        assert!(c.pack_dyn_relocs_relr && !c.relax && !c.enable_new_dtags);
+        assert!(c.bsymbolic_functions && !c.bsymbolic);
+
+        // -s wins over a later -S; --build-id alone is sha1 (lld 22).
+        assert_eq!(config("-s -S a.o").strip, Strip::All);
+        assert_eq!(config("--build-id a.o").build_id, BuildId::Sha1);
+        assert_eq!(config("--build-id=tree a.o").build_id, BuildId::Sha1);
+        assert_eq!(config("--build-id=fast a.o").build_id, BuildId::Fast);
+        assert_eq!(
+            config("--build-id --build-id=none a.o").build_id,
+            BuildId::None
+        );
+        // --no-dynamic-linker and --dynamic-linker: the last wins.
+        let c = config("--no-dynamic-linker --dynamic-linker=/ld a.o");
+        assert_eq!(
+            (c.dynamic_linker.as_deref(), c.no_dynamic_linker),
+            (Some("/ld"), false)
+        );
+        let c = config("-I/ld --no-dynamic-linker a.o");
+        assert_eq!((c.dynamic_linker, c.no_dynamic_linker), (None, true));
+        // -z keywords, in both spellings, last wins.
+        let c = config("-z now -zlazy -z norelro -z execstack -znotext -z defs -z nodelete a.o");
+        assert!(!c.z.now && !c.z.relro && c.z.execstack && !c.z.text && c.z.defs && c.z.nodelete);
+        assert!(config("-z muldefs a.o").allow_multiple_definition);
+        assert!(config("--no-undefined a.o").z.defs);
+        assert!(!config("-z nostart-stop-gc a.o").z.start_stop_gc);
+    }
+
+    #[test]
+    fn value_errors_in_lld_wording() {
+        let cases = [
+            ("--hash-style=bogus", "unknown --hash-style: bogus"),
+            ("--build-id=bogus", "unknown --build-id style: bogus"),
+            ("--build-id=0xzz", "not a hexadecimal value: zz"),
+            ("-m bogus", "unknown emulation: bogus"),
+            ("-mllvmfoo", "unknown emulation: llvmfoo"),
+            (
+                "--threads=0",
+                "--threads: expected a positive integer, but got '0'",
+            ),
+            (
+                "--threads=all",
+                "--threads: expected a positive integer, but got 'all'",
+            ),
+            ("-z max-page-size=x", "invalid max-page-size: x"),
+            (
+                "-z max-page-size=3000",
+                "max-page-size: value isn't a power of 2",
+            ),
+            ("-z common-page-size=x", "invalid common-page-size: x"),
+            (
+                "--unresolved-symbols=x",
+                "unknown --unresolved-symbols value: x",
+            ),
+            (
+                "--image-base=zz",
+                "--image-base: number expected, but got zz",
+            ),
+            (
+                "--pack-dyn-relocs=foo",
+                "unknown --pack-dyn-relocs format: foo",
+            ),
+            ("--lto-O9", "invalid optimization level for LTO: 9"),
+            ("-plugin-opt=O9", "invalid optimization level for LTO: 9"),
+            (
+                "-plugin-opt=Ox",
+                "-plugin-opt=Ox: number expected, but got 'x'",
+            ),
+            ("--lto-Ox", "--lto-Ox: number expected, but got 'x'"),
+            ("--lto-O", "--lto-O: number expected, but got ''"),
+            ("--lto-CGOx", "--lto-CGOx: number expected, but got 'x'"),
+            (
+                "--lto-partitions=0",
+                "--lto-partitions: number of threads must be > 0",
+            ),
+            ("--thinlto-jobs=x", "--thinlto-jobs: invalid job count: x"),
+            ("-plugin-opt=jobs=x", "--thinlto-jobs: invalid job count: x"),
+            ("-Ox", "-Ox: number expected, but got 'x'"),
+            (
+                "--color-diagnostics=foo",
+                "unknown option: --color-diagnostics=foo",
+            ),
+            ("--rsp-quoting=foo", "invalid response file quoting: foo"),
+            ("--oformat=foo", "unknown --oformat value: foo"),
+            (
+                "--compress-debug-sections=foo",
+                "unknown --compress-debug-sections value: foo",
+            ),
+            (
+                "--error-limit=x",
+                "--error-limit=x: number expected, but got 'x'",
+            ),
+            (
+                "-plugin-opt=bogus",
+                "-plugin-opt=: unknown plugin option 'bogus'",
+            ),
+            (
+                "--plugin-opt=cache-di=/x",
+                "--plugin-opt=: unknown plugin option 'cache-di=/x'",
+            ),
+            (
+                "-plugin-opt=/usr/lib/gcc/x86_64-linux-gnu/12/liblto_plugin.so",
+                "-plugin-opt=: unknown plugin option \
+                 '/usr/lib/gcc/x86_64-linux-gnu/12/liblto_plugin.so'",
+            ),
+        ];
+        for (arg, want) in cases {
+            assert_eq!(error(&format!("{arg} a.o")), want, "{arg}");
+        }
+        // Numbers in LLVM's radix-0 syntax; the page-size warning about --image-base.
+        let p = parse("--image-base=010 a.o").unwrap();
+        assert_eq!(
+            p.warnings,
+            ["--image-base: address isn't multiple of page size: 010"]
+        );
+        assert_eq!(config("-z max-page-size=010000 a.o").max_page_size(), 4096);
+    }
+
+    #[test]
+    fn lto_options() {
+        let c = config(
+            "--lto-O3 --lto-CGO1 --lto-partitions=4 --lto-obj-path=/o --lto-emit-asm --save-temps \
+             -mllvm -enable-foo --mllvm=-bar -plugin-opt=-baz=1 --thinlto-jobs=all \
+             --thinlto-cache-dir=/c --thinlto-cache-policy=prune_after=1h --fat-lto-objects \
+             -plugin-opt=save-temps -plugin-opt=thinlto a.o",
+        );
+        let l = &c.lto;
+        assert_eq!((l.opt_level, l.cg_opt_level, l.partitions), (3, Some(1), 4));
+        assert_eq!(l.obj_path, Some(PathBuf::from("/o")));
+        assert!(l.emit_asm && l.save_temps && l.fat_lto_objects);
+        assert_eq!(l.llvm_args, ["-enable-foo", "-bar", "-baz=1"]);
+        assert_eq!(l.jobs, None);
+        assert_eq!(l.cache_dir, Some(PathBuf::from("/c")));
+        assert_eq!(l.cache_policy.as_deref(), Some("prune_after=1h"));
+        let c = config("-plugin-opt O3 --plugin-opt mcpu=znver4 -plugin-opt -x=1 a.o");
+        assert_eq!(
+            (c.lto.opt_level, c.lto.mcpu.as_deref()),
+            (3, Some("znver4"))
+        );
+        assert_eq!(c.lto.llvm_args, ["-x=1"]);
+        assert_eq!(
+            error("-plugin-opt bogus a.o"),
+            "-plugin-opt=: unknown plugin option 'bogus'"
+        );
+        assert_eq!(
+            error("-plugin-opt thinlto-index-only a.o"),
+            "option -plugin-opt=thinlto-index-only is not implemented yet"
+        );
+        let c = config("-plugin-opt=cache-dir=/c2 --plugin-opt=jobs=0 --plugin foo a.o");
+        assert_eq!(c.lto.cache_dir, Some(PathBuf::from("/c2")));
+        assert_eq!(c.lto.jobs, None);
+        config("--plugin=foo -plugin-opt=-pass-through=-lgcc a.o");
+    }
+
+    #[test]
+    fn not_yet_and_unknown() {
+        assert_eq!(error("-T x.ld a.o"), "option -T is not implemented yet");
+        assert_eq!(
+            error("--script=x.ld a.o"),
+            "option --script is not implemented yet"
+        );
+        assert_eq!(
+            error("--icf=all a.o"),
+            "option --icf=all is not implemented yet"
+        );
+        assert_eq!(
+            error("-z shstk a.o"),
+            "option -z shstk is not implemented yet"
+        );
+        assert_eq!(
+            error("--pack-dyn-relocs=android a.o"),
+            "option --pack-dyn-relocs=android is not implemented yet"
+        );
+        assert_eq!(
+            error("-m elf_i386 a.o"),
+            "option -m elf_i386 is not implemented yet"
+        );
+        assert_eq!(error("a.o --foo"), "unknown argument '--foo'");
+        assert_eq!(
+            error("a.o --gc-section"),
+            "unknown argument '--gc-section', did you mean '--gc-sections'"
+        );
+        // Accepted and ignored.
+        config("--icf=none -O2 --no-copy-dt-needed-entries --color-diagnostics -g a.o");
+        // Unknown -z keywords warn, as lld.
+        let p = parse("-z foo -zibt a.o").unwrap();
+        assert_eq!(
+            p.warnings,
+            ["unknown -z value: foo", "unknown -z value: ibt"]
+        );
+    }
+
+    #[test]
+    fn every_option_in_every_shape_never_panics() {
+        for def in OPTIONS {
+            for name in def.names {
+                let name = name.replace("-z ", "-z");
+                for shape in [
+                    vec![name.clone()],
+                    vec![name.clone(), "a.o".into()],
+                    vec![format!("{name}=1"), "a.o".into()],
+                    vec![format!("{name}x"), "a.o".into()],
+                    vec!["a.o".into(), name.clone(), "".into()],
+                ] {
+                    let argv: Vec<String> =
+                        std::iter::once("weld".to_string()).chain(shape).collect();
+                    let _ = parse_args(&argv);
+                }
+            }
+        }
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("weld-args-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn tokenizer() {
+        assert_eq!(
+            tokenize_gnu("a  b\n\"c d\" 'e f' g\\ h \"i\\\"j\" 'k\\'l' \"\" m#n\r\n"),
+            ["a", "b", "c d", "e f", "g h", "i\"j", "k'l", "m#n"]
+        );
+        assert_eq!(tokenize_gnu("x\"y z\"w"), ["xy zw"]);
+        assert_eq!(tokenize_gnu("a\u{a0}b c"), ["a\u{a0}b", "c"]);
+        assert_eq!(tokenize_gnu("  "), Vec::<String>::new());
+        assert_eq!(tokenize_gnu("trailing\\"), ["trailing\\"]);
+        assert_eq!(tokenize_gnu("\"unterminated q"), ["unterminated q"]);
+    }
+
+    #[test]
+    fn response_files() {
+        let d = temp_dir("rsp");
+        // gcc style (libiberty writeargv): one argument per line, backslash escapes.
+        let gcc = d.join("ccXXXX");
+        std::fs::write(
+            &gcc,
+            "-plugin\n/usr/lib/gcc/x86_64-linux-gnu/12/liblto_plugin.so\n--build-id\n-pie\n-o\n\
+             out\\ file\na.o\n-lc\n",
+        )
+        .unwrap();
+        // clang style: one line, every argument quoted, nested @file.
+        let clang = d.join("response.txt");
+        std::fs::write(
+            &clang,
+            format!(
+                "\"--gc-sections\" \"-o\" \"dir with space/out\" \"b.o\" \"@{}\"",
+                gcc.display()
+            ),
+        )
+        .unwrap();
+        let c = parse_args(&["weld".into(), format!("@{}", clang.display())])
+            .unwrap()
+            .config
+            .unwrap();
+        assert!(c.gc_sections && c.pie);
+        assert_eq!(c.output, PathBuf::from("out file"), "later -o wins");
+        assert_eq!(names(&c), ["b.o", "a.o", "-lc"]);
+        // Recursion is an error naming the file.
+        let rec = d.join("rec");
+        std::fs::write(&rec, format!("a.o @{}", rec.display())).unwrap();
+        let e = parse_args(&["weld".into(), format!("@{}", rec.display())]).unwrap_err();
+        assert_eq!(e.0, format!("recursive expansion of: '{}'", rec.display()));
+        // A missing response file: lld's message.
+        assert_eq!(
+            error("a.o @/nonexistent/rsp"),
+            "cannot open @/nonexistent/rsp: No such file or directory"
+        );
+        // ...but a missing one in a value position stays literal (`-o @out`).
+        assert_eq!(
+            config("-o @nonexistent-out a.o").output,
+            PathBuf::from("@nonexistent-out")
+        );
+        // UTF-8 BOM and UTF-16.
+        let bom = d.join("bom");
+        std::fs::write(&bom, b"\xEF\xBB\xBFa.o -lm").unwrap();
+        let c = parse_args(&["weld".into(), format!("@{}", bom.display())])
+            .unwrap()
+            .config
+            .unwrap();
+        assert_eq!(names(&c), ["a.o", "-lm"]);
+        let u16 = d.join("u16");
+        let mut bytes = vec![0xFF, 0xFE];
+        for u in "x.o -lz".encode_utf16() {
+            bytes.extend(u.to_le_bytes());
+        }
+        std::fs::write(&u16, bytes).unwrap();
+        let c = parse_args(&["weld".into(), format!("@{}", u16.display())])
+            .unwrap()
+            .config
+            .unwrap();
+        assert_eq!(names(&c), ["x.o", "-lz"]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
 }

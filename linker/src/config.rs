@@ -22,6 +22,20 @@ pub enum Strip {
     All,
 }
 
+/// Which local symbols go to `.symtab`: `-x`/`--discard-all`, `-X`/`--discard-locals`,
+/// `--discard-none`; `-s` implies `All`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Discard {
+    /// lld's default: keep locals except `.L` temporaries in mergeable sections.
+    Default,
+    /// `-X`: drop temporary (`.L`) locals.
+    Locals,
+    /// `-x`: drop all locals.
+    All,
+    /// `--discard-none`: keep every local.
+    None,
+}
+
 /// `--build-id[=STYLE]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BuildId {
@@ -184,6 +198,7 @@ pub struct Config {
     pub sysroot: Option<PathBuf>,
     pub search_paths: Vec<PathBuf>,
     pub strip: Strip,
+    pub discard: Discard,
     pub build_id: BuildId,
     pub z: ZOptions,
     pub image_base: Option<u64>,
@@ -218,6 +233,12 @@ pub struct Config {
     pub stats: bool,
     pub verbose: bool,
     pub fatal_warnings: bool,
+    /// `-w` / `--no-warnings`: suppress warnings (and cancel `--fatal-warnings`).
+    pub no_warnings: bool,
+    /// `--relax` (default) / `--no-relax`: GOTPCRELX and TLS relaxations.
+    pub relax: bool,
+    /// `-nostdlib`: ignore `SEARCH_DIR` in linker scripts (lld has no built-in dirs).
+    pub nostdlib: bool,
     pub lto: LtoOptions,
     pub inputs: Vec<Input>,
 }
@@ -238,6 +259,7 @@ impl Default for Config {
             sysroot: None,
             search_paths: Vec::new(),
             strip: Strip::None,
+            discard: Discard::Default,
             build_id: BuildId::None,
             z: ZOptions::default(),
             image_base: None,
@@ -257,7 +279,8 @@ impl Default for Config {
             enable_new_dtags: true,
             version_scripts: Vec::new(),
             dynamic_lists: Vec::new(),
-            no_undefined_version: false,
+            // lld 22 reports version-script names that match nothing unless --undefined-version.
+            no_undefined_version: true,
             unresolved_symbols: UnresolvedPolicy::ReportAll,
             allow_shlib_undefined: None,
             bsymbolic: false,
@@ -271,6 +294,9 @@ impl Default for Config {
             stats: false,
             verbose: false,
             fatal_warnings: false,
+            no_warnings: false,
+            relax: true,
+            nostdlib: false,
             lto: LtoOptions::default(),
             inputs: Vec::new(),
         }

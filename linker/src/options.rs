@@ -1,1 +1,1484 @@
-//! TEMPORARY stub.
+//! The table of every command-line option weld knows, and the matcher that finds an argument's
+//! entry. All option behaviour lives in the handlers of [`OPTIONS`]; `args` only walks the command
+//! line, so adding or changing an option touches exactly one entry here (and `docs/options.md`,
+//! which a test regenerates from this table).
+//!
+//! Spelling rules follow GNU ld and lld:
+//! - a long name written `--name` also matches `-name`, except names starting with `o` (GNU ld
+//!   reads `-omagic` as `-o magic`, and lld does the same);
+//! - a long option with a value takes `--name=VALUE` or `--name VALUE`;
+//! - a one-letter option with a value takes `-xVALUE` or `-x VALUE` (`-L`, `-l`, `-o`, `-z`, ...);
+//! - when several entries match, the longest name wins (`-export-dynamic` is not `-e xport-dynamic`).
+
+use std::path::PathBuf;
+
+use crate::args::ParseState;
+use crate::config::{
+    BuildId, Defsym, DefsymValue, Discard, HashStyle, InputKind, Strip, UnresolvedPolicy,
+};
+use crate::error::{Error, Result};
+use crate::{bail, err};
+
+/// What an option does with the argument value it was given (`None` for flags and for an
+/// `OptionalValue` given without `=`).
+pub type Handler = fn(&mut ParseState, Option<&str>) -> Result<()>;
+
+/// How an option takes its argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgForm {
+    /// No argument: `--gc-sections`.
+    Flag,
+    /// A required value. Long names: `--name=V` or `--name V`; one-letter names: `-xV` or `-x V`.
+    Value,
+    /// A value only in the next argument: `-dT FILE`.
+    Separate,
+    /// The name is a prefix and the rest of the argument is the value, possibly empty:
+    /// `--lto-O2`, `-plugin-opt=mcpu=x86-64`, `--why-extract=FILE`.
+    Joined,
+    /// `--name` alone or `--name=V`: `--build-id`, `--color-diagnostics`.
+    OptionalValue,
+    /// A keyword of `-z`: `-z now` or `-znow`. A name ending in `=` takes a value
+    /// (`-z max-page-size=4096`).
+    ZKeyword,
+}
+
+/// What weld does with an option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Parsed into `Config`; the link honours it.
+    Implemented,
+    /// Accepted and ignored because it cannot change the output file (an lld tuning knob, a
+    /// diagnostic-only switch, the default restated, or an option for another architecture's
+    /// behaviour that x86-64 never exhibits).
+    IgnoredTuningOnly,
+    /// Known, but weld cannot do it yet: using it is an error, never a silent no-op.
+    NotYet,
+}
+
+/// One entry of the option table.
+pub struct OptionDef {
+    /// The names, as written on a command line: `--output`, `-o`, `-z now`.
+    pub names: &'static [&'static str],
+    /// How every name takes its argument.
+    pub arg: ArgForm,
+    /// What weld does with it.
+    pub status: Status,
+    /// One line for `--help`: what weld does.
+    pub help: &'static str,
+    /// What the option means to lld, when that says more than `help` (empty: same as `help`).
+    pub lld: &'static str,
+    /// Applies the option to the parse state; never called for `NotYet` options.
+    pub handler: Handler,
+}
+
+impl OptionDef {
+    /// The primary name, for messages and documentation.
+    pub fn name(&self) -> &'static str {
+        self.names[0]
+    }
+
+    /// lld's meaning of the option.
+    pub fn lld_meaning(&self) -> &'static str {
+        if self.lld.is_empty() {
+            self.help
+        } else {
+            self.lld
+        }
+    }
+
+    /// `--help` (answered before any other option is acted on).
+    pub fn is_help(&self) -> bool {
+        self.names[0] == "--help"
+    }
+
+    /// `--version` (answered before any other option is acted on).
+    pub fn is_version(&self) -> bool {
+        self.names[0] == "--version"
+    }
+}
+
+/// An argument matched against the table.
+#[derive(Debug)]
+pub struct Match {
+    /// The table entry.
+    pub def: &'static OptionDef,
+    /// The option as the user spelled it, without its value (`-soname`, `--threads`,
+    /// `-plugin-opt=`): messages quote it back the way lld does.
+    pub spelling: String,
+    /// The whole first argument as typed (`-O1`, `--error-limit=x`, or just `-O` when the value
+    /// came separately): lld quotes this in "number expected" messages.
+    pub text: String,
+    /// The option's value, if its form takes one.
+    pub value: Option<String>,
+    /// How many command-line arguments the option used (2 for `-o FILE`).
+    pub consumed: usize,
+}
+
+impl std::fmt::Debug for OptionDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Matches `args[i]`, which starts with `-` and is not just `-`, against the table, taking the
+/// next argument as its value when the option's form needs it.
+pub fn match_option(args: &[String], i: usize) -> Result<Match> {
+    let Some(arg) = args.get(i).map(String::as_str) else {
+        bail!("no argument at position {i}");
+    };
+    let mut best: Option<(usize, Match)> = None;
+    for def in OPTIONS.iter().filter(|d| d.arg != ArgForm::ZKeyword) {
+        for name in def.names {
+            let Some((len, m)) = match_name(def, name, args, i)? else {
+                continue;
+            };
+            if best.as_ref().is_none_or(|(best_len, _)| len > *best_len) {
+                best = Some((len, m));
+            }
+        }
+    }
+    match best {
+        Some((_, m)) => Ok(m),
+        None => Err(unknown_argument(arg)),
+    }
+}
+
+/// Tries one name of one entry. Returns the matched name length (for longest-match) and the match;
+/// `Err` only for a known option missing its value.
+fn match_name(
+    def: &'static OptionDef,
+    name: &str,
+    args: &[String],
+    i: usize,
+) -> Result<Option<(usize, Match)>> {
+    let arg = args.get(i).map_or("", String::as_str);
+    let Some((long, body)) = split_name(name) else {
+        return Ok(None);
+    };
+    // `rest` is the argument after its dashes, if those dashes may introduce this name.
+    let rest = if long {
+        match arg.strip_prefix("--") {
+            Some(r) => r,
+            None => match arg.strip_prefix('-') {
+                Some(r) if !body.starts_with('o') => r,
+                _ => return Ok(None),
+            },
+        }
+    } else {
+        match arg.strip_prefix('-') {
+            Some(r) if !r.starts_with('-') => r,
+            _ => return Ok(None),
+        }
+    };
+    if !rest.starts_with(body) {
+        return Ok(None);
+    }
+    let dashes = &arg[..arg.len() - rest.len()];
+    let after = &rest[body.len()..];
+    let spelling = format!("{dashes}{body}");
+    let found = |value: Option<String>, consumed: usize| {
+        Ok(Some((
+            body.len(),
+            Match {
+                def,
+                spelling: spelling.clone(),
+                text: arg.to_string(),
+                value,
+                consumed,
+            },
+        )))
+    };
+    let next = || match args.get(i + 1) {
+        Some(v) => found(Some(v.clone()), 2),
+        None => Err(err!("{spelling}: missing argument")),
+    };
+    match def.arg {
+        ArgForm::Flag if after.is_empty() => found(None, 1),
+        ArgForm::Value | ArgForm::Separate if after.is_empty() => next(),
+        ArgForm::Value if !long => found(Some(after.to_string()), 1),
+        ArgForm::Value | ArgForm::OptionalValue if after.starts_with('=') => {
+            found(Some(after[1..].to_string()), 1)
+        }
+        ArgForm::OptionalValue if after.is_empty() => found(None, 1),
+        ArgForm::Joined => found(Some(after.to_string()), 1),
+        _ => Ok(None),
+    }
+}
+
+/// Splits a table name into (is it a long `--` name, the name without dashes).
+fn split_name(name: &str) -> Option<(bool, &str)> {
+    if let Some(body) = name.strip_prefix("--") {
+        Some((true, body))
+    } else {
+        name.strip_prefix('-').map(|body| (false, body))
+    }
+}
+
+/// lld's "unknown argument" error, with its "did you mean" suggestion when one name is within one
+/// edit (as LLVM's `OptTable::findNearest`: names shorter than 4 letters are never suggested, and a
+/// candidate that needs a value it was not given counts one edit further).
+fn unknown_argument(arg: &str) -> Error {
+    match nearest_option(arg) {
+        Some(s) => err!("unknown argument '{arg}', did you mean '{s}'"),
+        None => err!("unknown argument '{arg}'"),
+    }
+}
+
+fn nearest_option(arg: &str) -> Option<String> {
+    let mut best: Option<(usize, String)> = None;
+    for def in OPTIONS.iter().filter(|d| d.arg != ArgForm::ZKeyword) {
+        for name in def.names {
+            let Some((long, body)) = split_name(name) else {
+                continue;
+            };
+            let mut prefixes = vec![if long { "--" } else { "-" }];
+            if long && !body.starts_with('o') {
+                prefixes.push("-");
+            }
+            let mut candidates: Vec<String> = Vec::new();
+            for p in prefixes {
+                match def.arg {
+                    ArgForm::Value | ArgForm::OptionalValue if long => {
+                        candidates.push(format!("{p}{body}"));
+                        candidates.push(format!("{p}{body}="));
+                    }
+                    _ => candidates.push(format!("{p}{body}")),
+                }
+            }
+            for cand in candidates {
+                // LLVM skips names shorter than 4 characters (counting a trailing `=`).
+                if cand.trim_start_matches('-').len() < 4 {
+                    continue;
+                }
+                let (normalized, rhs, delim) = match cand.chars().last() {
+                    Some(d @ ('=' | ':')) => match arg.split_once(d) {
+                        Some((lhs, rhs)) => (format!("{lhs}{d}"), rhs, true),
+                        None => (arg.to_string(), "", true),
+                    },
+                    _ => (arg.to_string(), "", false),
+                };
+                let Some(mut dist) = edit_distance_within_one(&cand, &normalized) else {
+                    continue;
+                };
+                if delim && rhs.is_empty() {
+                    dist += 1;
+                }
+                if best.as_ref().is_none_or(|(d, _)| dist < *d) {
+                    best = Some((dist, format!("{cand}{rhs}")));
+                }
+            }
+        }
+    }
+    best.filter(|(d, _)| *d <= 1).map(|(_, s)| s)
+}
+
+/// The edit distance (insertions, deletions, replacements) between `a` and `b` when it is 0 or 1,
+/// else `None`: only those distances ever produce a suggestion.
+fn edit_distance_within_one(a: &str, b: &str) -> Option<usize> {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if long.len() - short.len() > 1 {
+        return None;
+    }
+    let prefix = short.iter().zip(long).take_while(|(x, y)| x == y).count();
+    if prefix == long.len() {
+        return Some(0);
+    }
+    // Skip the first difference in `long` (insertion) or in both (replacement).
+    let rest_matches = |skip_short: usize| short[prefix + skip_short..] == long[prefix + 1..];
+    let one = if short.len() == long.len() {
+        rest_matches(1)
+    } else {
+        rest_matches(0)
+    };
+    one.then_some(1)
+}
+
+/// The error for a known option weld cannot honour yet.
+pub fn not_yet(what: &str) -> Error {
+    err!("option {what} is not implemented yet")
+}
+
+/// Acts on one `-z` keyword through its `ZKeyword` entry; unknown keywords are a warning, as lld.
+fn dispatch_z(s: &mut ParseState, keyword: &str) -> Result<()> {
+    let mut best: Option<(&'static OptionDef, usize, Option<&str>)> = None;
+    for def in OPTIONS.iter().filter(|d| d.arg == ArgForm::ZKeyword) {
+        for name in def.names {
+            let body = name.strip_prefix("-z ").unwrap_or(name);
+            let hit = if body.ends_with('=') {
+                keyword.strip_prefix(body).map(Some)
+            } else if keyword == body {
+                Some(None)
+            } else {
+                None
+            };
+            if let Some(value) = hit {
+                if best.is_none_or(|(_, len, _)| body.len() > len) {
+                    best = Some((def, body.len(), value));
+                }
+            }
+        }
+    }
+    let Some((def, _, value)) = best else {
+        s.warn(format!("unknown -z value: {keyword}"));
+        return Ok(());
+    };
+    if def.status == Status::NotYet {
+        return Err(not_yet(&format!("-z {keyword}")));
+    }
+    (def.handler)(s, value)
+}
+
+/// An integer as LLVM's `getAsInteger` with radix 0 reads it: `0x`/`0X` hex, `0b` binary, `0o` or
+/// a leading `0` octal, else decimal.
+pub fn parse_int(s: &str) -> Option<u64> {
+    let (digits, radix) = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        (h, 16)
+    } else if let Some(b) = s.strip_prefix("0b").or_else(|| s.strip_prefix("0B")) {
+        (b, 2)
+    } else if let Some(o) = s.strip_prefix("0o") {
+        (o, 8)
+    } else if s.len() > 1 && s.starts_with('0') {
+        (&s[1..], 8)
+    } else {
+        (s, 10)
+    };
+    if digits.is_empty() || digits.starts_with('+') {
+        return None;
+    }
+    u64::from_str_radix(digits, radix).ok()
+}
+
+fn value(v: Option<&str>) -> &str {
+    v.unwrap_or("")
+}
+
+fn accept(_: &mut ParseState, _: Option<&str>) -> Result<()> {
+    Ok(())
+}
+
+/// `--lto-O`, `-plugin-opt=O`: an optimization level 0..=3.
+fn lto_opt_level(s: &ParseState, v: &str, what: &str) -> Result<u8> {
+    let n = parse_int(v).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))?;
+    if n > 3 {
+        bail!("invalid {what}optimization level for LTO: {n}");
+    }
+    Ok(n as u8)
+}
+
+/// `--thinlto-jobs=`, `-plugin-opt=jobs=`: a count, `0` or `all` meaning every hardware thread.
+fn thinlto_jobs(s: &mut ParseState, v: &str) -> Result<()> {
+    s.config.lto.jobs = match v {
+        "all" => None,
+        _ => match parse_int(v) {
+            Some(0) => None,
+            Some(n) => Some(n as usize),
+            None => bail!("--thinlto-jobs: invalid job count: {v}"),
+        },
+    };
+    Ok(())
+}
+
+fn lto_partitions(s: &mut ParseState, v: &str) -> Result<()> {
+    match parse_int(v) {
+        Some(0) => bail!("--lto-partitions: number of threads must be > 0"),
+        Some(n) => s.config.lto.partitions = n as usize,
+        None => bail!("--lto-partitions: number expected, but got '{v}'"),
+    }
+    Ok(())
+}
+
+/// `-m EMULATION`: weld produces x86-64 ELF only.
+fn emulation(_: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let v = value(v);
+    let base = v
+        .strip_suffix("_fbsd")
+        .or_else(|| v.strip_suffix("_freebsd"))
+        .unwrap_or(v);
+    const OTHER: &[&str] = &[
+        "aarch64elf",
+        "aarch64linux",
+        "aarch64elfb",
+        "aarch64linuxb",
+        "armelf",
+        "armelf_linux_eabi",
+        "armelfb",
+        "armelfb_linux_eabi",
+        "elf32_x86_64",
+        "elf32btsmip",
+        "elf32ltsmip",
+        "elf32btsmipn32",
+        "elf32ltsmipn32",
+        "elf32lriscv",
+        "elf32briscv",
+        "elf32ppc",
+        "elf32ppclinux",
+        "elf32lppc",
+        "elf32lppclinux",
+        "elf32loongarch",
+        "elf64btsmip",
+        "elf64ltsmip",
+        "elf64lriscv",
+        "elf64briscv",
+        "elf64ppc",
+        "elf64lppc",
+        "elf64loongarch",
+        "elf_i386",
+        "elf_iamcu",
+        "elf64_sparc",
+        "msp430elf",
+        "elf64_amdgpu",
+        "elf64lhexagon",
+        "elf32lhexagon",
+        "elf64_s390",
+    ];
+    if (base == "elf_x86_64" || base == "elf_amd64") && base == v {
+        Ok(())
+    } else if base == "elf_x86_64" || base == "elf_amd64" || OTHER.contains(&base) {
+        Err(not_yet(&format!("-m {v}")))
+    } else {
+        bail!("unknown emulation: {v}")
+    }
+}
+
+fn build_id(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    // lld 22: `--build-id` alone means sha1.
+    let v = v.unwrap_or("sha1");
+    s.config.build_id = match v {
+        "fast" => BuildId::Fast,
+        "md5" => BuildId::Md5,
+        "sha1" | "tree" => BuildId::Sha1,
+        "uuid" => BuildId::Uuid,
+        "none" => BuildId::None,
+        _ => match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+            Some(hex) => BuildId::Hex(parse_hex(hex)?),
+            None => bail!("unknown --build-id style: {v}"),
+        },
+    };
+    Ok(())
+}
+
+fn parse_hex(hex: &str) -> Result<Vec<u8>> {
+    let bad = || err!("not a hexadecimal value: {hex}");
+    let pairs = hex.as_bytes().chunks_exact(2);
+    if !pairs.remainder().is_empty() {
+        return Err(bad());
+    }
+    pairs
+        .map(|p| {
+            std::str::from_utf8(p)
+                .ok()
+                .filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()))
+                .and_then(|d| u8::from_str_radix(d, 16).ok())
+                .ok_or_else(bad)
+        })
+        .collect()
+}
+
+fn hash_style(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    s.config.hash_style = match value(v) {
+        "sysv" => HashStyle::Sysv,
+        "gnu" => HashStyle::Gnu,
+        "both" => HashStyle::Both,
+        other => bail!("unknown --hash-style: {other}"),
+    };
+    Ok(())
+}
+
+fn unresolved_symbols(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    s.config.unresolved_symbols = match value(v) {
+        "report-all" => UnresolvedPolicy::ReportAll,
+        "ignore-all" => UnresolvedPolicy::IgnoreAll,
+        "ignore-in-object-files" => UnresolvedPolicy::IgnoreInObjectFiles,
+        "ignore-in-shared-libs" => UnresolvedPolicy::IgnoreInSharedLibs,
+        other => bail!("unknown --unresolved-symbols value: {other}"),
+    };
+    Ok(())
+}
+
+fn pack_dyn_relocs(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    match value(v) {
+        "none" => s.config.pack_dyn_relocs_relr = false,
+        "relr" => s.config.pack_dyn_relocs_relr = true,
+        "android" | "android+relr" => {
+            return Err(not_yet(&format!("--pack-dyn-relocs={}", value(v))))
+        }
+        other => bail!("unknown --pack-dyn-relocs format: {other}"),
+    }
+    Ok(())
+}
+
+fn threads(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let v = value(v);
+    match parse_int(v) {
+        Some(n) if n > 0 => s.config.threads = Some(n as usize),
+        _ => bail!("--threads: expected a positive integer, but got '{v}'"),
+    }
+    Ok(())
+}
+
+fn image_base(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let v = value(v);
+    let n = parse_int(v).ok_or_else(|| err!("--image-base: number expected, but got {v}"))?;
+    s.config.image_base = Some(n);
+    s.image_base_text = Some(v.to_string());
+    Ok(())
+}
+
+fn page_size(v: Option<&str>, what: &str) -> Result<u64> {
+    let v = value(v);
+    let n = parse_int(v).ok_or_else(|| err!("invalid {what}: {v}"))?;
+    if !n.is_power_of_two() {
+        bail!("{what}: value isn't a power of 2");
+    }
+    Ok(n)
+}
+
+fn color_diagnostics(_: &mut ParseState, v: Option<&str>) -> Result<()> {
+    match v {
+        None | Some("auto" | "always" | "never") => Ok(()),
+        Some(other) => bail!("unknown option: --color-diagnostics={other}"),
+    }
+}
+
+fn format(_: &mut ParseState, v: Option<&str>) -> Result<()> {
+    match value(v) {
+        "default" | "elf" => Ok(()),
+        "binary" => Err(not_yet("--format=binary")),
+        other => bail!("unknown --format value: {other} (supported formats: elf, default, binary)"),
+    }
+}
+
+/// `-plugin-opt VALUE` is read as `-plugin-opt=VALUE`, whichever entry that matches (as lld).
+fn plugin_opt_separate(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let joined = format!("{}={}", s.spelling, value(v));
+    let m = match_option(std::slice::from_ref(&joined), 0)?;
+    if m.def.status == Status::NotYet {
+        return Err(not_yet(&m.spelling));
+    }
+    s.spelling = m.spelling;
+    s.arg_text = m.text;
+    (m.def.handler)(s, m.value.as_deref())
+}
+
+fn plugin_opt_catch_all(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let v = value(v);
+    // gcc names its LTO wrapper on every link; lld ignores exactly that.
+    if v.ends_with("lto-wrapper") {
+        return Ok(());
+    }
+    bail!("{}: unknown plugin option '{v}'", s.spelling)
+}
+
+/// `--defsym=SYM=EXPR`. weld takes a number or a symbol, plus or minus constants (lld accepts a
+/// full linker-script expression; drivers and build systems pass these simple forms).
+pub fn parse_defsym(text: &str) -> Result<Defsym> {
+    let Some((name, expr)) = text.split_once('=') else {
+        bail!("--defsym:1: unexpected EOF");
+    };
+    let name = name.trim();
+    if name.is_empty() {
+        bail!("--defsym:1: = expected, but got {}", expr.trim());
+    }
+    let unsupported = || err!("--defsym:1: expression not supported yet: {}", expr.trim());
+    let mut symbol: Option<String> = None;
+    let mut sum: i64 = 0;
+    let mut rest = expr.trim_start();
+    let mut negative = false;
+    if let Some(r) = rest.strip_prefix('-') {
+        negative = true;
+        rest = r.trim_start();
+    }
+    loop {
+        let end = rest
+            .find(|c: char| c.is_whitespace() || c == '+' || c == '-')
+            .unwrap_or(rest.len());
+        let (term, after) = rest.split_at(end);
+        if term.starts_with(|c: char| c.is_ascii_digit()) || term.is_empty() {
+            let n = parse_script_number(term)
+                .ok_or_else(|| err!("--defsym:1: malformed number: {term}"))?;
+            sum = if negative {
+                sum.wrapping_sub(n as i64)
+            } else {
+                sum.wrapping_add(n as i64)
+            };
+        } else if term
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.$@".contains(c))
+            && symbol.is_none()
+            && !negative
+        {
+            symbol = Some(term.to_string());
+        } else {
+            return Err(unsupported());
+        }
+        rest = after.trim_start();
+        if rest.is_empty() {
+            break;
+        }
+        negative = match rest.as_bytes()[0] {
+            b'+' => false,
+            b'-' => true,
+            _ => return Err(unsupported()),
+        };
+        rest = rest[1..].trim_start();
+    }
+    let value = match symbol {
+        Some(sym) => DefsymValue::Symbol(sym, sum),
+        None => DefsymValue::Absolute(sum as u64),
+    };
+    Ok(Defsym {
+        name: name.to_string(),
+        value,
+    })
+}
+
+/// A number as linker scripts write it: `0x10`, `10h`, `4K`, `1M`, decimal.
+fn parse_script_number(t: &str) -> Option<u64> {
+    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        return u64::from_str_radix(h, 16).ok();
+    }
+    if let Some(h) = t.strip_suffix(['h', 'H']) {
+        return u64::from_str_radix(h, 16).ok();
+    }
+    let (digits, mul) = if let Some(d) = t.strip_suffix(['k', 'K']) {
+        (d, 1024)
+    } else if let Some(d) = t.strip_suffix(['m', 'M']) {
+        (d, 1024 * 1024)
+    } else {
+        (t, 1)
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse::<u64>().ok()?.checked_mul(mul)
+}
+
+/// Defines one table entry. Brace-delimited so that rustfmt leaves the table's layout alone.
+macro_rules! opt {
+    ([$($name:literal),+ $(,)?], $arg:ident, $status:ident, $help:literal, $lld:literal, $handler:expr $(,)?) => {
+        OptionDef {
+            names: &[$($name),+],
+            arg: ArgForm::$arg,
+            status: Status::$status,
+            help: $help,
+            lld: $lld,
+            handler: $handler,
+        }
+    };
+}
+
+/// Every option weld knows, grouped by topic. `docs/options.md` is rendered from this table.
+pub static OPTIONS: &[OptionDef] = &[
+    // ---- Driver ----
+    opt! {["--help"], Flag, Implemented, "Print option help and exit", "", accept},
+    opt! {["--version"], Flag, Implemented, "Display the version number and exit (anywhere on the line)", "", accept},
+    opt! {["-v", "-V"], Flag, Implemented, "Display the version number and continue; with no input files, exit", "", |s, _| { s.print_version = true; Ok(()) }},
+    opt! {["--verbose"], Flag, Implemented, "Verbose mode", "", |s, _| { s.config.verbose = true; Ok(()) }},
+    opt! {["--rsp-quoting"], Value, Implemented, "Quoting style for response files (posix only)", "Quoting style for response files", |_, v| match value(v) {
+        "posix" => Ok(()),
+        "windows" => Err(not_yet("--rsp-quoting=windows")),
+        other => bail!("invalid response file quoting: {other}"),
+    }},
+    opt! {["--threads"], Value, Implemented, "Number of threads. '1' disables multi-threading", "", threads},
+    opt! {["--fatal-warnings"], Flag, Implemented, "Treat warnings as errors", "", |s, _| { s.config.fatal_warnings = true; Ok(()) }},
+    opt! {["--no-fatal-warnings"], Flag, Implemented, "Do not treat warnings as errors (default)", "", |s, _| { s.config.fatal_warnings = false; Ok(()) }},
+    opt! {["--no-warnings", "-w"], Flag, Implemented, "Suppress warnings and cancel --fatal-warnings", "", |s, _| { s.config.no_warnings = true; Ok(()) }},
+    opt! {["--color-diagnostics"], OptionalValue, IgnoredTuningOnly, "Use colors in diagnostics (auto, always, never); weld never colors", "Use colors in diagnostics (default: auto)", color_diagnostics},
+    opt! {["--no-color-diagnostics"], Flag, IgnoredTuningOnly, "Alias for --color-diagnostics=never", "", accept},
+    opt! {["--error-limit"], Value, IgnoredTuningOnly, "Maximum number of errors to emit before stopping (diagnostics only)", "Maximum number of errors to emit before stopping (0 = no limit)", |s, v| {
+        let v = value(v);
+        parse_int(v).map(|_| ()).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))
+    }},
+    opt! {["--vs-diagnostics"], Flag, IgnoredTuningOnly, "Format diagnostics for Visual Studio compatibility (diagnostics only)", "", accept},
+    opt! {["--time"], Flag, Implemented, "Print the time spent in each phase (weld extension)", "(not an lld option)", |s, _| { s.config.time = true; Ok(()) }},
+    opt! {["--stats"], Flag, Implemented, "Print statistics about the link (lld ignores this option)", "Ignored for compatibility with GNU linkers", |s, _| { s.config.stats = true; Ok(()) }},
+    opt! {["--time-trace"], OptionalValue, NotYet, "Record time trace to <file> (or next to the output)", "", accept},
+    opt! {["--time-trace-granularity"], Value, NotYet, "Minimum time granularity (in microseconds) traced by time profiler", "", accept},
+    opt! {["--reproduce"], Value, NotYet, "Write tar file containing inputs and command to reproduce link", "", accept},
+    opt! {["--dependency-file"], Value, NotYet, "Write a dependency file", "", accept},
+    opt! {["--error-handling-script"], Value, NotYet, "Specify an error handling script", "", accept},
+    opt! {["--chroot"], Separate, NotYet, "Prefix of absolute paths (internal to lld --reproduce)", "", accept},
+    opt! {["--mmap-output-file"], Flag, IgnoredTuningOnly, "Mmap the output file for writing (default)", "", accept},
+    opt! {["--no-mmap-output-file"], Flag, IgnoredTuningOnly, "Do not mmap the output file for writing", "", accept},
+    opt! {["--demangle"], Flag, IgnoredTuningOnly, "Demangle symbol names in diagnostics (default)", "Demangle symbol names (default)", accept},
+    opt! {["--no-demangle"], Flag, IgnoredTuningOnly, "Do not demangle symbol names in diagnostics", "Do not demangle symbol names", accept},
+    // ---- Output ----
+    opt! {["-o", "--output"], Value, Implemented, "Path to file to write output", "", |s, v| { s.config.output = PathBuf::from(value(v)); Ok(()) }},
+    opt! {["-m"], Value, Implemented, "Set target emulation (elf_x86_64 only)", "Set target emulation", emulation},
+    opt! {["--oformat"], Value, Implemented, "Specify the binary format for the output object file (elf only)", "Specify the binary format for the output object file", |_, v| match value(v) {
+        f if f.starts_with("elf") => Ok(()),
+        "binary" => Err(not_yet("--oformat=binary")),
+        other => bail!("unknown --oformat value: {other}"),
+    }},
+    opt! {["--shared", "--Bshareable"], Flag, Implemented, "Build a shared object", "", |s, _| { s.shared = true; Ok(()) }},
+    opt! {["--relocatable", "-r"], Flag, Implemented, "Create relocatable object file", "", |s, _| { s.relocatable = true; Ok(()) }},
+    opt! {["--pie", "--pic-executable"], Flag, Implemented, "Create a position independent executable", "", |s, _| { s.config.pie = true; Ok(()) }},
+    opt! {["--no-pie"], Flag, Implemented, "Do not create a position independent executable (default)", "", |s, _| { s.config.pie = false; Ok(()) }},
+    opt! {["--entry", "-e"], Value, Implemented, "Name of entry point symbol", "", |s, v| { s.config.entry = Some(value(v).to_string()); Ok(()) }},
+    opt! {["--image-base"], Value, Implemented, "Set the base address", "", image_base},
+    opt! {["--build-id"], OptionalValue, Implemented, "Generate build ID note: fast, md5, sha1, tree, uuid, 0x<hex>, none (alone: sha1)", "Generate build ID note", build_id},
+    opt! {["--eh-frame-hdr"], Flag, Implemented, "Request creation of .eh_frame_hdr section and PT_GNU_EH_FRAME segment header", "", |s, _| { s.config.eh_frame_hdr = true; Ok(()) }},
+    opt! {["--no-eh-frame-hdr"], Flag, Implemented, "Do not create .eh_frame_hdr section", "", |s, _| { s.config.eh_frame_hdr = false; Ok(()) }},
+    opt! {["--strip-all", "-s"], Flag, Implemented, "Strip all symbols. Implies --strip-debug", "", |s, _| { s.config.strip = Strip::All; Ok(()) }},
+    opt! {["--strip-debug", "-S"], Flag, Implemented, "Strip debugging information", "", |s, _| {
+        // -s wins over -S whatever their order, as in lld.
+        if s.config.strip != Strip::All { s.config.strip = Strip::Debug; }
+        Ok(())
+    }},
+    opt! {["--discard-all", "-x"], Flag, Implemented, "Delete all local symbols", "", |s, _| { s.config.discard = Discard::All; Ok(()) }},
+    opt! {["--discard-locals", "-X"], Flag, Implemented, "Delete temporary local symbols", "", |s, _| { s.config.discard = Discard::Locals; Ok(()) }},
+    opt! {["--discard-none"], Flag, Implemented, "Keep all symbols in the symbol table", "", |s, _| { s.config.discard = Discard::None; Ok(()) }},
+    opt! {["--relax"], Flag, Implemented, "Enable target-specific relaxations if supported (default)", "", |s, _| { s.config.relax = true; Ok(()) }},
+    opt! {["--no-relax"], Flag, Implemented, "Disable target-specific relaxations", "", |s, _| { s.config.relax = false; Ok(()) }},
+    opt! {["-O"], Value, IgnoredTuningOnly, "Optimize output file size (lld's -O2 tail-merges strings; weld's output is equivalent)", "Optimize output file size", |s, v| {
+        let v = value(v);
+        parse_int(v).map(|_| ()).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))
+    }},
+    opt! {["--compress-debug-sections"], Value, Implemented, "Compress DWARF debug sections (none only)", "Compress DWARF debug sections", |_, v| match value(v) {
+        "none" => Ok(()),
+        "zlib" | "zstd" => Err(not_yet(&format!("--compress-debug-sections={}", value(v)))),
+        other => bail!("unknown --compress-debug-sections value: {other}"),
+    }},
+    opt! {["--compress-sections"], Value, NotYet, "Compress output sections that match the glob and do not have the SHF_ALLOC flag", "", accept},
+    opt! {["--icf=none"], Flag, Implemented, "Disable identical code folding (default)", "", accept},
+    opt! {["--icf=all"], Flag, NotYet, "Enable identical code folding", "", accept},
+    opt! {["--icf=safe"], Flag, NotYet, "Enable safe identical code folding", "", accept},
+    opt! {["--keep-unique"], Value, IgnoredTuningOnly, "Do not fold this symbol during ICF (weld does no ICF)", "Do not fold this symbol during ICF", accept},
+    opt! {["--ignore-data-address-equality"], Flag, IgnoredTuningOnly, "lld can break the address equality of data (ICF only)", "lld can break the address equality of data", accept},
+    opt! {["--ignore-function-address-equality"], Flag, IgnoredTuningOnly, "lld can break the address equality of functions (ICF only)", "lld can break the address equality of functions", accept},
+    opt! {["--print-icf-sections"], Flag, IgnoredTuningOnly, "List identical folded sections (weld folds none)", "List identical folded sections", accept},
+    opt! {["--no-print-icf-sections"], Flag, IgnoredTuningOnly, "Do not list identical folded sections (default)", "", accept},
+    opt! {["--emit-relocs", "-q"], Flag, NotYet, "Generate relocations in output", "", accept},
+    opt! {["--omagic", "-N"], Flag, NotYet, "Set the text and data sections to be readable and writable, do not page align sections", "", accept},
+    opt! {["--no-omagic"], Flag, IgnoredTuningOnly, "Page align sections, read-only text (default)", "", accept},
+    opt! {["--nmagic", "-n"], Flag, NotYet, "Do not page align sections, link against static libraries", "", accept},
+    opt! {["--no-nmagic"], Flag, IgnoredTuningOnly, "Page align sections (default)", "", accept},
+    opt! {["--rosegment"], Flag, IgnoredTuningOnly, "Put read-only non-executable sections in their own segment (default)", "", accept},
+    opt! {["--no-rosegment"], Flag, NotYet, "Do not put read-only non-executable sections in their own segment", "", accept},
+    opt! {["--xosegment"], Flag, NotYet, "Put execute-only sections in their own segment", "", accept},
+    opt! {["--no-xosegment"], Flag, IgnoredTuningOnly, "Do not put execute-only sections in their own segment (default)", "", accept},
+    opt! {["--execute-only"], Flag, NotYet, "Mark executable sections unreadable", "", accept},
+    opt! {["--no-execute-only"], Flag, IgnoredTuningOnly, "Mark executable sections readable (default)", "", accept},
+    opt! {["--check-sections"], Flag, IgnoredTuningOnly, "Check section addresses for overlaps (default; weld's layout never overlaps)", "Check section addresses for overlaps (default)", accept},
+    opt! {["--no-check-sections"], Flag, IgnoredTuningOnly, "Do not check section addresses for overlaps", "", accept},
+    opt! {["--gdb-index"], Flag, NotYet, "Generate .gdb_index section", "", accept},
+    opt! {["--no-gdb-index"], Flag, IgnoredTuningOnly, "Do not generate .gdb_index section (default)", "", accept},
+    opt! {["--debug-names"], Flag, NotYet, "Generate a merged .debug_names section", "", accept},
+    opt! {["--no-debug-names"], Flag, IgnoredTuningOnly, "Do not generate a merged .debug_names section (default)", "", accept},
+    opt! {["--gnu-unique"], Flag, IgnoredTuningOnly, "Enable STB_GNU_UNIQUE symbol binding (default)", "", accept},
+    opt! {["--no-gnu-unique"], Flag, NotYet, "Disable STB_GNU_UNIQUE symbol binding", "", accept},
+    opt! {["--package-metadata="], Joined, NotYet, "Emit a percent-encoded string to the .note.package section", "", accept},
+    opt! {["--noinhibit-exec"], Flag, NotYet, "Retain the executable output file whenever it is still usable", "", accept},
+    opt! {["--apply-dynamic-relocs"], Flag, NotYet, "Apply link-time values for dynamic relocations", "", accept},
+    opt! {["--no-apply-dynamic-relocs"], Flag, IgnoredTuningOnly, "Do not apply link-time values for dynamic relocations (default)", "", accept},
+    opt! {["--branch-to-branch"], Flag, NotYet, "Enable branch-to-branch optimization", "Enable branch-to-branch optimization (default at -O2)", accept},
+    opt! {["--no-branch-to-branch"], Flag, IgnoredTuningOnly, "Disable branch-to-branch optimization (weld's behaviour)", "Disable branch-to-branch optimization (default at -O0 and -O1)", accept},
+    opt! {["--optimize-bb-jumps"], Flag, NotYet, "Remove direct jumps at the end to the next basic block", "", accept},
+    opt! {["--no-optimize-bb-jumps"], Flag, IgnoredTuningOnly, "Do not remove any direct jumps at the end to the next basic block (default)", "", accept},
+    opt! {["--randomize-section-padding="], Joined, NotYet, "Randomly insert padding between input sections using given seed", "", accept},
+    opt! {["--shuffle-sections"], Value, NotYet, "Shuffle matched sections using the given seed before mapping them to the output sections", "", accept},
+    opt! {["--symbol-ordering-file"], Value, NotYet, "Layout sections to place symbols in the order specified by symbol ordering file", "", accept},
+    opt! {["--call-graph-ordering-file"], Value, NotYet, "Layout sections to optimize the given callgraph", "", accept},
+    opt! {["--call-graph-profile-sort="], Joined, IgnoredTuningOnly, "Reorder input sections with call graph profile (layout only; weld keeps input order)", "Reorder input sections with call graph profile using the specified algorithm (default: cdsort)", |_, v| match value(v) {
+        "none" | "hfsort" | "cdsort" => Ok(()),
+        other => bail!("unknown --call-graph-profile-sort= value: {other}"),
+    }},
+    opt! {["--no-call-graph-profile-sort"], Flag, IgnoredTuningOnly, "Alias for --call-graph-profile-sort=none", "", accept},
+    opt! {["--print-symbol-order"], Value, NotYet, "Print a symbol order specified by --call-graph-ordering-file into the specified file", "", accept},
+    opt! {["--bp-compression-sort="], Joined, NotYet, "Improve Lempel-Ziv compression by grouping similar sections together", "", accept},
+    opt! {["--bp-startup-sort="], Joined, NotYet, "Utilize a temporal profile file to reduce page faults during program startup", "", accept},
+    opt! {["--bp-compression-sort-startup-functions"], Flag, NotYet, "Prioritize function similarity for compression in addition to startup time", "", accept},
+    opt! {["--no-bp-compression-sort-startup-functions"], Flag, IgnoredTuningOnly, "Default of --bp-compression-sort-startup-functions", "", accept},
+    opt! {["--irpgo-profile"], Value, NotYet, "Read a temporary profile file for use with --bp-startup-sort=", "", accept},
+    opt! {["--verbose-bp-section-orderer"], Flag, NotYet, "Print information on balanced partitioning", "", accept},
+    opt! {["--format"], Value, Implemented, "Change the input format of the inputs following this option (elf/default only)", "Change the input format of the inputs following this option", format},
+    opt! {["-b"], Separate, Implemented, "Alias for --format", "", format},
+    opt! {["--section-start"], Value, NotYet, "Set address of section", "", accept},
+    opt! {["--Ttext"], Value, NotYet, "Same as --section-start with .text as the sectionname", "", accept},
+    opt! {["--Tdata"], Value, NotYet, "Same as --section-start with .data as the sectionname", "", accept},
+    opt! {["--Tbss"], Value, NotYet, "Same as --section-start with .bss as the sectionname", "", accept},
+    opt! {["--Ttext-segment"], Value, NotYet, "Set the address of the text segment", "", accept},
+    opt! {["--unique"], Flag, NotYet, "Creates a separate output section for every orphan input section", "", accept},
+    opt! {["--force-group-allocation"], Flag, NotYet, "Only meaningful for -r. Section groups are discarded", "", accept},
+    opt! {["--retain-symbols-file"], Value, NotYet, "Retain only the symbols listed in the file", "", accept},
+    opt! {["--init"], Value, NotYet, "Specify an initializer function", "", accept},
+    opt! {["--fini"], Value, NotYet, "Specify a finalizer function", "", accept},
+    // ---- Linker scripts ----
+    opt! {["--script", "-T"], Value, NotYet, "Read linker script", "", accept},
+    opt! {["--default-script"], Value, NotYet, "In the absence of --script, read this default linker script", "", accept},
+    opt! {["-dT"], Separate, NotYet, "Alias for --default-script", "", accept},
+    opt! {["--orphan-handling"], Value, NotYet, "Control how orphan sections are handled when linker script used", "", accept},
+    opt! {["--sort-section"], Value, NotYet, "Specifies sections sorting rule when linkerscript is used", "", accept},
+    opt! {["--enable-non-contiguous-regions"], Flag, NotYet, "Spill input sections to later matching output sections to avoid memory region overflow", "", accept},
+    opt! {["--print-memory-usage"], Flag, NotYet, "Report target memory usage", "", accept},
+    opt! {["--EB"], Flag, NotYet, "Select the big-endian format in OUTPUT_FORMAT", "", accept},
+    opt! {["--EL"], Flag, IgnoredTuningOnly, "Select the little-endian format in OUTPUT_FORMAT (x86-64 is little-endian)", "Select the little-endian format in OUTPUT_FORMAT", accept},
+    // ---- Inputs and positional state ----
+    opt! {["-l", "--library"], Value, Implemented, "Search for library <libname> (-l:FILE searches for FILE)", "Search for library <libname>", |s, v| { s.add_input(InputKind::Library(value(v).to_string())); Ok(()) }},
+    opt! {["-L", "--library-path"], Value, Implemented, "Add <dir> to the library search path (=DIR and $SYSROOT/DIR are under --sysroot)", "Add <dir> to the library search path", |s, v| { s.config.search_paths.push(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["--sysroot"], Value, Implemented, "Set the system root", "", |s, v| { s.config.sysroot = Some(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["--nostdlib"], Flag, Implemented, "Only search directories specified on the command line (ignore SEARCH_DIR in scripts)", "Only search directories specified on the command line", |s, _| { s.config.nostdlib = true; Ok(()) }},
+    opt! {["--as-needed"], Flag, Implemented, "Only set DT_NEEDED for shared libraries if used", "", |s, _| { s.pos.as_needed = true; Ok(()) }},
+    opt! {["--no-as-needed"], Flag, Implemented, "Always set DT_NEEDED for shared libraries (default)", "", |s, _| { s.pos.as_needed = false; Ok(()) }},
+    opt! {["--Bstatic", "--dn", "--non_shared"], Flag, Implemented, "Do not link against shared libraries (for the -l options that follow)", "Do not link against shared libraries", |s, _| { s.pos.link_static = true; Ok(()) }},
+    opt! {["--static"], Flag, Implemented, "Do not link against shared libraries; the output uses no dynamic linking", "Alias for --Bstatic", |s, _| {
+        s.pos.link_static = true;
+        s.config.is_static = true;
+        Ok(())
+    }},
+    opt! {["--Bdynamic", "--dy", "--call_shared"], Flag, Implemented, "Link against shared libraries (default)", "", |s, _| { s.pos.link_static = false; Ok(()) }},
+    opt! {["--whole-archive"], Flag, Implemented, "Force load of all members in a static library", "", |s, _| { s.pos.whole_archive = true; Ok(()) }},
+    opt! {["--no-whole-archive"], Flag, Implemented, "Do not force load of all members in a static library (default)", "", |s, _| { s.pos.whole_archive = false; Ok(()) }},
+    opt! {["--push-state"], Flag, Implemented, "Save the current state of --as-needed, -static and --whole-archive", "", |s, _| { s.stack.push(s.pos); Ok(()) }},
+    opt! {["--pop-state"], Flag, Implemented, "Restore the states saved by --push-state", "", |s, _| {
+        s.pos = s.stack.pop().ok_or_else(|| err!("unbalanced --push-state/--pop-state"))?;
+        Ok(())
+    }},
+    opt! {["--start-group", "-("], Flag, Implemented, "Start a group of archives searched repeatedly", "Ignored for compatibility with GNU unless you pass --warn-backrefs", |s, _| {
+        if s.group.is_some() { bail!("nested --start-group"); }
+        s.group = Some(s.next_group);
+        s.next_group += 1;
+        Ok(())
+    }},
+    opt! {["--end-group", "-)"], Flag, Implemented, "End a group of archives", "Ignored for compatibility with GNU unless you pass --warn-backrefs", |s, _| {
+        if s.group.take().is_none() { bail!("stray --end-group"); }
+        Ok(())
+    }},
+    opt! {["--start-lib"], Flag, NotYet, "Start a grouping of objects that should be treated as if they were together in an archive", "", accept},
+    opt! {["--end-lib"], Flag, NotYet, "End a grouping of objects that should be treated as if they were together in an archive", "", accept},
+    opt! {["--just-symbols"], Value, NotYet, "Just link symbols", "", accept},
+    opt! {["--remap-inputs"], Value, NotYet, "Remap input files matching <from-glob> to <to-file>", "", accept},
+    opt! {["--remap-inputs-file="], Joined, NotYet, "Each line contains 'from-glob=to-file'", "", accept},
+    opt! {["--dependent-libraries"], Flag, NotYet, "Process dependent library specifiers from input files", "Process dependent library specifiers from input files (default)", accept},
+    opt! {["--no-dependent-libraries"], Flag, NotYet, "Ignore dependent library specifiers from input files", "", accept},
+    opt! {["--fortran-common"], Flag, NotYet, "Search archive members for definitions to override COMMON symbols", "Search archive members for definitions to override COMMON symbols (default)", accept},
+    opt! {["--no-fortran-common"], Flag, NotYet, "Do not search archive members for definitions to override COMMON symbols", "", accept},
+    opt! {["--trace", "-t"], Flag, NotYet, "Print the names of the input files", "", accept},
+    opt! {["--trace-symbol", "-y"], Value, NotYet, "Trace references to symbols", "", accept},
+    opt! {["--print-archive-stats="], Joined, NotYet, "Write archive usage statistics to the specified file", "", accept},
+    opt! {["--why-extract="], Joined, Implemented, "Print to a file about why archive members are extracted", "", |s, v| { s.config.why_extract = Some(PathBuf::from(value(v))); Ok(()) }},
+    // ---- Symbols ----
+    opt! {["--undefined", "-u"], Value, Implemented, "Force undefined symbol during linking", "", |s, v| { s.config.undefined.push(value(v).to_string()); Ok(()) }},
+    opt! {["--undefined-glob"], Value, NotYet, "Force undefined symbol during linking", "", accept},
+    opt! {["--require-defined"], Value, Implemented, "Force symbol to be added to symbol table as undefined one and require it to be defined", "", |s, v| { s.config.require_defined.push(value(v).to_string()); Ok(()) }},
+    opt! {["--defsym"], Value, Implemented, "Define a symbol alias: SYM=NUMBER or SYM=OTHER[+-NUMBER]", "Define a symbol alias", |s, v| { let d = parse_defsym(value(v))?; s.config.defsyms.push(d); Ok(()) }},
+    opt! {["--wrap"], Value, Implemented, "Redirect symbol references to __wrap_symbol and __real_symbol references to symbol", "", |s, v| { s.config.wrap.push(value(v).to_string()); Ok(()) }},
+    opt! {["--allow-multiple-definition"], Flag, Implemented, "Allow multiple definitions", "", |s, _| { s.config.allow_multiple_definition = true; Ok(()) }},
+    opt! {["--no-allow-multiple-definition"], Flag, Implemented, "Do not allow multiple definitions (default)", "", |s, _| { s.config.allow_multiple_definition = false; Ok(()) }},
+    opt! {["--no-undefined"], Flag, Implemented, "Report unresolved symbols even if the linker is creating a shared library (= -z defs)", "Report unresolved symbols even if the linker is creating a shared library", |s, _| { s.config.z.defs = true; Ok(()) }},
+    opt! {["--unresolved-symbols"], Value, Implemented, "Determine how to handle unresolved symbols", "", unresolved_symbols},
+    opt! {["--error-unresolved-symbols"], Flag, Implemented, "Report unresolved symbols as errors (default)", "Report unresolved symbols as errors", accept},
+    opt! {["--warn-unresolved-symbols"], Flag, NotYet, "Report unresolved symbols as warnings", "", accept},
+    opt! {["--allow-shlib-undefined"], Flag, Implemented, "Allow unresolved references in shared libraries", "Allow unresolved references in shared libraries (default when linking a shared library)", |s, _| { s.config.allow_shlib_undefined = Some(true); Ok(()) }},
+    opt! {["--no-allow-shlib-undefined"], Flag, Implemented, "Do not allow unresolved references in shared libraries", "Do not allow unresolved references in shared libraries (default when linking an executable)", |s, _| { s.config.allow_shlib_undefined = Some(false); Ok(()) }},
+    opt! {["--warn-common"], Flag, IgnoredTuningOnly, "Warn about duplicate common symbols (diagnostics only)", "Warn about duplicate common symbols", accept},
+    opt! {["--no-warn-common"], Flag, IgnoredTuningOnly, "Do not warn about duplicate common symbols (default)", "", accept},
+    opt! {["--warn-backrefs"], Flag, IgnoredTuningOnly, "Warn about backward symbol references to extract archive members (diagnostics only)", "Warn about backward symbol references to extract archive members", accept},
+    opt! {["--no-warn-backrefs"], Flag, IgnoredTuningOnly, "Do not warn about backward symbol references to extract archive members (default)", "", accept},
+    opt! {["--warn-backrefs-exclude"], Value, IgnoredTuningOnly, "Glob describing an archive which should be ignored for --warn-backrefs (diagnostics only)", "Glob describing an archive which should be ignored for --warn-backrefs", accept},
+    opt! {["--warn-ifunc-textrel"], Flag, IgnoredTuningOnly, "Warn about using ifunc symbols with text relocations (diagnostics only)", "Warn about using ifunc symbols with text relocations", accept},
+    opt! {["--no-warn-ifunc-textrel"], Flag, IgnoredTuningOnly, "Do not warn about using ifunc symbols with text relocations (default)", "", accept},
+    opt! {["--warn-symbol-ordering"], Flag, IgnoredTuningOnly, "Warn about problems with the symbol ordering file (default)", "", accept},
+    opt! {["--no-warn-symbol-ordering"], Flag, IgnoredTuningOnly, "Do not warn about problems with the symbol ordering file", "", accept},
+    opt! {["--no-warn-mismatch"], Flag, IgnoredTuningOnly, "Suppress errors for certain unknown section types", "", accept},
+    // ---- Dynamic linking ----
+    opt! {["--dynamic-linker", "-I"], Value, Implemented, "Which dynamic linker to use (-I is GNU ld's spelling)", "Which dynamic linker to use", |s, v| {
+        s.config.dynamic_linker = Some(value(v).to_string());
+        s.config.no_dynamic_linker = false;
+        Ok(())
+    }},
+    opt! {["--no-dynamic-linker"], Flag, Implemented, "Inhibit output of .interp section", "", |s, _| {
+        s.config.dynamic_linker = None;
+        s.config.no_dynamic_linker = true;
+        Ok(())
+    }},
+    opt! {["--soname", "-h"], Value, Implemented, "Set DT_SONAME", "", |s, v| { s.config.soname = Some(value(v).to_string()); Ok(()) }},
+    opt! {["--rpath", "-R"], Value, Implemented, "Add a DT_RUNPATH to the output", "", |s, v| { s.config.rpath.push(value(v).to_string()); Ok(()) }},
+    opt! {["--rpath-link"], Value, Implemented, "Directories to find shared libraries' dependencies (recorded; lld ignores it)", "Ignored for compatibility with GNU linkers", |s, v| { s.config.rpath_link.push(value(v).to_string()); Ok(()) }},
+    opt! {["--enable-new-dtags"], Flag, Implemented, "Enable new dynamic tags (default)", "", |s, _| { s.config.enable_new_dtags = true; Ok(()) }},
+    opt! {["--disable-new-dtags"], Flag, Implemented, "Disable new dynamic tags", "", |s, _| { s.config.enable_new_dtags = false; Ok(()) }},
+    opt! {["--export-dynamic", "-E"], Flag, Implemented, "Put symbols in the dynamic symbol table", "", |s, _| { s.config.export_dynamic = true; Ok(()) }},
+    opt! {["--no-export-dynamic"], Flag, Implemented, "Do not put symbols in the dynamic symbol table (default)", "", |s, _| { s.config.export_dynamic = false; Ok(()) }},
+    opt! {["--export-dynamic-symbol"], Value, Implemented, "Put matched symbols in the dynamic symbol table", "(executable) Put matched symbols in the dynamic symbol table. (shared object) References to matched non-local STV_DEFAULT symbols shouldn't be bound to definitions within the shared object", |s, v| { s.config.export_dynamic_symbols.push(value(v).to_string()); Ok(()) }},
+    opt! {["--export-dynamic-symbol-list"], Value, NotYet, "Read a list of dynamic symbol patterns", "", accept},
+    opt! {["--dynamic-list"], Value, Implemented, "Read a list of dynamic symbols", "Similar to --export-dynamic-symbol-list. When creating a shared object, this additionally implies -Bsymbolic but does not set DF_SYMBOLIC", |s, v| { s.config.dynamic_lists.push(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["--version-script"], Value, Implemented, "Read a version script", "", |s, v| { s.config.version_scripts.push(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["--no-undefined-version"], Flag, Implemented, "Report version scripts that refer undefined symbols (default)", "Report version scripts that refer undefined symbols", |s, _| { s.config.no_undefined_version = true; Ok(()) }},
+    opt! {["--undefined-version"], Flag, Implemented, "Allow unused version in version script", "Allow unused version in version script (disabled by default)", |s, _| { s.config.no_undefined_version = false; Ok(()) }},
+    opt! {["--Bsymbolic"], Flag, Implemented, "Bind default visibility defined symbols locally for -shared", "", |s, _| {
+        s.config.bsymbolic = true;
+        s.config.bsymbolic_functions = false;
+        Ok(())
+    }},
+    opt! {["--Bsymbolic-functions"], Flag, Implemented, "Bind default visibility defined function symbols locally for -shared", "", |s, _| {
+        s.config.bsymbolic = false;
+        s.config.bsymbolic_functions = true;
+        Ok(())
+    }},
+    opt! {["--Bno-symbolic"], Flag, Implemented, "Don't bind default visibility defined symbols locally for -shared (default)", "", |s, _| {
+        s.config.bsymbolic = false;
+        s.config.bsymbolic_functions = false;
+        Ok(())
+    }},
+    opt! {["--Bsymbolic-non-weak"], Flag, NotYet, "Bind default visibility defined STB_GLOBAL symbols locally for -shared", "", accept},
+    opt! {["--Bsymbolic-non-weak-functions"], Flag, NotYet, "Bind default visibility defined STB_GLOBAL function symbols locally for -shared", "", accept},
+    opt! {["--hash-style"], Value, Implemented, "Specify hash style (sysv, gnu or both)", "", hash_style},
+    opt! {["--pack-dyn-relocs"], Value, Implemented, "Pack dynamic relocations in the given format (none, relr)", "Pack dynamic relocations in the given format", pack_dyn_relocs},
+    opt! {["--use-android-relr-tags"], Flag, NotYet, "Use SHT_ANDROID_RELR / DT_ANDROID_RELR* tags instead of SHT_RELR / DT_RELR*", "", accept},
+    opt! {["--no-use-android-relr-tags"], Flag, IgnoredTuningOnly, "Use SHT_RELR / DT_RELR* tags (default)", "", accept},
+    opt! {["--auxiliary"], Value, NotYet, "Set DT_AUXILIARY field to the specified name", "", accept},
+    opt! {["-f"], Separate, NotYet, "Alias for --auxiliary", "", accept},
+    opt! {["--filter"], Value, NotYet, "Set DT_FILTER field to the specified name", "", accept},
+    opt! {["-F"], Separate, NotYet, "Alias for --filter", "", accept},
+    opt! {["--exclude-libs"], Value, NotYet, "Exclude static libraries from automatic export", "", accept},
+    // ---- Garbage collection and reports ----
+    opt! {["--gc-sections"], Flag, Implemented, "Enable garbage collection of unused sections", "", |s, _| { s.config.gc_sections = true; Ok(()) }},
+    opt! {["--no-gc-sections"], Flag, Implemented, "Disable garbage collection of unused sections (default)", "", |s, _| { s.config.gc_sections = false; Ok(()) }},
+    opt! {["--print-gc-sections"], OptionalValue, Implemented, "List removed unused sections (to stdout; =<file> not yet)", "List removed unused sections (to <file> if given)", |s, v| match v {
+        None => { s.config.print_gc_sections = true; Ok(()) }
+        Some(f) => Err(not_yet(&format!("--print-gc-sections={f}"))),
+    }},
+    opt! {["--no-print-gc-sections"], Flag, Implemented, "Do not list removed unused sections (default)", "", |s, _| { s.config.print_gc_sections = false; Ok(()) }},
+    opt! {["--gc-archive-members"], Flag, Implemented, "Load archive members only when reached from live sections (weld extension)", "(not an lld option)", |s, _| { s.config.gc_archive_members = true; Ok(()) }},
+    opt! {["--no-gc-archive-members"], Flag, Implemented, "Load archive members as GNU ld and lld do (default; weld extension)", "(not an lld option)", |s, _| { s.config.gc_archive_members = false; Ok(()) }},
+    opt! {["--why-live"], Value, Implemented, "Report a chain of references preventing garbage collection for each symbol matching <glob>", "", |s, v| { s.config.why_live.push(value(v).to_string()); Ok(()) }},
+    opt! {["--Map"], Value, Implemented, "Print a link map to the specified file", "", |s, v| { s.config.map_file = Some(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["--print-map", "-M"], Flag, Implemented, "Print a link map to the standard output", "", |s, _| { s.config.print_map = true; Ok(()) }},
+    opt! {["--cref"], Flag, NotYet, "Output cross reference table. If -Map is specified, print to the map file", "", accept},
+    // ---- LTO ----
+    opt! {["--plugin"], Value, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers (LTO runs in-process)", "Ignored for compatibility with GNU linkers", accept},
+    opt! {["--plugin-opt=O"], Joined, Implemented, "Alias for --lto-O", "", |s, v| { s.config.lto.opt_level = lto_opt_level(s, value(v), "")?; Ok(()) }},
+    opt! {["--plugin-opt=mcpu="], Joined, Implemented, "CPU to generate code for in LTO", "", |s, v| { s.config.lto.mcpu = Some(value(v).to_string()); Ok(()) }},
+    opt! {["--plugin-opt=jobs="], Joined, Implemented, "Alias for --thinlto-jobs=", "", |s, v| thinlto_jobs(s, value(v))},
+    opt! {["--plugin-opt=lto-partitions="], Joined, Implemented, "Alias for --lto-partitions", "", |s, v| lto_partitions(s, value(v))},
+    opt! {["--plugin-opt=obj-path="], Joined, Implemented, "Alias for --lto-obj-path=", "", |s, v| { s.config.lto.obj_path = Some(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["--plugin-opt=save-temps"], Flag, Implemented, "Alias for --save-temps", "", |s, _| { s.config.lto.save_temps = true; Ok(()) }},
+    opt! {["--plugin-opt=emit-asm"], Flag, Implemented, "Alias for --lto-emit-asm", "", |s, _| { s.config.lto.emit_asm = true; Ok(()) }},
+    opt! {["--plugin-opt=emit-llvm"], Flag, NotYet, "Alias for --lto-emit-llvm", "", accept},
+    opt! {["--plugin-opt=cache-dir="], Joined, Implemented, "LLVMgold's spelling of --thinlto-cache-dir= (weld extension)", "(LLVMgold.so option; lld rejects it)", |s, v| { s.config.lto.cache_dir = Some(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["--plugin-opt=cache-policy="], Joined, Implemented, "LLVMgold's spelling of --thinlto-cache-policy (weld extension)", "(LLVMgold.so option; lld rejects it)", |s, v| { s.config.lto.cache_policy = Some(value(v).to_string()); Ok(()) }},
+    opt! {["--plugin-opt=thinlto"], Joined, IgnoredTuningOnly, "Ignored: each module's summary decides ThinLTO or regular LTO", "Ignored for compatibility with LLVMgold.so", accept},
+    opt! {["--plugin-opt=thinlto-index-only"], Flag, NotYet, "Alias for --thinlto-index-only", "", accept},
+    opt! {["--plugin-opt=thinlto-index-only="], Joined, NotYet, "Alias for --thinlto-index-only=", "", accept},
+    opt! {["--plugin-opt=thinlto-emit-imports-files"], Flag, NotYet, "Alias for --thinlto-emit-imports-files", "", accept},
+    opt! {["--plugin-opt=thinlto-prefix-replace="], Joined, NotYet, "Alias for --thinlto-prefix-replace=", "", accept},
+    opt! {["--plugin-opt=thinlto-object-suffix-replace="], Joined, NotYet, "Alias for --thinlto-object-suffix-replace=", "", accept},
+    opt! {["--plugin-opt=debug-pass-manager"], Flag, NotYet, "Alias for --lto-debug-pass-manager", "", accept},
+    opt! {["--plugin-opt=disable-verify"], Flag, IgnoredTuningOnly, "Alias for --disable-verify", "", accept},
+    opt! {["--plugin-opt=dwo_dir="], Joined, NotYet, "Directory to store .dwo files when LTO and debug fission are used", "", accept},
+    opt! {["--plugin-opt=cs-profile-generate"], Flag, NotYet, "Alias for --lto-cs-profile-generate", "", accept},
+    opt! {["--plugin-opt=cs-profile-path="], Joined, NotYet, "Alias for --lto-cs-profile-file", "", accept},
+    opt! {["--plugin-opt=sample-profile="], Joined, NotYet, "Alias for --lto-sample-profile", "", accept},
+    opt! {["--plugin-opt=stats-file="], Joined, NotYet, "Filename to write LTO statistics to", "", accept},
+    opt! {["--plugin-opt=time-trace="], Joined, NotYet, "Alias for --time-trace=", "", accept},
+    opt! {["--plugin-opt=opt-remarks-filename="], Joined, NotYet, "Alias for --opt-remarks-filename", "", accept},
+    opt! {["--plugin-opt=opt-remarks-passes="], Joined, NotYet, "Alias for --opt-remarks-passes", "", accept},
+    opt! {["--plugin-opt=opt-remarks-format="], Joined, NotYet, "Alias for --opt-remarks-format", "", accept},
+    opt! {["--plugin-opt=opt-remarks-with-hotness"], Flag, NotYet, "Alias for --opt-remarks-with-hotness", "", accept},
+    opt! {["--plugin-opt=opt-remarks-hotness-threshold="], Joined, NotYet, "Alias for --opt-remarks-hotness-threshold", "", accept},
+    opt! {["--plugin-opt=-fresolution="], Joined, IgnoredTuningOnly, "GCC LTO plugin option, sent by gcc on every link: ignored", "Ignored (GCC collect2 LTO plugin option)", accept},
+    opt! {["--plugin-opt=-pass-through="], Joined, IgnoredTuningOnly, "GCC LTO plugin option, sent by gcc on every link: ignored", "Ignored (GCC collect2 LTO plugin option)", accept},
+    opt! {["--plugin-opt=-"], Joined, Implemented, "Specify an LLVM option for compatibility with LLVMgold.so", "", |s, v| { s.config.lto.llvm_args.push(format!("-{}", value(v))); Ok(()) }},
+    opt! {["--plugin-opt"], Separate, Implemented, "-plugin-opt VALUE: the same as -plugin-opt=VALUE", "", plugin_opt_separate},
+    opt! {["--plugin-opt="], Joined, Implemented, "Any other plugin option: gcc's <path>/lto-wrapper is ignored, anything else is an error", "Unhandled LLVMgold.so option, or GCC's -plugin-opt=<path>/lto-wrapper (ignored)", plugin_opt_catch_all},
+    opt! {["--lto-O"], Joined, Implemented, "Optimization level for LTO", "", |s, v| { s.config.lto.opt_level = lto_opt_level(s, value(v), "")?; Ok(()) }},
+    opt! {["--lto-CGO"], Joined, Implemented, "Codegen optimization level for LTO", "", |s, v| { s.config.lto.cg_opt_level = Some(lto_opt_level(s, value(v), "codegen ")?); Ok(()) }},
+    opt! {["--lto-partitions="], Joined, Implemented, "Number of LTO codegen partitions", "", |s, v| lto_partitions(s, value(v))},
+    opt! {["--lto-obj-path="], Joined, Implemented, "Write LTO-compiled objects to this path", "", |s, v| { s.config.lto.obj_path = Some(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["--lto-emit-asm"], Flag, Implemented, "Emit assembly code", "", |s, _| { s.config.lto.emit_asm = true; Ok(()) }},
+    opt! {["--save-temps"], Flag, Implemented, "Save intermediate LTO compilation results", "", |s, _| { s.config.lto.save_temps = true; Ok(()) }},
+    opt! {["--save-temps="], Joined, NotYet, "Save select intermediate LTO compilation results", "", accept},
+    opt! {["--mllvm"], Value, Implemented, "Additional arguments to forward to LLVM's option processing", "", |s, v| { s.config.lto.llvm_args.push(value(v).to_string()); Ok(()) }},
+    opt! {["--thinlto-jobs="], Joined, Implemented, "Number of ThinLTO jobs (all, 0 = all hardware threads)", "Number of ThinLTO jobs. Default to --threads=", |s, v| thinlto_jobs(s, value(v))},
+    opt! {["--thinlto-cache-dir="], Joined, Implemented, "Path to ThinLTO cached object file directory", "", |s, v| { s.config.lto.cache_dir = Some(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["--thinlto-cache-policy"], Value, Implemented, "Pruning policy for the ThinLTO cache", "", |s, v| { s.config.lto.cache_policy = Some(value(v).to_string()); Ok(()) }},
+    opt! {["--fat-lto-objects"], Flag, Implemented, "Use the .llvm.lto section, which contains LLVM bitcode, in fat LTO object files to perform LTO", "", |s, _| { s.config.lto.fat_lto_objects = true; Ok(()) }},
+    opt! {["--no-fat-lto-objects"], Flag, Implemented, "Ignore the .llvm.lto section in relocatable object files (default)", "", |s, _| { s.config.lto.fat_lto_objects = false; Ok(()) }},
+    opt! {["--disable-verify"], Flag, IgnoredTuningOnly, "Do not verify LLVM modules (the output is the same)", "Do not verify LLVM modules", accept},
+    opt! {["--lto="], Joined, NotYet, "Set LTO backend (full, thin)", "", accept},
+    opt! {["--lto-emit-llvm"], Flag, NotYet, "Emit LLVM-IR bitcode", "", accept},
+    opt! {["--lto-debug-pass-manager"], Flag, NotYet, "Debug new pass manager", "", accept},
+    opt! {["--lto-newpm-passes="], Joined, NotYet, "Passes to run during LTO", "", accept},
+    opt! {["--lto-aa-pipeline="], Joined, NotYet, "AA pipeline to run during LTO", "", accept},
+    opt! {["--lto-whole-program-visibility"], Flag, NotYet, "Asserts that the LTO link has whole program visibility", "", accept},
+    opt! {["--no-lto-whole-program-visibility"], Flag, IgnoredTuningOnly, "Asserts that the LTO link does not have whole program visibility (default)", "", accept},
+    opt! {["--lto-sample-profile="], Joined, NotYet, "Sample profile file path", "", accept},
+    opt! {["--lto-cs-profile-generate"], Flag, NotYet, "Perform context sensitive PGO instrumentation", "", accept},
+    opt! {["--lto-cs-profile-file="], Joined, NotYet, "Context sensitive profile file path", "", accept},
+    opt! {["--lto-pgo-warn-mismatch"], Flag, IgnoredTuningOnly, "turn on warnings about profile cfg mismatch (default)", "", accept},
+    opt! {["--no-lto-pgo-warn-mismatch"], Flag, IgnoredTuningOnly, "turn off warnings about profile cfg mismatch", "", accept},
+    opt! {["--lto-basic-block-sections="], Joined, NotYet, "Enable basic block sections for LTO", "", accept},
+    opt! {["--lto-basic-block-address-map"], Flag, NotYet, "Emit basic block address map for LTO", "", accept},
+    opt! {["--no-lto-basic-block-address-map"], Flag, IgnoredTuningOnly, "Do not emit basic block address map for LTO (default)", "", accept},
+    opt! {["--lto-unique-basic-block-section-names"], Flag, NotYet, "Give unique names to every basic block section for LTO", "", accept},
+    opt! {["--no-lto-unique-basic-block-section-names"], Flag, IgnoredTuningOnly, "Do not give unique names to every basic block section for LTO (default)", "", accept},
+    opt! {["--lto-known-safe-vtables"], Value, NotYet, "Skip validation on these vtables", "", accept},
+    opt! {["--lto-validate-all-vtables-have-type-infos"], Flag, NotYet, "Validate that all vtables have type infos for LTO link", "", accept},
+    opt! {["--no-lto-validate-all-vtables-have-type-infos"], Flag, IgnoredTuningOnly, "Do not validate that all vtables have type infos for LTO link (default)", "", accept},
+    opt! {["--load-pass-plugin"], Value, NotYet, "Load passes from plugin library", "", accept},
+    opt! {["--opt-remarks-filename"], Separate, NotYet, "YAML output file for optimization remarks", "", accept},
+    opt! {["--opt-remarks-passes"], Separate, NotYet, "Regex for the passes that need to be serialized to the output file", "", accept},
+    opt! {["--opt-remarks-format"], Separate, NotYet, "The format used for serializing remarks (default: YAML)", "", accept},
+    opt! {["--opt-remarks-with-hotness"], Flag, NotYet, "Include hotness information in the optimization remarks file", "", accept},
+    opt! {["--opt-remarks-hotness-threshold"], Value, NotYet, "Minimum profile count required for an optimization remark to be output", "", accept},
+    opt! {["--thinlto-index-only"], Flag, NotYet, "Write per-module ThinLTO index files and stop (distributed ThinLTO)", "", accept},
+    opt! {["--thinlto-index-only="], Joined, NotYet, "As --thinlto-index-only, and list the native object files in <file>", "", accept},
+    opt! {["--thinlto-emit-imports-files"], Flag, NotYet, "Write a .imports file per module (distributed ThinLTO)", "", accept},
+    opt! {["--thinlto-emit-index-files"], Flag, NotYet, "Write per-module ThinLTO index files and continue linking", "", accept},
+    opt! {["--thinlto-prefix-replace="], Joined, NotYet, "Replace a prefix of ThinLTO output paths: old;new", "", accept},
+    opt! {["--thinlto-object-suffix-replace="], Joined, NotYet, "Replace a suffix of ThinLTO object paths: old;new", "", accept},
+    opt! {["--thinlto-single-module="], Joined, NotYet, "Specify a single module to compile in ThinLTO mode, for debugging only", "", accept},
+    opt! {["--thinlto-distributor="], Joined, NotYet, "Distributor to use for ThinLTO backend compilations", "", accept},
+    opt! {["--thinlto-distributor-arg="], Joined, NotYet, "Arguments to pass to the ThinLTO distributor", "", accept},
+    opt! {["--thinlto-remote-compiler="], Joined, NotYet, "Compiler for the ThinLTO distributor to invoke for ThinLTO backend compilations", "", accept},
+    opt! {["--thinlto-remote-compiler-arg="], Joined, NotYet, "Compiler arguments for the ThinLTO distributor to pass for ThinLTO backend compilations", "", accept},
+    opt! {["--thinlto-remote-compiler-prepend-arg="], Joined, NotYet, "Compiler prepend arguments for the ThinLTO distributor", "", accept},
+    // ---- Accepted and ignored by lld for compatibility with GNU ld ----
+    opt! {["-d"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
+    opt! {["-g"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
+    opt! {["-G"], Value, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
+    opt! {["--long-plt"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
+    opt! {["--no-add-needed"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
+    opt! {["--no-copy-dt-needed-entries"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers (lld never copies DT_NEEDED)", "Ignored for compatibility with GNU linkers", accept},
+    opt! {["--no-ctors-in-init-array"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
+    opt! {["--no-keep-memory"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
+    opt! {["--secure-plt"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
+    opt! {["--sort-common"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
+    opt! {["--warn-execstack"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
+    opt! {["--warn-once"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
+    opt! {["--warn-shared-textrel"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
+    // ---- Other architectures (lld accepts them; x86-64 links cannot use them) ----
+    opt! {["--be8"], Flag, NotYet, "write a Big Endian ELF file using BE8 format (AArch32 only)", "", accept},
+    opt! {["--fix-cortex-a53-843419"], Flag, NotYet, "Apply fixes for AArch64 Cortex-A53 erratum 843419", "", accept},
+    opt! {["--fix-cortex-a8"], Flag, NotYet, "Apply fixes for ARM Cortex-A8 erratum 657417", "", accept},
+    opt! {["--merge-exidx-entries"], Flag, IgnoredTuningOnly, "Enable merging .ARM.exidx entries (ARM only; default)", "Enable merging .ARM.exidx entries (default)", accept},
+    opt! {["--no-merge-exidx-entries"], Flag, NotYet, "Disable merging .ARM.exidx entries", "", accept},
+    opt! {["--pic-veneer"], Flag, NotYet, "Always generate position independent thunks (veneers)", "", accept},
+    opt! {["--target1-abs"], Flag, IgnoredTuningOnly, "Interpret R_ARM_TARGET1 as R_ARM_ABS32 (ARM only; default)", "Interpret R_ARM_TARGET1 as R_ARM_ABS32 (default)", accept},
+    opt! {["--target1-rel"], Flag, NotYet, "Interpret R_ARM_TARGET1 as R_ARM_REL32", "", accept},
+    opt! {["--target2"], Value, NotYet, "Interpret R_ARM_TARGET2 as <type>, where <type> is one of rel, abs, or got-rel", "", accept},
+    opt! {["--cmse-implib"], Flag, NotYet, "Make the output library to be a CMSE secure code import library", "", accept},
+    opt! {["--in-implib"], Value, NotYet, "Read an existing CMSE secure code import library", "", accept},
+    opt! {["--out-implib"], Value, NotYet, "Output the CMSE secure code import library to <file>", "", accept},
+    opt! {["--relax-gp"], Flag, NotYet, "Enable global pointer relaxation", "", accept},
+    opt! {["--no-relax-gp"], Flag, IgnoredTuningOnly, "Disable global pointer relaxation (RISC-V only; default)", "Disable global pointer relaxation (default)", accept},
+    opt! {["--toc-optimize"], Flag, IgnoredTuningOnly, "(PowerPC64) Enable TOC related optimizations (default)", "", accept},
+    opt! {["--no-toc-optimize"], Flag, NotYet, "(PowerPC64) Disable TOC related optimizations", "", accept},
+    opt! {["--pcrel-optimize"], Flag, IgnoredTuningOnly, "(PowerPC64) Enable PC-relative optimizations (default)", "", accept},
+    opt! {["--no-pcrel-optimize"], Flag, NotYet, "(PowerPC64) Disable PC-relative optimizations", "", accept},
+    opt! {["--power10-stubs"], OptionalValue, NotYet, "Whether to use Power10 instructions in call stubs", "", accept},
+    opt! {["--no-power10-stubs"], Flag, NotYet, "Alias for --power10-stubs=no", "", accept},
+    opt! {["--mips-got-size"], Value, NotYet, "Max size of a single MIPS GOT", "", accept},
+    opt! {["--split-stack-adjust-size"], Value, NotYet, "Specify adjustment to stack size when a split-stack function calls a non-split-stack function", "", accept},
+    opt! {["--android-memtag-heap"], Flag, NotYet, "Instruct the dynamic loader to enable MTE protection for the heap", "", accept},
+    opt! {["--android-memtag-stack"], Flag, NotYet, "Instruct the dynamic loader to prepare for MTE stack instrumentation", "", accept},
+    opt! {["--android-memtag-mode"], Value, NotYet, "Instruct the dynamic loader to start under MTE mode {async, sync, none}", "", accept},
+    // ---- -z keywords ----
+    opt! {["-z"], Value, Implemented, "Linker option extensions (the -z keywords below; unknown ones are a warning)", "Linker option extensions", |s, v| dispatch_z(s, value(v))},
+    opt! {["-z relro"], ZKeyword, Implemented, "Create a PT_GNU_RELRO segment (default)", "", |s, _| { s.config.z.relro = true; Ok(()) }},
+    opt! {["-z norelro"], ZKeyword, Implemented, "Do not create a PT_GNU_RELRO segment", "", |s, _| { s.config.z.relro = false; Ok(()) }},
+    opt! {["-z now"], ZKeyword, Implemented, "Resolve all symbols at load time (DF_BIND_NOW)", "", |s, _| { s.config.z.now = true; Ok(()) }},
+    opt! {["-z lazy"], ZKeyword, Implemented, "Lazy function binding (default)", "", |s, _| { s.config.z.now = false; Ok(()) }},
+    opt! {["-z execstack"], ZKeyword, Implemented, "Make the main stack executable (PT_GNU_STACK RWX)", "", |s, _| { s.config.z.execstack = true; Ok(()) }},
+    opt! {["-z noexecstack"], ZKeyword, Implemented, "Make the main stack non-executable (default)", "", |s, _| { s.config.z.execstack = false; Ok(()) }},
+    opt! {["-z nognustack"], ZKeyword, NotYet, "Do not emit PT_GNU_STACK", "", accept},
+    opt! {["-z separate-code"], ZKeyword, Implemented, "Put executable code in pages of its own", "", |s, _| { s.config.z.separate_code = true; Ok(()) }},
+    opt! {["-z noseparate-code"], ZKeyword, Implemented, "Let code share pages with other data (default)", "", |s, _| { s.config.z.separate_code = false; Ok(()) }},
+    opt! {["-z separate-loadable-segments"], ZKeyword, NotYet, "Put every loadable segment in pages of its own", "", accept},
+    opt! {["-z max-page-size="], ZKeyword, Implemented, "Maximum page size segments are aligned to", "", |s, v| { s.config.z.max_page_size = Some(page_size(v, "max-page-size")?); Ok(()) }},
+    opt! {["-z common-page-size="], ZKeyword, Implemented, "Common page size (RELRO end alignment)", "", |s, v| { s.config.z.common_page_size = Some(page_size(v, "common-page-size")?); Ok(()) }},
+    opt! {["-z text"], ZKeyword, Implemented, "Do not allow relocations against read-only segments (default)", "", |s, _| { s.config.z.text = true; Ok(()) }},
+    opt! {["-z notext"], ZKeyword, Implemented, "Allow relocations against read-only segments (DT_TEXTREL)", "", |s, _| { s.config.z.text = false; Ok(()) }},
+    opt! {["-z defs"], ZKeyword, Implemented, "Report unresolved symbols in shared objects too (= --no-undefined)", "", |s, _| { s.config.z.defs = true; Ok(()) }},
+    opt! {["-z undefs"], ZKeyword, Implemented, "Allow unresolved symbols in shared objects (default for -shared)", "", |s, _| { s.config.z.defs = false; Ok(()) }},
+    opt! {["-z muldefs"], ZKeyword, Implemented, "Allow multiple definitions (= --allow-multiple-definition)", "", |s, _| { s.config.allow_multiple_definition = true; Ok(()) }},
+    opt! {["-z nodelete"], ZKeyword, Implemented, "Mark the shared object not unloadable (DF_1_NODELETE)", "", |s, _| { s.config.z.nodelete = true; Ok(()) }},
+    opt! {["-z nodlopen"], ZKeyword, Implemented, "Mark the shared object not dlopen-able (DF_1_NOOPEN)", "", |s, _| { s.config.z.nodlopen = true; Ok(()) }},
+    opt! {["-z origin"], ZKeyword, Implemented, "Mark the object as needing $ORIGIN processing (DF_ORIGIN)", "", |s, _| { s.config.z.origin = true; Ok(()) }},
+    opt! {["-z start-stop-gc"], ZKeyword, Implemented, "__start_/__stop_ references do not retain sections under --gc-sections (default)", "", |s, _| { s.config.z.start_stop_gc = true; Ok(()) }},
+    opt! {["-z nostart-stop-gc"], ZKeyword, Implemented, "__start_/__stop_ references retain all sections of that name", "", |s, _| { s.config.z.start_stop_gc = false; Ok(()) }},
+    opt! {["-z pack-relative-relocs"], ZKeyword, Implemented, "Pack relative relocations in DT_RELR (= --pack-dyn-relocs=relr)", "", |s, _| { s.config.pack_dyn_relocs_relr = true; Ok(()) }},
+    opt! {["-z nopack-relative-relocs"], ZKeyword, Implemented, "Do not pack relative relocations (default)", "", |s, _| { s.config.pack_dyn_relocs_relr = false; Ok(()) }},
+    opt! {["-z combreloc"], ZKeyword, IgnoredTuningOnly, "Sort dynamic relocations (default; order only)", "", accept},
+    opt! {["-z nocombreloc"], ZKeyword, IgnoredTuningOnly, "Do not sort dynamic relocations (order only)", "", accept},
+    opt! {["-z copyreloc"], ZKeyword, IgnoredTuningOnly, "Allow copy relocations (default)", "", accept},
+    opt! {["-z nocopyreloc"], ZKeyword, NotYet, "Disallow copy relocations", "", accept},
+    opt! {["-z rela"], ZKeyword, IgnoredTuningOnly, "Use RELA dynamic relocations (always on x86-64)", "", accept},
+    opt! {["-z rel"], ZKeyword, NotYet, "Use REL dynamic relocations", "", accept},
+    opt! {["-z keep-text-section-prefix"], ZKeyword, NotYet, "Keep .text.hot/.text.unlikely/... as separate output sections", "", accept},
+    opt! {["-z nokeep-text-section-prefix"], ZKeyword, IgnoredTuningOnly, "Merge .text.* into .text (default)", "", accept},
+    opt! {["-z hazardplt"], ZKeyword, IgnoredTuningOnly, "Use hazard-barrier PLT entries (MIPS only)", "", accept},
+    opt! {["-z global"], ZKeyword, NotYet, "Make symbols available for subsequently loaded objects (DF_1_GLOBAL)", "", accept},
+    opt! {["-z initfirst"], ZKeyword, NotYet, "Run this object's initializers first (DF_1_INITFIRST)", "", accept},
+    opt! {["-z interpose"], ZKeyword, NotYet, "Mark the object as interposer (DF_1_INTERPOSE)", "", accept},
+    opt! {["-z nodefaultlib"], ZKeyword, NotYet, "Ignore default library search paths at run time (DF_1_NODEFLIB)", "", accept},
+    opt! {["-z ifunc-noplt"], ZKeyword, NotYet, "Do not emit PLT entries for ifunc symbols", "", accept},
+    opt! {["-z retpolineplt"], ZKeyword, NotYet, "Emit retpoline format PLT entries", "", accept},
+    opt! {["-z rodynamic"], ZKeyword, NotYet, "Make the .dynamic section read-only", "", accept},
+    opt! {["-z wxneeded"], ZKeyword, NotYet, "Set PT_OPENBSD_WXNEEDED", "", accept},
+    opt! {["-z shstk"], ZKeyword, NotYet, "Force the SHSTK (shadow stack) GNU property", "", accept},
+    opt! {["-z force-ibt"], ZKeyword, NotYet, "Force the IBT GNU property and IBT-enabled PLT", "", accept},
+    opt! {["-z cet-report="], ZKeyword, NotYet, "Report objects without IBT/SHSTK properties (none, warning, error)", "", accept},
+    opt! {["-z force-bti"], ZKeyword, NotYet, "Force the BTI property (AArch64 only)", "", accept},
+    opt! {["-z pac-plt"], ZKeyword, NotYet, "Use PAC PLT entries (AArch64 only)", "", accept},
+    opt! {["-z bti-report="], ZKeyword, NotYet, "Report objects without BTI (AArch64 only)", "", accept},
+    opt! {["-z oe-aware"], ZKeyword, NotYet, "Mark the output OE-aware", "", accept},
+    opt! {["-z dead-reloc-in-nonalloc="], ZKeyword, NotYet, "Value for relocations in non-SHF_ALLOC sections that refer to discarded sections", "", accept},
+    opt! {["-z stack-size="], ZKeyword, NotYet, "Size of the main stack (PT_GNU_STACK p_memsz)", "", accept},
+    opt! {["-z start-stop-visibility="], ZKeyword, NotYet, "Visibility of __start_/__stop_ symbols", "", accept},
+];
+
+/// How the argument is shown in help and documentation.
+fn arg_display(name: &str, form: ArgForm) -> String {
+    let short = !name.starts_with("--");
+    match form {
+        ArgForm::Flag => name.to_string(),
+        ArgForm::Value if short => format!("{name} <value>"),
+        ArgForm::Value => format!("{name}=<value>"),
+        ArgForm::Separate => format!("{name} <value>"),
+        ArgForm::Joined => format!("{name}<value>"),
+        ArgForm::OptionalValue => format!("{name}[=<value>]"),
+        ArgForm::ZKeyword if name.ends_with('=') => format!("{name}<value>"),
+        ArgForm::ZKeyword => name.to_string(),
+    }
+}
+
+fn status_text(status: Status) -> &'static str {
+    match status {
+        Status::Implemented => "implemented",
+        Status::IgnoredTuningOnly => "accepted, ignored",
+        Status::NotYet => "not yet",
+    }
+}
+
+fn form_text(def: &OptionDef) -> &'static str {
+    match def.arg {
+        ArgForm::Flag => "none",
+        ArgForm::Value => "required",
+        ArgForm::Separate => "required, next argument only",
+        ArgForm::Joined => "joined",
+        ArgForm::OptionalValue => "optional, after `=`",
+        ArgForm::ZKeyword if def.name().ends_with('=') => "joined",
+        ArgForm::ZKeyword => "none",
+    }
+}
+
+/// The option list printed by `--help`, one option per line.
+pub fn render_help_options() -> String {
+    let mut out = String::new();
+    for def in OPTIONS {
+        let names: Vec<String> = def.names.iter().map(|n| arg_display(n, def.arg)).collect();
+        let names = names.join(", ");
+        let note = match def.status {
+            Status::Implemented => "",
+            Status::IgnoredTuningOnly => " [accepted, ignored]",
+            Status::NotYet => " [not implemented yet]",
+        };
+        if names.len() <= 30 {
+            out.push_str(&format!("  {names:<30} {}{note}\n", def.help));
+        } else {
+            out.push_str(&format!("  {names}\n  {:<30} {}{note}\n", "", def.help));
+        }
+    }
+    out
+}
+
+/// `docs/options.md`, rendered from the table (a test keeps the checked-in file in sync).
+pub fn render_markdown() -> String {
+    let mut out = String::from(
+        "# weld command-line options\n\n\
+         Generated from `linker/src/options.rs` by `cargo test -p weld options_doc` with\n\
+         `WELD_BLESS=1`; do not edit by hand.\n\n\
+         Long options take one or two dashes (`-soname`, `--soname`) except those starting\n\
+         with `o`; a long option's value follows `=` or comes as the next argument; a\n\
+         one-letter option's value is joined or the next argument (`-L DIR`, `-LDIR`).\n\
+         `-z` keywords come as `-z KEYWORD` or `-zKEYWORD`.\n\n\
+         Status: **implemented** (honoured), **accepted, ignored** (cannot change the output),\n\
+         **not yet** (an error: `option X is not implemented yet`).\n\n\
+         | Option | Aliases | Argument | lld meaning | weld |\n\
+         |---|---|---|---|---|\n",
+    );
+    let esc = |s: &str| {
+        s.replace('|', "\\|")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    for def in OPTIONS {
+        let shown: Vec<String> = def
+            .names
+            .iter()
+            .map(|n| format!("`{}`", arg_display(n, def.arg)))
+            .collect();
+        // The weld column adds weld's own help where it says more than lld's meaning.
+        let weld = if def.status != Status::NotYet && def.help != def.lld_meaning() {
+            format!("{}: {}", status_text(def.status), esc(def.help))
+        } else {
+            status_text(def.status).to_string()
+        };
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            shown[0],
+            shown[1..].join(", "),
+            form_text(def),
+            esc(def.lld_meaning()),
+            weld
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(s: &[&str]) -> Vec<String> {
+        s.iter().map(|a| a.to_string()).collect()
+    }
+
+    fn m(s: &[&str]) -> Result<Match> {
+        match_option(&argv(s), 0)
+    }
+
+    #[test]
+    fn names_are_unique_and_well_formed() {
+        let mut seen = std::collections::HashSet::new();
+        for def in OPTIONS {
+            assert!(!def.names.is_empty());
+            assert!(!def.help.is_empty(), "{}", def.name());
+            for n in def.names {
+                assert!(n.starts_with('-'), "{n}");
+                assert!(seen.insert(*n), "duplicate option name {n}");
+                if def.arg == ArgForm::ZKeyword {
+                    assert!(n.starts_with("-z "), "{n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn one_and_two_dash_spellings() {
+        for a in ["--gc-sections", "-gc-sections"] {
+            assert_eq!(m(&[a]).unwrap().def.name(), "--gc-sections");
+        }
+        let x = m(&["-soname", "libx.so"]).unwrap();
+        assert_eq!(
+            (x.def.name(), x.value.as_deref(), x.consumed),
+            ("--soname", Some("libx.so"), 2)
+        );
+        assert_eq!(x.spelling, "-soname");
+        let x = m(&["--soname=libx.so"]).unwrap();
+        assert_eq!((x.value.as_deref(), x.consumed), (Some("libx.so"), 1));
+        let x = m(&["-hlibx.so"]).unwrap();
+        assert_eq!(
+            (x.def.name(), x.value.as_deref()),
+            ("--soname", Some("libx.so"))
+        );
+    }
+
+    #[test]
+    fn names_starting_with_o_need_two_dashes() {
+        let x = m(&["-output", "x"]).unwrap();
+        assert_eq!(
+            (x.def.name(), x.value.as_deref(), x.consumed),
+            ("-o", Some("utput"), 1)
+        );
+        let x = m(&["--output", "x"]).unwrap();
+        assert_eq!((x.def.name(), x.value.as_deref()), ("-o", Some("x")));
+        let x = m(&["-ofile"]).unwrap();
+        assert_eq!(x.value.as_deref(), Some("file"));
+    }
+
+    #[test]
+    fn longest_match_wins() {
+        assert_eq!(
+            m(&["-export-dynamic"]).unwrap().def.name(),
+            "--export-dynamic"
+        );
+        let x = m(&["-export-dynamicx"]).unwrap();
+        assert_eq!(
+            (x.def.name(), x.value.as_deref()),
+            ("--entry", Some("xport-dynamicx"))
+        );
+        assert_eq!(m(&["-mllvm", "-x"]).unwrap().def.name(), "--mllvm");
+        let x = m(&["-melf_x86_64"]).unwrap();
+        assert_eq!(
+            (x.def.name(), x.value.as_deref()),
+            ("-m", Some("elf_x86_64"))
+        );
+        let x = m(&["-plugin-opt=O2"]).unwrap();
+        assert_eq!(
+            (x.def.name(), x.value.as_deref()),
+            ("--plugin-opt=O", Some("2"))
+        );
+        let x = m(&["-plugin-opt=thinlto-index-only"]).unwrap();
+        assert_eq!(x.def.name(), "--plugin-opt=thinlto-index-only");
+        let x = m(&["-plugin-opt=thinlto-foo"]).unwrap();
+        assert_eq!(x.def.name(), "--plugin-opt=thinlto");
+        let x = m(&["-plugin-opt=-fresolution=/tmp/x.res"]).unwrap();
+        assert_eq!(x.def.name(), "--plugin-opt=-fresolution=");
+        let x = m(&["-plugin-opt", "O2"]).unwrap();
+        assert_eq!((x.def.name(), x.consumed), ("--plugin-opt", 2));
+        let x = m(&["-plugin-opt=-mattr=+avx"]).unwrap();
+        assert_eq!(
+            (x.def.name(), x.value.as_deref()),
+            ("--plugin-opt=-", Some("mattr=+avx"))
+        );
+        assert_eq!(m(&["-rpath", "/x"]).unwrap().def.name(), "--rpath");
+        assert_eq!(m(&["-r"]).unwrap().def.name(), "--relocatable");
+    }
+
+    #[test]
+    fn short_joined_or_separate() {
+        for (args, val) in [(&["-L", "/d"][..], "/d"), (&["-L/d"][..], "/d")] {
+            let x = m(args).unwrap();
+            assert_eq!((x.def.name(), x.value.as_deref()), ("-L", Some(val)));
+        }
+        let x = m(&["-l:libc.a"]).unwrap();
+        assert_eq!(x.value.as_deref(), Some(":libc.a"));
+        let x = m(&["-znow"]).unwrap();
+        assert_eq!((x.def.name(), x.value.as_deref()), ("-z", Some("now")));
+        let x = m(&["-O1"]).unwrap();
+        assert_eq!((x.def.name(), x.value.as_deref()), ("-O", Some("1")));
+    }
+
+    #[test]
+    fn separate_only_short_options_do_not_join() {
+        // lld: `-f` takes a separate value only, so `-flavor` is unknown (not `-f lavor`).
+        assert_eq!(m(&["-flavor"]).unwrap_err().0, "unknown argument '-flavor'");
+    }
+
+    #[test]
+    fn unknown_arguments_and_suggestions() {
+        assert_eq!(m(&["--foo"]).unwrap_err().0, "unknown argument '--foo'");
+        assert_eq!(m(&["--O1"]).unwrap_err().0, "unknown argument '--O1'");
+        let cases = [
+            ("--gc-section", "--gc-sections"),
+            ("-gc-section", "-gc-sections"),
+            ("--whole-archiv", "--whole-archive"),
+            ("--build-idd", "--build-id"),
+            ("--thread=4", "--threads=4"),
+            ("--Mapp=x", "--Map=x"),
+            ("--hash-styl=gnu", "--hash-style=gnu"),
+            ("--lto-0", "--lto-O"),
+            ("--icf=alll", "--icf=all"),
+            ("--no-pi", "--no-pie"),
+            ("--versio", "--version"),
+            ("-plugin-op=x", "-plugin-opt=x"),
+        ];
+        for (arg, want) in cases {
+            assert_eq!(
+                m(&[arg]).unwrap_err().0,
+                format!("unknown argument '{arg}', did you mean '{want}'")
+            );
+        }
+        for arg in ["--pie2", "-pi", "--vers", "--zz"] {
+            assert_eq!(
+                m(&[arg]).unwrap_err().0,
+                format!("unknown argument '{arg}'")
+            );
+        }
+    }
+
+    #[test]
+    fn missing_argument() {
+        assert_eq!(m(&["-o"]).unwrap_err().0, "-o: missing argument");
+        assert_eq!(m(&["-Map"]).unwrap_err().0, "-Map: missing argument");
+        assert_eq!(m(&["-z"]).unwrap_err().0, "-z: missing argument");
+        assert_eq!(m(&["--wrap"]).unwrap_err().0, "--wrap: missing argument");
+        assert_eq!(
+            m(&["-plugin-opt"]).unwrap_err().0,
+            "-plugin-opt: missing argument"
+        );
+    }
+
+    #[test]
+    fn edit_distance() {
+        let d = edit_distance_within_one;
+        assert_eq!(d("abc", "abc"), Some(0));
+        assert_eq!(d("abc", "abd"), Some(1));
+        assert_eq!(d("abc", "ab"), Some(1));
+        assert_eq!(d("ab", "abc"), Some(1));
+        assert_eq!(d("abc", "xabc"), Some(1));
+        assert_eq!(d("abc", "acb"), None);
+        assert_eq!(d("abc", "a"), None);
+        assert_eq!(d("", "a"), Some(1));
+    }
+
+    #[test]
+    fn integers_as_llvm_reads_them() {
+        assert_eq!(parse_int("4096"), Some(4096));
+        assert_eq!(parse_int("0x1000"), Some(4096));
+        assert_eq!(parse_int("010000"), Some(4096));
+        assert_eq!(parse_int("0"), Some(0));
+        assert_eq!(parse_int("0b101"), Some(5));
+        for bad in ["", "x", "-1", "+1", "0x", "12a"] {
+            assert_eq!(parse_int(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn defsym_forms() {
+        let d = parse_defsym("foo=0x10").unwrap();
+        assert_eq!(
+            (d.name.as_str(), d.value),
+            ("foo", DefsymValue::Absolute(16))
+        );
+        let d = parse_defsym("foo=main").unwrap();
+        assert_eq!(d.value, DefsymValue::Symbol("main".into(), 0));
+        let d = parse_defsym("foo = main - 0x10 + 4").unwrap();
+        assert_eq!(d.value, DefsymValue::Symbol("main".into(), -12));
+        assert_eq!(
+            parse_defsym("x=1+2").unwrap().value,
+            DefsymValue::Absolute(3)
+        );
+        assert_eq!(
+            parse_defsym("x=10K").unwrap().value,
+            DefsymValue::Absolute(10240)
+        );
+        assert_eq!(
+            parse_defsym("x=10h").unwrap().value,
+            DefsymValue::Absolute(16)
+        );
+        assert_eq!(
+            parse_defsym("x").unwrap_err().0,
+            "--defsym:1: unexpected EOF"
+        );
+        assert_eq!(
+            parse_defsym("x=").unwrap_err().0,
+            "--defsym:1: malformed number: "
+        );
+        assert_eq!(
+            parse_defsym("x=foo+").unwrap_err().0,
+            "--defsym:1: malformed number: "
+        );
+        assert_eq!(
+            parse_defsym("x=1z").unwrap_err().0,
+            "--defsym:1: malformed number: 1z"
+        );
+        assert_eq!(
+            parse_defsym("x=a*2").unwrap_err().0,
+            "--defsym:1: expression not supported yet: a*2"
+        );
+        assert_eq!(
+            parse_defsym("x=a+b").unwrap_err().0,
+            "--defsym:1: expression not supported yet: a+b"
+        );
+    }
+
+    #[test]
+    fn options_doc_is_up_to_date() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/options.md");
+        let want = render_markdown();
+        if std::env::var_os("WELD_BLESS").is_some() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &want).unwrap();
+            return;
+        }
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            have == want,
+            "docs/options.md is out of date: run `WELD_BLESS=1 cargo test -p weld options_doc`"
+        );
+    }
+}
