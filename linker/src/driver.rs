@@ -1,7 +1,7 @@
 //! The link, phase by phase: arguments -> resolution -> relocation scan -> layout -> write.
 //! Each phase borrows what the previous ones produced; errors are collected and printed once.
 
-use crate::args::{self, ParsedArgs};
+use crate::args;
 use crate::config::{Config, OutputKind};
 use crate::error::Error;
 use crate::{err, layout, relocations, resolve, writer};
@@ -55,16 +55,16 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
     let total = Instant::now();
     let mut t = Timings::default();
     let parsed = t
-        .run("argument parsing", || {
-            args::parse_args(argv.get(1..).unwrap_or(&[]))
-        })
+        .run("argument parsing", || args::parse_args(argv))
         .map_err(|e| vec![e])?;
-    let config = match parsed {
-        ParsedArgs::Exit { stdout, .. } => {
-            print!("{stdout}");
-            return Ok(());
-        }
-        ParsedArgs::Link(c) => *c,
+    if let Some(text) = &parsed.print {
+        print!("{text}");
+    }
+    for w in &parsed.warnings {
+        eprintln!("weld: warning: {w}");
+    }
+    let Some(config) = parsed.config else {
+        return Ok(());
     };
     check_supported(&config).map_err(|e| vec![e])?;
     if let Some(n) = config.threads {
@@ -76,6 +76,7 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
 
     let mut res = t.run("input loading and resolution", || resolve::resolve(&config))?;
     layout::add_linker_defined(&config, &mut res);
+    crate::dynamic::compute_symbol_flags(&config, &mut res);
     let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
     let relocation_count = scan.relocation_count;
     let lay = t
@@ -112,17 +113,7 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
 fn check_supported(config: &Config) -> Result<(), Error> {
     match config.output_kind {
         OutputKind::Relocatable => Err(err!("-r (relocatable output) is not implemented yet")),
-        OutputKind::SharedObject => Err(err!(
-            "-shared is not implemented yet (dynamic linking is in progress)"
-        )),
-        OutputKind::Executable => {
-            if config.pie && !config.is_static {
-                return Err(err!(
-                    "dynamic PIE output is not implemented yet; use -static or -static-pie"
-                ));
-            }
-            Ok(())
-        }
+        OutputKind::SharedObject | OutputKind::Executable => Ok(()),
     }
 }
 

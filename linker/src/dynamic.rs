@@ -19,7 +19,10 @@ pub fn is_dynamic(config: &Config, res: &Resolved) -> bool {
     if config.is_static {
         return false;
     }
-    config.output_kind == OutputKind::SharedObject || config.pie || !res.shared.is_empty() || config.export_dynamic
+    config.output_kind == OutputKind::SharedObject
+        || config.pie
+        || !res.shared.is_empty()
+        || config.export_dynamic
 }
 
 /// Sets `in_dynsym` and `preemptible` on every global symbol (lld's `includeInDynsym` and
@@ -27,7 +30,11 @@ pub fn is_dynamic(config: &Config, res: &Resolved) -> bool {
 pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
     let dynamic = is_dynamic(config, res);
     let shared_output = config.output_kind == OutputKind::SharedObject;
-    let export_names: hashbrown::HashSet<&[u8]> = config.export_dynamic_symbols.iter().map(|s| s.as_bytes()).collect();
+    let export_names: hashbrown::HashSet<&[u8]> = config
+        .export_dynamic_symbols
+        .iter()
+        .map(|s| s.as_bytes())
+        .collect();
     for s in res.symtab.symbols.iter_mut() {
         s.in_dynsym = false;
         s.preemptible = false;
@@ -49,11 +56,15 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
             }
             SymbolDef::Defined { .. } | SymbolDef::Common { .. } | SymbolDef::Absolute(_) => {
                 let export = exportable
-                    && (shared_output || config.export_dynamic || s.referenced_by_dso || export_names.contains(s.name));
+                    && (shared_output
+                        || config.export_dynamic
+                        || s.referenced_by_dso
+                        || export_names.contains(s.name));
                 s.in_dynsym = export;
                 // In an executable nothing defined can be preempted; in a shared object every
                 // exported default-visibility definition can, unless -Bsymbolic says otherwise.
-                let symbolic = config.bsymbolic || (config.bsymbolic_functions && s.sym_type == elf::STT_FUNC);
+                let symbolic =
+                    config.bsymbolic || (config.bsymbolic_functions && s.sym_type == elf::STT_FUNC);
                 s.preemptible = shared_output && export && default_vis && !symbolic;
             }
             SymbolDef::Synthetic | SymbolDef::Lazy { .. } => {}
@@ -117,7 +128,10 @@ impl DynTables {
 
 /// Builds the dynamic tables for the symbols that must appear in `.dynsym`.
 pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTables {
-    let mut t = DynTables { dynstr: vec![0], ..Default::default() };
+    let mut t = DynTables {
+        dynstr: vec![0],
+        ..Default::default()
+    };
     for (i, shared) in res.shared.iter().enumerate() {
         if !shared.as_needed || res.shared_used[i] {
             let off = t.add_str(shared.soname.as_bytes());
@@ -144,7 +158,10 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
         }
         let defined_here = matches!(
             s.def,
-            SymbolDef::Defined { .. } | SymbolDef::Common { .. } | SymbolDef::Absolute(_) | SymbolDef::Synthetic
+            SymbolDef::Defined { .. }
+                | SymbolDef::Common { .. }
+                | SymbolDef::Absolute(_)
+                | SymbolDef::Synthetic
         ) || scan.copy_index.contains_key(&id)
             || scan.canonical_plt.contains(&id);
         if defined_here {
@@ -155,7 +172,11 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
     }
     let use_gnu = matches!(config.hash_style, HashStyle::Gnu | HashStyle::Both);
     let use_sysv = matches!(config.hash_style, HashStyle::Sysv | HashStyle::Both);
-    let nbuckets = if use_gnu { (exports.len() as u32 / 4).max(1) } else { 1 };
+    let nbuckets = if use_gnu {
+        (exports.len() as u32 / 4).max(1)
+    } else {
+        1
+    };
     if use_gnu {
         exports.sort_by_key(|&id| gnu_hash(res.symtab.get(id).name) % nbuckets);
     }
@@ -163,7 +184,12 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
     for (i, &id) in t.dynsym.iter().enumerate() {
         t.dynsym_index.insert(id, i as u32 + 1);
     }
-    let names: Vec<u32> = t.dynsym.clone().iter().map(|&id| t.add_str(res.symtab.get(id).name)).collect();
+    let names: Vec<u32> = t
+        .dynsym
+        .clone()
+        .iter()
+        .map(|&id| t.add_str(res.symtab.get(id).name))
+        .collect();
     t.name_off = names;
 
     if use_gnu {
@@ -180,7 +206,10 @@ fn build_gnu_hash(res: &Resolved, exports: &[SymbolId], symoffset: u32, nbuckets
     // One 64-bit bloom word per ~two symbols keeps lookups fast without wasting space.
     let maskwords = (exports.len() as u32 / 2).max(1).next_power_of_two();
     let shift2 = 26u32;
-    let hashes: Vec<u32> = exports.iter().map(|&id| gnu_hash(res.symtab.get(id).name)).collect();
+    let hashes: Vec<u32> = exports
+        .iter()
+        .map(|&id| gnu_hash(res.symtab.get(id).name))
+        .collect();
     let mut bloom = vec![0u64; maskwords as usize];
     for &h in &hashes {
         let word = (h / 64) % maskwords;
@@ -274,7 +303,9 @@ fn build_versions(res: &Resolved, t: &mut DynTables) {
         }
         return;
     }
-    let libs: Vec<usize> = (0..res.shared.len()).filter(|&i| !per_lib[i].is_empty()).collect();
+    let libs: Vec<usize> = (0..res.shared.len())
+        .filter(|&i| !per_lib[i].is_empty())
+        .collect();
     let n_need = libs.len();
     let n_aux: usize = libs.iter().map(|&i| per_lib[i].len()).sum();
     let mut need = Vec::with_capacity(16 * n_need + 16 * n_aux);
@@ -316,7 +347,11 @@ pub fn shared_symbol_size_align(res: &Resolved, id: SymbolId) -> (u64, u64) {
         let size = s.st_size(LE);
         let value = s.st_value(LE);
         // The definition's alignment is not recorded; its address's alignment bounds it.
-        let align = if value == 0 { 16 } else { (1u64 << value.trailing_zeros()).min(64) };
+        let align = if value == 0 {
+            16
+        } else {
+            (1u64 << value.trailing_zeros()).min(64)
+        };
         return (size, align);
     }
     (0, 1)

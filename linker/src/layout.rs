@@ -2,13 +2,14 @@
 //! names and order), synthetic sections are sized, segments are formed and every section, symbol
 //! and linker-created entry gets its final address and file offset. Nothing is written here.
 
+use crate::config::OutputKind;
 use crate::config::{Config, Strip};
 use crate::eh_frame;
 use crate::error::Result;
 use crate::input_files::{FileId, SectionKind};
 use crate::merge;
 use crate::output_sections::{init_priority, is_relro, output_section_name, section_rank};
-use crate::relocations::{target_of, AddressMap, ScanResult, SymKey};
+use crate::relocations::{target_of, AddressMap, GotKind, ScanResult, SymKey};
 use crate::resolve::Resolved;
 use crate::symbol_table::{SymbolDef, SymbolId};
 use crate::{bail, err};
@@ -23,10 +24,22 @@ pub const SHDR_SIZE: u64 = 64;
 pub const SYM_SIZE: u64 = 24;
 pub const RELA_SIZE: u64 = 24;
 pub const IPLT_ENTRY_SIZE: u64 = 16;
+pub const PLT_HEADER_SIZE: u64 = 16;
 
 /// Linker-made contents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Synthetic {
+    Interp,
+    GnuVersion,
+    GnuVersionR,
+    Hash,
+    RelaPlt,
+    Plt,
+    Copies,
+    /// Not chunks: names for output sections in `dynamic_tags` lookups.
+    PreinitArray,
+    InitArray,
+    FiniArray,
     GnuProperty,
     BuildId,
     DynSym,
@@ -204,6 +217,14 @@ pub struct Layout {
     pub gnu_property: Vec<u8>,
     pub build_id_size: u64,
     pub dynamic: Vec<(u64, u64)>,
+    pub dyn_tables: crate::dynamic::DynTables,
+    /// The output is dynamically linked (imports, exports or an interpreter).
+    pub dynamic_output: bool,
+    /// `.interp` contents (NUL-terminated), empty when there is none.
+    pub interp: Vec<u8>,
+    /// Offset of each copy-relocated symbol in the copy area.
+    pub copy_offset: Vec<u64>,
+    pub plt_addr: u64,
     pub rela_dyn_count: u64,
     pub relative_count: u64,
     pub scan: ScanResult,
@@ -442,32 +463,91 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             4,
         );
     }
-    if static_pie {
+    let dynamic_output = crate::dynamic::is_dynamic(config, res);
+    let has_dynamic = dynamic_output || static_pie;
+    let dyn_tables = if has_dynamic {
+        crate::dynamic::build_tables(config, res, &scan)
+    } else {
+        crate::dynamic::DynTables::default()
+    };
+    let interp: Vec<u8> = match (&config.dynamic_linker, config.no_dynamic_linker) {
+        (Some(p), false) if dynamic_output && config.output_kind == OutputKind::Executable => {
+            let mut v = p.as_bytes().to_vec();
+            v.push(0);
+            v
+        }
+        _ => Vec::new(),
+    };
+    if !interp.is_empty() {
+        add_synth(
+            &mut b,
+            ".interp",
+            elf::SHT_PROGBITS,
+            a,
+            Synthetic::Interp,
+            interp.len() as u64,
+            1,
+        );
+    }
+    if has_dynamic {
+        let nsyms = dyn_tables.dynsym.len() as u64 + 1;
         add_synth(
             &mut b,
             ".dynsym",
             elf::SHT_DYNSYM,
             a,
             Synthetic::DynSym,
-            SYM_SIZE,
+            nsyms * SYM_SIZE,
             8,
         );
-        add_synth(
-            &mut b,
-            ".gnu.hash",
-            elf::SHT_GNU_HASH,
-            a,
-            Synthetic::GnuHash,
-            28,
-            8,
-        );
+        if !dyn_tables.versym.is_empty() {
+            let size = dyn_tables.versym.len() as u64 * 2;
+            add_synth(
+                &mut b,
+                ".gnu.version",
+                elf::SHT_GNU_VERSYM,
+                a,
+                Synthetic::GnuVersion,
+                size,
+                2,
+            );
+        }
+        if !dyn_tables.verneed.is_empty() {
+            let size = dyn_tables.verneed.len() as u64;
+            add_synth(
+                &mut b,
+                ".gnu.version_r",
+                elf::SHT_GNU_VERNEED,
+                a,
+                Synthetic::GnuVersionR,
+                size,
+                4,
+            );
+        }
+        if !dyn_tables.gnu_hash.is_empty() {
+            let size = dyn_tables.gnu_hash.len() as u64;
+            add_synth(
+                &mut b,
+                ".gnu.hash",
+                elf::SHT_GNU_HASH,
+                a,
+                Synthetic::GnuHash,
+                size,
+                8,
+            );
+        }
+        if !dyn_tables.sysv_hash.is_empty() {
+            let size = dyn_tables.sysv_hash.len() as u64;
+            add_synth(&mut b, ".hash", elf::SHT_HASH, a, Synthetic::Hash, size, 4);
+        }
+        let size = dyn_tables.dynstr.len() as u64;
         add_synth(
             &mut b,
             ".dynstr",
             elf::SHT_STRTAB,
             a,
             Synthetic::DynStr,
-            1,
+            size,
             1,
         );
     }
@@ -477,25 +557,40 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         .iter()
         .filter(|r| matches!(r.kind, crate::relocations::DynKind::Relative { .. }))
         .count() as u64;
-    if rela_dyn_count > 0 || static_pie {
+    if rela_dyn_count > 0 || has_dynamic {
+        let size = rela_dyn_count * RELA_SIZE;
         add_synth(
             &mut b,
             ".rela.dyn",
             elf::SHT_RELA,
             a,
             Synthetic::RelaDyn,
-            rela_dyn_count * RELA_SIZE,
+            size,
+            8,
+        );
+    }
+    if !scan.plt.is_empty() {
+        let size = scan.plt.len() as u64 * RELA_SIZE;
+        let flags = a | u64::from(elf::SHF_INFO_LINK);
+        add_synth(
+            &mut b,
+            ".rela.plt",
+            elf::SHT_RELA,
+            flags,
+            Synthetic::RelaPlt,
+            size,
             8,
         );
     }
     if config.eh_frame_hdr && eh.size > 0 {
+        let size = 12 + 8 * eh.fde_count;
         add_synth(
             &mut b,
             ".eh_frame_hdr",
             elf::SHT_PROGBITS,
             a,
             Synthetic::EhFrameHdr,
-            12 + 8 * eh.fde_count,
+            size,
             4,
         );
     }
@@ -510,39 +605,65 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             8,
         );
     }
+    if !scan.plt.is_empty() {
+        let size = PLT_HEADER_SIZE + scan.plt.len() as u64 * IPLT_ENTRY_SIZE;
+        add_synth(
+            &mut b,
+            ".plt",
+            elf::SHT_PROGBITS,
+            a | x,
+            Synthetic::Plt,
+            size,
+            16,
+        );
+    }
     if !scan.iplt.is_empty() {
+        let size = scan.iplt.len() as u64 * IPLT_ENTRY_SIZE;
         add_synth(
             &mut b,
             ".iplt",
             elf::SHT_PROGBITS,
             a | x,
             Synthetic::Iplt,
-            scan.iplt.len() as u64 * IPLT_ENTRY_SIZE,
+            size,
             16,
         );
     }
-    let mut dynamic = Vec::new();
-    if static_pie {
-        // Placeholder tags; addresses are filled after layout. The count is final here.
-        dynamic = static_pie_dynamic_tags(&b, rela_dyn_count > 0);
+    // The tag list's length is fixed now; values are filled after addresses are assigned.
+    let dynamic = if has_dynamic {
+        dynamic_tags(
+            config,
+            res,
+            &dyn_tables,
+            &scan,
+            &|_| Some((0, 0)),
+            &|_| None,
+            relative_count,
+        )
+    } else {
+        Vec::new()
+    };
+    if has_dynamic {
+        let size = dynamic.len() as u64 * 16;
         add_synth(
             &mut b,
             ".dynamic",
             elf::SHT_DYNAMIC,
             a | w,
             Synthetic::Dynamic,
-            dynamic.len() as u64 * 16,
+            size,
             8,
         );
     }
-    if !scan.got.is_empty() {
+    if scan.got_slots > 0 {
+        let size = u64::from(scan.got_slots) * 8;
         add_synth(
             &mut b,
             ".got",
             elf::SHT_PROGBITS,
             a | w,
             Synthetic::Got,
-            scan.got.len() as u64 * 8,
+            size,
             8,
         );
     }
@@ -557,18 +678,42 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             1,
         );
     }
-    // .got.plt holds three reserved words plus one slot per IPLT entry; lld always creates it
-    // when _GLOBAL_OFFSET_TABLE_ or a GOT-relative relocation needs a GOT base.
-    let needs_gotplt = !scan.iplt.is_empty() || needs_got_base(res);
+    // .got.plt: three reserved words, one slot per PLT entry, then one per IPLT entry. lld
+    // creates it whenever something needs a GOT base or a PLT exists.
+    let needs_gotplt =
+        !scan.iplt.is_empty() || !scan.plt.is_empty() || needs_got_base(res) || dynamic_output;
     if needs_gotplt {
+        let size = 24 + (scan.plt.len() + scan.iplt.len()) as u64 * 8;
         add_synth(
             &mut b,
             ".got.plt",
             elf::SHT_PROGBITS,
             a | w,
             Synthetic::GotPlt,
-            24 + scan.iplt.len() as u64 * 8,
+            size,
             8,
+        );
+    }
+    // Copy relocations reserve room in .bss for shared data the executable refers to directly.
+    let mut copy_offset = Vec::with_capacity(scan.copies.len());
+    let mut copies_size = 0u64;
+    let mut copies_align = 1u64;
+    for &g in &scan.copies {
+        let (size, align) = crate::dynamic::shared_symbol_size_align(res, g);
+        copies_size = align_to(copies_size, align);
+        copy_offset.push(copies_size);
+        copies_size += size.max(1);
+        copies_align = copies_align.max(align);
+    }
+    if !scan.copies.is_empty() {
+        add_synth(
+            &mut b,
+            ".bss",
+            elf::SHT_NOBITS,
+            a | w,
+            Synthetic::Copies,
+            copies_size,
+            copies_align,
         );
     }
     // COMMON symbols go to .bss.
@@ -794,14 +939,47 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         rela_dyn_count,
         relative_count,
         scan,
+        dyn_tables,
+        dynamic_output,
+        interp,
+        copy_offset,
+        plt_addr: 0,
     };
     let _ = nfiles;
     assign_addresses(config, &mut lay)?;
     lay.fill_addresses(res);
     define_synthetic_symbols(config, res, &mut lay)?;
     lay.entry = entry_address(config, res, &lay);
-    if static_pie {
-        lay.dynamic = static_pie_dynamic_values(&lay);
+    if has_dynamic {
+        let synth = |k: Synthetic| -> Option<(u64, u64)> {
+            let name = match k {
+                Synthetic::PreinitArray => Some(".preinit_array"),
+                Synthetic::InitArray => Some(".init_array"),
+                Synthetic::FiniArray => Some(".fini_array"),
+                _ => None,
+            };
+            if let Some(n) = name {
+                return lay
+                    .sections
+                    .iter()
+                    .find(|s| s.name == n)
+                    .map(|s| (s.addr, s.size));
+            }
+            let addr = lay.synthetic_address(k)?;
+            let (_, size) = lay.synthetic_offset(k)?;
+            Some((addr, size))
+        };
+        let sym = |n: &[u8]| res.symtab.lookup(n).map(|id| lay.global_value[id as usize]);
+        let tags = dynamic_tags(
+            config,
+            res,
+            &lay.dyn_tables,
+            &lay.scan,
+            &synth,
+            &sym,
+            lay.relative_count,
+        );
+        lay.dynamic = tags;
     }
     let _ = name_offsets;
     Ok(lay)
@@ -1068,84 +1246,164 @@ fn fde_target_alive(res: &Resolved, file: FileId, sym: usize) -> bool {
     )
 }
 
-fn static_pie_dynamic_tags(_b: &Builder, has_rela: bool) -> Vec<(u64, u64)> {
-    let mut tags = vec![
-        (elf::DT_FLAGS_1 as u64, u64::from(elf::DF_1_PIE)),
-        (elf::DT_DEBUG as u64, 0),
+/// The `.dynamic` tags in lld's order. `synth` gives a synthetic chunk's address and size,
+/// `osec` an output section's, `sym` a defined symbol's value; during layout they are dummies
+/// (only the number of tags matters then).
+#[allow(clippy::too_many_arguments)]
+fn dynamic_tags(
+    config: &Config,
+    res: &Resolved,
+    t: &crate::dynamic::DynTables,
+    scan: &ScanResult,
+    synth: &dyn Fn(Synthetic) -> Option<(u64, u64)>,
+    sym: &dyn Fn(&[u8]) -> Option<u64>,
+    relative_count: u64,
+) -> Vec<(u64, u64)> {
+    let mut v: Vec<(u64, u64)> = Vec::new();
+    let mut tag = |k: u32, val: u64| v.push((u64::from(k), val));
+    for &n in &t.needed {
+        tag(elf::DT_NEEDED, u64::from(n));
+    }
+    if let Some(so) = t.soname {
+        tag(elf::DT_SONAME, u64::from(so));
+    }
+    if let Some(rp) = t.runpath {
+        tag(
+            if config.enable_new_dtags {
+                elf::DT_RUNPATH
+            } else {
+                elf::DT_RPATH
+            },
+            u64::from(rp),
+        );
+    }
+    let exe = config.output_kind == OutputKind::Executable;
+    let mut flags = 0u64;
+    let mut flags1 = 0u64;
+    if config.z.now {
+        flags |= u64::from(elf::DF_BIND_NOW);
+        flags1 |= u64::from(elf::DF_1_NOW);
+    }
+    if config.z.origin {
+        flags |= u64::from(elf::DF_ORIGIN);
+        flags1 |= u64::from(elf::DF_1_ORIGIN);
+    }
+    if config.bsymbolic && !exe {
+        flags |= u64::from(elf::DF_SYMBOLIC);
+    }
+    if !config.z.text {
+        flags |= u64::from(elf::DF_TEXTREL);
+    }
+    if config.z.nodelete {
+        flags1 |= u64::from(elf::DF_1_NODELETE);
+    }
+    if config.z.nodlopen {
+        flags1 |= u64::from(elf::DF_1_NOOPEN);
+    }
+    if exe && config.pie {
+        flags1 |= u64::from(elf::DF_1_PIE);
+    }
+    if flags != 0 {
+        tag(elf::DT_FLAGS, flags);
+    }
+    if flags1 != 0 {
+        tag(elf::DT_FLAGS_1, flags1);
+    }
+    if exe {
+        tag(elf::DT_DEBUG, 0);
+    }
+    if let Some((addr, size)) = synth(Synthetic::RelaDyn).filter(|_| !scan.dyn_relocs.is_empty()) {
+        tag(elf::DT_RELA, addr);
+        tag(elf::DT_RELASZ, size);
+        tag(elf::DT_RELAENT, RELA_SIZE);
+        if relative_count > 0 {
+            tag(elf::DT_RELACOUNT, relative_count);
+        }
+    }
+    if !scan.plt.is_empty() {
+        let (addr, size) = synth(Synthetic::RelaPlt).unwrap_or((0, 0));
+        tag(elf::DT_JMPREL, addr);
+        tag(elf::DT_PLTRELSZ, size);
+        tag(elf::DT_PLTGOT, synth(Synthetic::GotPlt).map_or(0, |x| x.0));
+        tag(elf::DT_PLTREL, u64::from(elf::DT_RELA));
+    }
+    tag(elf::DT_SYMTAB, synth(Synthetic::DynSym).map_or(0, |x| x.0));
+    tag(elf::DT_SYMENT, SYM_SIZE);
+    tag(elf::DT_STRTAB, synth(Synthetic::DynStr).map_or(0, |x| x.0));
+    tag(elf::DT_STRSZ, t.dynstr.len() as u64);
+    if !config.z.text {
+        tag(elf::DT_TEXTREL, 0);
+    }
+    if !t.gnu_hash.is_empty() {
+        tag(
+            elf::DT_GNU_HASH,
+            synth(Synthetic::GnuHash).map_or(0, |x| x.0),
+        );
+    }
+    if !t.sysv_hash.is_empty() {
+        tag(elf::DT_HASH, synth(Synthetic::Hash).map_or(0, |x| x.0));
+    }
+    let arrays = [
+        (
+            ".preinit_array",
+            elf::DT_PREINIT_ARRAY,
+            elf::DT_PREINIT_ARRAYSZ,
+        ),
+        (".init_array", elf::DT_INIT_ARRAY, elf::DT_INIT_ARRAYSZ),
+        (".fini_array", elf::DT_FINI_ARRAY, elf::DT_FINI_ARRAYSZ),
     ];
-    if has_rela {
-        tags.extend_from_slice(&[
-            (elf::DT_RELA as u64, 0),
-            (elf::DT_RELASZ as u64, 0),
-            (elf::DT_RELAENT as u64, RELA_SIZE),
-            (elf::DT_RELACOUNT as u64, 0),
-        ]);
+    for (name, at, sz) in arrays {
+        if name == ".preinit_array" && !exe {
+            continue;
+        }
+        let present = res.files.iter().any(|f| {
+            f.sections.iter().any(|s| {
+                matches!(s.kind, SectionKind::Regular) && output_section_name(s.name_str()) == name
+            })
+        });
+        if present {
+            let (addr, size) = synth_osec(synth, name);
+            tag(at, addr);
+            tag(sz, size);
+        }
     }
-    tags.extend_from_slice(&[
-        (elf::DT_SYMTAB as u64, 0),
-        (elf::DT_SYMENT as u64, SYM_SIZE),
-        (elf::DT_STRTAB as u64, 0),
-        (elf::DT_STRSZ as u64, 1),
-        (elf::DT_GNU_HASH as u64, 0),
-    ]);
-    let has = |name: &str| _b.by_name.contains_key(name);
-    if has(".init_array") {
-        tags.push((elf::DT_INIT_ARRAY as u64, 0));
-        tags.push((elf::DT_INIT_ARRAYSZ as u64, 0));
+    let defined = |n: &[u8]| {
+        res.symtab
+            .lookup(n)
+            .is_some_and(|id| res.symtab.get(id).is_defined())
+    };
+    if defined(b"_init") {
+        tag(elf::DT_INIT, sym(b"_init").unwrap_or(0));
     }
-    if has(".fini_array") {
-        tags.push((elf::DT_FINI_ARRAY as u64, 0));
-        tags.push((elf::DT_FINI_ARRAYSZ as u64, 0));
+    if defined(b"_fini") {
+        tag(elf::DT_FINI, sym(b"_fini").unwrap_or(0));
     }
-    if has(".preinit_array") {
-        tags.push((elf::DT_PREINIT_ARRAY as u64, 0));
-        tags.push((elf::DT_PREINIT_ARRAYSZ as u64, 0));
+    if !t.versym.is_empty() {
+        tag(
+            elf::DT_VERSYM,
+            synth(Synthetic::GnuVersion).map_or(0, |x| x.0),
+        );
     }
-    if _b
-        .res
-        .symtab
-        .lookup(b"_init")
-        .is_some_and(|id| _b.res.symtab.get(id).is_defined())
-    {
-        tags.push((elf::DT_INIT as u64, 0));
+    if !t.verneed.is_empty() {
+        tag(
+            elf::DT_VERNEED,
+            synth(Synthetic::GnuVersionR).map_or(0, |x| x.0),
+        );
+        tag(elf::DT_VERNEEDNUM, u64::from(t.verneed_count));
     }
-    if _b
-        .res
-        .symtab
-        .lookup(b"_fini")
-        .is_some_and(|id| _b.res.symtab.get(id).is_defined())
-    {
-        tags.push((elf::DT_FINI as u64, 0));
-    }
-    tags.push((elf::DT_NULL as u64, 0));
-    tags
+    tag(elf::DT_NULL, 0);
+    v
 }
 
-fn static_pie_dynamic_values(lay: &Layout) -> Vec<(u64, u64)> {
-    let sec = |name: &str| lay.sections.iter().find(|s| s.name == name);
-    let synth_addr = |k: Synthetic| lay.synthetic_address(k).unwrap_or(0);
-    let mut out = lay.dynamic.clone();
-    for (tag, val) in out.iter_mut() {
-        let t = *tag as u32;
-        *val = match t {
-            elf::DT_RELA => synth_addr(Synthetic::RelaDyn),
-            elf::DT_RELASZ => lay.rela_dyn_count * RELA_SIZE,
-            elf::DT_RELACOUNT => lay.relative_count,
-            elf::DT_SYMTAB => synth_addr(Synthetic::DynSym),
-            elf::DT_STRTAB => synth_addr(Synthetic::DynStr),
-            elf::DT_GNU_HASH => synth_addr(Synthetic::GnuHash),
-            elf::DT_INIT_ARRAY => sec(".init_array").map_or(0, |s| s.addr),
-            elf::DT_INIT_ARRAYSZ => sec(".init_array").map_or(0, |s| s.size),
-            elf::DT_FINI_ARRAY => sec(".fini_array").map_or(0, |s| s.addr),
-            elf::DT_FINI_ARRAYSZ => sec(".fini_array").map_or(0, |s| s.size),
-            elf::DT_PREINIT_ARRAY => sec(".preinit_array").map_or(0, |s| s.addr),
-            elf::DT_PREINIT_ARRAYSZ => sec(".preinit_array").map_or(0, |s| s.size),
-            elf::DT_INIT => lay.named_symbol_value(b"_init").unwrap_or(0),
-            elf::DT_FINI => lay.named_symbol_value(b"_fini").unwrap_or(0),
-            _ => *val,
-        };
-    }
-    out
+/// Output sections are looked up through the same closure by a pseudo-kind: the caller's
+/// closure for `Synthetic::Comment` is never asked for arrays, so arrays use a separate path.
+fn synth_osec(synth: &dyn Fn(Synthetic) -> Option<(u64, u64)>, name: &str) -> (u64, u64) {
+    let kind = match name {
+        ".preinit_array" => Synthetic::PreinitArray,
+        ".init_array" => Synthetic::InitArray,
+        _ => Synthetic::FiniArray,
+    };
+    synth(kind).unwrap_or((0, 0))
 }
 
 /// Segment class of an allocated output section: 0 = R, 1 = RX, 2 = RW (RELRO), 3 = RW.
@@ -1175,7 +1433,8 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     let page = config.max_page_size();
     let common_page = config.common_page_size();
     let base = config.image_base();
-    let static_pie = config.is_pic() && config.is_static;
+    let has_dynamic = lay.synthetic_index.contains_key(&Synthetic::Dynamic);
+    let has_interp = lay.synthetic_index.contains_key(&Synthetic::Interp);
 
     // Which program headers exist (their number fixes the header size).
     let classes: Vec<u8> = lay
@@ -1202,8 +1461,9 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     let notes = note_groups(lay);
     let has_gnu_property = lay.synthetic_index.contains_key(&Synthetic::GnuProperty);
     let nphdr = 1 // PHDR
+        + usize::from(has_interp)
         + load_classes.len()
-        + usize::from(static_pie)
+        + usize::from(has_dynamic)
         + usize::from(has_tls)
         + usize::from(has_relro)
         + usize::from(has_eh_hdr)
@@ -1376,6 +1636,19 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         memsz: headers - EHDR_SIZE,
         align: 8,
     });
+    if has_interp {
+        let (os, _) = lay.synthetic_index[&Synthetic::Interp];
+        let s = &lay.sections[os as usize];
+        segs.push(Segment {
+            p_type: elf::PT_INTERP,
+            flags: elf::PF_R,
+            offset: s.offset,
+            vaddr: s.addr,
+            filesz: s.size,
+            memsz: s.size,
+            align: 1,
+        });
+    }
     // The first PT_LOAD covers the headers and the R sections.
     let mut loads_iter = loads.into_iter();
     if let Some(mut first) = loads_iter.next() {
@@ -1414,7 +1687,7 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         lay.tls_align = tls_align;
         lay.tls_end_aligned = align_to(tls_end, tls_align);
     }
-    if static_pie {
+    if has_dynamic {
         if let Some(os) = lay.sections.iter().find(|s| s.sh_type == elf::SHT_DYNAMIC) {
             segs.push(Segment {
                 p_type: elf::PT_DYNAMIC,
@@ -1530,6 +1803,11 @@ fn note_groups(lay: &Layout) -> Vec<(usize, usize)> {
 }
 
 impl Layout {
+    /// Address of the `.got.plt` slot of IPLT entry `i` (after the PLT entries' slots).
+    pub fn igotplt_slot(&self, i: u32) -> u64 {
+        self.gotplt_addr + 24 + (self.scan.plt.len() as u64 + u64::from(i)) * 8
+    }
+
     /// Address of a synthetic chunk.
     pub fn synthetic_address(&self, k: Synthetic) -> Option<u64> {
         let &(os, c) = self.synthetic_index.get(&k)?;
@@ -1561,6 +1839,7 @@ impl Layout {
         self.got_addr = self.synthetic_address(Synthetic::Got).unwrap_or(0);
         self.gotplt_addr = self.synthetic_address(Synthetic::GotPlt).unwrap_or(0);
         self.iplt_addr = self.synthetic_address(Synthetic::Iplt).unwrap_or(0);
+        self.plt_addr = self.synthetic_address(Synthetic::Plt).unwrap_or(0);
         // Global symbol values.
         for (id, s) in res.symtab.symbols.iter().enumerate() {
             let (v, size) = match s.def {
@@ -1583,6 +1862,21 @@ impl Layout {
                     )
                 }
                 SymbolDef::Absolute(v) => (v, 0),
+                SymbolDef::Shared { file, index } => {
+                    // A shared symbol has an address here only if the executable took it over.
+                    let s = &res.shared[file as usize].dynsyms[index as usize];
+                    let id = id as SymbolId;
+                    let v = if let Some(&c) = self.scan.copy_index.get(&id) {
+                        self.synthetic_address(Synthetic::Copies).unwrap_or(0)
+                            + self.copy_offset[c as usize]
+                    } else if self.scan.canonical_plt.contains(&id) {
+                        let i = self.scan.plt_index.get(&id).copied().unwrap_or(0);
+                        self.plt_addr + PLT_HEADER_SIZE + u64::from(i) * IPLT_ENTRY_SIZE
+                    } else {
+                        0
+                    };
+                    (v, s.st_size(LE))
+                }
                 _ => (0, 0),
             };
             self.global_value[id] = v;
@@ -1676,11 +1970,22 @@ impl AddressMap for LayoutAddressMap<'_> {
         let i = *self.lay.scan.iplt_index.get(&key)?;
         Some(self.lay.iplt_addr + u64::from(i) * IPLT_ENTRY_SIZE)
     }
-    fn got_slot_address(&self, key: SymKey) -> Option<u64> {
-        if let Some(&i) = self.lay.scan.iplt_index.get(&key) {
-            return Some(self.lay.gotplt_addr + 24 + u64::from(i) * 8);
+    fn plt_entry_address(&self, sym: SymbolId) -> Option<u64> {
+        let i = *self.lay.scan.plt_index.get(&sym)?;
+        Some(self.lay.plt_addr + PLT_HEADER_SIZE + u64::from(i) * IPLT_ENTRY_SIZE)
+    }
+    fn got_slot_address(&self, key: SymKey, kind: GotKind) -> Option<u64> {
+        if kind == GotKind::Addr {
+            if let Some(&i) = self.lay.scan.iplt_index.get(&key) {
+                return Some(self.lay.igotplt_slot(i));
+            }
         }
-        let i = *self.lay.scan.got_index.get(&key)?;
+        let key = if kind == GotKind::TlsLd {
+            SymKey::Local(u32::MAX, 0)
+        } else {
+            key
+        };
+        let i = *self.lay.scan.got_slot.get(&(key, kind))?;
         Some(self.lay.got_addr + u64::from(i) * 8)
     }
     fn got_base(&self) -> u64 {
@@ -1856,7 +2161,7 @@ fn build_symtab(
             | SymbolDef::Common { .. }
             | SymbolDef::Synthetic
             | SymbolDef::Absolute(_) => true,
-            SymbolDef::Undefined => s.referenced,
+            SymbolDef::Undefined | SymbolDef::Shared { .. } => s.referenced,
             SymbolDef::Lazy { .. } => false,
         };
         if !include {
@@ -1982,11 +2287,18 @@ fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -
     // --defsym=ALIAS=SYM+N.
     for d in &config.defsyms {
         if let crate::config::DefsymValue::Symbol(target, addend) = &d.value {
-            let Some(id) = res.symtab.lookup(d.name.as_bytes()) else { continue };
-            let Some(t) = res.symtab.lookup(target.as_bytes()).filter(|&t| res.symtab.get(t).is_defined()) else {
+            let Some(id) = res.symtab.lookup(d.name.as_bytes()) else {
+                continue;
+            };
+            let Some(t) = res
+                .symtab
+                .lookup(target.as_bytes())
+                .filter(|&t| res.symtab.get(t).is_defined())
+            else {
                 bail!("--defsym:1: symbol not found: {target}");
             };
-            lay.global_value[id as usize] = lay.global_value[t as usize].wrapping_add(*addend as u64);
+            lay.global_value[id as usize] =
+                lay.global_value[t as usize].wrapping_add(*addend as u64);
         }
     }
     // __start_SEC / __stop_SEC for C-identifier-named output sections.
@@ -2010,7 +2322,13 @@ fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -
 }
 
 fn entry_address(config: &Config, res: &Resolved, lay: &Layout) -> u64 {
-    let name = config.entry.as_deref().unwrap_or("_start");
+    // A shared object has no entry point unless -e names one.
+    let default = if config.output_kind == OutputKind::Executable {
+        "_start"
+    } else {
+        ""
+    };
+    let name = config.entry.as_deref().unwrap_or(default);
     if let Some(id) = res.symtab.lookup(name.as_bytes()) {
         if res.symtab.get(id).is_defined() {
             return lay.global_value[id as usize];

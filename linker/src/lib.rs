@@ -7,6 +7,7 @@ pub mod arch;
 pub mod args;
 pub mod config;
 pub mod driver;
+pub mod dynamic;
 pub mod eh_frame;
 pub mod error;
 pub mod input_files;

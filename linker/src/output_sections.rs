@@ -50,6 +50,7 @@ const RF_LARGE: u32 = 1 << 10;
 const RF_NOT_RELRO: u32 = 1 << 9;
 const RF_NOT_TLS: u32 = 1 << 8;
 const RF_BSS: u32 = 1 << 7;
+const RF_ALLOC_NOT_INTERP: u32 = 1 << 6;
 
 /// Whether an output section belongs to PT_GNU_RELRO (lld's `isRelroSection`).
 pub fn is_relro(name: &str, sh_type: u32, flags: u64) -> bool {
@@ -87,10 +88,15 @@ pub fn section_rank(name: &str, sh_type: u32, flags: u64) -> u32 {
     if flags & u64::from(elf::SHF_ALLOC) == 0 {
         return RF_NOT_ALLOC;
     }
+    // The loader wants the interpreter name on the first page.
+    if name == ".interp" {
+        return 0;
+    }
     let exec = flags & u64::from(elf::SHF_EXECINSTR) != 0;
     let write = flags & u64::from(elf::SHF_WRITE) != 0;
     let large = flags & SHF_X86_64_LARGE != 0;
-    let mut rank = 0;
+    // Every allocated section but .interp ranks above 0.
+    let mut rank = RF_ALLOC_NOT_INTERP;
     if !write && !exec {
         if sh_type == elf::SHT_PROGBITS {
             rank |= RF_RODATA;

@@ -50,10 +50,18 @@ pub enum DynKind {
     IRelative { target: SymKey },
     /// A relocation against a dynamic symbol (`R_X86_64_64`, `GLOB_DAT`, `TPOFF64`, `DTPMOD64`,
     /// `DTPOFF64`, `COPY`, `TLSDESC`).
-    Symbolic { sym: SymbolId, r_type: u32, addend: i64 },
+    Symbolic {
+        sym: SymbolId,
+        r_type: u32,
+        addend: i64,
+    },
     /// A TLS relocation without symbol, for this module's own TLS: `DTPMOD64` (addend 0) or
     /// `TPOFF64`/`TLSDESC` whose addend is `target`'s offset in the TLS segment (+ addend).
-    TlsLocal { r_type: u32, target: Option<SymKey>, addend: i64 },
+    TlsLocal {
+        r_type: u32,
+        target: Option<SymKey>,
+        addend: i64,
+    },
 }
 
 /// What a GOT entry holds.
@@ -128,7 +136,10 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
         let s = res.symtab.get(gid);
         let mut shared = false;
         let (defined, absolute, ifunc, tls) = match s.def {
-            SymbolDef::Defined { file: df, index: di } => {
+            SymbolDef::Defined {
+                file: df,
+                index: di,
+            } => {
                 let sym = &res.files[df as usize].symbols[di as usize];
                 (
                     true,
@@ -144,9 +155,12 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
                 shared = true;
                 (true, false, false, s.sym_type == elf::STT_TLS)
             }
-            SymbolDef::Undefined | SymbolDef::Lazy { .. } => {
-                (false, false, false, f.symbols[index].st_type() == elf::STT_TLS)
-            }
+            SymbolDef::Undefined | SymbolDef::Lazy { .. } => (
+                false,
+                false,
+                false,
+                f.symbols[index].st_type() == elf::STT_TLS,
+            ),
         };
         let func = matches!(s.sym_type, elf::STT_FUNC | elf::STT_GNU_IFUNC);
         return Target {
@@ -234,7 +248,15 @@ pub enum Plan {
 }
 
 /// Decides how a relocation is carried out.
-pub fn plan(shape: OutputShape, info: &arch::RelInfo, r_type: u32, t: &Target, section: &[u8], off: u64, addend: i64) -> Plan {
+pub fn plan(
+    shape: OutputShape,
+    info: &arch::RelInfo,
+    r_type: u32,
+    t: &Target,
+    section: &[u8],
+    off: u64,
+    addend: i64,
+) -> Plan {
     use arch::RelExpr as E;
     match info.expr {
         E::None => Plan::None,
@@ -300,7 +322,8 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
     let mut out = ScanResult::default();
     let mut errors = Vec::new();
     let mut undefs: Vec<UndefRef> = Vec::new();
-    let report_undefined = config.output_kind != crate::config::OutputKind::SharedObject || config.z.defs;
+    let report_undefined =
+        config.output_kind != crate::config::OutputKind::SharedObject || config.z.defs;
     for (fi, file) in res.files.iter().enumerate() {
         let fid = fi as FileId;
         for (si, sec) in file.sections.iter().enumerate() {
@@ -321,18 +344,26 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                 let offset = r.r_offset(LE);
                 let addend = r.r_addend(LE);
                 let Some(info) = arch::rel_info(r_type) else {
-                    let e = arch::unknown_relocation_error(r_type, &file.sym_display_name(sym_index));
+                    let e =
+                        arch::unknown_relocation_error(r_type, &file.sym_display_name(sym_index));
                     errors.push(err!("{}: {}", file.name, e));
                     continue;
                 };
-                if info.expr == arch::RelExpr::None || sym_index == 0 && info.expr != arch::RelExpr::GotPc {
+                if info.expr == arch::RelExpr::None
+                    || sym_index == 0 && info.expr != arch::RelExpr::GotPc
+                {
                     continue;
                 }
                 let t = target_of(res, fid, sym_index);
                 if !t.defined && !t.undef_weak {
                     if report_undefined || !t.preemptible {
                         if let SymKey::Global(g) = t.key {
-                            undefs.push(UndefRef { symbol: g, file: fid, sec: si as u32, offset });
+                            undefs.push(UndefRef {
+                                symbol: g,
+                                file: fid,
+                                sec: si as u32,
+                                offset,
+                            });
                         }
                         continue;
                     }
@@ -342,7 +373,11 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                 }
                 let site = || reference_site(file, si, offset);
                 let p = plan(shape, &info, r_type, &t, sec.data, offset, addend);
-                let place = Place::Input { file: fid, sec: si as u32, offset };
+                let place = Place::Input {
+                    file: fid,
+                    sec: si as u32,
+                    offset,
+                };
                 use arch::RelExpr as E;
                 match p {
                     Plan::None | Plan::Relaxed(_) => {}
@@ -375,7 +410,9 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                         if t.ifunc {
                             add_iplt(&mut out, t.key);
                         }
-                        if let Err(e) = scan_direct(config, shape, res, &mut out, &info, &t, place, addend, writable) {
+                        if let Err(e) = scan_direct(
+                            config, shape, res, &mut out, &info, &t, place, addend, writable,
+                        ) {
                             errors.push(err!(
                                 "{e}\n>>> defined in {}\n>>> referenced by {}",
                                 defined_in(res, &t),
@@ -435,14 +472,24 @@ fn scan_direct(
             Some(g) => format!("symbol '{}'", res.symtab.get(g).name_str()),
             None => "local symbol".to_string(),
         };
-        format!("relocation {} cannot be used against {name}; recompile with {what}", info.name)
+        format!(
+            "relocation {} cannot be used against {name}; recompile with {what}",
+            info.name
+        )
     };
     if t.preemptible {
         // A word in writable data can carry a symbolic dynamic relocation.
         if abs && info.size == 8 && (writable || !config.z.text) {
             if let Some(g) = g {
                 out.dynamic_refs.insert(g);
-                out.dyn_relocs.push(DynReloc { place, kind: DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_64, addend } });
+                out.dyn_relocs.push(DynReloc {
+                    place,
+                    kind: DynKind::Symbolic {
+                        sym: g,
+                        r_type: elf::R_X86_64_64,
+                        addend,
+                    },
+                });
             }
             return Ok(());
         }
@@ -459,7 +506,13 @@ fn scan_direct(
             out.dynamic_refs.insert(g);
             // The address is now fixed in this module; a PIC output still needs RELATIVE.
             if abs && shape.is_pic && info.size == 8 {
-                out.dyn_relocs.push(DynReloc { place, kind: DynKind::Relative { target: t.key, addend } });
+                out.dyn_relocs.push(DynReloc {
+                    place,
+                    kind: DynKind::Relative {
+                        target: t.key,
+                        addend,
+                    },
+                });
             }
             if abs && shape.is_pic && info.size != 8 {
                 return Err(cannot("-fPIC"));
@@ -476,7 +529,13 @@ fn scan_direct(
             if !writable && config.z.text {
                 return Err(cannot("-fPIC"));
             }
-            out.dyn_relocs.push(DynReloc { place, kind: DynKind::Relative { target: t.key, addend } });
+            out.dyn_relocs.push(DynReloc {
+                place,
+                kind: DynKind::Relative {
+                    target: t.key,
+                    addend,
+                },
+            });
         } else {
             return Err(cannot("-fPIC"));
         }
@@ -488,7 +547,9 @@ fn defined_in(res: &Resolved, t: &Target) -> String {
     match t.key {
         SymKey::Local(f, _) => res.files[f as usize].name.clone(),
         SymKey::Global(g) => match res.symtab.get(g).def {
-            SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. } => res.files[file as usize].name.clone(),
+            SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. } => {
+                res.files[file as usize].name.clone()
+            }
             SymbolDef::Shared { file, .. } => res.shared[file as usize].name.clone(),
             _ => "<internal>".to_string(),
         },
@@ -500,7 +561,10 @@ fn add_iplt(out: &mut ScanResult, key: SymKey) {
         let n = out.iplt.len() as u32;
         out.iplt.push(key);
         out.iplt_index.insert(key, n);
-        out.dyn_relocs.push(DynReloc { place: Place::IgotPlt(n), kind: DynKind::IRelative { target: key } });
+        out.dyn_relocs.push(DynReloc {
+            place: Place::IgotPlt(n),
+            kind: DynKind::IRelative { target: key },
+        });
     }
 }
 
@@ -517,13 +581,24 @@ fn add_copy(out: &mut ScanResult, g: SymbolId) {
         let n = out.copies.len() as u32;
         out.copy_index.insert(g, n);
         out.copies.push(g);
-        out.dyn_relocs.push(DynReloc { place: Place::Copy(n), kind: DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_COPY, addend: 0 } });
+        out.dyn_relocs.push(DynReloc {
+            place: Place::Copy(n),
+            kind: DynKind::Symbolic {
+                sym: g,
+                r_type: elf::R_X86_64_COPY,
+                addend: 0,
+            },
+        });
     }
 }
 
 fn add_got(out: &mut ScanResult, res: &Resolved, t: Target, kind: GotKind, shape: OutputShape) {
     // One local-dynamic pair serves the whole module.
-    let key = if kind == GotKind::TlsLd { SymKey::Local(u32::MAX, 0) } else { t.key };
+    let key = if kind == GotKind::TlsLd {
+        SymKey::Local(u32::MAX, 0)
+    } else {
+        t.key
+    };
     if out.got_slot.contains_key(&(key, kind)) {
         return;
     }
@@ -541,46 +616,115 @@ fn add_got(out: &mut ScanResult, res: &Resolved, t: Target, kind: GotKind, shape
         GotKind::Addr => {
             if t.preemptible {
                 if let Some(g) = global {
-                    push(Place::Got(slot), DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_GLOB_DAT, addend: 0 });
+                    push(
+                        Place::Got(slot),
+                        DynKind::Symbolic {
+                            sym: g,
+                            r_type: elf::R_X86_64_GLOB_DAT,
+                            addend: 0,
+                        },
+                    );
                     out.dynamic_refs.insert(g);
                 }
             } else if shape.is_pic && !t.absolute && !t.undef_weak {
-                push(Place::Got(slot), DynKind::Relative { target: t.key, addend: 0 });
+                push(
+                    Place::Got(slot),
+                    DynKind::Relative {
+                        target: t.key,
+                        addend: 0,
+                    },
+                );
             }
         }
         GotKind::TlsIe => {
             if t.preemptible {
                 if let Some(g) = global {
-                    push(Place::Got(slot), DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_TPOFF64, addend: 0 });
+                    push(
+                        Place::Got(slot),
+                        DynKind::Symbolic {
+                            sym: g,
+                            r_type: elf::R_X86_64_TPOFF64,
+                            addend: 0,
+                        },
+                    );
                     out.dynamic_refs.insert(g);
                 }
             } else if !shape.exe {
-                push(Place::Got(slot), DynKind::TlsLocal { r_type: elf::R_X86_64_TPOFF64, target: Some(t.key), addend: 0 });
+                push(
+                    Place::Got(slot),
+                    DynKind::TlsLocal {
+                        r_type: elf::R_X86_64_TPOFF64,
+                        target: Some(t.key),
+                        addend: 0,
+                    },
+                );
             }
             // In an executable the linker knows the TP offset and writes it into the slot.
         }
         GotKind::TlsGd => {
             if t.preemptible {
                 if let Some(g) = global {
-                    push(Place::Got(slot), DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_DTPMOD64, addend: 0 });
-                    push(Place::Got(slot + 1), DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_DTPOFF64, addend: 0 });
+                    push(
+                        Place::Got(slot),
+                        DynKind::Symbolic {
+                            sym: g,
+                            r_type: elf::R_X86_64_DTPMOD64,
+                            addend: 0,
+                        },
+                    );
+                    push(
+                        Place::Got(slot + 1),
+                        DynKind::Symbolic {
+                            sym: g,
+                            r_type: elf::R_X86_64_DTPOFF64,
+                            addend: 0,
+                        },
+                    );
                     out.dynamic_refs.insert(g);
                 }
             } else {
-                push(Place::Got(slot), DynKind::TlsLocal { r_type: elf::R_X86_64_DTPMOD64, target: None, addend: 0 });
+                push(
+                    Place::Got(slot),
+                    DynKind::TlsLocal {
+                        r_type: elf::R_X86_64_DTPMOD64,
+                        target: None,
+                        addend: 0,
+                    },
+                );
             }
         }
         GotKind::TlsLd => {
-            push(Place::Got(slot), DynKind::TlsLocal { r_type: elf::R_X86_64_DTPMOD64, target: None, addend: 0 });
+            push(
+                Place::Got(slot),
+                DynKind::TlsLocal {
+                    r_type: elf::R_X86_64_DTPMOD64,
+                    target: None,
+                    addend: 0,
+                },
+            );
         }
         GotKind::TlsDesc => {
             if t.preemptible {
                 if let Some(g) = global {
-                    push(Place::Got(slot), DynKind::Symbolic { sym: g, r_type: elf::R_X86_64_TLSDESC, addend: 0 });
+                    push(
+                        Place::Got(slot),
+                        DynKind::Symbolic {
+                            sym: g,
+                            r_type: elf::R_X86_64_TLSDESC,
+                            addend: 0,
+                        },
+                    );
                     out.dynamic_refs.insert(g);
                 }
             } else {
-                push(Place::Got(slot), DynKind::TlsLocal { r_type: elf::R_X86_64_TLSDESC, target: Some(t.key), addend: 0 });
+                push(
+                    Place::Got(slot),
+                    DynKind::TlsLocal {
+                        r_type: elf::R_X86_64_TLSDESC,
+                        target: Some(t.key),
+                        addend: 0,
+                    },
+                );
             }
         }
     }
@@ -689,7 +833,11 @@ pub fn apply_relocs(
         let off = in_off.wrapping_sub(in_start);
         let addend = r.r_addend(LE);
         let info = arch::rel_info(r_type).ok_or_else(|| {
-            err!("{}: {}", f.name, arch::unknown_relocation_error(r_type, &f.sym_display_name(sym_index)))
+            err!(
+                "{}: {}",
+                f.name,
+                arch::unknown_relocation_error(r_type, &f.sym_display_name(sym_index))
+            )
         })?;
         if info.expr == arch::RelExpr::None {
             continue;
@@ -698,8 +846,23 @@ pub fn apply_relocs(
         let t = target_of(res, file, sym_index);
         // References from debug info into discarded COMDAT copies get lld's tombstone.
         if !alloc && sym_index != 0 && target_in_dead_section(res, file, sym_index) {
-            let tomb = if is_debug && (s.name == b".debug_loc" || s.name == b".debug_ranges") { 1 } else { 0 };
-            write(f, s.name_str(), buf, off, r_type, tomb, info.name, res, file, sym_index)?;
+            let tomb = if is_debug && (s.name == b".debug_loc" || s.name == b".debug_ranges") {
+                1
+            } else {
+                0
+            };
+            write(
+                f,
+                s.name_str(),
+                buf,
+                off,
+                r_type,
+                tomb,
+                info.name,
+                res,
+                file,
+                sym_index,
+            )?;
             continue;
         }
         let sval = |a: i64| -> u64 {
@@ -719,15 +882,24 @@ pub fn apply_relocs(
             Plan::Direct
         };
         let got = |kind: GotKind| -> Result<u64> {
-            map.got_slot_address(t.key, kind)
-                .ok_or_else(|| err!("{}: internal error: missing GOT entry for {}", f.name, f.sym_display_name(sym_index)))
+            map.got_slot_address(t.key, kind).ok_or_else(|| {
+                err!(
+                    "{}: internal error: missing GOT entry for {}",
+                    f.name,
+                    f.sym_display_name(sym_index)
+                )
+            })
         };
         let tp = map.tls_tp();
         use arch::RelExpr as E;
         let value: u64 = match plan {
             Plan::None => continue,
             Plan::Relaxed(kind) => {
-                let v = if kind.is_absolute() { sval(addend) } else { sval(addend).wrapping_sub(p) };
+                let v = if kind.is_absolute() {
+                    sval(addend)
+                } else {
+                    sval(addend).wrapping_sub(p)
+                };
                 if !kind.fits(v) {
                     return Err(err!(
                         "{}: relaxed GOTPCRELX reference to {} does not fit in 32 bits (output too large for the small code model)",
@@ -735,16 +907,21 @@ pub fn apply_relocs(
                         f.sym_display_name(sym_index)
                     ));
                 }
-                arch::apply_gotpcrelx_relax(buf, off as usize, r_type, kind, v).map_err(|e| err!("{}: {}", f.name, e))?;
+                arch::apply_gotpcrelx_relax(buf, off as usize, r_type, kind, v)
+                    .map_err(|e| err!("{}: {}", f.name, e))?;
                 continue;
             }
             Plan::TlsToLe => {
                 let tpoff = sval(addend).wrapping_sub(tp);
                 match info.expr {
-                    E::GotTpOff => arch::relax_tls_ie_to_le(buf, off as usize, r_type, tpoff).map(|_| 0),
+                    E::GotTpOff => {
+                        arch::relax_tls_ie_to_le(buf, off as usize, r_type, tpoff).map(|_| 0)
+                    }
                     E::TlsGd => arch::relax_tls_gd_to_le(buf, off as usize, tpoff),
                     E::TlsLd => arch::relax_tls_ld_to_le(buf, off as usize),
-                    E::TlsDesc => arch::relax_tlsdesc_to_le(buf, off as usize, r_type, tpoff).map(|_| 0),
+                    E::TlsDesc => {
+                        arch::relax_tlsdesc_to_le(buf, off as usize, r_type, tpoff).map(|_| 0)
+                    }
                     _ => arch::relax_tlsdesc_call(buf, off as usize).map(|_| 0),
                 }
                 .map(|n| skip = n)
@@ -752,10 +929,14 @@ pub fn apply_relocs(
                 continue;
             }
             Plan::TlsToIe => {
-                let v = got(GotKind::TlsIe)?.wrapping_add(addend as u64).wrapping_sub(p);
+                let v = got(GotKind::TlsIe)?
+                    .wrapping_add(addend as u64)
+                    .wrapping_sub(p);
                 match info.expr {
                     E::TlsGd => arch::relax_tls_gd_to_ie(buf, off as usize, v),
-                    E::TlsDesc => arch::relax_tlsdesc_to_ie(buf, off as usize, r_type, v).map(|_| 0),
+                    E::TlsDesc => {
+                        arch::relax_tlsdesc_to_ie(buf, off as usize, r_type, v).map(|_| 0)
+                    }
                     _ => arch::relax_tlsdesc_call(buf, off as usize).map(|_| 0),
                 }
                 .map(|n| skip = n)
@@ -765,15 +946,21 @@ pub fn apply_relocs(
             Plan::ViaPlt => {
                 let g = match t.key {
                     SymKey::Global(g) => g,
-                    SymKey::Local(..) => return Err(err!("{}: internal error: PLT for a local symbol", f.name)),
+                    SymKey::Local(..) => {
+                        return Err(err!("{}: internal error: PLT for a local symbol", f.name))
+                    }
                 };
-                let l = map.plt_entry_address(g).ok_or_else(|| err!("{}: internal error: missing PLT entry", f.name))?;
+                let l = map
+                    .plt_entry_address(g)
+                    .ok_or_else(|| err!("{}: internal error: missing PLT entry", f.name))?;
                 l.wrapping_add(addend as u64).wrapping_sub(p)
             }
             Plan::ViaGot(kind) => {
                 let slot = got(kind)?;
                 match info.expr {
-                    E::GotRel => slot.wrapping_sub(map.got_base()).wrapping_add(addend as u64),
+                    E::GotRel => slot
+                        .wrapping_sub(map.got_base())
+                        .wrapping_add(addend as u64),
                     _ => slot.wrapping_add(addend as u64).wrapping_sub(p),
                 }
             }
@@ -804,10 +991,27 @@ pub fn apply_relocs(
                     }
                 }
                 // Only reachable from non-allocated sections, where nothing is relaxed.
-                E::GotPcRel | E::GotRel | E::GotTpOff | E::TlsGd | E::TlsLd | E::TlsDesc | E::TlsDescCall => sval(addend),
+                E::GotPcRel
+                | E::GotRel
+                | E::GotTpOff
+                | E::TlsGd
+                | E::TlsLd
+                | E::TlsDesc
+                | E::TlsDescCall => sval(addend),
             },
         };
-        write(f, s.name_str(), buf, off, r_type, value, info.name, res, file, sym_index)?;
+        write(
+            f,
+            s.name_str(),
+            buf,
+            off,
+            r_type,
+            value,
+            info.name,
+            res,
+            file,
+            sym_index,
+        )?;
     }
     Ok(())
 }

@@ -139,7 +139,10 @@ impl Resolver<'_> {
             // lld: a shared definition replaces only an undefined symbol (keeping the
             // references' binding); lazy, defined and common symbols win over it.
             if sym.def == SymbolDef::Undefined {
-                sym.def = SymbolDef::Shared { file: index, index: i as u32 };
+                sym.def = SymbolDef::Shared {
+                    file: index,
+                    index: i as u32,
+                };
                 sym.sym_type = s.st_type();
                 if !sym.referenced {
                     sym.weak = bind == elf::STB_WEAK;
@@ -168,12 +171,9 @@ impl Resolver<'_> {
     fn add_input(&mut self, input: &Input) -> Result<()> {
         let path = match &input.kind {
             InputKind::Path(p) => p.clone(),
-            InputKind::Library(name) => library_search::find_library(
-                name,
-                &self.search_paths,
-                input.state.link_static,
-                self.config.sysroot.as_deref(),
-            )?,
+            InputKind::Library(name) => {
+                library_search::find_library_fs(name, &self.search_paths, input.state.link_static)?
+            }
         };
         self.add_file(&path, input)
     }
@@ -219,27 +219,22 @@ impl Resolver<'_> {
         let text = std::str::from_utf8(data)
             .map_err(|_| err!("{}: linker script is not valid UTF-8", path.display()))?;
         let entries = linker_script::parse_input_script(text, path)?;
-        for entry in entries {
-            match entry {
-                linker_script::ScriptEntry::SearchDir(dir) => self.search_paths.push(dir),
-                linker_script::ScriptEntry::File { path: p, as_needed } => {
-                    let resolved = linker_script::resolve_script_path(
-                        &p,
-                        path,
-                        &self.search_paths,
-                        self.config.sysroot.as_deref(),
-                    )?;
-                    let mut sub = input.clone();
-                    sub.state.as_needed |= as_needed;
-                    self.add_file(&resolved, &sub)?;
-                }
-                linker_script::ScriptEntry::Library { name, as_needed } => {
-                    let mut sub = input.clone();
-                    sub.state.as_needed |= as_needed;
-                    sub.kind = InputKind::Library(name);
-                    self.add_input(&sub)?;
-                }
-            }
+        let mut search_paths = std::mem::take(&mut self.search_paths);
+        let resolved = {
+            let mut ctx = linker_script::ScriptContext {
+                script_path: path,
+                sysroot: self.config.sysroot.as_deref(),
+                search_paths: &mut search_paths,
+                link_static: input.state.link_static,
+                nostdlib: self.config.nostdlib,
+            };
+            linker_script::resolve_script(&entries, &mut ctx, &|p: &Path| p.exists())
+        };
+        self.search_paths = search_paths;
+        for entry in resolved? {
+            let mut sub = input.clone();
+            sub.state.as_needed |= entry.as_needed;
+            self.add_file(&entry.path, &sub)?;
         }
         Ok(())
     }

@@ -38,7 +38,8 @@ impl SharedFile {
         if data.len() < 64 {
             bail!("{name}: corrupted ELF file: file is too short");
         }
-        let header = FileHeader64::parse(data).map_err(|_| err!("{name}: corrupted ELF file: invalid ELF header"))?;
+        let header = FileHeader64::parse(data)
+            .map_err(|_| err!("{name}: corrupted ELF file: invalid ELF header"))?;
         if header.e_machine(LE) != elf::EM_X86_64 {
             bail!("{name} is incompatible with elf_x86_64");
         }
@@ -53,22 +54,32 @@ impl SharedFile {
             match shdr.sh_type(LE) {
                 elf::SHT_DYNSYM => dynsym_index = Some(i),
                 elf::SHT_GNU_VERSYM => {
-                    versym = shdr.data(LE, data).map_err(|_| err!("{name}: invalid .gnu.version"))?;
+                    versym = shdr
+                        .data(LE, data)
+                        .map_err(|_| err!("{name}: invalid .gnu.version"))?;
                 }
                 elf::SHT_GNU_VERDEF => {
-                    let d = shdr.data(LE, data).map_err(|_| err!("{name}: invalid .gnu.version_d"))?;
+                    let d = shdr
+                        .data(LE, data)
+                        .map_err(|_| err!("{name}: invalid .gnu.version_d"))?;
                     verdef = Some((d, shdr.sh_info(LE)));
                 }
                 elf::SHT_DYNAMIC => {
-                    dynamic = shdr.data(LE, data).map_err(|_| err!("{name}: invalid .dynamic"))?;
+                    dynamic = shdr
+                        .data(LE, data)
+                        .map_err(|_| err!("{name}: invalid .dynamic"))?;
                 }
                 _ => {}
             }
         }
         let (dynsyms, dynstr): (&'static [Sym64], &'static [u8]) = match dynsym_index {
             Some(i) => {
-                let shdr = table.section(object::SectionIndex(i)).map_err(|_| err!("{name}: invalid .dynsym"))?;
-                let syms: &'static [Sym64] = shdr.data_as_array(LE, data).map_err(|_| err!("{name}: invalid .dynsym"))?;
+                let shdr = table
+                    .section(object::SectionIndex(i))
+                    .map_err(|_| err!("{name}: invalid .dynsym"))?;
+                let syms: &'static [Sym64] = shdr
+                    .data_as_array(LE, data)
+                    .map_err(|_| err!("{name}: invalid .dynsym"))?;
                 let link = shdr.sh_link(LE) as usize;
                 let strs = table
                     .section(object::SectionIndex(link))
@@ -79,9 +90,16 @@ impl SharedFile {
             }
             None => (&[], &[]),
         };
-        let versyms: Vec<u16> = versym.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        let versyms: Vec<u16> = versym
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
         if !versyms.is_empty() && versyms.len() != dynsyms.len() {
-            bail!("{name}: .gnu.version has {} entries for {} dynamic symbols", versyms.len(), dynsyms.len());
+            bail!(
+                "{name}: .gnu.version has {} entries for {} dynamic symbols",
+                versyms.len(),
+                dynsyms.len()
+            );
         }
         let verdef_names = match verdef {
             Some((d, count)) => parse_verdef(&name, d, count, dynstr)?,
@@ -94,7 +112,10 @@ impl SharedFile {
             let val = u64::from_le_bytes(e[8..16].try_into().unwrap_or([0; 8]));
             match tag as u32 {
                 elf::DT_NULL if tag == 0 => break,
-                elf::DT_SONAME => soname = cstr(dynstr, val as usize).map(|s| String::from_utf8_lossy(s).into_owned()),
+                elf::DT_SONAME => {
+                    soname =
+                        cstr(dynstr, val as usize).map(|s| String::from_utf8_lossy(s).into_owned())
+                }
                 elf::DT_NEEDED => {
                     if let Some(s) = cstr(dynstr, val as usize) {
                         needed.push(String::from_utf8_lossy(s).into_owned());
@@ -104,18 +125,33 @@ impl SharedFile {
             }
         }
         let soname = soname.unwrap_or_else(|| {
-            std::path::Path::new(&name).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| name.clone())
+            std::path::Path::new(&name)
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| name.clone())
         });
         for (i, s) in dynsyms.iter().enumerate() {
             if cstr(dynstr, s.st_name(LE) as usize).is_none() {
                 bail!("{name}: invalid symbol name offset for dynamic symbol {i}");
             }
         }
-        Ok(SharedFile { name, soname, dynsyms, dynstr, versyms, verdef_names, as_needed, needed })
+        Ok(SharedFile {
+            name,
+            soname,
+            dynsyms,
+            dynstr,
+            versyms,
+            verdef_names,
+            as_needed,
+            needed,
+        })
     }
 
     pub fn sym_name(&self, i: usize) -> &'static [u8] {
-        self.dynsyms.get(i).and_then(|s| cstr(self.dynstr, s.st_name(LE) as usize)).unwrap_or(b"")
+        self.dynsyms
+            .get(i)
+            .and_then(|s| cstr(self.dynstr, s.st_name(LE) as usize))
+            .unwrap_or(b"")
     }
 
     /// Version index of dynamic symbol `i` (without the hidden bit), and whether it is hidden.
@@ -139,9 +175,17 @@ fn cstr(tab: &'static [u8], off: usize) -> Option<&'static [u8]> {
 }
 
 /// Reads `.gnu.version_d` into a table from version index to name.
-fn parse_verdef(name: &str, d: &'static [u8], count: u32, dynstr: &'static [u8]) -> Result<Vec<Option<&'static [u8]>>> {
+fn parse_verdef(
+    name: &str,
+    d: &'static [u8],
+    count: u32,
+    dynstr: &'static [u8],
+) -> Result<Vec<Option<&'static [u8]>>> {
     let rd16 = |o: usize| d.get(o..o + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
-    let rd32 = |o: usize| d.get(o..o + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let rd32 = |o: usize| {
+        d.get(o..o + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
     let mut names: Vec<Option<&'static [u8]>> = Vec::new();
     let mut off = 0usize;
     for _ in 0..count {

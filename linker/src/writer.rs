@@ -11,7 +11,7 @@ use crate::layout::{
     ChunkKind, Layout, SymtabEntry, Synthetic, EHDR_SIZE, IPLT_ENTRY_SIZE, PHDR_SIZE, RELA_SIZE,
     SHDR_SIZE, SYM_SIZE,
 };
-use crate::relocations::{apply_relocs, AddressMap, DynKind, Place, SymKey};
+use crate::relocations::{apply_relocs, AddressMap, DynKind, GotKind, Place, SymKey};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymbolDef;
 use crate::{arch::x86_64 as arch, err};
@@ -309,8 +309,19 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
             elf::SHT_DYNSYM => (index_of(Synthetic::DynStr), 1),
             elf::SHT_GNU_HASH => (index_of(Synthetic::DynSym), 0),
             elf::SHT_DYNAMIC => (index_of(Synthetic::DynStr), 0),
+            elf::SHT_HASH | elf::SHT_GNU_VERSYM => (index_of(Synthetic::DynSym), 0),
+            elf::SHT_GNU_VERNEED => (index_of(Synthetic::DynStr), lay.dyn_tables.verneed_count),
+            // .rela.plt names the section its relocations apply to (SHF_INFO_LINK).
+            elf::SHT_RELA if os.name == ".rela.plt" => {
+                (index_of(Synthetic::DynSym), index_of(Synthetic::GotPlt))
+            }
             elf::SHT_RELA => (index_of(Synthetic::DynSym), 0),
             _ => (os.link, os.info),
+        };
+        let entsize = match os.sh_type {
+            elf::SHT_GNU_VERSYM => 2,
+            elf::SHT_HASH => 4,
+            _ => os.entsize,
         };
         put32(buf, o, name_off[os.name.as_str()] as u32);
         put32(buf, o + 4, os.sh_type);
@@ -321,7 +332,7 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
         put32(buf, o + 40, link);
         put32(buf, o + 44, info);
         put64(buf, o + 48, os.align);
-        put64(buf, o + 56, os.entsize);
+        put64(buf, o + 56, entsize);
     }
     Ok(())
 }
@@ -350,35 +361,28 @@ fn write_chunk(
     }
 }
 
-fn key_address(
-    res: &Resolved,
-    lay: &Layout,
-    map: &dyn AddressMap,
-    key: SymKey,
-    addend: i64,
-) -> u64 {
+/// Link-time address of a GOT/IPLT key's symbol: through its IPLT entry for an IFUNC, else
+/// the symbol's own (or its canonical PLT / copy) address.
+fn key_address(res: &Resolved, map: &dyn AddressMap, key: SymKey, addend: i64) -> u64 {
     if let Some(v) = map.iplt_entry_address(key) {
         return v.wrapping_add(addend as u64);
     }
-    raw_key_address(res, map, key, addend).wrapping_add(0 * lay.got_addr)
+    raw_key_address(res, map, key, addend)
 }
 
 fn raw_key_address(res: &Resolved, map: &dyn AddressMap, key: SymKey, addend: i64) -> u64 {
     match key {
         SymKey::Global(g) => match res.symtab.get(g).def {
             SymbolDef::Defined { file, index } => map.symbol_address(file, index as usize, addend),
-            _ => {
-                // Commons, synthetic and absolute symbols: ask through any referring file is not
-                // possible, so use the global value table via a zero-index lookup.
-                global_value(res, map, g).wrapping_add(addend as u64)
-            }
+            _ => global_value(res, map, g).wrapping_add(addend as u64),
         },
         SymKey::Local(f, i) => map.symbol_address(f, i as usize, addend),
     }
 }
 
+/// Value of a global that has no defining object (common, synthetic, copy, canonical PLT):
+/// resolved through any object that refers to it.
 fn global_value(res: &Resolved, map: &dyn AddressMap, g: u32) -> u64 {
-    // Find any file that refers to the symbol and resolve through it.
     for (fi, ids) in res.file_syms.iter().enumerate() {
         if let Some(k) = ids.iter().position(|&x| x == g) {
             let f = &res.files[fi];
@@ -386,6 +390,13 @@ fn global_value(res: &Resolved, map: &dyn AddressMap, g: u32) -> u64 {
         }
     }
     0
+}
+
+fn put_rela(buf: &mut [u8], i: usize, offset: u64, sym: u32, r_type: u32, addend: u64) {
+    let o = i * RELA_SIZE as usize;
+    put64(buf, o, offset);
+    put64(buf, o + 8, (u64::from(sym) << 32) | u64::from(r_type));
+    put64(buf, o + 16, addend);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -398,7 +409,9 @@ fn write_synthetic(
     buf: &mut [u8],
     addr: u64,
 ) -> Result<()> {
+    let t = &lay.dyn_tables;
     match k {
+        Synthetic::Interp => buf.copy_from_slice(&lay.interp),
         Synthetic::GnuProperty => buf.copy_from_slice(&lay.gnu_property),
         Synthetic::BuildId => {
             put32(buf, 0, 4);
@@ -407,47 +420,31 @@ fn write_synthetic(
             buf[12..16].copy_from_slice(b"GNU\0");
             // The descriptor is filled after everything else is written.
         }
-        Synthetic::DynSym | Synthetic::DynStr => buf.fill(0),
-        Synthetic::GnuHash => {
-            // One bucket, no symbols: nbuckets=1, symoffset=1, bloom size 1, shift 26.
-            buf.fill(0);
-            put32(buf, 0, 1);
-            put32(buf, 4, 1);
-            put32(buf, 8, 1);
-            put32(buf, 12, 26);
-        }
-        Synthetic::RelaDyn => {
-            let mut rel: Vec<(u64, u32, u64)> = Vec::with_capacity(lay.scan.dyn_relocs.len());
-            for d in &lay.scan.dyn_relocs {
-                let place = match d.place {
-                    Place::Input { file, sec, offset } => {
-                        lay.sec_addr[file as usize][sec as usize] + offset
-                    }
-                    Place::Got(n) => lay.got_addr + u64::from(n) * 8,
-                    Place::IgotPlt(n) => lay.gotplt_addr + 24 + u64::from(n) * 8,
-                };
-                match d.kind {
-                    DynKind::Relative { target, addend } => rel.push((
-                        place,
-                        elf::R_X86_64_RELATIVE,
-                        key_address(res, lay, map, target, addend),
-                    )),
-                    DynKind::IRelative { target } => rel.push((
-                        place,
-                        elf::R_X86_64_IRELATIVE,
-                        raw_key_address(res, map, target, 0),
-                    )),
-                }
+        Synthetic::DynSym => write_dynsym(res, lay, buf),
+        Synthetic::DynStr => buf.copy_from_slice(&t.dynstr),
+        Synthetic::GnuHash => buf.copy_from_slice(&t.gnu_hash),
+        Synthetic::Hash => buf.copy_from_slice(&t.sysv_hash),
+        Synthetic::GnuVersion => {
+            for (i, v) in t.versym.iter().enumerate() {
+                put16(buf, i * 2, *v);
             }
-            // RELATIVE first (sorted by address, as lld's -z combreloc), then IRELATIVE in order.
-            let (mut relative, irelative): (Vec<_>, Vec<_>) =
-                rel.into_iter().partition(|r| r.1 == elf::R_X86_64_RELATIVE);
-            relative.sort_by_key(|r| r.0);
-            for (i, (off, ty, add)) in relative.into_iter().chain(irelative).enumerate() {
-                let o = i * RELA_SIZE as usize;
-                put64(buf, o, off);
-                put64(buf, o + 8, u64::from(ty));
-                put64(buf, o + 16, add);
+        }
+        Synthetic::GnuVersionR => buf.copy_from_slice(&t.verneed),
+        Synthetic::RelaDyn => write_rela_dyn(res, lay, map, buf)?,
+        Synthetic::RelaPlt => {
+            for (i, g) in lay.scan.plt.iter().enumerate() {
+                let slot = lay.gotplt_addr + 24 + i as u64 * 8;
+                let sym = t.dynsym_index.get(g).copied().unwrap_or(0);
+                put_rela(buf, i, slot, sym, elf::R_X86_64_JUMP_SLOT, 0);
+            }
+        }
+        Synthetic::Plt => {
+            arch::write_plt_header(&mut buf[..16], addr, lay.gotplt_addr)?;
+            for i in 0..lay.scan.plt.len() {
+                let entry = addr + 16 + i as u64 * IPLT_ENTRY_SIZE;
+                let slot = lay.gotplt_addr + 24 + i as u64 * 8;
+                let o = 16 + i * IPLT_ENTRY_SIZE as usize;
+                arch::write_plt_entry(&mut buf[o..o + 16], entry, slot, addr, i as u32)?;
             }
         }
         Synthetic::EhFrameHdr => {
@@ -466,13 +463,8 @@ fn write_synthetic(
                 entries.push((pc, eh_addr + p.out_offset));
             }
             let bytes = eh_frame::build_eh_frame_hdr(addr, eh_addr, &mut entries)?;
-            if bytes.len() != buf.len() {
-                // lld drops duplicate-pc entries; keep the section size and pad the count.
-                let n = bytes.len().min(buf.len());
-                buf[..n].copy_from_slice(&bytes[..n]);
-            } else {
-                buf.copy_from_slice(&bytes);
-            }
+            let n = bytes.len().min(buf.len());
+            buf[..n].copy_from_slice(&bytes[..n]);
         }
         Synthetic::EhFrame => {
             let base = addr;
@@ -506,15 +498,15 @@ fn write_synthetic(
             }
         }
         Synthetic::Iplt => {
-            for (i, _) in lay.scan.iplt.iter().enumerate() {
+            for i in 0..lay.scan.iplt.len() {
                 let entry = addr + i as u64 * IPLT_ENTRY_SIZE;
-                let slot = lay.gotplt_addr + 24 + i as u64 * 8;
+                let slot = lay.igotplt_slot(i as u32);
                 let o = i * IPLT_ENTRY_SIZE as usize;
                 arch::write_iplt_entry(
                     &mut buf[o..o + IPLT_ENTRY_SIZE as usize],
                     entry,
                     slot,
-                    0,
+                    lay.plt_addr,
                     i as u32,
                 )?;
             }
@@ -526,29 +518,182 @@ fn write_synthetic(
             }
         }
         Synthetic::Got => {
-            for (i, key) in lay.scan.got.iter().enumerate() {
-                let v = match *key {
-                    SymKey::Global(g) if !res.symtab.get(g).is_defined() => 0,
-                    k => key_address(res, lay, map, k, 0),
+            buf.fill(0);
+            let exe = config.output_kind == OutputKind::Executable;
+            for &(key, kind) in &lay.scan.got {
+                let Some(&slot) = lay.scan.got_slot.get(&(key, kind)) else {
+                    continue;
                 };
-                put64(buf, i * 8, v);
+                let o = slot as usize * 8;
+                let preemptible = matches!(key, SymKey::Global(g) if res.symtab.get(g).preemptible);
+                let undefined = matches!(key, SymKey::Global(g) if !res.symtab.get(g).is_defined() && !lay.scan.copy_index.contains_key(&g) && !lay.scan.canonical_plt.contains(&g));
+                match kind {
+                    GotKind::Addr if !preemptible && !undefined => {
+                        put64(buf, o, key_address(res, map, key, 0))
+                    }
+                    GotKind::TlsIe if exe && !preemptible => {
+                        let v = raw_key_address(res, map, key, 0).wrapping_sub(map.tls_tp());
+                        put64(buf, o, v);
+                    }
+                    GotKind::TlsGd if !preemptible => {
+                        if !lay.dynamic_output {
+                            // A static executable's only module is 1.
+                            put64(buf, o, 1);
+                        }
+                        let v = raw_key_address(res, map, key, 0).wrapping_sub(map.tls_start());
+                        put64(buf, o + 8, v);
+                    }
+                    GotKind::TlsLd if !lay.dynamic_output => put64(buf, o, 1),
+                    _ => {}
+                }
             }
         }
         Synthetic::GotPlt => {
             buf.fill(0);
             let dynamic = lay.synthetic_address(Synthetic::Dynamic).unwrap_or(0);
             put64(buf, 0, dynamic);
+            for i in 0..lay.scan.plt.len() {
+                // Lazy binding: the slot starts at the PLT entry's push instruction.
+                let entry = lay.plt_addr + 16 + i as u64 * IPLT_ENTRY_SIZE;
+                put64(buf, 24 + i * 8, arch::gotplt_lazy_value(entry));
+            }
             for (i, key) in lay.scan.iplt.iter().enumerate() {
-                put64(buf, 24 + i * 8, raw_key_address(res, map, *key, 0));
+                let o = 24 + (lay.scan.plt.len() + i) * 8;
+                put64(buf, o, raw_key_address(res, map, *key, 0));
             }
         }
-        Synthetic::Commons | Synthetic::RelroPadding => {}
+        Synthetic::Commons | Synthetic::RelroPadding | Synthetic::Copies => {}
+        Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
         Synthetic::Comment => buf.copy_from_slice(&lay.comment),
         Synthetic::Symtab => write_symtab(res, lay, buf),
         Synthetic::Strtab => buf.copy_from_slice(&lay.strtab),
         Synthetic::Shstrtab => buf.copy_from_slice(&lay.shstrtab),
     }
     Ok(())
+}
+
+/// `.rela.dyn`: RELATIVE relocations first, sorted by address (lld's `-z combreloc`), then the
+/// symbolic ones in scan order, then IRELATIVE (resolvers may need everything else relocated).
+fn write_rela_dyn(
+    res: &Resolved,
+    lay: &Layout,
+    map: &dyn AddressMap,
+    buf: &mut [u8],
+) -> Result<()> {
+    let t = &lay.dyn_tables;
+    let mut relative = Vec::new();
+    let mut other = Vec::new();
+    let mut irelative = Vec::new();
+    for d in &lay.scan.dyn_relocs {
+        let place = match d.place {
+            Place::Input { file, sec, offset } => {
+                lay.sec_addr[file as usize][sec as usize] + offset
+            }
+            Place::Got(n) => lay.got_addr + u64::from(n) * 8,
+            Place::IgotPlt(n) => lay.igotplt_slot(n),
+            Place::Copy(n) => {
+                lay.synthetic_address(Synthetic::Copies).unwrap_or(0) + lay.copy_offset[n as usize]
+            }
+        };
+        match d.kind {
+            DynKind::Relative { target, addend } => relative.push((
+                place,
+                0,
+                elf::R_X86_64_RELATIVE,
+                key_address(res, map, target, addend),
+            )),
+            DynKind::IRelative { target } => irelative.push((
+                place,
+                0,
+                elf::R_X86_64_IRELATIVE,
+                raw_key_address(res, map, target, 0),
+            )),
+            DynKind::Symbolic {
+                sym,
+                r_type,
+                addend,
+            } => {
+                let idx = t.dynsym_index.get(&sym).copied().unwrap_or(0);
+                other.push((place, idx, r_type, addend as u64));
+            }
+            DynKind::TlsLocal {
+                r_type,
+                target,
+                addend,
+            } => {
+                let a = match target {
+                    Some(k) => raw_key_address(res, map, k, addend).wrapping_sub(map.tls_start()),
+                    None => 0,
+                };
+                other.push((place, 0, r_type, a));
+            }
+        }
+    }
+    relative.sort_by_key(|r| r.0);
+    for (i, (off, sym, ty, add)) in relative
+        .into_iter()
+        .chain(other)
+        .chain(irelative)
+        .enumerate()
+    {
+        put_rela(buf, i, off, sym, ty, add);
+    }
+    Ok(())
+}
+
+/// `.dynsym`: imports are undefined (a canonical PLT import keeps its PLT address as value);
+/// definitions carry their address and output section.
+fn write_dynsym(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
+    buf[..SYM_SIZE as usize].fill(0);
+    for (i, &id) in lay.dyn_tables.dynsym.iter().enumerate() {
+        let o = (i + 1) * SYM_SIZE as usize;
+        let s = res.symtab.get(id);
+        let e = SymtabEntry::Global {
+            id,
+            name_off: 0,
+            local: false,
+        };
+        let (mut value, mut shndx) = lay.symtab_value(res, &e);
+        let size = lay.global_size[id as usize];
+        let mut ty = match s.def {
+            SymbolDef::Defined { file, index } => {
+                res.files[file as usize].symbols[index as usize].st_type()
+            }
+            SymbolDef::Common { .. } => elf::STT_OBJECT,
+            _ => s.sym_type,
+        };
+        if let SymbolDef::Shared { .. } = s.def {
+            if lay.scan.copy_index.contains_key(&id) {
+                shndx = lay
+                    .synthetic_index
+                    .get(&Synthetic::Copies)
+                    .map(|x| lay.sections[x.0 as usize].shndx as u16)
+                    .unwrap_or(0);
+            } else {
+                shndx = elf::SHN_UNDEF;
+                if !lay.scan.canonical_plt.contains(&id) {
+                    value = 0;
+                }
+            }
+        }
+        if ty == elf::STT_TLS && shndx != elf::SHN_UNDEF {
+            value = value.wrapping_sub(lay.tls_start);
+        }
+        if ty == elf::STT_GNU_IFUNC && s.preemptible {
+            ty = elf::STT_FUNC;
+        }
+        let bind = if s.weak {
+            elf::STB_WEAK
+        } else {
+            elf::STB_GLOBAL
+        };
+        put32(buf, o, lay.dyn_tables.name_off[i]);
+        buf[o + 4] = (bind << 4) | ty;
+        buf[o + 5] = s.visibility;
+        put16(buf, o + 6, shndx);
+        put64(buf, o + 8, value);
+        put64(buf, o + 16, if shndx == elf::SHN_UNDEF { 0 } else { size });
+    }
 }
 
 fn write_symtab(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
