@@ -1565,7 +1565,12 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
                 tls_file_end = addr + os.size;
             }
         }
-        let seg = loads.last_mut().expect("a PT_LOAD exists");
+        let Some(seg) = loads.last_mut() else {
+            bail!("internal error: no PT_LOAD for section {}", os.name);
+        };
+        // As lld: a PT_LOAD is aligned to its most aligned section, so a PIE loaded at a
+        // page-aligned base still honours over-aligned sections.
+        seg.align = seg.align.max(os.align);
         if is_tbss {
             // .tbss takes no space outside PT_TLS.
             os.offset = off;
@@ -1975,11 +1980,6 @@ impl AddressMap for LayoutAddressMap<'_> {
         Some(self.lay.plt_addr + PLT_HEADER_SIZE + u64::from(i) * IPLT_ENTRY_SIZE)
     }
     fn got_slot_address(&self, key: SymKey, kind: GotKind) -> Option<u64> {
-        if kind == GotKind::Addr {
-            if let Some(&i) = self.lay.scan.iplt_index.get(&key) {
-                return Some(self.lay.igotplt_slot(i));
-            }
-        }
         let key = if kind == GotKind::TlsLd {
             SymKey::Local(u32::MAX, 0)
         } else {

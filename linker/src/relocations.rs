@@ -400,11 +400,12 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                     }
                     Plan::ViaGot(kind) => {
                         if t.ifunc && kind == GotKind::Addr {
-                            // An IFUNC's GOT entry is its IPLT slot in .got.plt.
+                            // The GOT slot of an IFUNC holds its IPLT entry's address, the
+                            // same address direct references use, so function pointers
+                            // compare equal across translation units.
                             add_iplt(&mut out, t.key);
-                        } else {
-                            add_got(&mut out, res, t, kind, shape);
                         }
+                        add_got(&mut out, res, t, kind, shape);
                     }
                     Plan::Direct => {
                         if t.ifunc {
@@ -912,7 +913,13 @@ pub fn apply_relocs(
                 continue;
             }
             Plan::TlsToLe => {
-                let tpoff = sval(addend).wrapping_sub(tp);
+                // lld: _TLS_MODULE_BASE_ is TP-relative 0 (so TLSDESC against it, plus the
+                // DTPOFF of each local, gives the local's TP offset).
+                let tpoff = if is_tls_module_base(res, &t) {
+                    addend as u64
+                } else {
+                    sval(addend).wrapping_sub(tp)
+                };
                 match info.expr {
                     E::GotTpOff => {
                         arch::relax_tls_ie_to_le(buf, off as usize, r_type, tpoff).map(|_| 0)
@@ -1014,6 +1021,10 @@ pub fn apply_relocs(
         )?;
     }
     Ok(())
+}
+
+fn is_tls_module_base(res: &Resolved, t: &Target) -> bool {
+    matches!(t.key, SymKey::Global(g) if res.symtab.get(g).name == b"_TLS_MODULE_BASE_")
 }
 
 fn target_in_dead_section(res: &Resolved, file: FileId, index: usize) -> bool {
