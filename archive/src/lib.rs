@@ -370,7 +370,17 @@ impl<'a> Layout<'a> {
         // In thin archives only the index and the name table have their
         // contents inline; other members' contents are external files.
         let body = if !self.thin || name.is_gnu_special() {
-            inline_body(data, body_start, header.size, offset)?
+            inline_body(data, body_start, header.size, offset).map_err(|e| {
+                if name.is_gnu_special() {
+                    return e;
+                }
+                // LLVM's wording, which lld prints for this corruption.
+                let raw = String::from_utf8_lossy(header.name);
+                let short = raw.trim_end().trim_end_matches('/');
+                ArchiveError::new(format!(
+                    "truncated or malformed archive (offset to next archive member past the end of the archive after member {short})"
+                ))
+            })?
         } else {
             &[]
         };

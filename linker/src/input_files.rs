@@ -175,10 +175,14 @@ impl ObjectFile {
         let shend = u64::from(header.e_shnum(LE))
             .checked_mul(u64::from(header.e_shentsize(LE)))
             .and_then(|n| n.checked_add(shoff));
-        if shend.is_none_or(|end| end > data.len() as u64) {
+        // lld distinguishes a table that starts past the end from one that runs past it.
+        if shoff > data.len() as u64 {
             bail!(
                 "{name}: section header table goes past the end of the file: e_shoff = 0x{shoff:x}"
             );
+        }
+        if shend.is_none_or(|end| end > data.len() as u64) {
+            bail!("{name}: section table goes past the end of file");
         }
         let endian = header
             .endian()
@@ -483,7 +487,7 @@ pub fn is_gcc_lto_object(file: &ObjectFile) -> bool {
 pub fn check_not_gcc_lto(file: &ObjectFile) -> Result<()> {
     if is_gcc_lto_object(file) {
         bail!(
-            "{}: GCC LTO objects (GIMPLE) are not supported; compile with clang -flto or with -fno-lto",
+            "{}: GCC LTO objects are not supported; compile with clang -flto or -fno-lto",
             file.name
         );
     }

@@ -240,7 +240,22 @@ impl Resolver<'_> {
     }
 
     fn add_archive(&mut self, path: &Path, data: &'static [u8], input: &Input) -> Result<()> {
-        let parsed = archive::Archive::parse(data).map_err(|e| err!("{}: {e}", path.display()))?;
+        let parsed = archive::Archive::parse(data).map_err(|e| {
+            // lld reports member-chain corruption through LLVM's Archive::children.
+            let what = if e.message().starts_with("truncated or malformed") {
+                "Archive::children failed: "
+            } else {
+                ""
+            };
+            err!("{}: {what}{e}", path.display())
+        })?;
+        // Walk the member headers once, as lld does when it opens an archive, so corruption is
+        // reported up front and not only if a damaged member happens to be needed.
+        for m in parsed.members() {
+            if let Err(e) = m {
+                bail!("{}: Archive::children failed: {e}", path.display());
+            }
+        }
         let index = self.out.archives.len() as u32;
         self.out.archives.push(ArchiveInput {
             path: path.to_path_buf(),
