@@ -6,6 +6,7 @@
 pub mod arch;
 pub mod args;
 pub mod config;
+pub mod debug_info;
 pub mod driver;
 pub mod dynamic;
 pub mod eh_frame;

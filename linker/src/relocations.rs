@@ -770,8 +770,14 @@ fn undefined_errors(res: &Resolved, undefs: &[UndefRef]) -> Vec<Error> {
         for u in refs.iter().take(3) {
             let f = &res.files[u.file as usize];
             msg.push_str("\n>>> referenced by ");
-            if let Some(src) = f.source_name {
-                msg.push_str(&String::from_utf8_lossy(src));
+            // lld: the DWARF line if there is one, else the source file name.
+            let src =
+                crate::debug_info::source_location(f, u.sec as usize, u.offset).or_else(|| {
+                    f.source_name
+                        .map(|s| String::from_utf8_lossy(s).into_owned())
+                });
+            if let Some(src) = src {
+                msg.push_str(&src);
                 msg.push_str("\n>>>               ");
             }
             msg.push_str(&reference_site(f, u.sec as usize, u.offset));

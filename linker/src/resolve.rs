@@ -683,8 +683,16 @@ pub fn location_of_symbol(file: &ObjectFile, index: usize, by_name: bool) -> Str
     let shndx = sym.st_shndx(LE) as usize;
     let sec_name = file.sections.get(shndx).map(|s| s.name_str()).unwrap_or("");
     let mut loc = String::new();
-    if let Some(src) = file.source_name {
-        loc.push_str(&String::from_utf8_lossy(src));
+    let src = if shndx < file.sections.len() && shndx != 0 {
+        crate::debug_info::source_location(file, shndx, sym.st_value(LE))
+    } else {
+        None
+    };
+    if let Some(src) = src.or_else(|| {
+        file.source_name
+            .map(|s| String::from_utf8_lossy(s).into_owned())
+    }) {
+        loc.push_str(&src);
         loc.push_str("\n>>>            ");
     }
     let name = file.sym_display_name(index);
