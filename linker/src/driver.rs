@@ -77,6 +77,23 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
     let mut res = t.run("input loading and resolution", || resolve::resolve(&config))?;
     layout::add_linker_defined(&config, &mut res);
     crate::dynamic::compute_symbol_flags(&config, &mut res);
+    if config.gc_sections || !config.why_live.is_empty() {
+        let mark = t
+            .run("liveness", || crate::mark_live::mark_live(&config, &res))
+            .map_err(|e| vec![e])?;
+        if !config.why_live.is_empty() {
+            print!(
+                "{}",
+                crate::gc_report::why_live(&res, &mark, &config.why_live)
+            );
+        }
+        if config.gc_sections {
+            let removed = crate::mark_live::sweep(&mut res, &mark);
+            if config.print_gc_sections {
+                print!("{}", crate::gc_report::print_gc_sections(&res, &removed));
+            }
+        }
+    }
     let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
     let relocation_count = scan.relocation_count;
     let lay = t

@@ -102,6 +102,8 @@ pub enum SectionKind {
     GnuProperty,
     /// `.comment`: merged into the synthetic `.comment`.
     Comment,
+    /// Removed by `--gc-sections`: nothing reached it.
+    Garbage,
 }
 
 /// One section of an input object.

@@ -1,0 +1,377 @@
+//! Reports on the liveness walk, in lld's formats: `--print-gc-sections` lines and
+//! `--why-live` chains. Both go to standard output, as lld 22 prints them.
+
+use crate::input_files::{FileId, ObjectFile};
+use crate::mark_live::{reason, MarkResult, NODE_SECTION};
+use crate::resolve::Resolved;
+use crate::symbol_table::SymbolDef;
+use gc::{NodeId, RootReason, Step, SymId};
+use object::elf;
+use object::read::elf::{Rela, Sym};
+use object::LittleEndian as LE;
+use std::fmt::Write as _;
+
+/// `removing unused section FILE:(SECTION)` for each removed section, in input order.
+pub fn print_gc_sections(res: &Resolved, removed: &[(FileId, usize)]) -> String {
+    let mut out = String::new();
+    for &(f, s) in removed {
+        let file = &res.files[f as usize];
+        let _ = writeln!(
+            out,
+            "removing unused section {}:({})",
+            file.name,
+            file.sections[s].name_str()
+        );
+    }
+    out
+}
+
+/// A minimal glob matcher (`*`, `?`, `[...]`) for `--why-live` patterns.
+pub fn glob_match(pat: &[u8], s: &[u8]) -> bool {
+    let (mut p, mut i) = (0usize, 0usize);
+    let (mut star_p, mut star_i) = (usize::MAX, 0usize);
+    while i < s.len() {
+        if p < pat.len() && pat[p] == b'*' {
+            star_p = p;
+            star_i = i;
+            p += 1;
+            continue;
+        }
+        if p < pat.len() {
+            if pat[p] == b'[' {
+                if let Some(end) = pat[p + 1..].iter().position(|&c| c == b']') {
+                    let class = &pat[p + 1..p + 1 + end];
+                    let (neg, class) = match class.first() {
+                        Some(b'!') | Some(b'^') => (true, &class[1..]),
+                        _ => (false, class),
+                    };
+                    let mut hit = false;
+                    let mut k = 0;
+                    while k < class.len() {
+                        if k + 2 < class.len() && class[k + 1] == b'-' {
+                            hit |= class[k] <= s[i] && s[i] <= class[k + 2];
+                            k += 3;
+                        } else {
+                            hit |= class[k] == s[i];
+                            k += 1;
+                        }
+                    }
+                    if hit != neg {
+                        p += end + 2;
+                        i += 1;
+                        continue;
+                    }
+                }
+            } else if pat[p] == b'?' || pat[p] == s[i] {
+                p += 1;
+                i += 1;
+                continue;
+            }
+        }
+        if star_p != usize::MAX {
+            p = star_p + 1;
+            star_i += 1;
+            i = star_i;
+            continue;
+        }
+        return false;
+    }
+    pat[p..].iter().all(|&c| c == b'*')
+}
+
+fn root_suffix(r: RootReason) -> &'static str {
+    match r {
+        reason::ENTRY => " (entry point)",
+        reason::RETAINED => " (retained)",
+        reason::RESERVED => " (reserved)",
+        reason::EH_FRAME => " (exception handling frame)",
+        reason::EXPORTED => " (exported)",
+        reason::UNDEFINED_FLAG => " (--undefined)",
+        reason::REQUIRE_DEFINED => " (--require-defined)",
+        reason::NO_GC => " (--no-gc-sections)",
+        _ => "",
+    }
+}
+
+/// A symbol a `--why-live` line can name: a global, or a local of some object.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sym_ {
+    Global(u32),
+    Local(FileId, usize),
+}
+
+struct WhyLive<'a> {
+    res: &'a Resolved,
+    mark: &'a MarkResult,
+    out: String,
+}
+
+/// `--why-live=GLOB` chains for every live symbol matching one of the patterns.
+pub fn why_live(res: &Resolved, mark: &MarkResult, patterns: &[String]) -> String {
+    let mut w = WhyLive {
+        res,
+        mark,
+        out: String::new(),
+    };
+    let matches = |name: &[u8]| patterns.iter().any(|p| glob_match(p.as_bytes(), name));
+    for (id, s) in res.symtab.symbols.iter().enumerate() {
+        if matches!(s.def, SymbolDef::Lazy { .. }) || !matches(s.name) {
+            continue;
+        }
+        w.explain_symbol(Sym_::Global(id as u32));
+    }
+    for (fi, f) in res.files.iter().enumerate() {
+        for i in 1..f.first_global {
+            let sym = &f.symbols[i];
+            if sym.st_type() == elf::STT_SECTION || !matches(f.sym_name(i)) {
+                continue;
+            }
+            w.explain_symbol(Sym_::Local(fi as FileId, i));
+        }
+    }
+    w.out
+}
+
+impl WhyLive<'_> {
+    fn file_of(&self, s: Sym_) -> Option<(String, String)> {
+        match s {
+            Sym_::Global(g) => {
+                let sym = self.res.symtab.get(g);
+                let file = match sym.def {
+                    SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. } => {
+                        self.res.files[file as usize].name.clone()
+                    }
+                    SymbolDef::Shared { file, .. } => self.res.shared[file as usize].name.clone(),
+                    _ => "<internal>".to_string(),
+                };
+                Some((file, sym.name_str()))
+            }
+            Sym_::Local(f, i) => {
+                let file = &self.res.files[f as usize];
+                Some((
+                    file.name.clone(),
+                    String::from_utf8_lossy(file.sym_name(i)).into_owned(),
+                ))
+            }
+        }
+    }
+
+    /// The section node a symbol is defined in, or `None` for symbols without a section.
+    fn section_node(&self, s: Sym_) -> Option<NodeId> {
+        let (f, i) = match s {
+            Sym_::Global(g) => match self.res.symtab.get(g).def {
+                SymbolDef::Defined { file, index } => (file, index as usize),
+                _ => return None,
+            },
+            Sym_::Local(f, i) => (f, i),
+        };
+        let shndx = self.res.files[f as usize].symbols[i].st_shndx(LE);
+        if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
+            return None;
+        }
+        Some(self.mark.node_of(f, shndx as usize))
+    }
+
+    fn root_reason_of_symbol(&self, s: Sym_) -> Option<RootReason> {
+        let Sym_::Global(g) = s else { return None };
+        match self.mark.liveness.why_live_symbol(SymId(g))?.as_slice() {
+            [Step::Root(r), Step::Symbol(_)] => Some(*r),
+            _ => None,
+        }
+    }
+
+    fn explain_symbol(&mut self, s: Sym_) {
+        let Some((file, name)) = self.file_of(s) else {
+            return;
+        };
+        let node = self.section_node(s);
+        if let Some(n) = node {
+            if !self.mark.liveness.is_live(n) {
+                return;
+            }
+        } else if let Sym_::Global(g) = s {
+            // Symbols without a section are live if anything reached them (or they are defined).
+            let sym = self.res.symtab.get(g);
+            if matches!(sym.def, SymbolDef::Shared { .. }) {
+                let _ = writeln!(self.out, "live symbol: {file}:({name})");
+                self.explain_referrer_of_symbol(g);
+                return;
+            }
+        }
+        if let Some(r) = self.root_reason_of_symbol(s) {
+            let _ = writeln!(self.out, "live symbol: {file}:({name}){}", root_suffix(r));
+            return;
+        }
+        let Some(n) = node else {
+            let _ = writeln!(self.out, "live symbol: {file}:({name}) (no section)");
+            return;
+        };
+        let _ = writeln!(self.out, "live symbol: {file}:({name})");
+        self.explain_section(n, Some(s), 0);
+    }
+
+    /// Explains why section `n` is live. `via` is the symbol the caller is asking about: when the
+    /// section was reached through that very symbol, only the referrer is printed.
+    fn explain_section(&mut self, n: NodeId, via: Option<Sym_>, depth: usize) {
+        if depth > 64 {
+            return;
+        }
+        let Some(chain) = self.mark.liveness.why_live(n) else {
+            return;
+        };
+        let len = chain.len();
+        let (sec_file, sec_name) = self.section_label(n);
+        match chain.get(len.wrapping_sub(2)) {
+            Some(Step::Root(r)) => {
+                let _ = writeln!(
+                    self.out,
+                    ">>> in live section: {sec_file}:({sec_name}){}",
+                    root_suffix(*r)
+                );
+            }
+            Some(Step::Symbol(g)) => {
+                let g = *g;
+                if via != Some(Sym_::Global(g.0)) {
+                    if via.is_some() {
+                        let _ = writeln!(self.out, ">>> in live section: {sec_file}:({sec_name})");
+                    }
+                    let (f, nm) = self.file_of(Sym_::Global(g.0)).unwrap_or_default();
+                    if let Some(r) = self.root_reason_of_symbol(Sym_::Global(g.0)) {
+                        let _ = writeln!(
+                            self.out,
+                            ">>> contained live symbol: {f}:({nm}){}",
+                            root_suffix(r)
+                        );
+                        return;
+                    }
+                    let _ = writeln!(self.out, ">>> contained live symbol: {f}:({nm})");
+                }
+                self.explain_referrer_of_symbol(g.0);
+            }
+            Some(Step::Node(p)) => {
+                if via.is_some() {
+                    let _ = writeln!(self.out, ">>> in live section: {sec_file}:({sec_name})");
+                }
+                let p = *p;
+                self.referenced_by(p, |t| matches!(t, gc::Target::Node(x) if x == n), depth);
+            }
+            None => {}
+        }
+    }
+
+    fn explain_referrer_of_symbol(&mut self, g: u32) {
+        let Some(chain) = self.mark.liveness.why_live_symbol(SymId(g)) else {
+            return;
+        };
+        match chain.get(chain.len().wrapping_sub(2)) {
+            Some(Step::Node(p)) => {
+                let p = *p;
+                self.referenced_by(p, |t| t == gc::Target::Symbol(SymId(g)), 0);
+            }
+            Some(Step::Root(r)) => {
+                let _ = writeln!(self.out, ">>> {}", root_suffix(*r).trim());
+            }
+            _ => {}
+        }
+    }
+
+    /// `>>> referenced by: FILE:(SYMBOL-OR-SECTION)` for the place in node `p` that refers to the
+    /// target, then why `p` itself is live.
+    fn referenced_by(&mut self, p: NodeId, is_target: impl Fn(gc::Target) -> bool, depth: usize) {
+        let Some((f, s)) = self.mark.section_of(p) else {
+            return;
+        };
+        let file = &self.res.files[f as usize];
+        let base = self.mark.node_base[f as usize];
+        let mut offset = None;
+        for r in file.sections[s].relocs {
+            let sym = r.r_sym(LE, false) as usize;
+            let t = match self.res.global_of(f, sym) {
+                Some(g) => Some(gc::Target::Symbol(SymId(g))),
+                None => {
+                    let sh = file.symbols.get(sym).map(|x| x.st_shndx(LE)).unwrap_or(0);
+                    (sh != 0 && sh < elf::SHN_LORESERVE)
+                        .then(|| gc::Target::Node(NodeId(base + u32::from(sh))))
+                }
+            };
+            if t.is_some_and(&is_target) {
+                offset = Some(r.r_offset(LE));
+                break;
+            }
+        }
+        let enclosing = offset.and_then(|o| enclosing_symbol(file, s, o));
+        match enclosing {
+            Some((idx, name)) => {
+                let as_sym = match self.res.global_of(f, idx) {
+                    Some(g) => Sym_::Global(g),
+                    None => Sym_::Local(f, idx),
+                };
+                if let Some(r) = self.root_reason_of_symbol(as_sym) {
+                    let _ = writeln!(
+                        self.out,
+                        ">>> referenced by: {}:({name}){}",
+                        file.name,
+                        root_suffix(r)
+                    );
+                    return;
+                }
+                let _ = writeln!(self.out, ">>> referenced by: {}:({name})", file.name);
+                self.explain_section(p, Some(as_sym), depth + 1);
+            }
+            None => {
+                let chain = self.mark.liveness.why_live(p).unwrap_or_default();
+                if let [Step::Root(r), Step::Node(_)] = chain.as_slice() {
+                    let _ = writeln!(
+                        self.out,
+                        ">>> referenced by: {}:({}){}",
+                        file.name,
+                        file.sections[s].name_str(),
+                        root_suffix(*r)
+                    );
+                    return;
+                }
+                let _ = writeln!(
+                    self.out,
+                    ">>> referenced by: {}:({})",
+                    file.name,
+                    file.sections[s].name_str()
+                );
+                self.explain_section(p, None, depth + 1);
+            }
+        }
+    }
+
+    fn section_label(&self, n: NodeId) -> (String, String) {
+        match self.mark.section_of(n) {
+            Some((f, s)) => {
+                let file = &self.res.files[f as usize];
+                (file.name.clone(), file.sections[s].name_str().to_string())
+            }
+            None => {
+                let kind = self.mark.graph.kind(n).unwrap_or(NODE_SECTION);
+                ("<internal>".to_string(), format!("node kind {kind}"))
+            }
+        }
+    }
+}
+
+/// The sized function or object symbol containing `offset` of section `sec` (lld names the
+/// referencing place by it).
+fn enclosing_symbol(file: &ObjectFile, sec: usize, offset: u64) -> Option<(usize, String)> {
+    let mut best: Option<(u64, usize)> = None;
+    for (i, s) in file.symbols.iter().enumerate() {
+        if s.st_shndx(LE) as usize != sec || i == 0 {
+            continue;
+        }
+        let ty = s.st_type();
+        if ty == elf::STT_SECTION || ty == elf::STT_FILE {
+            continue;
+        }
+        let v = s.st_value(LE);
+        let size = s.st_size(LE);
+        if size > 0 && v <= offset && offset < v + size && best.is_none_or(|(bv, _)| v >= bv) {
+            best = Some((v, i));
+        }
+    }
+    best.map(|(_, i)| (i, String::from_utf8_lossy(file.sym_name(i)).into_owned()))
+}
