@@ -1,0 +1,12 @@
+#pragma once
+/* A table of commands spread over several TUs, collected by the linker into the section
+   `commands`; __start_commands/__stop_commands bound it. */
+struct command {
+    const char *name;
+    int (*run)(int);
+    int order;
+};
+#define REGISTER_COMMAND(id, fn, ord)                                                            \
+    __attribute__((used, section("commands"), aligned(8))) static const struct command cmd_##id = \
+        {#id, fn, ord}
+extern const struct command __start_commands[], __stop_commands[];
