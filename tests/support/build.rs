@@ -262,7 +262,12 @@ fn compile_case(case: &Case, compiler: Compiler, mode: &Mode) -> Result<Objects,
         if let Ok(entries) = std::fs::read_dir(&case_dir) {
             for e in entries.flatten() {
                 let n = e.file_name().to_string_lossy().into_owned();
-                if n.starts_with(&prefix) && e.path() != dir {
+                // Exactly `<prefix><16 hex digits>`: `obj-gcc-pie-` must not match
+                // `obj-gcc-pie-sections-...`.
+                let stale = n
+                    .strip_prefix(&prefix)
+                    .is_some_and(|h| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()));
+                if stale && e.path() != dir {
                     let _ = std::fs::remove_dir_all(e.path());
                 }
             }

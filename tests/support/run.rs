@@ -8,10 +8,24 @@ use std::time::{Duration, Instant};
 
 /// Time limit for compiling, archiving and inspecting.
 pub const TOOL_TIMEOUT: Duration = Duration::from_secs(300);
-/// Time limit for one link.
-pub const LINK_TIMEOUT: Duration = Duration::from_secs(120);
+/// Time limit for one link (lld links the largest corpus program in well under a second).
+pub const LINK_TIMEOUT: Duration = Duration::from_secs(60);
 /// Time limit for running a linked test program.
 pub const RUN_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// After this many timeouts in one test process, every later command gets at most
+/// `SHORT_TIMEOUT`: a linker that hangs on every input must not keep the suite running for hours.
+pub const TIMEOUTS_BEFORE_SHORT_LIMIT: usize = 3;
+pub const SHORT_TIMEOUT: Duration = Duration::from_secs(10);
+static TIMEOUTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn effective_limit(limit: Duration) -> Duration {
+    if TIMEOUTS.load(std::sync::atomic::Ordering::Relaxed) >= TIMEOUTS_BEFORE_SHORT_LIMIT {
+        limit.min(SHORT_TIMEOUT)
+    } else {
+        limit
+    }
+}
 
 /// What a finished (or killed) command did.
 #[derive(Debug, Clone)]
@@ -128,13 +142,20 @@ pub fn cmdline(cmd: &Command) -> String {
     s
 }
 
-/// Runs `cmd` with no stdin, capturing stdout and stderr; kills it after `limit`.
-/// Failing to start the program at all is an `Err`.
+/// Runs `cmd` with no stdin, capturing stdout and stderr; kills it after `limit` (or after
+/// `SHORT_TIMEOUT` once several commands have timed out). Failing to start the program at all is
+/// an `Err`.
 pub fn run(cmd: &mut Command, limit: Duration) -> Result<Output, String> {
+    let limit = effective_limit(limit);
     let line = cmdline(cmd);
+    // A process group of its own, so that a timeout kills the linker a driver started (or the
+    // threads a program forked), not only the direct child: grandchildren would otherwise keep
+    // the output pipes open and the reads below would never end.
+    use std::os::unix::process::CommandExt;
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .stderr(Stdio::piped())
+        .process_group(0);
     let start = Instant::now();
     let mut child = cmd
         .spawn()
@@ -158,6 +179,8 @@ pub fn run(cmd: &mut Command, limit: Duration) -> Result<Output, String> {
             Ok(None) => {
                 if start.elapsed() >= limit {
                     timed_out = true;
+                    TIMEOUTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    kill_group(child.id());
                     let _ = child.kill();
                     break child
                         .wait()
@@ -169,6 +192,8 @@ pub fn run(cmd: &mut Command, limit: Duration) -> Result<Output, String> {
         }
     };
     let elapsed = start.elapsed();
+    // Anything the command left running in its group (a daemonised grandchild) goes too.
+    kill_group(child.id());
     let stdout = out_t.join().unwrap_or_default();
     let stderr = err_t.join().unwrap_or_default();
     use std::os::unix::process::ExitStatusExt;
@@ -181,6 +206,16 @@ pub fn run(cmd: &mut Command, limit: Duration) -> Result<Output, String> {
         stderr,
         elapsed,
     })
+}
+
+/// Sends SIGKILL to the process group `pgid` (the group made for one command by `run`).
+fn kill_group(pgid: u32) {
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{pgid}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
 }
 
 /// Convenience: `run(Command::new(prog).args(args).current_dir(dir))`.
@@ -222,6 +257,21 @@ mod tests {
         assert!(o.timed_out);
         assert_eq!(o.code, None);
         assert!(o.status_text().starts_with("timed out"));
+    }
+
+    #[test]
+    fn timeout_kills_grandchildren_holding_the_pipes() {
+        let mut c = Command::new("sh");
+        c.args(["-c", "sleep 30 & sleep 30; echo never"]);
+        let start = Instant::now();
+        let o = run(&mut c, Duration::from_millis(300)).unwrap();
+        assert!(o.timed_out);
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            start.elapsed()
+        );
+        assert_eq!(o.stdout_str(), "");
     }
 
     #[test]
