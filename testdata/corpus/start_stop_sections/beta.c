@@ -1,0 +1,3 @@
+#include "registry.h"
+static int square(int x) { return x*x; }
+REGISTER_COMMAND(square, square, 2);
