@@ -1,5 +1,77 @@
-//! The LLVM LTO bridge. Until the LTO issue lands, weld recognises bitcode but cannot compile it;
-//! this crate only says so.
+//! The LLVM LTO bridge: everything weld knows about LLVM bitcode goes through
+//! this crate.
+//!
+//! * [`BitcodeFile`] reads a bitcode input (raw, or inside the `0x0B17C0DE`
+//!   wrapper): its symbols in irsymtab order, whether it is ThinLTO, and
+//!   ([`BitcodeFile::references`]) the reference graph between its symbols
+//!   taken from the module summary, which the linker's liveness walk uses
+//!   *before* LTO runs.
+//! * [`Lto`] runs LLVM's `lto::LTO` in-process (ThinLTO on its own thread pool,
+//!   full LTO optionally split into codegen partitions) on the files the
+//!   linker resolved, and returns native ELF objects in task order.
+//! * [`runtime_libcall_symbols`] lists the functions LTO may call without any
+//!   bitcode symbol saying so, so the linker keeps their definitions.
+//!
+//! The C++ side is one file, `shim/lto_shim.cpp`, behind a C ABI that never
+//! lets an exception, an `llvm::Error` or a Rust panic cross it. With the
+//! `llvm` feature disabled no C++ is built and every entry point returns
+//! [`NO_LLVM`].
+//!
+//! # Linking against libLLVM
+//!
+//! `build.rs` links `libLLVM-22.so` (found with `llvm-config-22`, or
+//! `$LLVM_CONFIG`) and, because the package declares `links = "LLVM"`,
+//! publishes its directory to the build scripts of direct dependents as
+//! `DEP_LLVM_LIBDIR`. Link arguments of a dependency never reach the final
+//! binary, so the `weld` crate's `build.rs` must emit the rpath itself:
+//! `println!("cargo:rustc-link-arg=-Wl,-rpath,{}", env DEP_LLVM_LIBDIR)`.
+//! (On Debian the soname is also in the default search path.)
+//!
+//! # What LTO output looks like
+//!
+//! Objects are ELF relocatables with a section per function and per variable
+//! (lld's setting, whatever `--gc-sections` says), constructors in
+//! `.init_array`, and an `.llvm_addrsig` section (`SHT_LLVM_ADDRSIG`) that a
+//! linker without ICF simply drops.
+//!
+//! Not implemented yet: distributed ThinLTO (`--thinlto-index-only`, which
+//! needs `createWriteIndexesThinBackend`, and DTLTO's
+//! `--thinlto-distributor=`, which needs `createOutOfProcessThinBackend`).
+//! Both would be another backend choice in the shim's `weld_lto_new`.
 
-/// Whether this build of weld can run LTO.
-pub const AVAILABLE: bool = false;
+#![deny(missing_docs)]
+
+mod config;
+mod input;
+mod libcalls;
+mod options;
+mod run;
+mod summary;
+
+#[cfg(feature = "llvm")]
+mod ffi;
+#[cfg(not(feature = "llvm"))]
+#[path = "ffi_stub.rs"]
+mod ffi;
+
+pub use config::{LtoConfig, RelocModel};
+pub use input::{
+    BitcodeFile, Comdat, ComdatSelection, CommonInfo, Symbol, SymbolFlags, Symbols, Visibility,
+};
+pub use libcalls::runtime_libcall_symbols;
+pub use options::set_llvm_options;
+pub use run::{Diagnostic, Lto, LtoOutput, LtoStats, NativeObject, Resolution, Severity};
+pub use summary::{ModuleRefs, RefSource};
+
+/// Whether this build of weld can read bitcode and run LTO (the `llvm`
+/// feature).
+pub const AVAILABLE: bool = cfg!(feature = "llvm");
+
+/// The error every entry point returns when weld was built without LLVM.
+pub const NO_LLVM: &str = "weld was built without LLVM; bitcode inputs are not supported";
+
+/// The version of the LLVM library weld runs against (e.g. `"22.1.8"`), or
+/// `None` without the `llvm` feature. For `--version` output and bug reports.
+pub fn llvm_version() -> Option<&'static str> {
+    ffi::llvm_version()
+}

@@ -1,0 +1,789 @@
+//===- lto_shim.cpp - weld's C ABI over LLVM 22's lto::LTO -----------------===//
+//
+// The only C++ in weld. It turns llvm::lto::InputFile, the module summary and
+// llvm::lto::LTO into opaque handles behind an `extern "C"` interface that the
+// Rust crate `lto` (src/ffi.rs) mirrors by hand.
+//
+// Rules this file keeps, because Rust cannot recover from their violation:
+//   * No C++ exception and no llvm::Error crosses the boundary. LLVM is built
+//     with -fno-exceptions; every llvm::Error/Expected is consumed here and
+//     turned into a status code plus a malloc'ed message (weld_lto_free_string).
+//   * No Rust callback is ever called from C++: LTO's concurrent output streams
+//     are collected into per-task buffers owned by the result handle, so a Rust
+//     panic can never unwind through LLVM frames.
+//   * Every LLVMContext created here has a diagnostic handler installed:
+//     LLVM's default handler calls exit(1) on an error diagnostic.
+//
+// Keep this one translation unit small: it takes about as long to compile as
+// the rest of weld, so include only what is used.
+//===----------------------------------------------------------------------===//
+
+#include "llvm/Analysis/ModuleSummaryAnalysis.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ProfileSummaryInfo.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/CodeGen/CommandFlags.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/GlobalValue.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/ModuleSummaryIndex.h"
+#include "llvm/LTO/Config.h"
+#include "llvm/LTO/LTO.h"
+#include "llvm/Support/CachePruning.h"
+#include "llvm/Support/Caching.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Plumbing shared by every entry point.
+// ---------------------------------------------------------------------------
+
+std::once_flag InitOnce;
+
+// Targets, MC layers and asm parsers/printers are registered once per process:
+// the irsymtab builder needs asm parsers for module-level inline asm, codegen
+// needs the rest. The codegen command-line flags are registered here (not in a
+// static constructor) so that merely loading weld does not touch LLVM's global
+// option registry, and so `-mllvm -use-ctors` & co. behave as in lld.
+void initOnce() {
+  std::call_once(InitOnce, [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargets();
+    InitializeAllTargetMCs();
+    InitializeAllAsmParsers();
+    InitializeAllAsmPrinters();
+    static codegen::RegisterCodeGenFlags CodeGenFlags;
+  });
+}
+
+// Messages handed to Rust are malloc'ed so that one free function serves all.
+char *dupString(StringRef S) {
+  char *P = static_cast<char *>(std::malloc(S.size() + 1));
+  if (!P)
+    return nullptr;
+  std::memcpy(P, S.data(), S.size());
+  P[S.size()] = '\0';
+  return P;
+}
+
+int fail(char **Err, const Twine &Msg) {
+  if (Err)
+    *Err = dupString(Msg.str());
+  return 1;
+}
+
+int failWith(char **Err, const Twine &Prefix, Error E) {
+  std::string Msg = toString(std::move(E));
+  return fail(Err, Prefix + Msg);
+}
+
+// Collects diagnostics from any thread. LTO calls the handler concurrently from
+// ThinLTO backend threads, each with its own LLVMContext.
+struct DiagSink {
+  std::mutex Mu;
+  std::vector<std::pair<int, std::string>> Items; // (severity, text)
+  bool HasError = false;
+
+  void add(const DiagnosticInfo &DI) {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    // Inline-asm diagnostics only say "<inline asm>:1:5"; naming the module
+    // is the only way a user can find which input they came from.
+    if (auto *SM = dyn_cast<DiagnosticInfoSrcMgr>(&DI))
+      if (SM->isInlineAsmDiag())
+        OS << SM->getModuleName() << ' ';
+    DiagnosticPrinterRawOStream DP(OS);
+    DI.print(DP);
+    OS.flush();
+    std::lock_guard<std::mutex> Lock(Mu);
+    if (DI.getSeverity() == DS_Error)
+      HasError = true;
+    Items.emplace_back(int(DI.getSeverity()), std::move(Text));
+  }
+};
+
+void sinkCallback(const DiagnosticInfo *DI, void *Ctx) {
+  static_cast<DiagSink *>(Ctx)->add(*DI);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+// The C ABI. Layouts must match src/ffi.rs exactly.
+// ---------------------------------------------------------------------------
+
+extern "C" {
+
+enum : uint32_t {
+  WELD_SYM_UNDEFINED = 1u << 0,
+  WELD_SYM_WEAK = 1u << 1,
+  WELD_SYM_COMMON = 1u << 2,
+  WELD_SYM_INDIRECT = 1u << 3,
+  WELD_SYM_USED = 1u << 4,
+  WELD_SYM_TLS = 1u << 5,
+  WELD_SYM_MAY_OMIT = 1u << 6,
+  WELD_SYM_GLOBAL = 1u << 7,
+  WELD_SYM_FORMAT_SPECIFIC = 1u << 8,
+  WELD_SYM_UNNAMED_ADDR = 1u << 9,
+  WELD_SYM_EXECUTABLE = 1u << 10,
+  WELD_SYM_HAS_GUID = 1u << 11,
+};
+
+struct WeldStr {
+  const char *ptr;
+  size_t len;
+};
+
+struct WeldSymbol {
+  WeldStr name;
+  WeldStr ir_name;
+  WeldStr section;
+  uint32_t flags;
+  uint32_t visibility; // GlobalValue::VisibilityTypes: 0 default, 1 hidden, 2 protected
+  int32_t comdat_index; // -1: not in a comdat
+  uint32_t common_align;
+  uint64_t common_size;
+  uint64_t guid; // valid if WELD_SYM_HAS_GUID
+};
+
+struct WeldComdat {
+  WeldStr name;
+  uint32_t selection_kind; // llvm::Comdat::SelectionKind
+};
+
+struct WeldInputInfo {
+  WeldStr target_triple;
+  WeldStr source_filename;
+  uint32_t num_modules;
+  uint8_t is_thin;       // some module is compiled with ThinLTO
+  uint8_t has_summary;   // every module carries a summary
+  uint8_t unified_lto;
+  uint8_t split_lto_unit;
+};
+
+struct WeldInput {
+  // MemoryBufferRef and every BitcodeModule point into this string, so it is
+  // heap-allocated once and handed to WeldLto intact by weld_lto_add (moving a
+  // short std::string would move its bytes and leave them dangling).
+  std::unique_ptr<std::string> ModuleId;
+  MemoryBufferRef Buffer;
+  std::unique_ptr<lto::InputFile> File;
+  WeldInputInfo Info;
+};
+
+const char *weld_lto_llvm_version(void) { return LLVM_VERSION_STRING; }
+
+void weld_lto_free_string(char *S) { std::free(S); }
+
+uint64_t weld_lto_guid(const char *Name, size_t Len) {
+  // getGlobalIdentifier strips the "\1" no-mangle marker, as the summary
+  // writer does; external linkage means no "file;" prefix.
+  return GlobalValue::getGUIDAssumingExternalLinkage(
+      GlobalValue::getGlobalIdentifier(StringRef(Name, Len),
+                                       GlobalValue::ExternalLinkage, ""));
+}
+
+int weld_lto_input_open(const uint8_t *Data, size_t Len, const char *Id,
+                        size_t IdLen, WeldInput **Out, char **Err) {
+  initOnce();
+  auto In = std::make_unique<WeldInput>();
+  In->ModuleId = std::make_unique<std::string>(Id, IdLen);
+  In->Buffer = MemoryBufferRef(
+      StringRef(reinterpret_cast<const char *>(Data), Len), *In->ModuleId);
+
+  Expected<std::unique_ptr<lto::InputFile>> FileOrErr =
+      lto::InputFile::create(In->Buffer);
+  if (!FileOrErr) {
+    std::string Msg = toString(FileOrErr.takeError());
+    // An "Unknown attribute kind"/"Invalid record" from a newer producer is
+    // not corruption: say which LLVM wrote it so the user knows what to fix.
+    Expected<std::string> Producer = getBitcodeProducerString(In->Buffer);
+    std::string Hint;
+    if (Producer) {
+      StringRef P = *Producer;
+      P.consume_front("LLVM");
+      unsigned Major = 0;
+      bool HasMajor = !P.empty() && !P.take_until([](char C) {
+                                       return !isDigit(C);
+                                     }).getAsInteger(10, Major);
+      if (HasMajor && Major > LLVM_VERSION_MAJOR)
+        Hint = (" (it was produced by LLVM " + P +
+                ", which is newer than weld's LLVM " LLVM_VERSION_STRING
+                "; compile it with clang " + Twine(LLVM_VERSION_MAJOR) +
+                " or older, or use a weld built with a newer LLVM)")
+                   .str();
+      else if (!P.empty() && P != LLVM_VERSION_STRING)
+        Hint = (" (it was produced by LLVM " + P + ")").str();
+    } else {
+      consumeError(Producer.takeError());
+    }
+    return fail(Err, "cannot read LLVM bitcode: " + Msg + Hint);
+  }
+  In->File = std::move(*FileOrErr);
+
+  // InputFile::isThinLTO() is only meaningful after LTO::add, so ask each
+  // BitcodeModule directly.
+  Expected<std::vector<BitcodeModule>> Mods = getBitcodeModuleList(In->Buffer);
+  if (!Mods)
+    return failWith(Err, "cannot read LLVM bitcode: ", Mods.takeError());
+  WeldInputInfo &Info = In->Info;
+  Info.num_modules = uint32_t(Mods->size());
+  Info.is_thin = 0;
+  Info.has_summary = 1;
+  Info.unified_lto = 0;
+  Info.split_lto_unit = 0;
+  for (BitcodeModule &BM : *Mods) {
+    Expected<BitcodeLTOInfo> LI = BM.getLTOInfo();
+    if (!LI)
+      return failWith(Err, "cannot read LLVM bitcode: ", LI.takeError());
+    Info.is_thin |= LI->IsThinLTO;
+    Info.has_summary &= LI->HasSummary;
+    Info.unified_lto |= LI->UnifiedLTO;
+    Info.split_lto_unit |= LI->EnableSplitLTOUnit;
+  }
+  StringRef TT = In->File->getTargetTriple();
+  StringRef SF = In->File->getSourceFileName();
+  Info.target_triple = {TT.data(), TT.size()};
+  Info.source_filename = {SF.data(), SF.size()};
+  *Out = In.release();
+  return 0;
+}
+
+void weld_lto_input_free(WeldInput *In) { delete In; }
+
+void weld_lto_input_info(const WeldInput *In, WeldInputInfo *Out) {
+  *Out = In->Info;
+}
+
+size_t weld_lto_input_num_symbols(const WeldInput *In) {
+  return In->File->symbols().size();
+}
+
+void weld_lto_input_symbol(const WeldInput *In, size_t I, WeldSymbol *Out) {
+  const lto::InputFile::Symbol &S = In->File->symbols()[I];
+  StringRef Name = S.getName(), IRName = S.getIRName(),
+            Sec = S.getSectionName();
+  uint32_t F = 0;
+  F |= S.isUndefined() ? WELD_SYM_UNDEFINED : 0;
+  F |= S.isWeak() ? WELD_SYM_WEAK : 0;
+  F |= S.isCommon() ? WELD_SYM_COMMON : 0;
+  F |= S.isIndirect() ? WELD_SYM_INDIRECT : 0;
+  F |= S.isUsed() ? WELD_SYM_USED : 0;
+  F |= S.isTLS() ? WELD_SYM_TLS : 0;
+  F |= S.canBeOmittedFromSymbolTable() ? WELD_SYM_MAY_OMIT : 0;
+  F |= S.isGlobal() ? WELD_SYM_GLOBAL : 0;
+  F |= S.isFormatSpecific() ? WELD_SYM_FORMAT_SPECIFIC : 0;
+  F |= S.isUnnamedAddr() ? WELD_SYM_UNNAMED_ADDR : 0;
+  F |= S.isExecutable() ? WELD_SYM_EXECUTABLE : 0;
+  Out->guid = 0;
+  if (!IRName.empty()) {
+    // Module-level asm symbols have no IR name and no summary. Everything in
+    // the irsymtab is global, but keep the local rule right in case that
+    // changes: locals hash "<source file>;<name>".
+    GlobalValue::LinkageTypes L = S.isGlobal() ? GlobalValue::ExternalLinkage
+                                               : GlobalValue::InternalLinkage;
+    Out->guid = GlobalValue::getGUIDAssumingExternalLinkage(
+        GlobalValue::getGlobalIdentifier(IRName, L,
+                                         In->File->getSourceFileName()));
+    F |= WELD_SYM_HAS_GUID;
+  }
+  Out->name = {Name.data(), Name.size()};
+  Out->ir_name = {IRName.data(), IRName.size()};
+  Out->section = {Sec.data(), Sec.size()};
+  Out->flags = F;
+  Out->visibility = uint32_t(S.getVisibility());
+  Out->comdat_index = S.getComdatIndex();
+  Out->common_size = S.isCommon() ? S.getCommonSize() : 0;
+  Out->common_align = S.isCommon() ? S.getCommonAlignment() : 0;
+}
+
+size_t weld_lto_input_num_comdats(const WeldInput *In) {
+  return In->File->getComdatTable().size();
+}
+
+void weld_lto_input_comdat(const WeldInput *In, size_t I, WeldComdat *Out) {
+  const auto &C = In->File->getComdatTable()[I];
+  Out->name = {C.first.data(), C.first.size()};
+  Out->selection_kind = uint32_t(C.second);
+}
+
+// ---------------------------------------------------------------------------
+// Module summary as a flat graph of GUIDs. Rust maps GUIDs to symbols and
+// follows edges through locals; this side only reads.
+// ---------------------------------------------------------------------------
+
+enum : uint32_t {
+  WELD_NODE_LIVE = 1u << 0,
+  WELD_NODE_FUNCTION = 1u << 1,
+  WELD_NODE_VARIABLE = 1u << 2,
+  WELD_NODE_ALIAS = 1u << 3,
+  WELD_NODE_LOCAL = 1u << 4,
+};
+
+struct WeldSummaryNode {
+  uint64_t guid;
+  uint32_t flags;
+  uint32_t edges_begin; // [begin, end) into WeldSummary::Edges
+  uint32_t edges_end;
+  uint32_t reserved;
+};
+
+struct WeldSummary {
+  std::vector<WeldSummaryNode> Nodes;
+  std::vector<uint64_t> Edges;
+  uint32_t BuiltModules = 0; // modules whose summary was computed from IR
+};
+
+static void appendIndex(WeldSummary &S, const ModuleSummaryIndex &Index) {
+  for (const auto &Entry : Index) {
+    for (const auto &Sum : Entry.second.getSummaryList()) {
+      WeldSummaryNode N{};
+      N.guid = Entry.first;
+      N.flags = Sum->isLive() ? WELD_NODE_LIVE : 0;
+      if (GlobalValue::isLocalLinkage(Sum->linkage()))
+        N.flags |= WELD_NODE_LOCAL;
+      N.edges_begin = uint32_t(S.Edges.size());
+      for (ValueInfo VI : Sum->refs())
+        S.Edges.push_back(VI.getGUID());
+      if (auto *FS = dyn_cast<FunctionSummary>(Sum.get())) {
+        N.flags |= WELD_NODE_FUNCTION;
+        for (const FunctionSummary::EdgeTy &E : FS->calls())
+          S.Edges.push_back(E.first.getGUID());
+      } else if (auto *AS = dyn_cast<AliasSummary>(Sum.get())) {
+        N.flags |= WELD_NODE_ALIAS;
+        if (AS->hasAliasee())
+          S.Edges.push_back(AS->getAliaseeGUID());
+      } else {
+        N.flags |= WELD_NODE_VARIABLE;
+      }
+      N.edges_end = uint32_t(S.Edges.size());
+      S.Nodes.push_back(N);
+    }
+  }
+}
+
+int weld_lto_input_summary(const WeldInput *In, WeldSummary **Out,
+                           char **Err) {
+  initOnce();
+  Expected<std::vector<BitcodeModule>> Mods = getBitcodeModuleList(In->Buffer);
+  if (!Mods)
+    return failWith(Err, "cannot read LLVM bitcode: ", Mods.takeError());
+  auto S = std::make_unique<WeldSummary>();
+  for (BitcodeModule &BM : *Mods) {
+    Expected<BitcodeLTOInfo> LI = BM.getLTOInfo();
+    if (!LI)
+      return failWith(Err, "cannot read LLVM bitcode: ", LI.takeError());
+    if (LI->HasSummary) {
+      // Reads only the summary block: no IR is materialized.
+      Expected<std::unique_ptr<ModuleSummaryIndex>> Index = BM.getSummary();
+      if (!Index)
+        return failWith(Err, "cannot read module summary: ", Index.takeError());
+      appendIndex(*S, **Index);
+      continue;
+    }
+    // No summary (an old or hand-made module): compute one from the IR, as
+    // the compiler would have. Slower, but exact.
+    LLVMContext Ctx;
+    DiagSink Diags;
+    Ctx.setDiagnosticHandlerCallBack(sinkCallback, &Diags);
+    Expected<std::unique_ptr<Module>> M = BM.parseModule(Ctx);
+    if (!M)
+      return failWith(Err, "cannot parse LLVM bitcode: ", M.takeError());
+    if (Diags.HasError)
+      return fail(Err, "cannot parse LLVM bitcode: " + Diags.Items.back().second);
+    ProfileSummaryInfo PSI(**M);
+    ModuleSummaryIndex Index = buildModuleSummaryIndex(**M, nullptr, &PSI);
+    appendIndex(*S, Index);
+    S->BuiltModules++;
+  }
+  *Out = S.release();
+  return 0;
+}
+
+void weld_lto_summary_get(const WeldSummary *S, const WeldSummaryNode **Nodes,
+                          size_t *NumNodes, const uint64_t **Edges,
+                          size_t *NumEdges, uint32_t *BuiltModules) {
+  *Nodes = S->Nodes.data();
+  *NumNodes = S->Nodes.size();
+  *Edges = S->Edges.data();
+  *NumEdges = S->Edges.size();
+  *BuiltModules = S->BuiltModules;
+}
+
+void weld_lto_summary_free(WeldSummary *S) { delete S; }
+
+// ---------------------------------------------------------------------------
+// The LTO run.
+// ---------------------------------------------------------------------------
+
+enum : uint32_t {
+  WELD_RELOC_DEFAULT = 0, // let the bitcode decide (lld: -r)
+  WELD_RELOC_STATIC = 1,
+  WELD_RELOC_PIC = 2,
+  WELD_RELOC_DYNAMIC_NO_PIC = 3,
+};
+
+struct WeldLtoConfig {
+  uint32_t opt_level;    // 0..3
+  uint32_t cg_opt_level; // 0..3
+  WeldStr cpu;
+  const WeldStr *mllvm;
+  size_t num_mllvm;
+  uint32_t thin_jobs;  // 0: one per physical core
+  uint32_t partitions; // full-LTO codegen partitions, >= 1
+  WeldStr cache_dir;   // empty: no cache
+  WeldStr cache_policy;
+  WeldStr save_temps_prefix; // empty: no save-temps
+  uint32_t reloc_model;
+  uint8_t emit_asm;
+  uint8_t function_sections;
+  uint8_t data_sections;
+  uint8_t always_emit_regular_obj;
+  uint8_t debug_pass_manager;
+  uint8_t disable_verify;
+  uint8_t reserved[2];
+};
+
+struct WeldResolution {
+  uint8_t prevailing;
+  uint8_t visible_to_regular_obj;
+  uint8_t final_definition_in_linkage_unit;
+  uint8_t export_dynamic;
+  uint8_t linker_redefined;
+};
+
+struct WeldLto {
+  std::shared_ptr<DiagSink> Diags;
+  std::unique_ptr<lto::LTO> L;
+  // Module ids referenced by BitcodeModules inside L; they must outlive run().
+  std::vector<std::unique_ptr<std::string>> Ids;
+  std::string CacheDir, CachePolicy;
+  size_t NumInputs = 0;
+  bool Ran = false;
+};
+
+struct WeldLtoResult {
+  std::vector<SmallString<0>> Bufs;                 // in-process output
+  std::vector<std::unique_ptr<MemoryBuffer>> Files; // from the cache
+  std::vector<std::string> Names;
+  std::vector<uint8_t> FromCache;
+  std::vector<std::pair<int, std::string>> Diags;
+  uint32_t CacheHits = 0;
+};
+
+static std::mutex OptionsMu;
+static std::vector<std::string> AppliedOptions;
+
+// -mllvm options live in LLVM's process-global registry (lto::Config's
+// MllvmArgs only feed the cache key), so they are parsed into it, under a
+// lock, with errors captured instead of LLVM's exit(1). The same list is not
+// parsed twice: list options would accumulate values.
+static int applyOptions(const std::vector<std::string> &Args, char **Err) {
+  std::lock_guard<std::mutex> Lock(OptionsMu);
+  if (Args.empty() || Args == AppliedOptions)
+    return 0;
+  std::vector<const char *> Argv{"weld (LLVM option parsing)"};
+  for (const std::string &A : Args)
+    Argv.push_back(A.c_str());
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  if (!cl::ParseCommandLineOptions(int(Argv.size()), Argv.data(), "", &OS)) {
+    OS.flush();
+    return fail(Err, "invalid -mllvm option: " + StringRef(Msg).trim());
+  }
+  AppliedOptions = Args;
+  return 0;
+}
+
+int weld_lto_set_options(const WeldStr *Args, size_t NumArgs, char **Err) {
+  initOnce();
+  std::vector<std::string> V;
+  for (size_t I = 0; I < NumArgs; I++)
+    V.emplace_back(Args[I].ptr, Args[I].len);
+  return applyOptions(V, Err);
+}
+
+int weld_lto_new(const WeldLtoConfig *C, WeldLto **Out, char **Err) {
+  initOnce();
+  if (C->opt_level > 3)
+    return fail(Err, "invalid LTO optimization level: " + Twine(C->opt_level));
+  if (C->cg_opt_level > 3)
+    return fail(Err, "invalid LTO codegen optimization level: " +
+                         Twine(C->cg_opt_level));
+
+  lto::Config Conf;
+  for (size_t I = 0; I < C->num_mllvm; I++)
+    Conf.MllvmArgs.emplace_back(C->mllvm[I].ptr, C->mllvm[I].len);
+  if (applyOptions(Conf.MllvmArgs, Err))
+    return 1;
+
+  // Start from the codegen flags, as clang and lld do, so -mllvm spellings of
+  // codegen options keep working, then apply what the linker decided.
+  Conf.Options = codegen::InitTargetOptionsFromCodeGenFlags(Triple());
+  // Without this, constructors go to .ctors, which glibc's crt no longer runs.
+  Conf.Options.UseInitArray = true;
+  // lld accepts the new relocations and address-significance tables (ICF).
+  Conf.Options.EmitAddrsig = true;
+  Conf.Options.FunctionSections = C->function_sections != 0;
+  Conf.Options.DataSections = C->data_sections != 0;
+
+  if (std::optional<Reloc::Model> RM = codegen::getExplicitRelocModel()) {
+    Conf.RelocModel = *RM;
+  } else {
+    switch (C->reloc_model) {
+    case WELD_RELOC_DEFAULT:
+      Conf.RelocModel = std::nullopt;
+      break;
+    case WELD_RELOC_STATIC:
+      Conf.RelocModel = Reloc::Static;
+      break;
+    case WELD_RELOC_PIC:
+      Conf.RelocModel = Reloc::PIC_;
+      break;
+    case WELD_RELOC_DYNAMIC_NO_PIC:
+      Conf.RelocModel = Reloc::DynamicNoPIC;
+      break;
+    default:
+      return fail(Err, "invalid relocation model " + Twine(C->reloc_model));
+    }
+  }
+  Conf.CodeModel = codegen::getExplicitCodeModel();
+  Conf.CPU = C->cpu.len ? std::string(C->cpu.ptr, C->cpu.len)
+                        : codegen::getCPUStr();
+  Conf.MAttrs = codegen::getMAttrs();
+  Conf.OptLevel = C->opt_level;
+  static const CodeGenOptLevel CGLevels[] = {
+      CodeGenOptLevel::None, CodeGenOptLevel::Less, CodeGenOptLevel::Default,
+      CodeGenOptLevel::Aggressive};
+  Conf.CGOptLevel = CGLevels[C->cg_opt_level];
+  Conf.PTO.LoopVectorization = Conf.OptLevel > 1;
+  Conf.PTO.SLPVectorization = Conf.OptLevel > 1;
+  Conf.DebugPassManager = C->debug_pass_manager != 0;
+  Conf.DisableVerify = C->disable_verify != 0;
+  Conf.AlwaysEmitRegularLTOObj = C->always_emit_regular_obj != 0;
+  if (C->emit_asm) {
+    Conf.CGFileType = CodeGenFileType::AssemblyFile;
+    Conf.Options.MCOptions.AsmVerbose = true;
+  }
+
+  auto W = std::make_unique<WeldLto>();
+  W->Diags = std::make_shared<DiagSink>();
+  std::shared_ptr<DiagSink> Sink = W->Diags;
+  Conf.DiagHandler = [Sink](const DiagnosticInfo &DI) { Sink->add(DI); };
+
+  if (C->save_temps_prefix.len) {
+    if (Error E = Conf.addSaveTemps(std::string(C->save_temps_prefix.ptr,
+                                                C->save_temps_prefix.len),
+                                    /*UseInputModulePath=*/true))
+      return failWith(Err, "--save-temps: ", std::move(E));
+  }
+  W->CacheDir.assign(C->cache_dir.ptr, C->cache_dir.len);
+  W->CachePolicy.assign(C->cache_policy.ptr, C->cache_policy.len);
+  if (!W->CacheDir.empty()) {
+    // Validate now so a bad policy fails before any work is done.
+    Expected<CachePruningPolicy> P = parseCachePruningPolicy(W->CachePolicy);
+    if (!P)
+      return failWith(Err, "invalid LTO cache policy: ", P.takeError());
+  }
+
+  lto::ThinBackend Backend =
+      lto::createInProcessThinBackend(heavyweight_hardware_concurrency(C->thin_jobs));
+  W->L = std::make_unique<lto::LTO>(std::move(Conf), std::move(Backend),
+                                    C->partitions ? C->partitions : 1);
+  *Out = W.release();
+  return 0;
+}
+
+void weld_lto_free(WeldLto *W) { delete W; }
+
+int weld_lto_add(WeldLto *W, WeldInput *In, const WeldResolution *Res,
+                 size_t NumRes, char **Err) {
+  // Take ownership first: the input is consumed whatever happens.
+  std::unique_ptr<WeldInput> Owned(In);
+  if (W->Ran)
+    return fail(Err, "LTO inputs added after run()");
+  size_t NumSyms = Owned->File->symbols().size();
+  if (NumRes != NumSyms)
+    return fail(Err, *Owned->ModuleId + ": " + Twine(NumRes) +
+                         " symbol resolutions given for " + Twine(NumSyms) +
+                         " symbols");
+  std::vector<lto::SymbolResolution> R(NumRes);
+  for (size_t I = 0; I < NumRes; I++) {
+    R[I].Prevailing = Res[I].prevailing != 0;
+    R[I].VisibleToRegularObj = Res[I].visible_to_regular_obj != 0;
+    R[I].FinalDefinitionInLinkageUnit =
+        Res[I].final_definition_in_linkage_unit != 0;
+    R[I].ExportDynamic = Res[I].export_dynamic != 0;
+    R[I].LinkerRedefined = Res[I].linker_redefined != 0;
+  }
+  // The BitcodeModules that LTO keeps refer to the module id's storage.
+  // Kept even if add() fails: LTO may already hold references to it.
+  W->Ids.push_back(std::move(Owned->ModuleId));
+  const std::string &Id = *W->Ids.back();
+  if (Error E = W->L->add(std::move(Owned->File), R))
+    return failWith(Err, Id + ": ", std::move(E));
+  W->NumInputs++;
+  return 0;
+}
+
+int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
+  if (W->Ran)
+    return fail(Err, "LTO run() called twice");
+  W->Ran = true;
+  auto R = std::make_unique<WeldLtoResult>();
+  if (W->NumInputs == 0) {
+    *Out = R.release();
+    return 0;
+  }
+  unsigned MaxTasks = W->L->getMaxTasks();
+  R->Bufs.resize(MaxTasks);
+  R->Files.resize(MaxTasks);
+  R->Names.resize(MaxTasks);
+  R->FromCache.assign(MaxTasks, 0);
+  WeldLtoResult *RP = R.get();
+
+  // Called concurrently, at most once per task: each task owns its slot.
+  auto AddStream = [RP, MaxTasks](unsigned Task, const Twine &ModuleName)
+      -> Expected<std::unique_ptr<CachedFileStream>> {
+    if (Task >= MaxTasks)
+      return createStringError("LTO task " + Twine(Task) + " out of range");
+    RP->Names[Task] = ModuleName.str();
+    return std::make_unique<CachedFileStream>(
+        std::make_unique<raw_svector_ostream>(RP->Bufs[Task]));
+  };
+
+  std::atomic<uint32_t> Hits{0};
+  FileCache Cache;
+  if (!W->CacheDir.empty()) {
+    // Both hits and (after writing) misses come back through AddBuffer, so
+    // hits are counted where the cache lookup answers "no stream needed".
+    Expected<FileCache> Local = localCache(
+        "ThinLTO", "Thin", W->CacheDir,
+        [RP, MaxTasks](unsigned Task, const Twine &ModuleName,
+                       std::unique_ptr<MemoryBuffer> MB) {
+          if (Task >= MaxTasks)
+            return;
+          RP->Files[Task] = std::move(MB);
+          RP->Names[Task] = ModuleName.str();
+        });
+    if (!Local)
+      return failWith(Err, "cannot use LTO cache directory " + W->CacheDir +
+                               ": ",
+                      Local.takeError());
+    FileCache Inner = std::move(*Local);
+    Cache = FileCache(
+        [Inner, RP, MaxTasks, &Hits](unsigned Task, StringRef Key,
+                                     const Twine &ModuleName) mutable
+        -> Expected<AddStreamFn> {
+          Expected<AddStreamFn> S = Inner(Task, Key, ModuleName);
+          if (S && !*S) {
+            Hits++;
+            if (Task < MaxTasks)
+              RP->FromCache[Task] = 1;
+          }
+          return S;
+        },
+        W->CacheDir);
+  }
+
+  Error E = W->L->run(AddStream, Cache);
+  {
+    std::lock_guard<std::mutex> Lock(W->Diags->Mu);
+    R->Diags = std::move(W->Diags->Items);
+    W->Diags->Items.clear();
+  }
+  R->CacheHits = Hits.load();
+  if (E) {
+    std::string Msg = toString(std::move(E));
+    for (auto &D : R->Diags)
+      if (D.first == DS_Error)
+        Msg += "\n" + D.second;
+    return fail(Err, "LTO failed: " + Msg);
+  }
+  if (W->Diags->HasError) {
+    std::string Msg = "LTO failed:";
+    for (auto &D : R->Diags)
+      if (D.first == DS_Error)
+        Msg += "\n" + D.second;
+    return fail(Err, Msg);
+  }
+  if (!W->CacheDir.empty()) {
+    // Pruning mirrors lld: the policy was validated in weld_lto_new.
+    Expected<CachePruningPolicy> P = parseCachePruningPolicy(W->CachePolicy);
+    if (P)
+      pruneCache(W->CacheDir, *P, R->Files);
+    else
+      consumeError(P.takeError());
+  }
+  *Out = R.release();
+  return 0;
+}
+
+size_t weld_lto_result_num_tasks(const WeldLtoResult *R) {
+  return R->Bufs.size();
+}
+
+// The object of one task; len 0 when LTO produced nothing for it.
+void weld_lto_result_object(const WeldLtoResult *R, size_t Task,
+                            WeldStr *Data, WeldStr *Name, uint8_t *FromCache) {
+  StringRef D;
+  if (R->Files[Task])
+    D = R->Files[Task]->getBuffer();
+  else
+    D = StringRef(R->Bufs[Task].data(), R->Bufs[Task].size());
+  *Data = {D.data(), D.size()};
+  *Name = {R->Names[Task].data(), R->Names[Task].size()};
+  *FromCache = R->FromCache[Task];
+}
+
+uint32_t weld_lto_result_cache_hits(const WeldLtoResult *R) {
+  return R->CacheHits;
+}
+
+size_t weld_lto_result_num_diags(const WeldLtoResult *R) {
+  return R->Diags.size();
+}
+
+void weld_lto_result_diag(const WeldLtoResult *R, size_t I, uint32_t *Severity,
+                          WeldStr *Text) {
+  *Severity = uint32_t(R->Diags[I].first);
+  *Text = {R->Diags[I].second.data(), R->Diags[I].second.size()};
+}
+
+void weld_lto_result_free(WeldLtoResult *R) { delete R; }
+
+// Names joined by '\0' into one malloc'ed buffer (weld_lto_free_string).
+char *weld_lto_runtime_libcalls(const char *TT, size_t Len, size_t *OutLen) {
+  initOnce();
+  std::string Joined;
+  for (const char *S : lto::LTO::getRuntimeLibcallSymbols(Triple(StringRef(TT, Len)))) {
+    if (!S)
+      continue;
+    Joined += S;
+    Joined += '\0';
+  }
+  *OutLen = Joined.size();
+  return dupString(Joined);
+}
+
+} // extern "C"

@@ -1,0 +1,543 @@
+//! The C ABI of `shim/lto_shim.cpp`, and safe wrappers the rest of the crate
+//! uses. `ffi_stub.rs` provides the same wrappers when the crate is built
+//! without LLVM, so no other file depends on the feature.
+//!
+//! Everything LLVM hands back is copied into Rust-owned memory before the
+//! wrapper returns, except the open `InputFile` ([`RawInput`]) and the `LTO`
+//! object ([`RawLto`]), which stay opaque.
+
+use std::ffi::{c_char, CStr};
+use std::os::unix::ffi::OsStrExt;
+use std::ptr::{self, NonNull};
+
+use crate::config::{LtoConfig, RelocModel};
+use crate::input::{InputData, SymbolRecord};
+use crate::run::{Resolution, Severity};
+use crate::summary::{SummaryGraph, SummaryNode};
+
+mod sys {
+    use std::ffi::c_char;
+
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    pub struct WeldStr {
+        pub ptr: *const c_char,
+        pub len: usize,
+    }
+
+    #[repr(C)]
+    pub struct WeldSymbol {
+        pub name: WeldStr,
+        pub ir_name: WeldStr,
+        pub section: WeldStr,
+        pub flags: u32,
+        pub visibility: u32,
+        pub comdat_index: i32,
+        pub common_align: u32,
+        pub common_size: u64,
+        pub guid: u64,
+    }
+
+    #[repr(C)]
+    pub struct WeldComdat {
+        pub name: WeldStr,
+        pub selection_kind: u32,
+    }
+
+    #[repr(C)]
+    pub struct WeldInputInfo {
+        pub target_triple: WeldStr,
+        pub source_filename: WeldStr,
+        pub num_modules: u32,
+        pub is_thin: u8,
+        pub has_summary: u8,
+        pub unified_lto: u8,
+        pub split_lto_unit: u8,
+    }
+
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    pub struct WeldSummaryNode {
+        pub guid: u64,
+        pub flags: u32,
+        pub edges_begin: u32,
+        pub edges_end: u32,
+        pub reserved: u32,
+    }
+
+    #[repr(C)]
+    pub struct WeldLtoConfig {
+        pub opt_level: u32,
+        pub cg_opt_level: u32,
+        pub cpu: WeldStr,
+        pub mllvm: *const WeldStr,
+        pub num_mllvm: usize,
+        pub thin_jobs: u32,
+        pub partitions: u32,
+        pub cache_dir: WeldStr,
+        pub cache_policy: WeldStr,
+        pub save_temps_prefix: WeldStr,
+        pub reloc_model: u32,
+        pub emit_asm: u8,
+        pub function_sections: u8,
+        pub data_sections: u8,
+        pub always_emit_regular_obj: u8,
+        pub debug_pass_manager: u8,
+        pub disable_verify: u8,
+        pub reserved: [u8; 2],
+    }
+
+    #[repr(C)]
+    pub struct WeldResolution {
+        pub prevailing: u8,
+        pub visible_to_regular_obj: u8,
+        pub final_definition_in_linkage_unit: u8,
+        pub export_dynamic: u8,
+        pub linker_redefined: u8,
+    }
+
+    pub enum WeldInput {}
+    pub enum WeldSummary {}
+    pub enum WeldLto {}
+    pub enum WeldLtoResult {}
+
+    extern "C" {
+        pub fn weld_lto_llvm_version() -> *const c_char;
+        pub fn weld_lto_free_string(s: *mut c_char);
+
+        pub fn weld_lto_input_open(
+            data: *const u8,
+            len: usize,
+            id: *const c_char,
+            id_len: usize,
+            out: *mut *mut WeldInput,
+            err: *mut *mut c_char,
+        ) -> i32;
+        pub fn weld_lto_input_free(input: *mut WeldInput);
+        pub fn weld_lto_input_info(input: *const WeldInput, out: *mut WeldInputInfo);
+        pub fn weld_lto_input_num_symbols(input: *const WeldInput) -> usize;
+        pub fn weld_lto_input_symbol(input: *const WeldInput, i: usize, out: *mut WeldSymbol);
+        pub fn weld_lto_input_num_comdats(input: *const WeldInput) -> usize;
+        pub fn weld_lto_input_comdat(input: *const WeldInput, i: usize, out: *mut WeldComdat);
+
+        pub fn weld_lto_input_summary(
+            input: *const WeldInput,
+            out: *mut *mut WeldSummary,
+            err: *mut *mut c_char,
+        ) -> i32;
+        pub fn weld_lto_summary_get(
+            s: *const WeldSummary,
+            nodes: *mut *const WeldSummaryNode,
+            num_nodes: *mut usize,
+            edges: *mut *const u64,
+            num_edges: *mut usize,
+            built_modules: *mut u32,
+        );
+        pub fn weld_lto_summary_free(s: *mut WeldSummary);
+
+        pub fn weld_lto_new(
+            config: *const WeldLtoConfig,
+            out: *mut *mut WeldLto,
+            err: *mut *mut c_char,
+        ) -> i32;
+        pub fn weld_lto_free(lto: *mut WeldLto);
+        pub fn weld_lto_add(
+            lto: *mut WeldLto,
+            input: *mut WeldInput,
+            res: *const WeldResolution,
+            num_res: usize,
+            err: *mut *mut c_char,
+        ) -> i32;
+        pub fn weld_lto_run(
+            lto: *mut WeldLto,
+            out: *mut *mut WeldLtoResult,
+            err: *mut *mut c_char,
+        ) -> i32;
+        pub fn weld_lto_result_num_tasks(r: *const WeldLtoResult) -> usize;
+        pub fn weld_lto_result_object(
+            r: *const WeldLtoResult,
+            task: usize,
+            data: *mut WeldStr,
+            name: *mut WeldStr,
+            from_cache: *mut u8,
+        );
+        pub fn weld_lto_result_cache_hits(r: *const WeldLtoResult) -> u32;
+        pub fn weld_lto_result_num_diags(r: *const WeldLtoResult) -> usize;
+        pub fn weld_lto_result_diag(
+            r: *const WeldLtoResult,
+            i: usize,
+            severity: *mut u32,
+            text: *mut WeldStr,
+        );
+        pub fn weld_lto_result_free(r: *mut WeldLtoResult);
+
+        pub fn weld_lto_set_options(
+            args: *const WeldStr,
+            num_args: usize,
+            err: *mut *mut c_char,
+        ) -> i32;
+        pub fn weld_lto_runtime_libcalls(
+            triple: *const c_char,
+            len: usize,
+            out_len: *mut usize,
+        ) -> *mut c_char;
+    }
+}
+
+use sys::WeldStr;
+
+impl WeldStr {
+    fn from_bytes(b: &[u8]) -> WeldStr {
+        WeldStr {
+            ptr: b.as_ptr().cast(),
+            len: b.len(),
+        }
+    }
+
+    /// # Safety
+    /// `ptr..ptr+len` must be readable for `'a` (or `len` must be 0).
+    unsafe fn as_bytes<'a>(self) -> &'a [u8] {
+        if self.len == 0 {
+            &[]
+        } else {
+            std::slice::from_raw_parts(self.ptr.cast(), self.len)
+        }
+    }
+}
+
+/// Turns the shim's status + malloc'ed message into a `Result`, freeing it.
+fn check(status: i32, err: *mut c_char) -> Result<(), String> {
+    if status == 0 {
+        return Ok(());
+    }
+    if err.is_null() {
+        return Err("LLVM reported an error without a message (out of memory?)".to_string());
+    }
+    // SAFETY: the shim returns a NUL-terminated string from malloc, which we own.
+    let msg = unsafe { CStr::from_ptr(err) }
+        .to_string_lossy()
+        .into_owned();
+    unsafe { sys::weld_lto_free_string(err) };
+    Err(msg)
+}
+
+pub(crate) fn llvm_version() -> Option<&'static str> {
+    // SAFETY: a static NUL-terminated string (LLVM_VERSION_STRING).
+    unsafe { CStr::from_ptr(sys::weld_lto_llvm_version()) }
+        .to_str()
+        .ok()
+}
+
+/// An open `lto::InputFile`. It points into the file's bytes, which the owner
+/// (`BitcodeFile`, later `Lto`) keeps alive longer than this handle.
+pub(crate) struct RawInput(NonNull<sys::WeldInput>);
+
+// SAFETY: the handle is only read through `&self` (symbol table and summary
+// reads allocate their own state; LLVM's InputFile is immutable after
+// creation), and it is consumed by value in `lto_add`, so sharing or sending
+// it between threads is sound.
+unsafe impl Send for RawInput {}
+unsafe impl Sync for RawInput {}
+
+impl Drop for RawInput {
+    fn drop(&mut self) {
+        // SAFETY: we own the handle; `lto_add` forgets it after transferring it.
+        unsafe { sys::weld_lto_input_free(self.0.as_ptr()) }
+    }
+}
+
+pub(crate) fn open_input(bytes: &[u8], module_id: &str) -> Result<(RawInput, InputData), String> {
+    let mut out = ptr::null_mut();
+    let mut err = ptr::null_mut();
+    // SAFETY: pointers and lengths describe live slices; out-params are valid.
+    let status = unsafe {
+        sys::weld_lto_input_open(
+            bytes.as_ptr(),
+            bytes.len(),
+            module_id.as_ptr().cast(),
+            module_id.len(),
+            &mut out,
+            &mut err,
+        )
+    };
+    check(status, err)?;
+    let raw = RawInput(NonNull::new(out).ok_or("LLVM returned no input file")?);
+    let h = raw.0.as_ptr();
+
+    let mut data = InputData::default();
+    // SAFETY: `h` is a valid input; every string returned points into the
+    // InputFile or the file's bytes, both alive until `raw` is dropped, and is
+    // copied here before returning.
+    unsafe {
+        let mut info = std::mem::zeroed::<sys::WeldInputInfo>();
+        sys::weld_lto_input_info(h, &mut info);
+        data.target_triple = String::from_utf8_lossy(info.target_triple.as_bytes()).into_owned();
+        data.source_filename =
+            String::from_utf8_lossy(info.source_filename.as_bytes()).into_owned();
+        data.num_modules = info.num_modules;
+        data.is_thin = info.is_thin != 0;
+        data.has_summary = info.has_summary != 0;
+
+        let n = sys::weld_lto_input_num_symbols(h);
+        data.symbols.reserve_exact(n);
+        for i in 0..n {
+            let mut s = std::mem::zeroed::<sys::WeldSymbol>();
+            sys::weld_lto_input_symbol(h, i, &mut s);
+            let name = data.intern(s.name.as_bytes());
+            // The IR name is nearly always the mangled name on ELF: share it.
+            let ir_name = if s.ir_name.as_bytes() == s.name.as_bytes() {
+                name
+            } else {
+                data.intern(s.ir_name.as_bytes())
+            };
+            let section = data.intern(s.section.as_bytes());
+            data.symbols.push(SymbolRecord {
+                name,
+                ir_name,
+                section,
+                flags: s.flags,
+                visibility: s.visibility as u8,
+                comdat: s.comdat_index,
+                common_size: s.common_size,
+                common_align: s.common_align,
+                guid: s.guid,
+            });
+        }
+        let n = sys::weld_lto_input_num_comdats(h);
+        for i in 0..n {
+            let mut c = std::mem::zeroed::<sys::WeldComdat>();
+            sys::weld_lto_input_comdat(h, i, &mut c);
+            let name = data.intern(c.name.as_bytes());
+            data.comdats.push((name, c.selection_kind));
+        }
+    }
+    Ok((raw, data))
+}
+
+/// Node flag from the shim: the compiler marked the value live.
+const NODE_LIVE: u32 = 1 << 0;
+
+pub(crate) fn read_summary(raw: &RawInput) -> Result<SummaryGraph, String> {
+    let mut s = ptr::null_mut();
+    let mut err = ptr::null_mut();
+    // SAFETY: valid handle and out-params.
+    check(
+        unsafe { sys::weld_lto_input_summary(raw.0.as_ptr(), &mut s, &mut err) },
+        err,
+    )?;
+    if s.is_null() {
+        return Err("LLVM returned no summary".to_string());
+    }
+    let mut graph = SummaryGraph::default();
+    // SAFETY: `s` is a valid summary until freed below; its arrays are copied.
+    unsafe {
+        let (mut nodes, mut num_nodes, mut edges, mut num_edges, mut built) =
+            (ptr::null(), 0, ptr::null(), 0, 0);
+        sys::weld_lto_summary_get(
+            s,
+            &mut nodes,
+            &mut num_nodes,
+            &mut edges,
+            &mut num_edges,
+            &mut built,
+        );
+        let nodes: &[sys::WeldSummaryNode] = if num_nodes == 0 {
+            &[]
+        } else {
+            std::slice::from_raw_parts(nodes, num_nodes)
+        };
+        let edges: &[u64] = if num_edges == 0 {
+            &[]
+        } else {
+            std::slice::from_raw_parts(edges, num_edges)
+        };
+        graph.edges = edges.to_vec();
+        graph.nodes = nodes
+            .iter()
+            .map(|n| SummaryNode {
+                guid: n.guid,
+                live: n.flags & NODE_LIVE != 0,
+                edges: n.edges_begin..n.edges_end,
+            })
+            .collect();
+        graph.built_modules = built;
+        sys::weld_lto_summary_free(s);
+    }
+    // Never trust ranges from across the boundary with slicing later.
+    if graph
+        .nodes
+        .iter()
+        .any(|n| n.edges.start > n.edges.end || n.edges.end as usize > graph.edges.len())
+    {
+        return Err("malformed summary graph from the LLVM shim".to_string());
+    }
+    Ok(graph)
+}
+
+/// An `lto::LTO` object with its diagnostics sink.
+pub(crate) struct RawLto(NonNull<sys::WeldLto>);
+
+// SAFETY: `lto::LTO` is not tied to the creating thread; the handle is used
+// through `&mut self` only, so it is never accessed concurrently.
+unsafe impl Send for RawLto {}
+
+impl Drop for RawLto {
+    fn drop(&mut self) {
+        // SAFETY: we own the handle.
+        unsafe { sys::weld_lto_free(self.0.as_ptr()) }
+    }
+}
+
+pub(crate) fn lto_new(cfg: &LtoConfig) -> Result<RawLto, String> {
+    let mllvm: Vec<WeldStr> = cfg
+        .llvm_args
+        .iter()
+        .map(|a| WeldStr::from_bytes(a.as_bytes()))
+        .collect();
+    let empty = WeldStr::from_bytes(&[]);
+    let path_str = |p: &Option<std::path::PathBuf>| {
+        p.as_ref()
+            .map_or(empty, |p| WeldStr::from_bytes(p.as_os_str().as_bytes()))
+    };
+    let opt_str = |s: &Option<String>| {
+        s.as_ref()
+            .map_or(empty, |s| WeldStr::from_bytes(s.as_bytes()))
+    };
+    let c = sys::WeldLtoConfig {
+        opt_level: u32::from(cfg.opt_level),
+        cg_opt_level: u32::from(cfg.effective_cg_opt_level()),
+        cpu: opt_str(&cfg.cpu),
+        mllvm: mllvm.as_ptr(),
+        num_mllvm: mllvm.len(),
+        thin_jobs: cfg.thin_jobs,
+        partitions: cfg.partitions,
+        cache_dir: path_str(&cfg.cache_dir),
+        cache_policy: opt_str(&cfg.cache_policy),
+        save_temps_prefix: opt_str(&cfg.save_temps),
+        reloc_model: match cfg.reloc_model {
+            RelocModel::Default => 0,
+            RelocModel::Static => 1,
+            RelocModel::Pic => 2,
+            RelocModel::DynamicNoPic => 3,
+        },
+        emit_asm: cfg.emit_asm.into(),
+        function_sections: cfg.function_sections.into(),
+        data_sections: cfg.data_sections.into(),
+        always_emit_regular_obj: cfg.obj_path.is_some().into(),
+        debug_pass_manager: cfg.debug_pass_manager.into(),
+        disable_verify: cfg.disable_verify.into(),
+        reserved: [0; 2],
+    };
+    let mut out = ptr::null_mut();
+    let mut err = ptr::null_mut();
+    // SAFETY: `c` and the slices it points to outlive the call (the shim copies).
+    check(unsafe { sys::weld_lto_new(&c, &mut out, &mut err) }, err)?;
+    Ok(RawLto(
+        NonNull::new(out).ok_or("LLVM returned no LTO object")?,
+    ))
+}
+
+pub(crate) fn lto_add(lto: &mut RawLto, input: RawInput, res: &[Resolution]) -> Result<(), String> {
+    let r: Vec<sys::WeldResolution> = res
+        .iter()
+        .map(|r| sys::WeldResolution {
+            prevailing: r.prevailing.into(),
+            visible_to_regular_obj: r.visible_to_regular_obj.into(),
+            final_definition_in_linkage_unit: r.final_definition_in_linkage_unit.into(),
+            export_dynamic: r.export_dynamic.into(),
+            linker_redefined: r.linker_redefined.into(),
+        })
+        .collect();
+    let handle = input.0.as_ptr();
+    // The shim takes ownership of the input whatever the outcome.
+    std::mem::forget(input);
+    let mut err = ptr::null_mut();
+    // SAFETY: valid handles; the resolution slice outlives the call.
+    check(
+        unsafe { sys::weld_lto_add(lto.0.as_ptr(), handle, r.as_ptr(), r.len(), &mut err) },
+        err,
+    )
+}
+
+/// What one run produced, copied out of LLVM.
+pub(crate) struct RawOutput {
+    /// Per task: (object bytes, module name, came from the cache). Empty bytes
+    /// for tasks that produced nothing.
+    pub tasks: Vec<(Vec<u8>, String, bool)>,
+    pub cache_hits: u32,
+    pub diagnostics: Vec<(Severity, String)>,
+}
+
+pub(crate) fn lto_run(lto: &mut RawLto) -> Result<RawOutput, String> {
+    let mut r = ptr::null_mut();
+    let mut err = ptr::null_mut();
+    // SAFETY: valid handle and out-params.
+    check(
+        unsafe { sys::weld_lto_run(lto.0.as_ptr(), &mut r, &mut err) },
+        err,
+    )?;
+    if r.is_null() {
+        return Err("LLVM returned no LTO result".to_string());
+    }
+    let mut out = RawOutput {
+        tasks: Vec::new(),
+        cache_hits: 0,
+        diagnostics: Vec::new(),
+    };
+    // SAFETY: `r` is valid until freed below; everything read is copied.
+    unsafe {
+        let n = sys::weld_lto_result_num_tasks(r);
+        for task in 0..n {
+            let empty = WeldStr::from_bytes(&[]);
+            let (mut data, mut name, mut cached) = (empty, empty, 0u8);
+            sys::weld_lto_result_object(r, task, &mut data, &mut name, &mut cached);
+            out.tasks.push((
+                data.as_bytes().to_vec(),
+                String::from_utf8_lossy(name.as_bytes()).into_owned(),
+                cached != 0,
+            ));
+        }
+        out.cache_hits = sys::weld_lto_result_cache_hits(r);
+        for i in 0..sys::weld_lto_result_num_diags(r) {
+            let mut sev = 0u32;
+            let mut text = WeldStr::from_bytes(&[]);
+            sys::weld_lto_result_diag(r, i, &mut sev, &mut text);
+            out.diagnostics.push((
+                Severity::from_llvm(sev),
+                String::from_utf8_lossy(text.as_bytes()).into_owned(),
+            ));
+        }
+        sys::weld_lto_result_free(r);
+    }
+    Ok(out)
+}
+
+pub(crate) fn runtime_libcalls(triple: &str) -> Result<Vec<String>, String> {
+    let mut len = 0usize;
+    // SAFETY: valid slice; the result is a malloc'ed buffer of `len` bytes.
+    let p =
+        unsafe { sys::weld_lto_runtime_libcalls(triple.as_ptr().cast(), triple.len(), &mut len) };
+    if p.is_null() {
+        return Err("out of memory listing runtime library calls".to_string());
+    }
+    let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) }.to_vec();
+    unsafe { sys::weld_lto_free_string(p) };
+    Ok(bytes
+        .split(|&b| b == 0)
+        .filter(|s| !s.is_empty())
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .collect())
+}
+
+pub(crate) fn set_options(args: &[String]) -> Result<(), String> {
+    let v: Vec<WeldStr> = args
+        .iter()
+        .map(|a| WeldStr::from_bytes(a.as_bytes()))
+        .collect();
+    let mut err = ptr::null_mut();
+    // SAFETY: the slices outlive the call; the shim copies them.
+    check(
+        unsafe { sys::weld_lto_set_options(v.as_ptr(), v.len(), &mut err) },
+        err,
+    )
+}

@@ -1,0 +1,72 @@
+//! Stand-in for `ffi.rs` when the crate is built without the `llvm` feature:
+//! the same internal API, where every constructor fails with
+//! [`crate::NO_LLVM`] and the handle types cannot exist.
+
+use crate::config::LtoConfig;
+use crate::input::InputData;
+use crate::run::{Resolution, Severity};
+use crate::summary::SummaryGraph;
+use crate::NO_LLVM;
+
+pub(crate) fn llvm_version() -> Option<&'static str> {
+    None
+}
+
+/// Uninhabited: no input can be opened without LLVM.
+pub(crate) enum RawInput {}
+
+/// Uninhabited: no LTO object can be created without LLVM.
+pub(crate) enum RawLto {}
+
+// Mirrors the real handles, which free LLVM objects on drop, so code that
+// orders drops explicitly reads the same in both builds.
+impl Drop for RawInput {
+    fn drop(&mut self) {
+        match *self {}
+    }
+}
+
+impl Drop for RawLto {
+    fn drop(&mut self) {
+        match *self {}
+    }
+}
+
+pub(crate) fn open_input(_bytes: &[u8], _module_id: &str) -> Result<(RawInput, InputData), String> {
+    Err(NO_LLVM.to_string())
+}
+
+pub(crate) fn read_summary(raw: &RawInput) -> Result<SummaryGraph, String> {
+    match *raw {}
+}
+
+pub(crate) fn lto_new(_cfg: &LtoConfig) -> Result<RawLto, String> {
+    Err(NO_LLVM.to_string())
+}
+
+pub(crate) fn lto_add(
+    lto: &mut RawLto,
+    _input: RawInput,
+    _res: &[Resolution],
+) -> Result<(), String> {
+    match *lto {}
+}
+
+/// See `ffi.rs`.
+pub(crate) struct RawOutput {
+    pub tasks: Vec<(Vec<u8>, String, bool)>,
+    pub cache_hits: u32,
+    pub diagnostics: Vec<(Severity, String)>,
+}
+
+pub(crate) fn lto_run(lto: &mut RawLto) -> Result<RawOutput, String> {
+    match *lto {}
+}
+
+pub(crate) fn runtime_libcalls(_triple: &str) -> Result<Vec<String>, String> {
+    Err(NO_LLVM.to_string())
+}
+
+pub(crate) fn set_options(_args: &[String]) -> Result<(), String> {
+    Err(NO_LLVM.to_string())
+}
