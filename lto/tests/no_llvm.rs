@@ -19,6 +19,9 @@ fn every_entry_point_reports_missing_llvm() {
         lto::runtime_libcall_symbols("x86_64-unknown-linux-gnu").unwrap_err(),
         NO_LLVM
     );
-    assert_eq!(lto::set_llvm_options(&["-O1".to_string()]).unwrap_err(), NO_LLVM);
+    assert_eq!(
+        lto::set_llvm_options(&["-O1".to_string()]).unwrap_err(),
+        NO_LLVM
+    );
     assert_eq!(lto::llvm_version(), None);
 }

@@ -115,7 +115,13 @@ pub const ALL_MODES: &[Mode] = &[
 
 /// The modes the differential test runs. Adding a mode from `ALL_MODES` is a one-line change
 /// here; `WELD_TEST_MODES=a,b` overrides the list for one run.
-pub const ENABLED_MODES: &[&str] = &["static", "static-pie"];
+pub const ENABLED_MODES: &[&str] = &[
+    "static",
+    "static-pie",
+    "dynamic-pie",
+    "dynamic-nopie",
+    "gc-sections",
+];
 
 pub fn mode(name: &str) -> Result<Mode, String> {
     ALL_MODES
