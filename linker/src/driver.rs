@@ -77,6 +77,20 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
     let mut res = t.run("input loading and resolution", || resolve::resolve(&config))?;
     layout::add_linker_defined(&config, &mut res);
     crate::dynamic::compute_symbol_flags(&config, &mut res);
+    let mut lto_report = crate::lto_link::LtoReport::default();
+    if !res.bitcode.is_empty() {
+        let objects = t.run("LTO", || {
+            crate::lto_link::run_lto(&config, &mut res, &mut lto_report)
+        })?;
+        if config.lto.emit_asm {
+            return Ok(());
+        }
+        res = t.run("resolution of LTO output", || {
+            crate::resolve::add_lto_objects(&config, res, objects)
+        })?;
+        layout::add_linker_defined(&config, &mut res);
+        crate::dynamic::compute_symbol_flags(&config, &mut res);
+    }
     if config.gc_sections || !config.why_live.is_empty() {
         let mark = t
             .run("liveness", || crate::mark_live::mark_live(&config, &res))
@@ -122,6 +136,22 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
         eprintln!("  relocations:        {relocation_count}");
         eprintln!("  output sections:    {}", lay.sections.len());
         eprintln!("  output size:        {}", lay.file_size);
+        if lto_report.modules > 0 {
+            let r = &lto_report;
+            eprintln!(
+                "  LTO modules:        {} ({} thin, {} full)",
+                r.modules, r.thin_modules, r.regular_modules
+            );
+            eprintln!(
+                "  LTO symbols:        {} ({} prevailing, {} visible to regular objects)",
+                r.symbols, r.prevailing, r.visible_to_regular_obj
+            );
+            eprintln!("  LTO functions:      {}", r.functions_compiled);
+            eprintln!(
+                "  LTO objects:        {} ({} from cache)",
+                r.objects, r.cache_hits
+            );
+        }
     }
     Ok(())
 }

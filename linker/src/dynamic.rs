@@ -54,7 +54,10 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     s.preemptible = true;
                 }
             }
-            SymbolDef::Defined { .. } | SymbolDef::Common { .. } | SymbolDef::Absolute(_) => {
+            SymbolDef::Defined { .. }
+            | SymbolDef::Common { .. }
+            | SymbolDef::Absolute(_)
+            | SymbolDef::Bitcode { .. } => {
                 let export = exportable
                     && (shared_output
                         || config.export_dynamic

@@ -2162,7 +2162,8 @@ fn build_symtab(
             | SymbolDef::Synthetic
             | SymbolDef::Absolute(_) => true,
             SymbolDef::Undefined | SymbolDef::Shared { .. } => s.referenced,
-            SymbolDef::Lazy { .. } => false,
+            // Bitcode definitions are replaced by LTO's output before layout.
+            SymbolDef::Lazy { .. } | SymbolDef::Bitcode { .. } => false,
         };
         if !include {
             continue;

@@ -16,6 +16,7 @@ pub mod input_files;
 pub mod layout;
 pub mod library_search;
 pub mod linker_script;
+pub mod lto_link;
 pub mod mark_live;
 pub mod merge;
 pub mod options;

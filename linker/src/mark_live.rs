@@ -353,7 +353,10 @@ pub fn mark_live(config: &Config, res: &Resolved) -> Result<MarkResult> {
             SymbolDef::Common { .. } | SymbolDef::Absolute(_) | SymbolDef::Shared { .. } => {
                 Definition::External
             }
-            SymbolDef::Undefined | SymbolDef::Lazy { .. } => Definition::Undefined { weak: s.weak },
+            // LTO has replaced every bitcode definition by the time sections are collected.
+            SymbolDef::Undefined | SymbolDef::Lazy { .. } | SymbolDef::Bitcode { .. } => {
+                Definition::Undefined { weak: s.weak }
+            }
         })
         .collect();
     let mut loader = gc::Definitions(&defs);

@@ -155,7 +155,7 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
                 shared = true;
                 (true, false, false, s.sym_type == elf::STT_TLS)
             }
-            SymbolDef::Undefined | SymbolDef::Lazy { .. } => (
+            SymbolDef::Undefined | SymbolDef::Lazy { .. } | SymbolDef::Bitcode { .. } => (
                 false,
                 false,
                 false,

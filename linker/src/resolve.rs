@@ -15,6 +15,31 @@ use object::read::elf::{SectionHeader, Sym};
 use object::LittleEndian as LE;
 use std::path::{Path, PathBuf};
 
+/// Where a new definition comes from, for duplicate-symbol messages.
+#[derive(Clone, Copy)]
+enum Site<'a> {
+    Native(&'a ObjectFile, usize),
+    Bitcode(&'a str),
+}
+
+/// One global symbol of an input, as resolution sees it.
+#[derive(Clone, Copy)]
+enum SymbolInput {
+    Undefined {
+        weak: bool,
+    },
+    Common {
+        size: u64,
+        align: u64,
+        def: SymbolDef,
+    },
+    Defined {
+        weak: bool,
+        def: SymbolDef,
+        sym_type: u8,
+    },
+}
+
 /// An archive on the command line.
 pub struct ArchiveInput {
     pub path: PathBuf,
@@ -47,6 +72,23 @@ pub struct Resolved {
     /// Whether each shared library resolves a non-weak reference from an object (for
     /// `--as-needed`: only those get a `DT_NEEDED`).
     pub shared_used: Vec<bool>,
+    /// LLVM bitcode inputs, in command-line order (compiled by LTO, then replaced by its output).
+    pub bitcode: Vec<BitcodeInput>,
+}
+
+/// `first_referrer` values with this bit set name a bitcode file rather than an object.
+pub const BITCODE_REFERRER: u32 = 1 << 31;
+
+/// A bitcode file taking part in the link.
+pub struct BitcodeInput {
+    /// Display name (`path` or `lib.a(member.o)`), also LTO's module id.
+    pub name: String,
+    /// The module; taken by LTO when it runs.
+    pub file: Option<lto::BitcodeFile>,
+    /// Global symbol of each bitcode symbol, in the file's symbol order.
+    pub syms: Vec<SymbolId>,
+    /// Per symbol: it is in a COMDAT that lost to an earlier copy (so it is not prevailing).
+    pub discarded: Vec<bool>,
 }
 
 impl Resolved {
@@ -68,6 +110,44 @@ struct Resolver<'c> {
     errors: Vec<Error>,
     seen_files: HashSet<(u64, u64)>,
     search_paths: Vec<PathBuf>,
+    /// Objects being added are LTO's output: they replace bitcode definitions.
+    adding_lto_output: bool,
+}
+
+/// Adds the native objects LTO produced: their definitions replace the bitcode ones, and their
+/// references (libcalls such as `memcpy` or `__udivti3`) may load more archive members.
+/// Bitcode definitions LTO did not emit are gone afterwards (they were internalized or dropped).
+pub fn add_lto_objects(
+    config: &Config,
+    mut out: Resolved,
+    objects: Vec<(String, &'static [u8])>,
+) -> std::result::Result<Resolved, Vec<Error>> {
+    for s in out.symtab.symbols.iter_mut() {
+        // The bitcode symbol is gone unless LTO's output defines it again below.
+        if let SymbolDef::Bitcode { .. } = s.def {
+            s.def = SymbolDef::Undefined;
+        }
+    }
+    let mut r = Resolver {
+        config,
+        out,
+        errors: Vec::new(),
+        seen_files: HashSet::new(),
+        search_paths: config.search_paths.clone(),
+        adding_lto_output: true,
+    };
+    for (name, data) in objects {
+        let res = ObjectFile::parse(name, None, data).and_then(|f| r.add_object(f));
+        if let Err(e) = res {
+            r.errors.push(e);
+        }
+    }
+    r.mark_used_shared();
+    if r.errors.is_empty() {
+        Ok(r.out)
+    } else {
+        Err(r.errors)
+    }
 }
 
 /// Reads every input and resolves symbols.
@@ -83,10 +163,12 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             comdats: HashMap::new(),
             shared: Vec::new(),
             shared_used: Vec::new(),
+            bitcode: Vec::new(),
         },
         errors: Vec::new(),
         seen_files: HashSet::new(),
         search_paths: config.search_paths.clone(),
+        adding_lto_output: false,
     };
     if let Err(e) = r.run() {
         r.errors.push(e);
@@ -191,7 +273,7 @@ impl Resolver<'_> {
         match classify(data) {
             FileKind::ElfRelocatable => {
                 let file = ObjectFile::parse(name, None, data)?;
-                self.add_object(file)?;
+                self.add_object_or_fat_bitcode(file)?;
             }
             FileKind::Archive => self.add_archive(path, data, input)?,
             FileKind::ElfShared => {
@@ -201,9 +283,7 @@ impl Resolver<'_> {
                 let file = SharedFile::parse(name, data, input.state.as_needed)?;
                 self.add_shared(file);
             }
-            FileKind::Bitcode => {
-                bail!("{name}: LLVM bitcode input needs weld's LTO support, which is not implemented yet; compile without -flto")
-            }
+            FileKind::Bitcode => self.add_bitcode(name, data)?,
             FileKind::LinkerScript => self.add_linker_script(path, data, input)?,
             FileKind::Unknown => {
                 if data.starts_with(b"\x7fELF") {
@@ -388,32 +468,145 @@ impl Resolver<'_> {
         let Some(data) = self.member_bytes(archive, &m)? else {
             return Ok(());
         };
-        match classify(data) {
-            FileKind::ElfRelocatable => {}
-            FileKind::Bitcode => bail!("{display}: LLVM bitcode input needs weld's LTO support, which is not implemented yet"),
+        let bitcode = match classify(data) {
+            FileKind::ElfRelocatable => false,
+            FileKind::Bitcode => true,
             _ if whole => {
                 // rlibs carry `lib.rmeta`; lld skips members that are not objects.
                 return Ok(());
             }
             _ => bail!("{display}: not an ELF relocatable object"),
-        }
+        };
         if let Some(id) = for_symbol {
-            let reference = match referrer {
-                Some(f) => self.out.files[f as usize].name.clone(),
-                None => "--undefined".to_string(),
-            };
+            let reference = self.referrer_name(referrer);
             self.out.extractions.push(Extraction {
                 reference,
                 extracted: display.clone(),
                 symbol: self.out.symtab.get(id).name_str(),
             });
         }
+        if bitcode {
+            return self.add_bitcode(display, data);
+        }
         let archive_path = self.out.archives[archive as usize]
             .path
             .display()
             .to_string();
         let file = ObjectFile::parse(display, Some(archive_path), data)?;
+        self.add_object_or_fat_bitcode(file)
+    }
+
+    /// The name `--why-extract` prints for what referred to a symbol.
+    fn referrer_name(&self, referrer: Option<u32>) -> String {
+        match referrer {
+            Some(r) if r & BITCODE_REFERRER != 0 => self.out.bitcode
+                [(r & !BITCODE_REFERRER) as usize]
+                .name
+                .clone(),
+            Some(f) => self.out.files[f as usize].name.clone(),
+            None => "--undefined".to_string(),
+        }
+    }
+
+    /// With `--fat-lto-objects`, an object carrying `.llvm.lto` bitcode is linked from that
+    /// bitcode instead of its native code (lld's behaviour); otherwise the native code is used.
+    fn add_object_or_fat_bitcode(&mut self, file: ObjectFile) -> Result<()> {
+        if self.config.lto.fat_lto_objects {
+            if let Some(sec) = file.sections.iter().find(|s| s.name == b".llvm.lto") {
+                let data = sec.data;
+                return self.add_bitcode(file.name, data);
+            }
+        }
         self.add_object(file)
+    }
+
+    /// Adds an LLVM bitcode module: its symbols take part in resolution like any others.
+    fn add_bitcode(&mut self, name: String, data: &'static [u8]) -> Result<()> {
+        let index = self.out.bitcode.len() as u32;
+        // LTO needs distinct module ids; the same member can appear in two archives.
+        let mut module_id = name.clone();
+        let mut n = 1;
+        while self.out.bitcode.iter().any(|b| b.name == module_id) {
+            module_id = format!("{name}.{n}");
+            n += 1;
+        }
+        let bc = lto::BitcodeFile::open_owned(data, &module_id).map_err(|e| err!("{name}: {e}"))?;
+        // COMDATs are shared with native objects: the first copy anywhere wins.
+        let lost: Vec<bool> = bc
+            .comdats()
+            .map(|c| {
+                let key: &'static [u8] = Box::leak(c.name.to_vec().into_boxed_slice());
+                if self.out.comdats.contains_key(key) {
+                    true
+                } else {
+                    self.out.comdats.insert(key, u32::MAX);
+                    false
+                }
+            })
+            .collect();
+        let mut syms = Vec::with_capacity(bc.num_symbols());
+        let mut discarded = Vec::with_capacity(bc.num_symbols());
+        let mut fetches = Vec::new();
+        for s in bc.symbols() {
+            let sym_name: &'static [u8] = Box::leak(s.name.to_vec().into_boxed_slice());
+            let sid = self.out.symtab.intern(sym_name);
+            syms.push(sid);
+            let flags = s.flags;
+            let in_lost_comdat = s
+                .comdat
+                .is_some_and(|c| lost.get(c as usize).copied().unwrap_or(false));
+            discarded.push(in_lost_comdat);
+            let vis = match s.visibility {
+                lto::Visibility::Hidden => elf::STV_HIDDEN,
+                lto::Visibility::Protected => elf::STV_PROTECTED,
+                _ => elf::STV_DEFAULT,
+            };
+            let weak = flags.is_weak();
+            let def = SymbolDef::Bitcode {
+                file: index,
+                index: s.index,
+            };
+            let input = if flags.is_undefined() || in_lost_comdat {
+                SymbolInput::Undefined { weak }
+            } else if let Some(c) = s.common {
+                SymbolInput::Common {
+                    size: c.size,
+                    align: u64::from(c.align).max(1),
+                    def,
+                }
+            } else {
+                let sym_type = if flags.is_tls() {
+                    elf::STT_TLS
+                } else if flags.is_executable() {
+                    elf::STT_FUNC
+                } else if flags.is_data() {
+                    elf::STT_OBJECT
+                } else {
+                    elf::STT_NOTYPE
+                };
+                SymbolInput::Defined {
+                    weak,
+                    def,
+                    sym_type,
+                }
+            };
+            if let Some(f) = self.add_global(
+                sid,
+                input,
+                vis,
+                BITCODE_REFERRER | index,
+                Site::Bitcode(&name),
+            ) {
+                fetches.push(f);
+            }
+        }
+        self.out.bitcode.push(BitcodeInput {
+            name,
+            file: Some(bc),
+            syms,
+            discarded,
+        });
+        self.fetch_all(fetches)
     }
 
     fn add_object(&mut self, mut file: ObjectFile) -> Result<()> {
@@ -453,23 +646,73 @@ impl Resolver<'_> {
         let mut lazy_fetches = Vec::new();
         for i in file.first_global..file.symbols.len() {
             let s = &file.symbols[i];
-            let name = file.sym_name(i);
-            let sid = self.out.symtab.intern(name);
+            let sid = self.out.symtab.intern(file.sym_name(i));
             ids.push(sid);
             let shndx = s.st_shndx(LE);
             let weak = s.st_bind() == elf::STB_WEAK;
-            let vis = s.st_other() & 3;
-            {
-                let sym = self.out.symtab.get_mut(sid);
-                sym.visibility = merge_visibility(sym.visibility, vis);
-            }
             let discarded = shndx != elf::SHN_UNDEF
                 && shndx < elf::SHN_LORESERVE
                 && file.sections[shndx as usize].kind == SectionKind::Discarded;
-            if shndx == elf::SHN_UNDEF || discarded {
-                let sym = self.out.symtab.get_mut(sid);
+            let input = if shndx == elf::SHN_UNDEF || discarded {
+                SymbolInput::Undefined { weak }
+            } else if shndx == elf::SHN_COMMON {
+                let (size, align) = (s.st_size(LE), s.st_value(LE).max(1));
+                let def = SymbolDef::Common {
+                    file: id,
+                    index: i as u32,
+                    size,
+                    align,
+                };
+                SymbolInput::Common { size, align, def }
+            } else {
+                let def = SymbolDef::Defined {
+                    file: id,
+                    index: i as u32,
+                };
+                SymbolInput::Defined {
+                    weak,
+                    def,
+                    sym_type: s.st_type(),
+                }
+            };
+            self.out.symtab.get_mut(sid).used_in_regular_obj = true;
+            if let Some(fetch) =
+                self.add_global(sid, input, s.st_other() & 3, id, Site::Native(&file, i))
+            {
+                lazy_fetches.push(fetch);
+            }
+        }
+        self.out.files.push(file);
+        self.out.file_syms.push(ids);
+        self.fetch_all(lazy_fetches)
+    }
+
+    fn fetch_all(&mut self, lazy_fetches: Vec<(u32, u64, SymbolId)>) -> Result<()> {
+        for (archive, member, sid) in lazy_fetches {
+            // Re-check: an earlier fetch may already have defined the symbol.
+            if matches!(self.out.symtab.get(sid).def, SymbolDef::Lazy { .. }) {
+                self.fetch(archive, member, sid)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Resolves one global symbol of a new input against the table, with lld's rules. Returns
+    /// an archive member to load if a non-weak reference met a lazy symbol.
+    fn add_global(
+        &mut self,
+        sid: SymbolId,
+        input: SymbolInput,
+        visibility: u8,
+        referrer: u32,
+        site: Site<'_>,
+    ) -> Option<(u32, u64, SymbolId)> {
+        let sym = self.out.symtab.get_mut(sid);
+        sym.visibility = merge_visibility(sym.visibility, visibility);
+        match input {
+            SymbolInput::Undefined { weak } => {
                 if !sym.referenced {
-                    sym.first_referrer = Some(id);
+                    sym.first_referrer = Some(referrer);
                     sym.referenced = true;
                     if sym.def == SymbolDef::Undefined {
                         sym.weak = weak;
@@ -479,25 +722,16 @@ impl Resolver<'_> {
                 }
                 if let SymbolDef::Lazy { archive, member } = sym.def {
                     if !weak {
-                        lazy_fetches.push((archive, member, sid));
-                    } else {
-                        sym.weak = true;
+                        return Some((archive, member, sid));
                     }
+                    sym.weak = true;
                 }
-                continue;
+                None
             }
-            if shndx == elf::SHN_COMMON {
-                let size = s.st_size(LE);
-                let align = s.st_value(LE).max(1);
-                let sym = self.out.symtab.get_mut(sid);
+            SymbolInput::Common { size, align, def } => {
                 match sym.def {
                     SymbolDef::Undefined | SymbolDef::Lazy { .. } | SymbolDef::Shared { .. } => {
-                        sym.def = SymbolDef::Common {
-                            file: id,
-                            index: i as u32,
-                            size,
-                            align,
-                        };
+                        sym.def = def;
                         sym.weak = false;
                         sym.sym_type = elf::STT_OBJECT;
                     }
@@ -507,7 +741,11 @@ impl Resolver<'_> {
                         size: old,
                         align: oalign,
                     } => {
-                        let (nf, ni) = if size > old { (id, i as u32) } else { (f, idx) };
+                        // The largest common wins; the alignment is the largest of all.
+                        let (nf, ni) = match def {
+                            SymbolDef::Common { file, index, .. } if size > old => (file, index),
+                            _ => (f, idx),
+                        };
                         sym.def = SymbolDef::Common {
                             file: nf,
                             index: ni,
@@ -515,80 +753,66 @@ impl Resolver<'_> {
                             align: align.max(oalign),
                         };
                     }
-                    SymbolDef::Defined { .. } if sym.weak => {
-                        sym.def = SymbolDef::Common {
-                            file: id,
-                            index: i as u32,
-                            size,
-                            align,
-                        };
+                    SymbolDef::Defined { .. } | SymbolDef::Bitcode { .. } if sym.weak => {
+                        sym.def = def;
                         sym.weak = false;
                         sym.sym_type = elf::STT_OBJECT;
                     }
                     _ => {}
                 }
-                continue;
+                None
             }
-            // A definition.
-            let sym = self.out.symtab.get_mut(sid);
-            let take = match sym.def {
-                SymbolDef::Undefined | SymbolDef::Lazy { .. } | SymbolDef::Shared { .. } => true,
-                SymbolDef::Common { .. } => !weak,
-                SymbolDef::Defined {
-                    file: of,
-                    index: oi,
-                } => {
-                    if sym.weak && !weak {
+            SymbolInput::Defined {
+                weak,
+                def,
+                sym_type,
+            } => {
+                let take = match sym.def {
+                    SymbolDef::Undefined | SymbolDef::Lazy { .. } | SymbolDef::Shared { .. } => {
                         true
-                    } else if !sym.weak && !weak {
-                        if !self.config.allow_multiple_definition {
-                            let (ofile, oidx) = (of, oi);
-                            let e = self.duplicate_error(sid, ofile, oidx as usize, &file, i);
-                            self.errors.push(e);
-                        }
-                        false
-                    } else {
-                        false
                     }
-                }
-                SymbolDef::Synthetic | SymbolDef::Absolute(_) => false,
-            };
-            let sym = self.out.symtab.get_mut(sid);
-            if take {
-                sym.def = SymbolDef::Defined {
-                    file: id,
-                    index: i as u32,
+                    // LTO's output replaces the bitcode it was compiled from.
+                    SymbolDef::Bitcode { .. } if self.adding_lto_output => true,
+                    SymbolDef::Common { .. } => !weak,
+                    SymbolDef::Defined { .. } | SymbolDef::Bitcode { .. } => {
+                        if sym.weak && !weak {
+                            true
+                        } else {
+                            if !sym.weak && !weak && !self.config.allow_multiple_definition {
+                                let old = sym.def;
+                                let e = self.duplicate_error(sid, old, site);
+                                self.errors.push(e);
+                            }
+                            false
+                        }
+                    }
+                    SymbolDef::Synthetic | SymbolDef::Absolute(_) => false,
                 };
-                sym.weak = weak;
-                sym.sym_type = s.st_type();
+                if take {
+                    let sym = self.out.symtab.get_mut(sid);
+                    sym.def = def;
+                    sym.weak = weak;
+                    sym.sym_type = sym_type;
+                }
+                None
             }
         }
-        self.out.files.push(file);
-        self.out.file_syms.push(ids);
-        for (archive, member, sid) in lazy_fetches {
-            // Re-check: an earlier fetch in this loop may already have defined the symbol.
-            if matches!(self.out.symtab.get(sid).def, SymbolDef::Lazy { .. }) {
-                self.fetch(archive, member, sid)?;
-            }
-        }
-        Ok(())
     }
 
-    fn duplicate_error(
-        &self,
-        sid: SymbolId,
-        ofile: FileId,
-        oidx: usize,
-        nfile: &ObjectFile,
-        nidx: usize,
-    ) -> Error {
+    fn duplicate_error(&self, sid: SymbolId, old: SymbolDef, new: Site<'_>) -> Error {
         let name = self.out.symtab.get(sid).name_str();
-        let of = &self.out.files[ofile as usize];
-        err!(
-            "duplicate symbol: {name}\n>>> defined at {}\n>>> defined at {}",
-            location_of_symbol(of, oidx, true),
-            location_of_symbol(nfile, nidx, false)
-        )
+        let old_site = match old {
+            SymbolDef::Defined { file, index } => {
+                location_of_symbol(&self.out.files[file as usize], index as usize, true)
+            }
+            SymbolDef::Bitcode { file, .. } => self.out.bitcode[file as usize].name.clone(),
+            _ => String::from("<internal>"),
+        };
+        let new_site = match new {
+            Site::Native(f, i) => location_of_symbol(f, i, false),
+            Site::Bitcode(name) => name.to_string(),
+        };
+        err!("duplicate symbol: {name}\n>>> defined at {old_site}\n>>> defined at {new_site}")
     }
 
     /// `-u`, `--require-defined`, the entry symbol, and `--wrap`: each may load archive members.

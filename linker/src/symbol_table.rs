@@ -30,6 +30,9 @@ pub enum SymbolDef {
     Absolute(u64),
     /// Defined by dynamic symbol `index` of shared library `file` (index in `Resolved::shared`).
     Shared { file: u32, index: u32 },
+    /// Defined by symbol `index` of bitcode file `file` (index in `Resolved::bitcode`); LTO's
+    /// output replaces it with a native definition.
+    Bitcode { file: u32, index: u32 },
 }
 
 /// A global symbol.
@@ -49,6 +52,9 @@ pub struct Symbol {
     pub first_referrer: Option<FileId>,
     /// Some shared library refers to the symbol (so an executable must export its definition).
     pub referenced_by_dso: bool,
+    /// A native (non-bitcode) object refers to or defines the symbol: lld's `isUsedInRegularObj`,
+    /// which makes a bitcode definition visible to regular objects.
+    pub used_in_regular_obj: bool,
     /// The symbol goes to `.dynsym` (imported or exported); computed after resolution.
     pub in_dynsym: bool,
     /// References may bind to another module's definition at run time; computed after resolution.
@@ -63,6 +69,7 @@ impl Symbol {
                 | SymbolDef::Common { .. }
                 | SymbolDef::Synthetic
                 | SymbolDef::Absolute(_)
+                | SymbolDef::Bitcode { .. }
         )
     }
 
@@ -99,6 +106,7 @@ impl SymbolTable {
             sym_type: object::elf::STT_NOTYPE,
             first_referrer: None,
             referenced_by_dso: false,
+            used_in_regular_obj: false,
             in_dynsym: false,
             preemptible: false,
         });

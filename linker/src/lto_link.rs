@@ -1,0 +1,216 @@
+//! Running LTO inside the link (lld's `LTO.cpp`): choosing each bitcode symbol's resolution,
+//! configuring LLVM as lld does, and handing the native objects back to resolution.
+
+use crate::config::{Config, OutputKind};
+use crate::error::{Error, Result};
+use crate::resolve::Resolved;
+use crate::symbol_table::SymbolDef;
+use crate::{bail, err};
+use hashbrown::HashSet;
+
+/// What LTO did, for `--stats` and `--time`.
+#[derive(Clone, Debug, Default)]
+pub struct LtoReport {
+    pub modules: usize,
+    pub thin_modules: usize,
+    pub regular_modules: usize,
+    pub symbols: usize,
+    pub prevailing: usize,
+    pub visible_to_regular_obj: usize,
+    pub objects: usize,
+    pub cache_hits: usize,
+    pub functions_compiled: usize,
+}
+
+/// Inputs to the resolution rule that are not in the symbol table: names that are roots.
+pub struct ResolutionContext<'a> {
+    pub config: &'a Config,
+    /// Symbol names that something outside LTO needs: the entry point, `-u`, `--require-defined`,
+    /// and runtime library calls that code generation may introduce.
+    pub extra_roots: HashSet<Vec<u8>>,
+}
+
+/// The resolution of every symbol of every bitcode file, with lld's rule: a prevailing bitcode
+/// definition is visible to regular objects when any native object refers to it (or it is a
+/// root or exported). This is the step the reference graph will make precise; it receives the
+/// symbol table (through `res`) and the liveness walk, which lld's rule ignores.
+pub fn lld_resolutions(
+    ctx: &ResolutionContext<'_>,
+    res: &Resolved,
+    _graph: Option<&crate::mark_live::MarkResult>,
+) -> Vec<Vec<lto::Resolution>> {
+    let exe = ctx.config.output_kind == OutputKind::Executable;
+    let wrapped: HashSet<&[u8]> = ctx
+        .config
+        .wrap
+        .iter()
+        .flat_map(|w| [w.as_bytes()])
+        .chain(ctx.config.defsyms.iter().map(|d| d.name.as_bytes()))
+        .collect();
+    res.bitcode
+        .iter()
+        .enumerate()
+        .map(|(fi, b)| {
+            b.syms
+                .iter()
+                .enumerate()
+                .map(|(i, &sid)| {
+                    let s = res.symtab.get(sid);
+                    let prevailing = !b.discarded[i]
+                        && s.def
+                            == SymbolDef::Bitcode {
+                                file: fi as u32,
+                                index: i as u32,
+                            };
+                    let root = ctx.extra_roots.contains(s.name);
+                    let visible =
+                        s.used_in_regular_obj || s.referenced_by_dso || s.in_dynsym || root;
+                    lto::Resolution {
+                        prevailing,
+                        visible_to_regular_obj: visible,
+                        final_definition_in_linkage_unit: prevailing && (exe || !s.preemptible),
+                        export_dynamic: s.in_dynsym,
+                        linker_redefined: wrapped.contains(s.name),
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn lto_config(config: &Config) -> lto::LtoConfig {
+    let l = &config.lto;
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let jobs = l.jobs.or(config.threads).unwrap_or(threads);
+    lto::LtoConfig {
+        opt_level: l.opt_level,
+        cg_opt_level: l.cg_opt_level,
+        cpu: l.mcpu.clone(),
+        llvm_args: l.llvm_args.clone(),
+        thin_jobs: jobs as u32,
+        partitions: l.partitions.max(1) as u32,
+        cache_dir: l.cache_dir.clone(),
+        cache_policy: l.cache_policy.clone(),
+        save_temps: l.save_temps.then(|| config.output.display().to_string()),
+        obj_path: l.obj_path.clone(),
+        emit_asm: l.emit_asm,
+        reloc_model: if config.is_pic() {
+            lto::RelocModel::Pic
+        } else {
+            lto::RelocModel::Static
+        },
+        ..Default::default()
+    }
+}
+
+/// Runs LTO over every bitcode input and returns the native objects (named after their
+/// modules), leaking their bytes for the rest of the link like every other input.
+pub fn run_lto(
+    config: &Config,
+    res: &mut Resolved,
+    report: &mut LtoReport,
+) -> std::result::Result<Vec<(String, &'static [u8])>, Vec<Error>> {
+    let one = |e: Error| vec![e];
+    let lc = lto_config(config);
+    if !config.lto.llvm_args.is_empty() {
+        lto::set_llvm_options(&config.lto.llvm_args).map_err(|e| one(err!("-mllvm: {e}")))?;
+    }
+    let mut extra_roots: HashSet<Vec<u8>> = HashSet::new();
+    let entry = config
+        .entry
+        .clone()
+        .or_else(|| (config.output_kind == OutputKind::Executable).then(|| "_start".to_string()));
+    for n in entry
+        .iter()
+        .chain(&config.undefined)
+        .chain(&config.require_defined)
+    {
+        extra_roots.insert(n.as_bytes().to_vec());
+    }
+    // Code generation may introduce calls to runtime functions; a bitcode definition of one
+    // must survive LTO (lld marks these visible too).
+    let triple = res
+        .bitcode
+        .iter()
+        .find_map(|b| b.file.as_ref().map(|f| f.target_triple().to_string()));
+    if let Some(t) = triple.filter(|t| !t.is_empty()) {
+        if let Ok(names) = lto::runtime_libcall_symbols(&t) {
+            extra_roots.extend(names.into_iter().map(String::into_bytes));
+        }
+    }
+    let ctx = ResolutionContext {
+        config,
+        extra_roots,
+    };
+    let resolutions = lld_resolutions(&ctx, res, None);
+
+    let mut lto = lto::Lto::new(lc).map_err(|e| one(err!("LTO: {e}")))?;
+    for (b, rs) in res.bitcode.iter_mut().zip(&resolutions) {
+        let Some(file) = b.file.take() else { continue };
+        report.modules += 1;
+        if file.is_thin() {
+            report.thin_modules += 1;
+        } else {
+            report.regular_modules += 1;
+        }
+        report.symbols += rs.len();
+        report.prevailing += rs.iter().filter(|r| r.prevailing).count();
+        report.visible_to_regular_obj += rs
+            .iter()
+            .filter(|r| r.prevailing && r.visible_to_regular_obj)
+            .count();
+        lto.add(file, rs)
+            .map_err(|e| one(err!("{}: {e}", b.name)))?;
+    }
+    let out = lto.run().map_err(|e| one(err!("LTO: {e}")))?;
+    for d in &out.diagnostics {
+        if d.severity == lto::Severity::Warning {
+            eprintln!("weld: warning: {}", d.message);
+        }
+    }
+    report.objects = out.stats.objects;
+    report.cache_hits = out.stats.cache_hits;
+    report.functions_compiled = out.stats.functions_compiled;
+    if config.lto.emit_asm {
+        write_asm(config, &out).map_err(one)?;
+        return Ok(Vec::new());
+    }
+    Ok(out
+        .objects
+        .into_iter()
+        .map(|o| {
+            let name = if o.module_name.is_empty() {
+                "lto.tmp".to_string()
+            } else {
+                format!("{}.lto.o", o.module_name)
+            };
+            let data: &'static [u8] = Box::leak(o.data.into_boxed_slice());
+            (name, data)
+        })
+        .collect())
+}
+
+/// `--lto-emit-asm`: the assembly goes to the output file (then `OUT1`, `OUT2`, ... for further
+/// tasks) and nothing is linked, as lld does.
+fn write_asm(config: &Config, out: &lto::LtoOutput) -> Result<()> {
+    if out.objects.is_empty() {
+        bail!("LTO produced no output");
+    }
+    for (i, o) in out.objects.iter().enumerate() {
+        let path = if i == 0 {
+            config.output.clone()
+        } else {
+            format!("{}{i}", config.output.display()).into()
+        };
+        std::fs::write(&path, &o.data).map_err(|e| {
+            err!(
+                "cannot open {}: {}",
+                path.display(),
+                crate::input_files::io_reason(&e)
+            )
+        })?;
+    }
+    Ok(())
+}
