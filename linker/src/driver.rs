@@ -93,8 +93,14 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
     }
     if config.gc_sections || !config.why_live.is_empty() {
         let mark = t
-            .run("liveness", || crate::mark_live::mark_live(&config, &res))
+            .run("liveness", || {
+                crate::mark_live::mark_live(&config, &res, config.gc_archive_members)
+            })
             .map_err(|e| vec![e])?;
+        if config.gc_archive_members {
+            crate::mark_live::unload_members(&mut res, &mark);
+            crate::dynamic::compute_symbol_flags(&config, &mut res);
+        }
         if !config.why_live.is_empty() {
             print!(
                 "{}",

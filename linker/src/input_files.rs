@@ -104,6 +104,8 @@ pub enum SectionKind {
     Comment,
     /// Removed by `--gc-sections`: nothing reached it.
     Garbage,
+    /// In an archive member that `--gc-archive-members` never loaded.
+    Unloaded,
 }
 
 /// One section of an input object.

@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::input_files::{FileId, SectionKind};
 use crate::resolve::Resolved;
 use crate::symbol_table::{SymbolDef, SymbolId};
-use gc::{Definition, Graph, NodeId, SymId, Target};
+use gc::{Definition, Graph, NodeId, RootReason, SymId, Target};
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, SectionHeader, Sym};
@@ -48,6 +48,12 @@ pub struct MarkResult {
     pub liveness: gc::Liveness,
     /// First node id of each file's sections (node = base + section index).
     pub node_base: Vec<u32>,
+    /// Whether each file is part of the link (always, except archive members the walk never
+    /// reached under `--gc-archive-members`).
+    pub active: Vec<bool>,
+    /// `--gc-archive-members`: each member the walk loaded, the symbol that reached it and the
+    /// file whose live section referred to it (None for a root), in walk order.
+    pub activations: Vec<(FileId, SymbolId, Option<FileId>)>,
 }
 
 impl MarkResult {
@@ -101,162 +107,139 @@ fn reloc_target(res: &Resolved, base: u32, file: FileId, sym: usize) -> Option<T
     Some(Target::Node(NodeId(base + u32::from(shndx))))
 }
 
-/// Builds the graph for all loaded objects and walks it.
-pub fn mark_live(config: &Config, res: &Resolved) -> Result<MarkResult> {
+fn gerr(e: gc::GraphError) -> crate::error::Error {
+    err!("internal error in the reference graph: {e}")
+}
+
+/// Adds the nodes of object `fid` (one per section), their edges and the file's roots. Files
+/// are added in id order, so `node_base[fid]` is where this file's nodes start.
+fn add_file(
+    config: &Config,
+    res: &Resolved,
+    graph: &mut Graph,
+    node_base: &mut Vec<u32>,
+    fid: FileId,
+    roots: &mut Vec<(Target, RootReason)>,
+) -> Result<()> {
+    let f = &res.files[fid as usize];
+    let base = graph.node_count() as u32;
+    node_base.push(base);
+    for si in 0..f.sections.len() {
+        graph
+            .add_node(NODE_SECTION, (u64::from(fid) << 32) | si as u64)
+            .map_err(gerr)?;
+    }
     let gc_on = config.gc_sections;
-    let total: usize = res.files.iter().map(|f| f.sections.len()).sum();
-    let mut graph = Graph::with_capacity(total + 16, total * 4);
-    let mut node_base = Vec::with_capacity(res.files.len());
-    for (fi, f) in res.files.iter().enumerate() {
-        node_base.push(graph.node_count() as u32);
-        for si in 0..f.sections.len() {
-            graph
-                .add_node(NODE_SECTION, ((fi as u64) << 32) | si as u64)
-                .map_err(|e| err!("internal error: {e}"))?;
-        }
-    }
-    let gerr = |e: gc::GraphError| err!("internal error in the reference graph: {e}");
 
-    // .eh_frame: CIE personalities and FDE references outside code are roots (lld's
-    // scanEhFrameSection); FDEs themselves are kept later iff their function is.
-    for (fi, f) in res.files.iter().enumerate() {
-        let fid = fi as FileId;
-        let base = node_base[fi];
-        for (si, s) in f.sections.iter().enumerate() {
-            if s.kind != SectionKind::EhFrame {
-                continue;
-            }
-            let records = eh_frame::split_eh_frame(s.data).map_err(|e| {
-                e.into_error(&format!("{}:(.eh_frame)", f.name), |off| {
-                    format!("{}:(.eh_frame+0x{off:x})", f.name)
-                })
-            })?;
-            for rec in records {
-                let start = u64::from(rec.offset);
-                let end = start + u64::from(rec.size);
-                let rels = crate::layout::reloc_range(s.relocs, start, end);
-                match rec.kind {
-                    eh_frame::EhRecordKind::Cie => {
-                        // Personality routines stay alive as long as their CIE exists.
-                        for r in rels {
-                            if let Some(t) =
-                                reloc_target(res, base, fid, r.r_sym(LE, false) as usize)
-                            {
-                                match t {
-                                    Target::Node(n) => {
-                                        graph.add_root(n, reason::EH_FRAME).map_err(gerr)?
-                                    }
-                                    Target::Symbol(sym) => graph
-                                        .add_root_symbol(sym, reason::EH_FRAME)
-                                        .map_err(gerr)?,
-                                }
-                            }
-                        }
-                    }
-                    eh_frame::EhRecordKind::Fde { .. } => {
-                        // As lld: an FDE's references to code or to group members follow the
-                        // function (they die with it); anything else (an LSDA outside a group)
-                        // is kept unconditionally.
-                        for r in rels.iter().filter(|r| r.r_offset(LE) != start + 8) {
-                            let sym = r.r_sym(LE, false) as usize;
-                            let Some((tf, ts)) = function_section(res, fid, sym) else {
-                                continue;
-                            };
-                            let target = &res.files[tf as usize].sections[ts];
-                            let grouped = target.flags() & u64::from(elf::SHF_GROUP) != 0;
-                            if target.flags() & u64::from(elf::SHF_EXECINSTR) != 0 || grouped {
-                                continue;
-                            }
-                            graph
-                                .add_root(
-                                    NodeId(node_base[tf as usize] + ts as u32),
-                                    reason::EH_FRAME,
-                                )
-                                .map_err(gerr)?;
-                        }
-                    }
-                }
-            }
-            let _ = si;
-        }
-    }
-
-    // Section edges, groups, link-order dependants and roots.
-    let mut scratch: Vec<Target> = Vec::new();
-    for (fi, f) in res.files.iter().enumerate() {
-        let fid = fi as FileId;
-        let base = node_base[fi];
-        let mut link_order: HashMap<usize, Vec<usize>> = HashMap::new();
-        for (si, s) in f.sections.iter().enumerate() {
-            if s.flags() & u64::from(elf::SHF_LINK_ORDER) != 0 {
-                link_order
-                    .entry(s.shdr.sh_link(LE) as usize)
-                    .or_default()
-                    .push(si);
-            }
-        }
-        // Members of a (non-discarded) group live and die together.
-        let mut group_next: HashMap<usize, usize> = HashMap::new();
-        for g in &f.comdats {
-            let live: Vec<usize> = g
-                .members
+    // .eh_frame is not a node: as lld's scanEhFrameSection does, CIE personalities and FDE
+    // references to non-code sections outside groups (LSDAs) are roots; an FDE is kept later
+    // iff its function is.
+    for s in f.sections.iter().filter(|s| s.kind == SectionKind::EhFrame) {
+        let records = eh_frame::split_eh_frame(s.data).map_err(|e| {
+            e.into_error(&format!("{}:(.eh_frame)", f.name), |off| {
+                format!("{}:(.eh_frame+0x{off:x})", f.name)
+            })
+        })?;
+        for rec in records {
+            let start = u64::from(rec.offset);
+            let rels = crate::layout::reloc_range(s.relocs, start, start + u64::from(rec.size));
+            let is_cie = rec.kind == eh_frame::EhRecordKind::Cie;
+            for r in rels
                 .iter()
-                .map(|&m| m as usize)
-                .filter(|&m| {
-                    matches!(
-                        f.sections[m].kind,
-                        SectionKind::Regular | SectionKind::Merge
-                    )
-                })
-                .collect();
-            for w in 0..live.len() {
-                if live.len() > 1 {
-                    group_next.insert(live[w], live[(w + 1) % live.len()]);
-                }
-            }
-        }
-        for (si, s) in f.sections.iter().enumerate() {
-            if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) {
-                continue;
-            }
-            let node = NodeId(base + si as u32);
-            if !s.is_alloc() {
-                // Kept, but its references (debug info) keep nothing alive.
-                continue;
-            }
-            scratch.clear();
-            for r in s.relocs {
-                if let Some(t) = reloc_target(res, base, fid, r.r_sym(LE, false) as usize) {
-                    scratch.push(t);
-                }
-            }
-            if let Some(deps) = link_order.get(&si) {
-                scratch.extend(deps.iter().map(|&d| Target::Node(NodeId(base + d as u32))));
-            }
-            if let Some(&next) = group_next.get(&si) {
-                scratch.push(Target::Node(NodeId(base + next as u32)));
-            }
-            graph
-                .set_edges(node, scratch.iter().copied())
-                .map_err(gerr)?;
-
-            let flags = s.flags();
-            if !gc_on {
-                graph.add_root(node, reason::NO_GC).map_err(gerr)?;
-            } else if flags & u64::from(elf::SHF_GNU_RETAIN) != 0 {
-                graph.add_root(node, reason::RETAINED).map_err(gerr)?;
-            } else if is_reserved(s.name, s.sh_type())
-                && flags & u64::from(elf::SHF_LINK_ORDER) == 0
+                .filter(|r| is_cie || r.r_offset(LE) != start + 8)
             {
-                graph.add_root(node, reason::RESERVED).map_err(gerr)?;
-            } else if !config.z.start_stop_gc && is_c_identifier(s.name) {
-                // -z nostart-stop-gc: C-identifier sections are kept as GNU ld keeps them.
-                graph.add_root(node, reason::RESERVED).map_err(gerr)?;
+                match reloc_target(res, base, fid, r.r_sym(LE, false) as usize) {
+                    Some(Target::Symbol(sym)) if is_cie => {
+                        roots.push((Target::Symbol(sym), reason::EH_FRAME))
+                    }
+                    Some(Target::Node(n)) => {
+                        let target = &f.sections[(n.0 - base) as usize];
+                        let follows_function =
+                            target.flags() & u64::from(elf::SHF_EXECINSTR | elf::SHF_GROUP) != 0;
+                        if is_cie || !follows_function {
+                            roots.push((Target::Node(n), reason::EH_FRAME));
+                        }
+                    }
+                    _ => {}
+                }
             }
         }
     }
 
-    // Symbol roots.
+    let mut link_order: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (si, s) in f.sections.iter().enumerate() {
+        if s.flags() & u64::from(elf::SHF_LINK_ORDER) != 0 {
+            link_order
+                .entry(s.shdr.sh_link(LE) as usize)
+                .or_default()
+                .push(si);
+        }
+    }
+    // Members of a (kept) group live and die together: a cycle of edges.
+    let mut group_next: HashMap<usize, usize> = HashMap::new();
+    for g in &f.comdats {
+        let live: Vec<usize> = g
+            .members
+            .iter()
+            .map(|&m| m as usize)
+            .filter(|&m| {
+                matches!(
+                    f.sections[m].kind,
+                    SectionKind::Regular | SectionKind::Merge
+                )
+            })
+            .collect();
+        if live.len() > 1 {
+            for w in 0..live.len() {
+                group_next.insert(live[w], live[(w + 1) % live.len()]);
+            }
+        }
+    }
+    let mut scratch: Vec<Target> = Vec::new();
+    for (si, s) in f.sections.iter().enumerate() {
+        // Non-allocated sections are kept but keep nothing alive (debug info would keep all).
+        if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) || !s.is_alloc() {
+            continue;
+        }
+        let node = NodeId(base + si as u32);
+        scratch.clear();
+        scratch.extend(
+            s.relocs
+                .iter()
+                .filter_map(|r| reloc_target(res, base, fid, r.r_sym(LE, false) as usize)),
+        );
+        if let Some(deps) = link_order.get(&si) {
+            scratch.extend(deps.iter().map(|&d| Target::Node(NodeId(base + d as u32))));
+        }
+        if let Some(&next) = group_next.get(&si) {
+            scratch.push(Target::Node(NodeId(base + next as u32)));
+        }
+        graph
+            .set_edges(node, scratch.iter().copied())
+            .map_err(gerr)?;
+
+        let flags = s.flags();
+        let why = if !gc_on {
+            Some(reason::NO_GC)
+        } else if flags & u64::from(elf::SHF_GNU_RETAIN) != 0 {
+            Some(reason::RETAINED)
+        } else if is_reserved(s.name, s.sh_type()) && flags & u64::from(elf::SHF_LINK_ORDER) == 0 {
+            Some(reason::RESERVED)
+        } else if !config.z.start_stop_gc && is_c_identifier(s.name) {
+            // -z nostart-stop-gc: C-identifier sections are kept as GNU ld keeps them.
+            Some(reason::RESERVED)
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            roots.push((Target::Node(node), why));
+        }
+    }
+    Ok(())
+}
+
+/// Roots that are symbols: the entry point, `-u`, `--require-defined`, exports, DT_INIT/DT_FINI.
+fn add_symbol_roots(config: &Config, res: &Resolved, graph: &mut Graph) -> Result<()> {
     let entry = match (&config.entry, config.output_kind) {
         (Some(e), _) => Some(e.clone()),
         (None, OutputKind::Executable) => Some("_start".to_string()),
@@ -285,7 +268,6 @@ pub fn mark_live(config: &Config, res: &Resolved) -> Result<MarkResult> {
                 .map_err(gerr)?;
         }
     }
-    // Init/fini functions named by DT_INIT/DT_FINI.
     for n in [&b"_init"[..], b"_fini"] {
         if let Some(id) = res.symtab.lookup(n) {
             graph
@@ -293,81 +275,221 @@ pub fn mark_live(config: &Config, res: &Resolved) -> Result<MarkResult> {
                 .map_err(gerr)?;
         }
     }
+    Ok(())
+}
 
-    // __start_X / __stop_X keep every section X only under -z nostart-stop-gc.
-    let mut start_stop: HashMap<SymbolId, NodeId> = HashMap::new();
-    if !config.z.start_stop_gc {
-        let mut by_name: HashMap<&[u8], Vec<NodeId>> = HashMap::new();
-        for (fi, f) in res.files.iter().enumerate() {
-            for (si, s) in f.sections.iter().enumerate() {
-                if matches!(s.kind, SectionKind::Regular | SectionKind::Merge)
-                    && is_c_identifier(s.name)
-                {
-                    by_name
-                        .entry(s.name)
-                        .or_default()
-                        .push(NodeId(node_base[fi] + si as u32));
-                }
-            }
-        }
-        for (id, s) in res.symtab.symbols.iter().enumerate() {
-            if s.def != SymbolDef::Synthetic {
-                continue;
-            }
-            let sec = s
-                .name
-                .strip_prefix(b"__start_")
-                .or_else(|| s.name.strip_prefix(b"__stop_"));
-            if let Some(nodes) = sec.and_then(|n| by_name.get(n)) {
-                let n = graph
-                    .add_node_with_edges(
-                        NODE_START_STOP,
-                        id as u64,
-                        nodes.iter().map(|&n| Target::Node(n)),
-                    )
-                    .map_err(gerr)?;
-                start_stop.insert(id as SymbolId, n);
+/// Under `-z nostart-stop-gc`, `__start_X`/`__stop_X` resolve to a node that keeps every
+/// section named X (with `-z start-stop-gc`, lld's default, they keep nothing).
+fn add_start_stop_nodes(
+    config: &Config,
+    res: &Resolved,
+    graph: &mut Graph,
+    node_base: &[u32],
+) -> Result<HashMap<SymbolId, NodeId>> {
+    let mut start_stop = HashMap::new();
+    if config.z.start_stop_gc {
+        return Ok(start_stop);
+    }
+    let mut by_name: HashMap<&[u8], Vec<NodeId>> = HashMap::new();
+    for (fi, f) in res.files.iter().enumerate() {
+        for (si, s) in f.sections.iter().enumerate() {
+            if matches!(s.kind, SectionKind::Regular | SectionKind::Merge)
+                && is_c_identifier(s.name)
+            {
+                by_name
+                    .entry(s.name)
+                    .or_default()
+                    .push(NodeId(node_base[fi] + si as u32));
             }
         }
     }
+    for (id, s) in res.symtab.symbols.iter().enumerate() {
+        if s.def != SymbolDef::Synthetic {
+            continue;
+        }
+        let sec = s
+            .name
+            .strip_prefix(b"__start_")
+            .or_else(|| s.name.strip_prefix(b"__stop_"));
+        if let Some(nodes) = sec.and_then(|n| by_name.get(n)) {
+            let n = graph
+                .add_node_with_edges(
+                    NODE_START_STOP,
+                    id as u64,
+                    nodes.iter().map(|&n| Target::Node(n)),
+                )
+                .map_err(gerr)?;
+            start_stop.insert(id as SymbolId, n);
+        }
+    }
+    Ok(start_stop)
+}
 
-    let defs: Vec<Definition> = res
-        .symtab
-        .symbols
-        .iter()
-        .enumerate()
-        .map(|(id, s)| match s.def {
-            SymbolDef::Defined { file, index } => {
-                let f = &res.files[file as usize];
-                let shndx = f.symbols[index as usize].st_shndx(LE);
-                if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
-                    Definition::External
-                } else {
-                    Definition::Node(NodeId(node_base[file as usize] + u32::from(shndx)))
+/// What defines a symbol, in graph terms, given the symbol table as it is now.
+fn definition_of(
+    res: &Resolved,
+    node_base: &[u32],
+    start_stop: &HashMap<SymbolId, NodeId>,
+    id: SymbolId,
+) -> Definition {
+    let s = res.symtab.get(id);
+    match s.def {
+        SymbolDef::Defined { file, index } => {
+            let f = &res.files[file as usize];
+            let shndx = f.symbols[index as usize].st_shndx(LE);
+            if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
+                Definition::External
+            } else {
+                Definition::Node(NodeId(node_base[file as usize] + u32::from(shndx)))
+            }
+        }
+        SymbolDef::Synthetic => match start_stop.get(&id) {
+            Some(&n) => Definition::Node(n),
+            None => Definition::External,
+        },
+        SymbolDef::Common { .. } | SymbolDef::Absolute(_) | SymbolDef::Shared { .. } => {
+            Definition::External
+        }
+        // LTO has replaced every bitcode definition by the time sections are collected.
+        SymbolDef::Undefined | SymbolDef::Lazy { .. } | SymbolDef::Bitcode { .. } => {
+            Definition::Undefined { weak: s.weak }
+        }
+    }
+}
+
+fn add_root(graph: &mut Graph, (t, why): (Target, RootReason)) -> Result<()> {
+    match t {
+        Target::Node(n) => graph.add_root(n, why),
+        Target::Symbol(s) => graph.add_root_symbol(s, why),
+    }
+    .map_err(gerr)
+}
+
+/// Builds the graph for all loaded objects and walks it. Archive members are those lld selects.
+///
+/// With `--gc-archive-members` (`activate_members`), an archive member only becomes part of the
+/// link when the walk reaches one of its symbols from a live node or a root (a strong or a weak
+/// reference: a weak reference binds to a member lld would load, exactly as in lld). Until then
+/// its roots (constructors, retained sections) do not count, so a member reachable only from
+/// dead code is never loaded: its initializers never run and the members its own references
+/// would pull in are not loaded either. Members that are never reached are then dropped from
+/// the link by [`unload_members`].
+pub fn mark_live(config: &Config, res: &Resolved, activate_members: bool) -> Result<MarkResult> {
+    let total: usize = res.files.iter().map(|f| f.sections.len()).sum();
+    let mut graph = Graph::with_capacity(total + 16, total * 4);
+    let mut node_base = Vec::with_capacity(res.files.len());
+    let mut pending: Vec<Vec<(Target, RootReason)>> = Vec::with_capacity(res.files.len());
+    let mut active: Vec<bool> = Vec::with_capacity(res.files.len());
+    for fid in 0..res.files.len() {
+        let mut roots = Vec::new();
+        add_file(
+            config,
+            res,
+            &mut graph,
+            &mut node_base,
+            fid as FileId,
+            &mut roots,
+        )?;
+        let is_member = res.files[fid].archive.is_some();
+        if activate_members && is_member {
+            pending.push(roots);
+            active.push(false);
+        } else {
+            for r in roots {
+                add_root(&mut graph, r)?;
+            }
+            pending.push(Vec::new());
+            active.push(true);
+        }
+    }
+    add_symbol_roots(config, res, &mut graph)?;
+    let start_stop = add_start_stop_nodes(config, res, &mut graph, &node_base)?;
+    let defs: Vec<Definition> = (0..res.symtab.len())
+        .map(|id| definition_of(res, &node_base, &start_stop, id as SymbolId))
+        .collect();
+    let mut activations = Vec::new();
+    let liveness = if activate_members {
+        let node_base = &node_base;
+        let mut loader = |sym: SymId, cause: gc::Cause, g: &mut Graph| -> Result<Definition> {
+            let d = defs
+                .get(sym.0 as usize)
+                .copied()
+                .unwrap_or(Definition::Undefined { weak: false });
+            if let Definition::Node(n) = d {
+                if let Some(p) = g.payload(n).filter(|_| g.kind(n) == Some(NODE_SECTION)) {
+                    let file = (p >> 32) as usize;
+                    if !active[file] {
+                        // First reach from live code: the member joins the link now.
+                        active[file] = true;
+                        for r in std::mem::take(&mut pending[file]) {
+                            add_root(g, r)?;
+                        }
+                        let referrer = match cause {
+                            gc::Cause::Node(from) => g.payload(from).map(|p| (p >> 32) as FileId),
+                            gc::Cause::Root(_) => None,
+                        };
+                        activations.push((file as FileId, sym.0, referrer));
+                    }
                 }
             }
-            SymbolDef::Synthetic => match start_stop.get(&(id as SymbolId)) {
-                Some(&n) => Definition::Node(n),
-                None => Definition::External,
-            },
-            SymbolDef::Common { .. } | SymbolDef::Absolute(_) | SymbolDef::Shared { .. } => {
-                Definition::External
-            }
-            // LTO has replaced every bitcode definition by the time sections are collected.
-            SymbolDef::Undefined | SymbolDef::Lazy { .. } | SymbolDef::Bitcode { .. } => {
-                Definition::Undefined { weak: s.weak }
-            }
-        })
-        .collect();
-    let mut loader = gc::Definitions(&defs);
-    let liveness = graph
-        .walk(&mut loader)
-        .map_err(|e| err!("internal error in the liveness walk: {e:?}"))?;
+            let _ = node_base;
+            Ok(d)
+        };
+        graph.walk(&mut loader).map_err(|e| match e {
+            gc::WalkError::Loader(e) => e,
+            other => err!("internal error in the liveness walk: {other:?}"),
+        })?
+    } else {
+        graph
+            .walk(&mut gc::Definitions(&defs))
+            .map_err(|e| err!("internal error in the liveness walk: {e:?}"))?
+    };
     Ok(MarkResult {
         graph,
         liveness,
         node_base,
+        active,
+        activations,
     })
+}
+
+/// `--gc-archive-members`: removes the archive members the walk never reached. Their sections
+/// leave the link (not reported as collected: they were never loaded), the symbols they define
+/// become undefined again, and `--why-extract` reports why each loaded member was loaded.
+pub fn unload_members(res: &mut Resolved, mark: &MarkResult) {
+    for (fi, f) in res.files.iter_mut().enumerate() {
+        if mark.active[fi] {
+            continue;
+        }
+        for s in f.sections.iter_mut() {
+            if s.kind != SectionKind::Ignored {
+                s.kind = SectionKind::Unloaded;
+            }
+        }
+    }
+    for s in res.symtab.symbols.iter_mut() {
+        match s.def {
+            SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. }
+                if !mark.active[file as usize] =>
+            {
+                s.def = SymbolDef::Undefined;
+            }
+            _ => {}
+        }
+    }
+    res.extractions = mark
+        .activations
+        .iter()
+        .map(|&(file, sym, referrer)| crate::resolve::Extraction {
+            reference: match referrer {
+                Some(r) => res.files[r as usize].name.clone(),
+                None => "--undefined".to_string(),
+            },
+            extracted: res.files[file as usize].name.clone(),
+            symbol: res.symtab.get(sym).name_str(),
+        })
+        .filter(|_| true)
+        .collect();
 }
 
 /// The section defining the function an FDE describes (its pc_begin relocation's target).

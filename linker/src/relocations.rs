@@ -1048,7 +1048,10 @@ fn target_in_dead_section(res: &Resolved, file: FileId, index: usize) -> bool {
     }
     matches!(
         f.sections[shndx as usize].kind,
-        SectionKind::Discarded | SectionKind::Ignored | SectionKind::Garbage
+        SectionKind::Discarded
+            | SectionKind::Ignored
+            | SectionKind::Garbage
+            | SectionKind::Unloaded
     )
 }
 
