@@ -121,6 +121,19 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
         .map_err(|e| vec![e])?;
     t.run("write", || writer::write_output(&config, &res, &lay))?;
 
+    if config.map_file.is_some() || config.print_map {
+        let text = crate::map_file::render(&res, &lay);
+        match &config.map_file {
+            Some(path) if path.as_os_str() != "-" => std::fs::write(path, text).map_err(|e| {
+                vec![err!(
+                    "cannot open map file {}: {}",
+                    path.display(),
+                    crate::input_files::io_reason(&e)
+                )]
+            })?,
+            _ => print!("{text}"),
+        }
+    }
     if let Some(path) = &config.why_extract {
         write_why_extract(path, &res).map_err(|e| vec![e])?;
     }

@@ -118,13 +118,19 @@ pub struct DynTables {
     pub needed: Vec<u32>,
     pub soname: Option<u32>,
     pub runpath: Option<u32>,
+    dynstr_index: HashMap<Vec<u8>, u32>,
 }
 
 impl DynTables {
+    /// Adds a string once (lld deduplicates `.dynstr`).
     fn add_str(&mut self, s: &[u8]) -> u32 {
+        if let Some(&off) = self.dynstr_index.get(s) {
+            return off;
+        }
         let off = self.dynstr.len() as u32;
         self.dynstr.extend_from_slice(s);
         self.dynstr.push(0);
+        self.dynstr_index.insert(s.to_vec(), off);
         off
     }
 }
@@ -135,21 +141,6 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
         dynstr: vec![0],
         ..Default::default()
     };
-    for (i, shared) in res.shared.iter().enumerate() {
-        if !shared.as_needed || res.shared_used[i] {
-            let off = t.add_str(shared.soname.as_bytes());
-            t.needed.push(off);
-        }
-    }
-    if config.output_kind == OutputKind::SharedObject {
-        if let Some(so) = &config.soname {
-            t.soname = Some(t.add_str(so.as_bytes()));
-        }
-    }
-    if !config.rpath.is_empty() {
-        let joined = config.rpath.join(":");
-        t.runpath = Some(t.add_str(joined.as_bytes()));
-    }
 
     // Imports (not hashed) first, then exports; GNU hash wants exports sorted by bucket.
     let mut imports = Vec::new();
@@ -194,6 +185,21 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
         .map(|&id| t.add_str(res.symtab.get(id).name))
         .collect();
     t.name_off = names;
+    for (i, shared) in res.shared.iter().enumerate() {
+        if !shared.as_needed || res.shared_used[i] {
+            let off = t.add_str(shared.soname.as_bytes());
+            t.needed.push(off);
+        }
+    }
+    if config.output_kind == OutputKind::SharedObject {
+        if let Some(so) = &config.soname {
+            t.soname = Some(t.add_str(so.as_bytes()));
+        }
+    }
+    if !config.rpath.is_empty() {
+        let joined = config.rpath.join(":");
+        t.runpath = Some(t.add_str(joined.as_bytes()));
+    }
 
     if use_gnu {
         t.gnu_hash = build_gnu_hash(res, &exports, imports.len() as u32 + 1, nbuckets);

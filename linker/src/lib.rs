@@ -17,6 +17,7 @@ pub mod layout;
 pub mod library_search;
 pub mod linker_script;
 pub mod lto_link;
+pub mod map_file;
 pub mod mark_live;
 pub mod merge;
 pub mod options;

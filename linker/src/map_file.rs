@@ -1,0 +1,165 @@
+//! `-Map=FILE` / `-M`: lld's link map. One line per output section, per input section (or
+//! linker-made piece, shown as `<internal>:(name)`) and per defined symbol, with the VMA, LMA,
+//! size and alignment columns lld prints.
+
+use crate::input_files::{FileId, SectionKind};
+use crate::layout::{ChunkKind, Layout, Synthetic};
+use crate::resolve::Resolved;
+use hashbrown::HashMap;
+use object::elf;
+use object::read::elf::Sym;
+use object::LittleEndian as LE;
+use std::fmt::Write as _;
+
+fn line(out: &mut String, vma: u64, size: u64, align: u64, indent: usize, text: &str) {
+    let _ = writeln!(
+        out,
+        "{vma:>16x} {vma:>16x} {size:>8x} {align:>5} {:indent$}{text}",
+        ""
+    );
+}
+
+fn synthetic_name(k: Synthetic, os_name: &str) -> String {
+    match k {
+        Synthetic::Commons => "COMMON".to_string(),
+        Synthetic::Copies => ".bss.rel.ro".to_string(),
+        _ => os_name.to_string(),
+    }
+}
+
+/// Renders the map.
+pub fn render(res: &Resolved, lay: &Layout) -> String {
+    let mut out =
+        String::from("             VMA              LMA     Size Align Out     In      Symbol\n");
+    // Defined symbols per input section, sorted by address (lld lists them under their section).
+    let mut syms: HashMap<(FileId, u32), Vec<(u64, u64, String)>> = HashMap::new();
+    for (fi, f) in res.files.iter().enumerate() {
+        for i in 1..f.symbols.len() {
+            let s = &f.symbols[i];
+            let shndx = s.st_shndx(LE);
+            if shndx == elf::SHN_UNDEF
+                || shndx >= elf::SHN_LORESERVE
+                || matches!(s.st_type(), elf::STT_SECTION | elf::STT_FILE)
+            {
+                continue;
+            }
+            // A global is listed where its winning definition is.
+            if let Some(g) = res.global_of(fi as FileId, i) {
+                match res.symtab.get(g).def {
+                    crate::symbol_table::SymbolDef::Defined { file, index }
+                        if file == fi as FileId && index as usize == i => {}
+                    _ => continue,
+                }
+            }
+            let name = f.sym_name(i);
+            if name.is_empty()
+                || lay.sec_addr[fi]
+                    .get(shndx as usize)
+                    .is_none_or(|&a| a == u64::MAX)
+            {
+                continue;
+            }
+            let sec = &f.sections[shndx as usize];
+            if !matches!(sec.kind, SectionKind::Regular) {
+                continue;
+            }
+            let addr = lay.sec_addr[fi][shndx as usize].wrapping_add(s.st_value(LE));
+            let name = String::from_utf8_lossy(name).into_owned();
+            syms.entry((fi as FileId, u32::from(shndx)))
+                .or_default()
+                .push((addr, s.st_size(LE), name));
+        }
+    }
+    for v in syms.values_mut() {
+        v.sort_by_key(|(a, _, _)| *a);
+    }
+    for os in &lay.sections {
+        line(&mut out, os.addr, os.size, os.align, 0, &os.name);
+        for c in &os.chunks {
+            let addr = os.addr + c.offset;
+            match c.kind {
+                ChunkKind::Input { file, sec } => {
+                    let f = &res.files[file as usize];
+                    let s = &f.sections[sec as usize];
+                    line(
+                        &mut out,
+                        addr,
+                        c.size,
+                        c.align,
+                        8,
+                        &format!("{}:({})", f.name, s.name_str()),
+                    );
+                    if let Some(list) = syms.get(&(file, sec)) {
+                        for (a, size, n) in list {
+                            line(&mut out, *a, *size, 1, 16, n);
+                        }
+                    }
+                }
+                ChunkKind::Merged(g) => {
+                    let first = lay
+                        .merge_of
+                        .iter()
+                        .find(|(_, &(mg, idx))| mg == g && idx == 0)
+                        .map(|(&(f, s), _)| (f, s));
+                    let name = first
+                        .map(|(f, s)| {
+                            res.files[f as usize].sections[s as usize]
+                                .name_str()
+                                .to_string()
+                        })
+                        .unwrap_or_else(|| os.name.clone());
+                    line(
+                        &mut out,
+                        addr,
+                        c.size,
+                        c.align,
+                        8,
+                        &format!("<internal>:({name})"),
+                    );
+                }
+                ChunkKind::Synthetic(Synthetic::EhFrame) => {
+                    // One line per input .eh_frame with its kept records (lld's EhInputSections).
+                    let base = addr;
+                    let mut per: Vec<((FileId, u32), u64, u64)> = Vec::new();
+                    for p in &lay.eh.pieces {
+                        let key = (p.file, p.sec);
+                        match per.iter_mut().find(|e| e.0 == key) {
+                            Some(e) => {
+                                e.1 = e.1.min(p.out_offset);
+                                e.2 += u64::from(p.size);
+                            }
+                            None => per.push((key, p.out_offset, u64::from(p.size))),
+                        }
+                    }
+                    for ((f, _), off, size) in per {
+                        line(
+                            &mut out,
+                            base + off,
+                            size,
+                            1,
+                            8,
+                            &format!("{}:(.eh_frame+0x0)", res.files[f as usize].name),
+                        );
+                    }
+                }
+                ChunkKind::Synthetic(k) => {
+                    // lld sizes the padding on the output section only.
+                    let size = if k == Synthetic::RelroPadding {
+                        0
+                    } else {
+                        c.size
+                    };
+                    line(
+                        &mut out,
+                        addr,
+                        size,
+                        c.align,
+                        8,
+                        &format!("<internal>:({})", synthetic_name(k, &os.name)),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
