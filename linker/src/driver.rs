@@ -76,6 +76,12 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
 
     let mut res = t.run("input loading and resolution", || resolve::resolve(&config))?;
     layout::add_linker_defined(&config, &mut res);
+    res.versions =
+        crate::version_script::Versions::load(&config.version_scripts).map_err(|e| vec![e])?;
+    for p in &config.dynamic_lists {
+        res.dynamic_list
+            .extend(crate::version_script::read_dynamic_list(p).map_err(|e| vec![e])?);
+    }
     crate::dynamic::compute_symbol_flags(&config, &mut res);
     let mut lto_report = crate::lto_link::LtoReport::default();
     if !res.bitcode.is_empty() {
@@ -113,6 +119,10 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
                 print!("{}", crate::gc_report::print_gc_sections(&res, &removed));
             }
         }
+    }
+    let version_errors = crate::dynamic::check_versions(&config, &res);
+    if !version_errors.is_empty() {
+        return Err(version_errors);
     }
     let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
     let relocation_count = scan.relocation_count;

@@ -25,8 +25,14 @@ pub fn is_dynamic(config: &Config, res: &Resolved) -> bool {
         || config.export_dynamic
 }
 
-/// Sets `in_dynsym` and `preemptible` on every global symbol (lld's `includeInDynsym` and
-/// `computeIsPreemptible`).
+/// Demangles an Itanium C++ name for `extern "C++"` patterns.
+pub fn demangle(name: &[u8]) -> Option<String> {
+    let sym = cpp_demangle::Symbol::new(name).ok()?;
+    sym.demangle(&cpp_demangle::DemangleOptions::default()).ok()
+}
+
+/// Sets `in_dynsym`, `preemptible` and the version of every global symbol (lld's
+/// `includeInDynsym`, `computeIsPreemptible` and version script assignment).
 pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
     let dynamic = is_dynamic(config, res);
     let shared_output = config.output_kind == OutputKind::SharedObject;
@@ -35,9 +41,30 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
         .iter()
         .map(|s| s.as_bytes())
         .collect();
+    let versions = std::mem::take(&mut res.versions);
+    let dynamic_list = std::mem::take(&mut res.dynamic_list);
+    let wants_cxx = !versions.is_empty() || dynamic_list.iter().any(|p| p.cxx);
+    let in_list = |name: &[u8], demangled: Option<&str>| {
+        dynamic_list.iter().any(|p| {
+            let subject = if p.cxx {
+                demangled.map(str::as_bytes)
+            } else {
+                Some(name)
+            };
+            subject.is_some_and(|s| {
+                if p.glob {
+                    crate::gc_report::glob_match(p.text.as_bytes(), s)
+                } else {
+                    p.text.as_bytes() == s
+                }
+            })
+        })
+    };
     for s in res.symtab.symbols.iter_mut() {
         s.in_dynsym = false;
         s.preemptible = false;
+        s.version = elf::VER_NDX_GLOBAL;
+        s.version_local = false;
         if !dynamic {
             continue;
         }
@@ -58,21 +85,83 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
             | SymbolDef::Common { .. }
             | SymbolDef::Absolute(_)
             | SymbolDef::Bitcode { .. } => {
-                let export = exportable
+                let demangled = if wants_cxx {
+                    demangle(s.dynamic_name())
+                } else {
+                    None
+                };
+                let assignment = versions.assign(s.dynamic_name(), demangled.as_deref());
+                let listed = in_list(s.dynamic_name(), demangled.as_deref());
+                let mut export = exportable
                     && (shared_output
                         || config.export_dynamic
                         || s.referenced_by_dso
-                        || export_names.contains(s.name));
+                        || export_names.contains(s.name)
+                        || listed
+                        || s.symver.is_some());
+                match assignment {
+                    crate::version_script::Assignment::Local if s.symver.is_none() => {
+                        export = false;
+                        s.version_local = true;
+                    }
+                    crate::version_script::Assignment::Version(n) => s.version = n,
+                    _ => {}
+                }
+                if let Some(v) = s.symver {
+                    if let Some(n) = versions.index_of(v) {
+                        s.version = n;
+                    }
+                }
                 s.in_dynsym = export;
                 // In an executable nothing defined can be preempted; in a shared object every
-                // exported default-visibility definition can, unless -Bsymbolic says otherwise.
-                let symbolic =
-                    config.bsymbolic || (config.bsymbolic_functions && s.sym_type == elf::STT_FUNC);
+                // exported default-visibility definition can, unless -Bsymbolic (or a dynamic
+                // list that does not name it) says otherwise.
+                let symbolic = config.bsymbolic
+                    || (config.bsymbolic_functions && s.sym_type == elf::STT_FUNC)
+                    || (!dynamic_list.is_empty() && !listed);
                 s.preemptible = shared_output && export && default_vis && !symbolic;
             }
             SymbolDef::Synthetic | SymbolDef::Lazy { .. } => {}
         }
     }
+    res.versions = versions;
+    res.dynamic_list = dynamic_list;
+}
+
+/// Checks version scripts against the symbols (lld's `--no-undefined-version` and `.symver`
+/// version checks).
+pub fn check_versions(config: &Config, res: &Resolved) -> Vec<crate::error::Error> {
+    let mut errors = Vec::new();
+    if config.no_undefined_version {
+        for (version, name) in res.versions.exact_globals() {
+            let defined = res
+                .symtab
+                .lookup(name.as_bytes())
+                .is_some_and(|id| res.symtab.get(id).is_defined());
+            if !defined {
+                let version = if version.is_empty() {
+                    "anonymous version"
+                } else {
+                    version
+                };
+                errors.push(crate::err!(
+                    "version script assignment of '{version}' to symbol '{name}' failed: symbol not defined"
+                ));
+            }
+        }
+    }
+    for s in &res.symtab.symbols {
+        if let Some(v) = s.symver {
+            if s.is_defined() && res.versions.index_of(v).is_none() && is_dynamic(config, res) {
+                errors.push(crate::err!(
+                    "{} has undefined version {}",
+                    s.name_str(),
+                    String::from_utf8_lossy(v)
+                ));
+            }
+        }
+    }
+    errors
 }
 
 /// The ELF (SysV) hash function.
@@ -114,6 +203,9 @@ pub struct DynTables {
     /// `.gnu.version_r` bytes, and its entry count (`DT_VERNEEDNUM`).
     pub verneed: Vec<u8>,
     pub verneed_count: u32,
+    /// `.gnu.version_d` bytes and its entry count (`DT_VERDEFNUM`).
+    pub verdef: Vec<u8>,
+    pub verdef_count: u32,
     /// `DT_NEEDED` strings (offsets in `.dynstr`).
     pub needed: Vec<u32>,
     pub soname: Option<u32>,
@@ -182,7 +274,7 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
         .dynsym
         .clone()
         .iter()
-        .map(|&id| t.add_str(res.symtab.get(id).name))
+        .map(|&id| t.add_str(res.symtab.get(id).dynamic_name()))
         .collect();
     t.name_off = names;
     for (i, shared) in res.shared.iter().enumerate() {
@@ -207,7 +299,7 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
     if use_sysv {
         t.sysv_hash = build_sysv_hash(res, &t.dynsym);
     }
-    build_versions(res, &mut t);
+    build_versions(config, res, &mut t);
     t
 }
 
@@ -274,11 +366,16 @@ fn build_sysv_hash(res: &Resolved, dynsym: &[SymbolId]) -> Vec<u8> {
 
 /// `.gnu.version` and `.gnu.version_r`, laid out as lld does: version indices in order of first
 /// use, all `Verneed` records first, then all `Vernaux` records grouped by library.
-fn build_versions(res: &Resolved, t: &mut DynTables) {
+fn build_versions(config: &Config, res: &Resolved, t: &mut DynTables) {
+    // Version definitions (version scripts) take indices 2..; imported versions follow.
+    let defined_versions = !res.versions.names.is_empty();
+    if defined_versions {
+        build_verdef(config, res, t);
+    }
     // (library, library's version index) -> output version index.
     let mut assigned: HashMap<(u32, u16), u16> = HashMap::new();
     let mut per_lib: Vec<Vec<(u16, u16)>> = vec![Vec::new(); res.shared.len()];
-    let mut next = 2u16;
+    let mut next = 2u16 + res.versions.names.len() as u16;
     let mut versym = vec![0u16; t.dynsym.len() + 1];
     let mut any = false;
     for (i, &id) in t.dynsym.iter().enumerate() {
@@ -300,11 +397,18 @@ fn build_versions(res: &Resolved, t: &mut DynTables) {
                 }
             }
             SymbolDef::Undefined | SymbolDef::Lazy { .. } => elf::VER_NDX_LOCAL,
-            _ => elf::VER_NDX_GLOBAL,
+            _ => {
+                s.version
+                    | if s.version_hidden {
+                        crate::shared_files::VERSYM_HIDDEN
+                    } else {
+                        0
+                    }
+            }
         };
     }
     t.versym = versym;
-    if !any {
+    if !any && !defined_versions {
         // lld still emits .gnu.version when a library is versioned; with nothing versioned
         // imported the section carries no information, so it is dropped.
         if res.shared.iter().all(|s| s.verdef_names.is_empty()) {
@@ -347,6 +451,38 @@ fn build_versions(res: &Resolved, t: &mut DynTables) {
     need.extend_from_slice(&aux);
     t.verneed = need;
     t.verneed_count = n_need as u32;
+}
+
+/// `.gnu.version_d`: the base definition (the soname or output file name), then one definition
+/// per version-script version, each `Verdef` followed by its one `Verdaux` (lld's layout).
+fn build_verdef(config: &Config, res: &Resolved, t: &mut DynTables) {
+    let base = config.soname.clone().unwrap_or_else(|| {
+        config
+            .output
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    let names: Vec<&[u8]> = std::iter::once(base.as_bytes())
+        .chain(res.versions.names.iter().map(|n| n.as_bytes()))
+        .collect();
+    let mut v = Vec::with_capacity(28 * names.len());
+    for (i, name) in names.iter().enumerate() {
+        let name_off = t.add_str(name);
+        let flags: u16 = if i == 0 { elf::VER_FLG_BASE } else { 0 };
+        v.extend_from_slice(&1u16.to_le_bytes());
+        v.extend_from_slice(&flags.to_le_bytes());
+        v.extend_from_slice(&(i as u16 + 1).to_le_bytes());
+        v.extend_from_slice(&1u16.to_le_bytes());
+        v.extend_from_slice(&elf_hash(name).to_le_bytes());
+        v.extend_from_slice(&20u32.to_le_bytes());
+        let next: u32 = if i + 1 == names.len() { 0 } else { 28 };
+        v.extend_from_slice(&next.to_le_bytes());
+        v.extend_from_slice(&name_off.to_le_bytes());
+        v.extend_from_slice(&0u32.to_le_bytes());
+    }
+    t.verdef = v;
+    t.verdef_count = names.len() as u32;
 }
 
 /// The size and type of a shared data symbol, for its copy relocation.

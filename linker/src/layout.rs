@@ -32,6 +32,7 @@ pub enum Synthetic {
     Interp,
     GnuVersion,
     GnuVersionR,
+    GnuVersionD,
     Hash,
     RelaPlt,
     Plt,
@@ -510,6 +511,18 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
                 Synthetic::GnuVersion,
                 size,
                 2,
+            );
+        }
+        if !dyn_tables.verdef.is_empty() {
+            let size = dyn_tables.verdef.len() as u64;
+            add_synth(
+                &mut b,
+                ".gnu.version_d",
+                elf::SHT_GNU_VERDEF,
+                a,
+                Synthetic::GnuVersionD,
+                size,
+                4,
             );
         }
         if !dyn_tables.verneed.is_empty() {
@@ -1384,6 +1397,13 @@ fn dynamic_tags(
             synth(Synthetic::GnuVersion).map_or(0, |x| x.0),
         );
     }
+    if !t.verdef.is_empty() {
+        tag(
+            elf::DT_VERDEF,
+            synth(Synthetic::GnuVersionD).map_or(0, |x| x.0),
+        );
+        tag(elf::DT_VERDEFNUM, u64::from(t.verdef_count));
+    }
     if !t.verneed.is_empty() {
         tag(
             elf::DT_VERNEED,
@@ -2182,7 +2202,8 @@ fn build_symtab(
         }
         let hidden = s.visibility == elf::STV_HIDDEN
             || s.visibility == elf::STV_INTERNAL
-            || s.def == SymbolDef::Synthetic;
+            || s.def == SymbolDef::Synthetic
+            || s.version_local;
         if hidden && s.is_defined() {
             let name_off = add_name(strtab, s.name);
             symtab.push(SymtabEntry::Global {

@@ -26,4 +26,5 @@ pub mod relocations;
 pub mod resolve;
 pub mod shared_files;
 pub mod symbol_table;
+pub mod version_script;
 pub mod writer;

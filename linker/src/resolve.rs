@@ -74,6 +74,10 @@ pub struct Resolved {
     pub shared_used: Vec<bool>,
     /// LLVM bitcode inputs, in command-line order (compiled by LTO, then replaced by its output).
     pub bitcode: Vec<BitcodeInput>,
+    /// `--version-script` contents (empty without one).
+    pub versions: crate::version_script::Versions,
+    /// `--dynamic-list` patterns.
+    pub dynamic_list: Vec<crate::version_script::Pattern>,
 }
 
 /// `first_referrer` values with this bit set name a bitcode file rather than an object.
@@ -164,6 +168,8 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             shared: Vec::new(),
             shared_used: Vec::new(),
             bitcode: Vec::new(),
+            versions: Default::default(),
+            dynamic_list: Vec::new(),
         },
         errors: Vec::new(),
         seen_files: HashSet::new(),
@@ -646,9 +652,16 @@ impl Resolver<'_> {
         let mut lazy_fetches = Vec::new();
         for i in file.first_global..file.symbols.len() {
             let s = &file.symbols[i];
-            let sid = self.out.symtab.intern(file.sym_name(i));
-            ids.push(sid);
             let shndx = s.st_shndx(LE);
+            // `.symver` definitions: `foo@@V2` defines `foo` (default version V2); `foo@V1`
+            // stays its own symbol (a non-default version).
+            let (name, symver) = if shndx == elf::SHN_UNDEF {
+                (file.sym_name(i), None)
+            } else {
+                crate::symbol_table::split_symver(file.sym_name(i))
+            };
+            let sid = self.out.symtab.intern(name);
+            ids.push(sid);
             let weak = s.st_bind() == elf::STB_WEAK;
             let discarded = shndx != elf::SHN_UNDEF
                 && shndx < elf::SHN_LORESERVE
@@ -680,6 +693,18 @@ impl Resolver<'_> {
                 self.add_global(sid, input, s.st_other() & 3, id, Site::Native(&file, i))
             {
                 lazy_fetches.push(fetch);
+            }
+            if let Some((version, hidden)) = symver {
+                let sym = self.out.symtab.get_mut(sid);
+                if sym.def
+                    == (SymbolDef::Defined {
+                        file: id,
+                        index: i as u32,
+                    })
+                {
+                    sym.symver = Some(version);
+                    sym.version_hidden = hidden;
+                }
             }
         }
         self.out.files.push(file);

@@ -59,6 +59,14 @@ pub struct Symbol {
     pub in_dynsym: bool,
     /// References may bind to another module's definition at run time; computed after resolution.
     pub preemptible: bool,
+    /// Output version index (`.gnu.version`): 1 = global, 2.. = version-script versions.
+    pub version: u16,
+    /// A `.symver name@VERSION` definition (non-default version, hidden in `.gnu.version`).
+    pub version_hidden: bool,
+    /// The version named by a `.symver` definition (`foo@V1`, `foo@@V2`), if any.
+    pub symver: Option<&'static [u8]>,
+    /// A version script says `local:` for this symbol: not exported, local in `.symtab`.
+    pub version_local: bool,
 }
 
 impl Symbol {
@@ -76,6 +84,14 @@ impl Symbol {
     /// Defined by a shared library.
     pub fn is_shared(&self) -> bool {
         matches!(self.def, SymbolDef::Shared { .. })
+    }
+
+    /// The name `.dynsym` gives the symbol: without a `.symver` suffix (`foo@V1` -> `foo`).
+    pub fn dynamic_name(&self) -> &'static [u8] {
+        match (self.symver, self.name.iter().position(|&c| c == b'@')) {
+            (Some(_), Some(at)) => &self.name[..at],
+            _ => self.name,
+        }
     }
 
     pub fn name_str(&self) -> String {
@@ -109,6 +125,10 @@ impl SymbolTable {
             used_in_regular_obj: false,
             in_dynsym: false,
             preemptible: false,
+            version: 1,
+            version_hidden: false,
+            symver: None,
+            version_local: false,
         });
         self.map.insert(name, id);
         id
@@ -132,6 +152,19 @@ impl SymbolTable {
 
     pub fn is_empty(&self) -> bool {
         self.symbols.is_empty()
+    }
+}
+
+/// Splits a `.symver` definition name: `foo@@V2` -> (`foo`, V2, default), `foo@V1` -> (`foo@V1`,
+/// V1, non-default: it stays a separate symbol, as lld keeps it). Other names are unchanged.
+pub fn split_symver(name: &'static [u8]) -> (&'static [u8], Option<(&'static [u8], bool)>) {
+    let Some(at) = name.iter().position(|&c| c == b'@') else {
+        return (name, None);
+    };
+    if name.get(at + 1) == Some(&b'@') {
+        (&name[..at], Some((&name[at + 2..], false)))
+    } else {
+        (name, Some((&name[at + 1..], true)))
     }
 }
 

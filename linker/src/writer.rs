@@ -311,6 +311,7 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
             elf::SHT_DYNAMIC => (index_of(Synthetic::DynStr), 0),
             elf::SHT_HASH | elf::SHT_GNU_VERSYM => (index_of(Synthetic::DynSym), 0),
             elf::SHT_GNU_VERNEED => (index_of(Synthetic::DynStr), lay.dyn_tables.verneed_count),
+            elf::SHT_GNU_VERDEF => (index_of(Synthetic::DynStr), lay.dyn_tables.verdef_count),
             // .rela.plt names the section its relocations apply to (SHF_INFO_LINK).
             elf::SHT_RELA if os.name == ".rela.plt" => {
                 (index_of(Synthetic::DynSym), index_of(Synthetic::GotPlt))
@@ -430,6 +431,7 @@ fn write_synthetic(
             }
         }
         Synthetic::GnuVersionR => buf.copy_from_slice(&t.verneed),
+        Synthetic::GnuVersionD => buf.copy_from_slice(&t.verdef),
         Synthetic::RelaDyn => write_rela_dyn(res, lay, map, buf)?,
         Synthetic::RelaPlt => {
             for (i, g) in lay.scan.plt.iter().enumerate() {
