@@ -95,9 +95,20 @@ impl<'a> Lexer<'a> {
             let end = rest[1..].find('"').map_or(rest.len(), |i| i + 2);
             return Some(&rest[..end]);
         }
-        let end = rest
-            .find(|c: char| c.is_whitespace() || "{};:\"".contains(c))
-            .unwrap_or(rest.len());
+        // A word ends at white space or punctuation; `::` (C++ scopes) stays inside it.
+        let bytes = rest.as_bytes();
+        let mut end = 0;
+        while end < bytes.len() {
+            let c = bytes[end];
+            if c == b':' && bytes.get(end + 1) == Some(&b':') {
+                end += 2;
+                continue;
+            }
+            if c.is_ascii_whitespace() || b"{};:\"".contains(&c) {
+                break;
+            }
+            end += 1;
+        }
         Some(&rest[..end])
     }
 
