@@ -13,6 +13,8 @@ pub mod build;
 pub mod corpus;
 #[path = "support/elf.rs"]
 pub mod elf;
+#[path = "support/gc.rs"]
+pub mod gc;
 #[path = "support/paths.rs"]
 pub mod paths;
 #[path = "support/run.rs"]
