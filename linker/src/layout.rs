@@ -54,6 +54,7 @@ pub enum Synthetic {
     Got,
     RelroPadding,
     GotPlt,
+    IgotPlt,
     Commons,
     Comment,
     Symtab,
@@ -226,6 +227,8 @@ pub struct Layout {
     /// Offset of each copy-relocated symbol in the copy area.
     pub copy_offset: Vec<u64>,
     pub plt_addr: u64,
+    /// Output section index of linker-defined symbols tied to a section.
+    pub synthetic_section: HashMap<SymbolId, u16>,
     pub rela_dyn_count: u64,
     pub relative_count: u64,
     pub scan: ScanResult,
@@ -696,13 +699,26 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let needs_gotplt =
         !scan.iplt.is_empty() || !scan.plt.is_empty() || needs_got_base(res) || dynamic_output;
     if needs_gotplt {
-        let size = 24 + (scan.plt.len() + scan.iplt.len()) as u64 * 8;
+        let size = 24 + scan.plt.len() as u64 * 8;
         add_synth(
             &mut b,
             ".got.plt",
             elf::SHT_PROGBITS,
             a | w,
             Synthetic::GotPlt,
+            size,
+            8,
+        );
+    }
+    // IFUNC slots are a piece of their own after the PLT slots (lld's .igot.plt).
+    if !scan.iplt.is_empty() {
+        let size = scan.iplt.len() as u64 * 8;
+        add_synth(
+            &mut b,
+            ".got.plt",
+            elf::SHT_PROGBITS,
+            a | w,
+            Synthetic::IgotPlt,
             size,
             8,
         );
@@ -957,6 +973,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         interp,
         copy_offset,
         plt_addr: 0,
+        synthetic_section: HashMap::new(),
     };
     let _ = nfiles;
     assign_addresses(config, &mut lay)?;
@@ -1830,7 +1847,7 @@ fn note_groups(lay: &Layout) -> Vec<(usize, usize)> {
 impl Layout {
     /// Address of the `.got.plt` slot of IPLT entry `i` (after the PLT entries' slots).
     pub fn igotplt_slot(&self, i: u32) -> u64 {
-        self.gotplt_addr + 24 + (self.scan.plt.len() as u64 + u64::from(i)) * 8
+        self.synthetic_address(Synthetic::IgotPlt).unwrap_or(0) + u64::from(i) * 8
     }
 
     /// Address of a synthetic chunk.
@@ -2103,10 +2120,13 @@ impl Layout {
                         .get(&Synthetic::Commons)
                         .map(|x| self.sections[x.0 as usize].shndx as u16)
                         .unwrap_or(elf::SHN_ABS),
-                    SymbolDef::Synthetic => self
-                        .section_containing(v)
-                        .map(|s| s.shndx as u16)
-                        .unwrap_or(elf::SHN_ABS),
+                    SymbolDef::Synthetic => match self.synthetic_section.get(&id) {
+                        Some(&shndx) => shndx,
+                        None => self
+                            .section_containing(v)
+                            .map(|s| s.shndx as u16)
+                            .unwrap_or(elf::SHN_ABS),
+                    },
                     SymbolDef::Absolute(_) => elf::SHN_ABS,
                     _ => elf::SHN_UNDEF,
                 };
@@ -2182,8 +2202,10 @@ fn build_symtab(
             | SymbolDef::Synthetic
             | SymbolDef::Absolute(_) => true,
             SymbolDef::Undefined | SymbolDef::Shared { .. } => s.referenced,
+            // lld turns a lazy symbol that only weak references reached into a weak undefined.
+            SymbolDef::Lazy { .. } => s.referenced && s.weak,
             // Bitcode definitions are replaced by LTO's output before layout.
-            SymbolDef::Lazy { .. } | SymbolDef::Bitcode { .. } => false,
+            SymbolDef::Bitcode { .. } => false,
         };
         if !include {
             continue;
@@ -2200,11 +2222,9 @@ fn build_symtab(
                 }
             }
         }
-        let hidden = s.visibility == elf::STV_HIDDEN
-            || s.visibility == elf::STV_INTERNAL
-            || s.def == SymbolDef::Synthetic
-            || s.version_local;
-        if hidden && s.is_defined() {
+        let hidden =
+            s.visibility == elf::STV_HIDDEN || s.visibility == elf::STV_INTERNAL || s.version_local;
+        if hidden {
             let name_off = add_name(strtab, s.name);
             symtab.push(SymtabEntry::Global {
                 id: id as SymbolId,
@@ -2299,10 +2319,28 @@ fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -
     if let Some(d) = lay.synthetic_address(Synthetic::Dynamic) {
         defs.push((b"_DYNAMIC", d));
     }
+    // The output section each linker-defined symbol belongs to (lld's choice), by name.
+    let owner = |name: &[u8]| -> Option<&str> {
+        Some(match name {
+            b"__init_array_start" | b"__init_array_end" => ".init_array",
+            b"__fini_array_start" | b"__fini_array_end" => ".fini_array",
+            b"__preinit_array_start" | b"__preinit_array_end" => ".preinit_array",
+            b"_GLOBAL_OFFSET_TABLE_" => ".got.plt",
+            b"__rela_iplt_start" | b"__rela_iplt_end" => ".rela.dyn",
+            b"_DYNAMIC" => ".dynamic",
+            b"__bss_start" => ".bss",
+            _ => return None,
+        })
+    };
     for (name, v) in defs {
         if let Some(id) = res.symtab.lookup(name) {
             if res.symtab.get(id).def == SymbolDef::Synthetic {
                 lay.global_value[id as usize] = v;
+                if let Some(os) =
+                    owner(name).and_then(|n| lay.sections.iter().find(|s| s.name == n))
+                {
+                    lay.synthetic_section.insert(id, os.shndx as u16);
+                }
             }
         }
     }
@@ -2338,6 +2376,10 @@ fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -
         };
         if let Some((a, size)) = find(sec) {
             lay.global_value[id] = if is_start { a } else { a + size };
+            if let Some(os) = lay.sections.iter().find(|s| s.name == sec) {
+                lay.synthetic_section
+                    .insert(id as SymbolId, os.shndx as u16);
+            }
         }
     }
     Ok(())
@@ -2430,7 +2472,14 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
         }
         if define {
             s.def = SymbolDef::Synthetic;
-            s.visibility = elf::STV_HIDDEN;
+            // lld gives __start_/__stop_ protected visibility (global in .symtab) and hides the
+            // other linker-defined symbols.
+            let start_stop = s.name.starts_with(b"__start_") || s.name.starts_with(b"__stop_");
+            s.visibility = if start_stop {
+                elf::STV_PROTECTED
+            } else {
+                elf::STV_HIDDEN
+            };
             s.weak = false;
         }
     }

@@ -65,10 +65,18 @@ pub fn lld_resolutions(
                     let root = ctx.extra_roots.contains(s.name);
                     let visible =
                         s.used_in_regular_obj || s.referenced_by_dso || s.in_dynsym || root;
+                    // lld: defined in this output (by anyone) and not preemptible.
+                    let defined_here = prevailing
+                        || matches!(
+                            s.def,
+                            SymbolDef::Defined { .. }
+                                | SymbolDef::Common { .. }
+                                | SymbolDef::Absolute(_)
+                        );
                     lto::Resolution {
                         prevailing,
                         visible_to_regular_obj: visible,
-                        final_definition_in_linkage_unit: prevailing && (exe || !s.preemptible),
+                        final_definition_in_linkage_unit: defined_here && (exe || !s.preemptible),
                         export_dynamic: s.in_dynsym,
                         linker_redefined: wrapped.contains(s.name),
                     }

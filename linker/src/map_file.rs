@@ -118,28 +118,33 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
                     );
                 }
                 ChunkKind::Synthetic(Synthetic::EhFrame) => {
-                    // One line per input .eh_frame with its kept records (lld's EhInputSections).
-                    let base = addr;
-                    let mut per: Vec<((FileId, u32), u64, u64)> = Vec::new();
-                    for p in &lay.eh.pieces {
-                        let key = (p.file, p.sec);
-                        match per.iter_mut().find(|e| e.0 == key) {
-                            Some(e) => {
-                                e.1 = e.1.min(p.out_offset);
-                                e.2 += u64::from(p.size);
+                    // As lld: records in output order, consecutive records of one input section
+                    // that were adjacent there merged into one line.
+                    let mut order: Vec<&crate::layout::EhPiece> = lay.eh.pieces.iter().collect();
+                    order.sort_by_key(|p| p.out_offset);
+                    let mut runs: Vec<(FileId, u32, u32, u64, u64)> = Vec::new();
+                    for p in order {
+                        if let Some(last) = runs.last_mut() {
+                            if last.0 == p.file
+                                && last.1 == p.sec
+                                && u64::from(last.2) + last.4 == u64::from(p.in_offset)
+                                && last.3 + last.4 == p.out_offset
+                            {
+                                last.4 += u64::from(p.size);
+                                continue;
                             }
-                            None => per.push((key, p.out_offset, u64::from(p.size))),
                         }
+                        runs.push((p.file, p.sec, p.in_offset, p.out_offset, u64::from(p.size)));
                     }
-                    for ((f, _), off, size) in per {
-                        line(
-                            &mut out,
-                            base + off,
-                            size,
-                            1,
-                            8,
-                            &format!("{}:(.eh_frame+0x0)", res.files[f as usize].name),
+                    for (f, s, in_off, out_off, size) in runs {
+                        let file = &res.files[f as usize];
+                        let name = format!(
+                            "{}:({}+0x{:x})",
+                            file.name,
+                            file.sections[s as usize].name_str(),
+                            in_off
                         );
+                        line(&mut out, addr + out_off, size, 1, 8, &name);
                     }
                 }
                 ChunkKind::Synthetic(k) => {

@@ -103,6 +103,8 @@ pub struct ScanResult {
     /// Non-preemptible IFUNCs, called through `.iplt`.
     pub iplt: Vec<SymKey>,
     pub iplt_index: HashMap<SymKey, u32>,
+    /// IFUNCs whose address is taken by a direct (non-call, non-GOT) reference.
+    pub iplt_canonical: hashbrown::HashSet<SymKey>,
     /// Shared data symbols copied into the executable (`R_X86_64_COPY`).
     pub copies: Vec<SymbolId>,
     pub copy_index: HashMap<SymbolId, u32>,
@@ -410,6 +412,11 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                     Plan::Direct => {
                         if t.ifunc {
                             add_iplt(&mut out, t.key);
+                            // Address taken directly: the IPLT entry is the function's
+                            // canonical address (lld then lists it as a FUNC there).
+                            if info.expr != E::Plt {
+                                out.iplt_canonical.insert(t.key);
+                            }
                         }
                         if let Err(e) = scan_direct(
                             config, shape, res, &mut out, &info, &t, place, addend, writable,

@@ -80,6 +80,9 @@ pub struct Resolved {
     pub dynamic_list: Vec<crate::version_script::Pattern>,
 }
 
+/// The owner recorded for COMDAT groups won by a bitcode module.
+const BITCODE_COMDAT_OWNER: u32 = u32::MAX;
+
 /// `first_referrer` values with this bit set name a bitcode file rather than an object.
 pub const BITCODE_REFERRER: u32 = 1 << 31;
 
@@ -132,6 +135,9 @@ pub fn add_lto_objects(
             s.def = SymbolDef::Undefined;
         }
     }
+    // COMDATs won by bitcode now belong to LTO's output, which carries the same groups.
+    out.comdats
+        .retain(|_, &mut owner| owner != BITCODE_COMDAT_OWNER);
     let mut r = Resolver {
         config,
         out,
@@ -536,7 +542,32 @@ impl Resolver<'_> {
             module_id = format!("{name}.{n}");
             n += 1;
         }
-        let bc = lto::BitcodeFile::open_owned(data, &module_id).map_err(|e| err!("{name}: {e}"))?;
+        let bc = lto::BitcodeFile::open_owned(data, &module_id).map_err(|e| {
+            // The bridge names the module already; say it once, as lld does.
+            let e = e
+                .strip_prefix(&format!("{module_id}: "))
+                .unwrap_or(&e)
+                .to_string();
+            let e = e
+                .strip_prefix("cannot read LLVM bitcode: ")
+                .unwrap_or(&e)
+                .to_string();
+            err!("{name}: {e}")
+        })?;
+        // lld rejects a module for another machine before doing anything with it.
+        let triple = bc.target_triple();
+        if !triple.is_empty() && !triple.starts_with("x86_64") {
+            let first = self
+                .out
+                .files
+                .first()
+                .map(|f| f.name.clone())
+                .or_else(|| self.out.bitcode.first().map(|b| b.name.clone()));
+            match first {
+                Some(first) => bail!("{name} is incompatible with {first}"),
+                None => bail!("{name} is incompatible with elf_x86_64"),
+            }
+        }
         // COMDATs are shared with native objects: the first copy anywhere wins.
         let lost: Vec<bool> = bc
             .comdats()
@@ -545,7 +576,7 @@ impl Resolver<'_> {
                 if self.out.comdats.contains_key(key) {
                     true
                 } else {
-                    self.out.comdats.insert(key, u32::MAX);
+                    self.out.comdats.insert(key, BITCODE_COMDAT_OWNER);
                     false
                 }
             })
@@ -574,11 +605,13 @@ impl Resolver<'_> {
             };
             let input = if flags.is_undefined() || in_lost_comdat {
                 SymbolInput::Undefined { weak }
-            } else if let Some(c) = s.common {
-                SymbolInput::Common {
-                    size: c.size,
-                    align: u64::from(c.align).max(1),
+            } else if s.common.is_some() {
+                // A bitcode tentative definition yields to any real definition and LTO emits
+                // it as a common if it prevails; resolving it as a weak definition does that.
+                SymbolInput::Defined {
+                    weak: true,
                     def,
+                    sym_type: elf::STT_OBJECT,
                 }
             } else {
                 let sym_type = if flags.is_tls() {

@@ -559,9 +559,10 @@ fn write_synthetic(
                 let entry = lay.plt_addr + 16 + i as u64 * IPLT_ENTRY_SIZE;
                 put64(buf, 24 + i * 8, arch::gotplt_lazy_value(entry));
             }
+        }
+        Synthetic::IgotPlt => {
             for (i, key) in lay.scan.iplt.iter().enumerate() {
-                let o = 24 + (lay.scan.plt.len() + i) * 8;
-                put64(buf, o, raw_key_address(res, map, *key, 0));
+                put64(buf, i * 8, raw_key_address(res, map, *key, 0));
             }
         }
         Synthetic::Commons | Synthetic::RelroPadding | Synthetic::Copies => {}
@@ -748,6 +749,30 @@ fn write_symtab(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
             }
             _ => shndx,
         };
+        let mut info = info;
+        let mut shndx = shndx;
+        if info & 0xf == elf::STT_GNU_IFUNC {
+            // An IFUNC's address in this output is its IPLT entry (see relocations.rs), and lld
+            // lists it as a function there.
+            let key = match *e {
+                SymtabEntry::Local { file, index, .. } => SymKey::Local(file, index),
+                SymtabEntry::Global { id, .. } => SymKey::Global(id),
+            };
+            if let Some(&i) = lay
+                .scan
+                .iplt_index
+                .get(&key)
+                .filter(|_| lay.scan.iplt_canonical.contains(&key))
+            {
+                value = lay.iplt_addr + u64::from(i) * IPLT_ENTRY_SIZE;
+                info = (info & 0xf0) | elf::STT_FUNC;
+                shndx = lay
+                    .synthetic_index
+                    .get(&Synthetic::Iplt)
+                    .map(|x| lay.sections[x.0 as usize].shndx as u16)
+                    .unwrap_or(shndx);
+            }
+        }
         if info & 0xf == elf::STT_TLS {
             value = value.wrapping_sub(lay.tls_start);
         }
