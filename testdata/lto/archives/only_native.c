@@ -1,0 +1,1 @@
+int from_native_only(int x) { return x * x * x; }
