@@ -11,10 +11,16 @@
 pub mod build;
 #[path = "support/corpus.rs"]
 pub mod corpus;
+#[path = "support/dynelf.rs"]
+pub mod dynelf;
+#[path = "support/dynlink.rs"]
+pub mod dynlink;
 #[path = "support/elf.rs"]
 pub mod elf;
 #[path = "support/gc.rs"]
 pub mod gc;
+#[path = "support/linkerr.rs"]
+pub mod linkerr;
 #[path = "support/paths.rs"]
 pub mod paths;
 #[path = "support/run.rs"]

@@ -1,0 +1,1 @@
+int always_fn(void) { return 2; }

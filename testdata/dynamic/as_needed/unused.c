@@ -1,0 +1,1 @@
+int unused_fn(void) { return 1; }

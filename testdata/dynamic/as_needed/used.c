@@ -1,0 +1,1 @@
+int used_fn(void) { return 40; }

@@ -1,0 +1,1 @@
+int weak_only_fn(void) { return 100; }

@@ -1,0 +1,1 @@
+const char *plain_id(void) { return "libplain"; }

@@ -1,0 +1,1 @@
+int lib_fn(int x) { return x * 2; }
