@@ -36,11 +36,17 @@ pub fn demangle(name: &[u8]) -> Option<String> {
 pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
     let dynamic = is_dynamic(config, res);
     let shared_output = config.output_kind == OutputKind::SharedObject;
-    let export_names: hashbrown::HashSet<&[u8]> = config
+    // --export-dynamic-symbol takes glob patterns.
+    let export_patterns: Vec<&[u8]> = config
         .export_dynamic_symbols
         .iter()
         .map(|s| s.as_bytes())
         .collect();
+    let export_named = |name: &[u8]| {
+        export_patterns
+            .iter()
+            .any(|p| crate::gc_report::glob_match(p, name))
+    };
     let versions = std::mem::take(&mut res.versions);
     let dynamic_list = std::mem::take(&mut res.dynamic_list);
     let wants_cxx = !versions.is_empty() || dynamic_list.iter().any(|p| p.cxx);
@@ -96,7 +102,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     && (shared_output
                         || config.export_dynamic
                         || s.referenced_by_dso
-                        || export_names.contains(s.name)
+                        || export_named(s.name)
                         || listed
                         || s.symver.is_some());
                 match assignment {
@@ -264,7 +270,7 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
         1
     };
     if use_gnu {
-        exports.sort_by_key(|&id| gnu_hash(res.symtab.get(id).name) % nbuckets);
+        exports.sort_by_key(|&id| gnu_hash(res.symtab.get(id).dynamic_name()) % nbuckets);
     }
     t.dynsym = imports.iter().chain(exports.iter()).copied().collect();
     for (i, &id) in t.dynsym.iter().enumerate() {
@@ -309,7 +315,7 @@ fn build_gnu_hash(res: &Resolved, exports: &[SymbolId], symoffset: u32, nbuckets
     let shift2 = 26u32;
     let hashes: Vec<u32> = exports
         .iter()
-        .map(|&id| gnu_hash(res.symtab.get(id).name))
+        .map(|&id| gnu_hash(res.symtab.get(id).dynamic_name()))
         .collect();
     let mut bloom = vec![0u64; maskwords as usize];
     for &h in &hashes {
@@ -351,7 +357,7 @@ fn build_sysv_hash(res: &Resolved, dynsym: &[SymbolId]) -> Vec<u8> {
     let mut chains = vec![0u32; nsyms as usize];
     for (i, &id) in dynsym.iter().enumerate() {
         let idx = i as u32 + 1;
-        let b = (elf_hash(res.symtab.get(id).name) % nbucket) as usize;
+        let b = (elf_hash(res.symtab.get(id).dynamic_name()) % nbucket) as usize;
         chains[idx as usize] = buckets[b];
         buckets[b] = idx;
     }

@@ -37,6 +37,7 @@ pub enum Synthetic {
     RelaPlt,
     Plt,
     Copies,
+    CopiesRelRo,
     /// Not chunks: names for output sections in `dynamic_tags` lookups.
     PreinitArray,
     InitArray,
@@ -224,8 +225,10 @@ pub struct Layout {
     pub dynamic_output: bool,
     /// `.interp` contents (NUL-terminated), empty when there is none.
     pub interp: Vec<u8>,
-    /// Offset of each copy-relocated symbol in the copy area.
+    /// Offset of each copy-relocated symbol in its copy area.
     pub copy_offset: Vec<u64>,
+    /// Whether each copy is in `.bss.rel.ro` (read-only data) rather than `.bss`.
+    pub copy_relro: Vec<bool>,
     pub plt_addr: u64,
     /// Output section index of linker-defined symbols tied to a section.
     pub synthetic_section: HashMap<SymbolId, u16>,
@@ -724,25 +727,46 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         );
     }
     // Copy relocations reserve room in .bss for shared data the executable refers to directly.
+    // Copies of read-only data go to .bss.rel.ro (made read-only after relocation, as lld).
     let mut copy_offset = Vec::with_capacity(scan.copies.len());
-    let mut copies_size = 0u64;
-    let mut copies_align = 1u64;
+    let mut copy_relro = Vec::with_capacity(scan.copies.len());
+    let mut sizes = [0u64; 2];
+    let mut aligns = [1u64; 2];
     for &g in &scan.copies {
         let (size, align) = crate::dynamic::shared_symbol_size_align(res, g);
-        copies_size = align_to(copies_size, align);
-        copy_offset.push(copies_size);
-        copies_size += size.max(1);
-        copies_align = copies_align.max(align);
+        let relro = match res.symtab.get(g).def {
+            SymbolDef::Shared { file, index } => {
+                res.shared[file as usize].in_read_only_section(index as usize)
+            }
+            _ => false,
+        };
+        let k = usize::from(relro);
+        sizes[k] = align_to(sizes[k], align);
+        copy_offset.push(sizes[k]);
+        copy_relro.push(relro);
+        sizes[k] += size.max(1);
+        aligns[k] = aligns[k].max(align);
     }
-    if !scan.copies.is_empty() {
+    if copy_relro.iter().any(|&r| r) {
+        add_synth(
+            &mut b,
+            ".bss.rel.ro",
+            elf::SHT_NOBITS,
+            a | w,
+            Synthetic::CopiesRelRo,
+            sizes[1],
+            aligns[1],
+        );
+    }
+    if copy_relro.iter().any(|&r| !r) {
         add_synth(
             &mut b,
             ".bss",
             elf::SHT_NOBITS,
             a | w,
             Synthetic::Copies,
-            copies_size,
-            copies_align,
+            sizes[0],
+            aligns[0],
         );
     }
     // COMMON symbols go to .bss.
@@ -972,6 +996,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         dynamic_output,
         interp,
         copy_offset,
+        copy_relro,
         plt_addr: 0,
         synthetic_section: HashMap::new(),
     };
@@ -1850,6 +1875,16 @@ impl Layout {
         self.synthetic_address(Synthetic::IgotPlt).unwrap_or(0) + u64::from(i) * 8
     }
 
+    /// Address of copy-relocated symbol `c`.
+    pub fn copy_address(&self, c: u32) -> u64 {
+        let area = if self.copy_relro[c as usize] {
+            Synthetic::CopiesRelRo
+        } else {
+            Synthetic::Copies
+        };
+        self.synthetic_address(area).unwrap_or(0) + self.copy_offset[c as usize]
+    }
+
     /// Address of a synthetic chunk.
     pub fn synthetic_address(&self, k: Synthetic) -> Option<u64> {
         let &(os, c) = self.synthetic_index.get(&k)?;
@@ -1909,8 +1944,7 @@ impl Layout {
                     let s = &res.shared[file as usize].dynsyms[index as usize];
                     let id = id as SymbolId;
                     let v = if let Some(&c) = self.scan.copy_index.get(&id) {
-                        self.synthetic_address(Synthetic::Copies).unwrap_or(0)
-                            + self.copy_offset[c as usize]
+                        self.copy_address(c)
                     } else if self.scan.canonical_plt.contains(&id) {
                         let i = self.scan.plt_index.get(&id).copied().unwrap_or(0);
                         self.plt_addr + PLT_HEADER_SIZE + u64::from(i) * IPLT_ENTRY_SIZE

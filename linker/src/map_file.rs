@@ -22,7 +22,8 @@ fn line(out: &mut String, vma: u64, size: u64, align: u64, indent: usize, text: 
 fn synthetic_name(k: Synthetic, os_name: &str) -> String {
     match k {
         Synthetic::Commons => "COMMON".to_string(),
-        Synthetic::Copies => ".bss.rel.ro".to_string(),
+        Synthetic::Copies => ".bss".to_string(),
+        Synthetic::CopiesRelRo => ".bss.rel.ro".to_string(),
         _ => os_name.to_string(),
     }
 }

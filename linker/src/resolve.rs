@@ -216,13 +216,16 @@ impl Resolver<'_> {
         for i in 1..file.dynsyms.len() {
             let s = &file.dynsyms[i];
             let bind = s.st_bind();
-            if bind != elf::STB_GLOBAL && bind != elf::STB_WEAK {
+            // STB_GNU_UNIQUE (gcc's template statics) resolves like a global.
+            if bind != elf::STB_GLOBAL && bind != elf::STB_WEAK && bind != elf::STB_GNU_UNIQUE {
                 continue;
             }
             let name = file.sym_name(i);
             let id = self.out.symtab.intern(name);
+            // As lld: an executable exports its definition of any name a shared library
+            // references or defines, so the library binds to it (interposition).
+            self.out.symtab.get_mut(id).referenced_by_dso = true;
             if s.st_shndx(LE) == elf::SHN_UNDEF {
-                self.out.symtab.get_mut(id).referenced_by_dso = true;
                 continue;
             }
             let (_, hidden) = file.version(i);

@@ -30,6 +30,8 @@ pub struct SharedFile {
     /// `DT_NEEDED` entries of the library itself (for `--no-allow-shlib-undefined` and
     /// `-rpath-link` style checks).
     pub needed: Vec<String>,
+    /// `sh_flags` of each section (to tell read-only data, whose copies go to `.bss.rel.ro`).
+    pub section_flags: Vec<u64>,
 }
 
 impl SharedFile {
@@ -144,6 +146,7 @@ impl SharedFile {
             verdef_names,
             as_needed,
             needed,
+            section_flags: table.iter().map(|s| s.sh_flags(LE)).collect(),
         })
     }
 
@@ -160,6 +163,16 @@ impl SharedFile {
             Some(&v) => (v & !VERSYM_HIDDEN, v & VERSYM_HIDDEN != 0),
             None => (elf::VER_NDX_GLOBAL, false),
         }
+    }
+
+    /// Whether dynamic symbol `i` is defined in a read-only section.
+    pub fn in_read_only_section(&self, i: usize) -> bool {
+        let Some(s) = self.dynsyms.get(i) else {
+            return false;
+        };
+        self.section_flags
+            .get(s.st_shndx(LE) as usize)
+            .is_some_and(|f| f & u64::from(elf::SHF_WRITE) == 0)
     }
 
     /// Name of version index `v`, if the library defines it.

@@ -68,6 +68,13 @@ impl<'a> Lexer<'a> {
         )
     }
 
+    /// lld's message for a script that ends too early names the last line with text.
+    fn eof_error(&self) -> crate::error::Error {
+        let trimmed = self.text.trim_end();
+        let line = trimmed.matches('\n').count() + 1;
+        err!("{}:{}: unexpected EOF", self.path.display(), line)
+    }
+
     fn skip_space(&mut self) {
         loop {
             let rest = &self.text[self.pos..];
@@ -175,7 +182,7 @@ fn parse_body(lx: &mut Lexer<'_>, node: &mut VersionNode) -> Result<()> {
     let mut local = false;
     loop {
         let Some(tok) = lx.peek() else {
-            return Err(lx.error("} expected, but got EOF"));
+            return Err(lx.eof_error());
         };
         match tok {
             "}" => {

@@ -565,7 +565,10 @@ fn write_synthetic(
                 put64(buf, i * 8, raw_key_address(res, map, *key, 0));
             }
         }
-        Synthetic::Commons | Synthetic::RelroPadding | Synthetic::Copies => {}
+        Synthetic::Commons
+        | Synthetic::RelroPadding
+        | Synthetic::Copies
+        | Synthetic::CopiesRelRo => {}
         Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
         Synthetic::Comment => buf.copy_from_slice(&lay.comment),
         Synthetic::Symtab => write_symtab(res, lay, buf),
@@ -594,9 +597,7 @@ fn write_rela_dyn(
             }
             Place::Got(n) => lay.got_addr + u64::from(n) * 8,
             Place::IgotPlt(n) => lay.igotplt_slot(n),
-            Place::Copy(n) => {
-                lay.synthetic_address(Synthetic::Copies).unwrap_or(0) + lay.copy_offset[n as usize]
-            }
+            Place::Copy(n) => lay.copy_address(n),
         };
         match d.kind {
             DynKind::Relative { target, addend } => relative.push((
@@ -666,10 +667,15 @@ fn write_dynsym(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
             _ => s.sym_type,
         };
         if let SymbolDef::Shared { .. } = s.def {
-            if lay.scan.copy_index.contains_key(&id) {
+            if let Some(&c) = lay.scan.copy_index.get(&id) {
+                let area = if lay.copy_relro[c as usize] {
+                    Synthetic::CopiesRelRo
+                } else {
+                    Synthetic::Copies
+                };
                 shndx = lay
                     .synthetic_index
-                    .get(&Synthetic::Copies)
+                    .get(&area)
                     .map(|x| lay.sections[x.0 as usize].shndx as u16)
                     .unwrap_or(0);
             } else {
