@@ -768,6 +768,8 @@ def write_markdown(results, meta, path):
              f"1 warm-up + {meta['runs']} counted runs, interleaved; medians. "
              f"Load average (1 min) {meta['load'][0]} before, {meta['load'][1]} after.")
     L.append("")
+    L.append(f"Command: `{meta['command'].strip()}` (from the repository root).")
+    L.append("")
     L.append(f"Linkers: weld ({meta['weld_version']}), {meta['machine']['lld']}, "
              f"{meta['machine']['mold']}, {meta['machine']['bfd']}.")
     L.append("")
@@ -820,11 +822,26 @@ def write_markdown(results, meta, path):
                 d = dict(r["weld_phases"])
                 cells.append(f"{d[n]:.1f}" if n in d else "")
             L.append(f"| {n} | " + " | ".join(cells) + " |")
+    statted = [r for r in results if r.get("weld_stats")]
+    if statted:
+        L.append("")
+        L.append("weld's counts (`--stats`, same run):")
+        L.append("")
+        names = []
+        for r in statted:
+            for n, _ in r["weld_stats"]:
+                if n not in names:
+                    names.append(n)
+        L.append("| count | " + " | ".join(f"`{r['workload']}`" for r in statted) + " |")
+        L.append("|---|" + "---|" * len(statted))
+        for n in names:
+            cells = [str(dict(r["weld_stats"]).get(n, "")) for r in statted]
+            L.append(f"| {n} | " + " | ".join(cells) + " |")
     L.append("")
     L.append("Workloads:")
     L.append("")
     for r in results:
-        L.append(f"- `{r['workload']}`: {r['about']}; {r['program']}.")
+        L.append(f"- `{r['workload']}`: {r['program']}; {r['about']}.")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(L) + "\n")
     return "\n".join(L)
@@ -848,23 +865,30 @@ def esc(s):
 
 
 def write_svg(results, meta, path):
-    """Grouped bars: weld/lld and weld/mold wall-time ratios per workload, 1.0 marked."""
+    """Grouped bars per workload: weld/lld and weld/mold ratios of the median wall time and of
+    the median CPU time (user+sys), with 1.0 (parity) marked."""
+    keys = [("wall_lld", "wall time, weld / ld.lld-22", "#2f5597"),
+            ("wall_mold", "wall time, weld / mold", "#c55a11"),
+            ("cpu_lld", "CPU time, weld / ld.lld-22", "#8faadc"),
+            ("cpu_mold", "CPU time, weld / mold", "#f4b183")]
     rows = [(r["workload"], ratios(r), r) for r in results]
-    bar_w, gap, left, top, height = 26, 34, 70, 60, 300
-    vals = [v for _, rr, _ in rows if rr for v in (rr["wall_lld"], rr["wall_mold"]) if v]
+    bar_w, gap, left, top, height = 20, 36, 70, 64, 300
+    vals = [rr[k] for _, rr, _ in rows if rr for k, _, _ in keys if rr[k] is not None]
     vmax = max([2.0] + [v * 1.15 for v in vals])
-    width = max(700, left + len(rows) * (2 * bar_w + gap) + 40)
-    total_h = top + height + 90
+    group_w = len(keys) * bar_w
+    width = max(760, left + len(rows) * (group_w + gap) + 40)
+    total_h = top + height + 100
 
     def y(v):
         return top + height - v / vmax * height
     o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
          f'viewBox="0 0 {width} {total_h}" font-family="sans-serif" font-size="12">',
          f'<rect width="{width}" height="{total_h}" fill="white"/>',
-         f'<text x="{left}" y="22" font-size="15" font-weight="bold">weld link time relative to '
-         f'ld.lld and mold (median wall time; lower is better)</text>',
-         f'<text x="{left}" y="40" fill="#555">{esc(meta["machine"]["cpu"])}, '
-         f'{meta["threads"]} threads, {meta["runs"]} runs, {meta["date"]}</text>']
+         f'<text x="{left}" y="22" font-size="15" font-weight="bold">weld relative to ld.lld-22 '
+         f'and mold (median of {meta["runs"]} runs; below 1 = weld is faster)</text>',
+         f'<text x="{left}" y="42" fill="#555">{esc(meta["machine"]["cpu"])}, '
+         f'{meta["machine"]["nproc"]} CPUs, {meta["threads"]} threads per linker, '
+         f'{esc(meta["date"])}</text>']
     step = 0.5 if vmax <= 4 else 1.0
     t = 0.0
     while t <= vmax + 1e-9:
@@ -875,30 +899,32 @@ def write_svg(results, meta, path):
         t += step
     o.append(f'<line x1="{left}" x2="{width - 20}" y1="{y(1):.1f}" y2="{y(1):.1f}" '
              f'stroke="#333" stroke-dasharray="5,3"/>')
-    colors = {"wall_lld": "#4472c4", "wall_mold": "#ed7d31"}
     x = left + gap / 2
     for name, rr, r in rows:
-        for k in ("wall_lld", "wall_mold"):
+        gx = x
+        for k, _, color in keys:
             v = rr[k] if rr else None
             if v is not None:
-                o.append(f'<rect x="{x:.1f}" y="{y(v):.1f}" width="{bar_w}" '
-                         f'height="{top + height - y(v):.1f}" fill="{colors[k]}"/>')
-                o.append(f'<text x="{x + bar_w / 2:.1f}" y="{y(v) - 4:.1f}" '
-                         f'text-anchor="middle" font-size="10">{v:.2f}</text>')
+                o.append(f'<rect x="{x:.1f}" y="{y(v):.1f}" width="{bar_w - 2}" '
+                         f'height="{top + height - y(v):.1f}" fill="{color}"/>')
+                o.append(f'<text x="{x + bar_w / 2 - 1:.1f}" y="{y(v) - 4:.1f}" '
+                         f'text-anchor="middle" font-size="9">{v:.2f}</text>')
             x += bar_w
+        mid = gx + group_w / 2
         if not rr:
-            why = "not supported yet" if r["linkers"]["weld"]["status"] == "unsupported" \
-                else "weld failed"
-            o.append(f'<text x="{x - bar_w:.1f}" y="{top + height - 8}" text-anchor="middle" '
+            why = ("weld: not supported yet" if r["linkers"]["weld"]["status"] == "unsupported"
+                   else "weld FAILED")
+            o.append(f'<text x="{mid:.1f}" y="{top + height - 8}" text-anchor="middle" '
                      f'fill="#c00" font-size="10">{why}</text>')
-        o.append(f'<text x="{x - bar_w:.1f}" y="{top + height + 16}" text-anchor="end" '
-                 f'transform="rotate(-30 {x - bar_w:.1f} {top + height + 16})">{esc(name)}</text>')
+        o.append(f'<text x="{mid:.1f}" y="{top + height + 18}" text-anchor="middle">'
+                 f'{esc(name)}</text>')
         x += gap
-    ly = total_h - 16
-    o.append(f'<rect x="{left}" y="{ly - 10}" width="12" height="12" fill="{colors["wall_lld"]}"/>'
-             f'<text x="{left + 16}" y="{ly}">weld / ld.lld-22</text>')
-    o.append(f'<rect x="{left + 140}" y="{ly - 10}" width="12" height="12" '
-             f'fill="{colors["wall_mold"]}"/><text x="{left + 156}" y="{ly}">weld / mold</text>')
+    ly = top + height + 48
+    for i, (_, label, color) in enumerate(keys):
+        lx = left + (i % 2) * 260
+        yy = ly + (i // 2) * 20
+        o.append(f'<rect x="{lx}" y="{yy - 10}" width="12" height="12" fill="{color}"/>'
+                 f'<text x="{lx + 18}" y="{yy}">{esc(label)}</text>')
     o.append("</svg>")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(o) + "\n")
@@ -926,8 +952,15 @@ linker, from the capture's directory, writing the output to --tmpdir (a tmpfs). 
 one warm-up round (whose programs are run with trivial arguments and must exit 0, print what
 is expected and agree with each other), then --runs rounds, interleaved (weld lld mold bfd
 weld lld mold bfd ...). It reports the median wall time, user+sys CPU time and peak RSS per
-linker, and the ratios weld/lld and weld/mold, plus weld's phase breakdown (one extra run with
---time). Results: target/bench/results.md, results.json and ratios.svg.
+linker, and the ratios weld/lld and weld/mold, plus weld's phase breakdown and counts (one
+extra run with --time --stats). Results: target/bench/results.md, results.json and ratios.svg
+(bars of the ratios).
+
+Timing: wall time is measured around each link; CPU time (user+sys) and peak RSS come from
+wait4() and GNU time (/usr/bin/time), which runs each linker. mold runs with --no-fork, or its
+work would finish in a child that is not measured. On the ThinLTO workload every linker gets the
+same LLVM 22 and job count: lld and weld in-process (--thinlto-jobs=N), mold and ld.bfd through
+LLVM 22's LLVMgold.so (-plugin-opt=jobs=N).
 
 Exit status: non-zero if preparing a workload fails, any linker fails to link, or a linked
 program fails its check. Two cases are reported in the table instead: weld rejecting the
