@@ -967,6 +967,9 @@ program fails its check. Two cases are reported in the table instead: weld rejec
 ThinLTO workload's bitcode ("weld: not supported yet") and ld.bfd being unable to link a
 workload ("n/a"), both detected in the warm-up round.
 
+`weld-self` is captured from this checkout's sources when it is first prepared; capture the
+current sources again with `scripts/bench --prepare --force weld-self`.
+
 options:
   --prepare       only capture the workloads (idempotent; cached ones are skipped)
   --force         with --prepare: capture again even if cached
