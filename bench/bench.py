@@ -373,8 +373,10 @@ def prepare_capture(name, force=False):
         top = {m.name.split("/")[0] for m in t.getmembers()}
         if len(top) != 1:
             raise BenchError(f"prepare {name}: unexpected layout of {tar}: {sorted(top)[:5]}")
-        t.extractall(tmp, filter="fully_trusted") if hasattr(tarfile, "data_filter") \
-            else t.extractall(tmp)
+        if hasattr(tarfile, "data_filter"):
+            t.extractall(tmp, filter="fully_trusted")  # lld's own tar, paths are relative
+        else:
+            t.extractall(tmp)
     repro = os.path.join(tmp, "repro")
     os.rename(os.path.join(tmp, top.pop()), repro)
     with open(os.path.join(repro, "response.txt"), encoding="utf-8") as f:
@@ -384,8 +386,8 @@ def prepare_capture(name, force=False):
     args = strip_options(args, ("-o", "--chroot", "--threads", "--thread-count",
                                 "--thinlto-jobs"))
     scripts = rewrite_linker_scripts(repro, os.path.join(dest, "repro"))
-    # Paths in the response file are relative to the capture's root: make them absolute by
-    # running the linkers there (cwd), exactly as lld's --reproduce README says.
+    # Paths in the response file stay relative to the capture's root: the runner starts every
+    # linker there (cwd), as lld's --reproduce expects.
     with open(os.path.join(tmp, "args.json"), "w", encoding="utf-8") as f:
         json.dump(args, f, indent=0)
     n, total = capture_stats(repro)
