@@ -1,0 +1,1105 @@
+#!/usr/bin/env python3
+"""weld's link-time benchmark: the implementation behind `scripts/bench` (see `--help`).
+
+Everything here is python3's standard library. The workloads are captured once, by
+`scripts/bench --prepare`, as lld `--reproduce` tars that are unpacked under
+target/bench/captures/; the runner then links the very same inputs with the very same
+response file with every linker, so only the link itself is timed.
+"""
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH_SRC = os.path.join(ROOT, "bench")
+WORKLOAD_SRC = os.path.join(BENCH_SRC, "workloads")
+# Captures, builds and results; WELD_BENCH_DIR moves them (the CI smoke test uses its own).
+BENCH_DIR = os.path.abspath(os.environ.get("WELD_BENCH_DIR") or os.path.join(ROOT, "target",
+                                                                             "bench"))
+CAPTURES = os.path.join(BENCH_DIR, "captures")
+BUILD = os.path.join(BENCH_DIR, "build")
+
+CLANG = "clang-22"
+CLANGXX = "clang++-22"
+LLD = "/usr/bin/ld.lld-22"
+LLVM_CONFIG = "llvm-config-22"
+LLVM_GOLD = "/usr/lib/llvm-22/lib/LLVMgold.so"
+GNU_TIME = "/usr/bin/time"
+
+# crates.io packages the workloads are built from (exact versions, so a capture is reproducible).
+LUA_SRC = ("lua-src", "551.1.0", "lua-5.4.9")
+RIPGREP = ("ripgrep", "15.2.0")
+
+# Bump when a recipe changes in a way its inputs' hashes do not show.
+RECIPE_VERSION = 2
+
+
+class BenchError(Exception):
+    """A failure with a message that names the workload and the linker."""
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def sh(cmd, cwd=None, env=None, what=None, quiet=False, logfile=None):
+    """Runs a preparation command; raises BenchError with its output if it fails."""
+    pretty = " ".join(shlex.quote(c) for c in cmd)
+    if not quiet:
+        log(f"  $ {pretty if len(pretty) < 300 else pretty[:300] + ' ...'}")
+    if logfile:
+        with open(logfile, "w", encoding="utf-8") as lf:
+            p = subprocess.run(cmd, cwd=cwd, env=env, stdout=lf, stderr=subprocess.STDOUT)
+        if p.returncode != 0:
+            with open(logfile, encoding="utf-8", errors="replace") as lf:
+                tail = lf.read()[-4000:]
+            raise BenchError(f"{what or cmd[0]}: command failed (exit {p.returncode}): {pretty}\n"
+                             f"last output (full log: {logfile}):\n{tail}")
+        return ""
+    p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, errors="replace")
+    if p.returncode != 0:
+        raise BenchError(f"{what or cmd[0]}: command failed (exit {p.returncode}): {pretty}\n"
+                         f"{p.stdout[-2000:]}{p.stderr[-4000:]}")
+    return p.stdout
+
+
+def file_hash(paths, extra=""):
+    h = hashlib.sha256(f"recipe-v{RECIPE_VERSION}:{extra}".encode())
+    for p in sorted(paths):
+        h.update(os.path.relpath(p, ROOT).encode())
+        with open(p, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+def tool_version(cmd):
+    try:
+        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              errors="replace").stdout.splitlines()[0].strip()
+    except (OSError, IndexError):
+        return "?"
+
+
+# --------------------------------------------------------------------------------------------
+# Captures: each recipe builds a program and links it once with ld.lld-22 --reproduce=TAR.
+# --------------------------------------------------------------------------------------------
+
+def crate_source(name, version):
+    """Fetches one crate from crates.io with cargo and returns the directory of its sources."""
+    d = os.path.join(BUILD, "crates", f"{name}-{version}")
+    os.makedirs(os.path.join(d, "src"), exist_ok=True)
+    with open(os.path.join(d, "Cargo.toml"), "w", encoding="utf-8") as f:
+        f.write(f'[package]\nname = "bench-fetch-{name}"\nversion = "0.0.0"\nedition = "2021"\n'
+                f'publish = false\n\n[workspace]\n\n[dependencies]\n{name} = "={version}"\n')
+    with open(os.path.join(d, "src", "lib.rs"), "w", encoding="utf-8") as f:
+        f.write("")
+    sh(["cargo", "fetch", "--quiet"], cwd=d, what=f"cargo fetch {name} {version}")
+    meta = json.loads(sh(["cargo", "metadata", "--format-version", "1", "--quiet"], cwd=d,
+                         what="cargo metadata", quiet=True))
+    for p in meta["packages"]:
+        if p["name"] == name and p["version"] == version:
+            return os.path.dirname(p["manifest_path"])
+    raise BenchError(f"cargo metadata does not list {name} {version}")
+
+
+def llvm_libs():
+    """`llvm-config --libs all --link-static`, minus the archives Debian does not ship (Polly)."""
+    libdir = sh([LLVM_CONFIG, "--libdir"], quiet=True).strip()
+    libs, missing = [], []
+    for flag in sh([LLVM_CONFIG, "--libs", "all", "--link-static"], quiet=True).split():
+        name = flag[2:] if flag.startswith("-l") else None
+        if name and not os.path.exists(os.path.join(libdir, f"lib{name}.a")):
+            missing.append(flag)
+            continue
+        libs.append(flag)
+    system = sh([LLVM_CONFIG, "--system-libs", "--link-static"], quiet=True).split()
+    return libdir, libs, system, missing
+
+
+def recipe_llvm(work, tar):
+    src = os.path.join(WORKLOAD_SRC, "llvm-static", "tool.cpp")
+    cxxflags = sh([LLVM_CONFIG, "--cxxflags"], quiet=True).split()
+    obj = os.path.join(work, "tool.o")
+    sh([CLANGXX, "-g", "-O2", *cxxflags, "-c", src, "-o", obj], what="compile tool.cpp")
+    libdir, libs, system, missing = llvm_libs()
+    if missing:
+        log(f"  note: leaving out {' '.join(missing)} (listed by llvm-config, not installed)")
+    sh([CLANGXX, "-fuse-ld=lld", f"--ld-path={LLD}", "-Wl,--gc-sections",
+        f"-Wl,--reproduce={tar}", obj, f"-L{libdir}", *libs, *system,
+        "-o", os.path.join(work, "bench-llvm-tool")], what="link bench-llvm-tool")
+    return {"program": "bench-llvm-tool (bench/workloads/llvm-static/tool.cpp) against "
+                       f"{len(libs)} LLVM 22 static archives (llvm-22-dev)"}
+
+
+def recipe_llvm_key():
+    return file_hash([os.path.join(WORKLOAD_SRC, "llvm-static", "tool.cpp")],
+                     tool_version([CLANG, "--version"]))
+
+
+def lua_recipe(lto):
+    def recipe(work, tar):
+        crate, version, subdir = LUA_SRC
+        lua = os.path.join(crate_source(crate, version), subdir)
+        sources = sorted(os.path.join(lua, f) for f in os.listdir(lua) if f.endswith(".c"))
+        sources.append(os.path.join(WORKLOAD_SRC, "c-project", "main.c"))
+        flags = ["-O2", "-g", "-ffunction-sections", "-fdata-sections", "-DLUA_USE_LINUX",
+                 f"-I{lua}"]
+        if lto:
+            flags.append("-flto=thin")
+        objs = []
+        for s in sources:
+            o = os.path.join(work, os.path.basename(s)[:-2] + ".o")
+            sh([CLANG, *flags, "-c", s, "-o", o], what=f"compile {os.path.basename(s)}",
+               quiet=True)
+            objs.append(o)
+        log(f"  compiled {len(objs)} C files ({' '.join(flags)})")
+        link = [CLANG, "-fuse-ld=lld", f"--ld-path={LLD}", "-O2", "-Wl,--gc-sections",
+                f"-Wl,--reproduce={tar}", *objs, "-lm", "-ldl", "-o",
+                os.path.join(work, "bench-lua")]
+        if lto:
+            link.insert(3, "-flto=thin")
+        sh(link, what="link bench-lua")
+        return {"program": f"Lua 5.4 ({len(sources) - 1} C files of crates.io's {crate} "
+                           f"{version}, {subdir}/) + bench/workloads/c-project/main.c"
+                           + (", ThinLTO bitcode" if lto else "")}
+    return recipe
+
+
+def recipe_lua_key():
+    return file_hash([os.path.join(WORKLOAD_SRC, "c-project", "main.c")],
+                     f"{LUA_SRC}" + tool_version([CLANG, "--version"]))
+
+
+def cargo_capture(work, tar, prefix, cargo_args, target_dir, env_extra=None):
+    """Runs a cargo build with bench/capture_linker.py as the linker; captures the link of the
+    binary whose output name starts with `prefix`."""
+    env = dict(os.environ)
+    env.update({
+        "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER": os.path.join(BENCH_SRC,
+                                                                     "capture_linker.py"),
+        "BENCH_CAPTURE_PREFIX": prefix,
+        "BENCH_CAPTURE_TAR": tar,
+        "BENCH_CAPTURE_LOG": os.path.join(work, "capture.log"),
+        "BENCH_CLANG": CLANG,
+        "BENCH_LLD": LLD,
+    })
+    env.pop("RUSTFLAGS", None)
+    env.pop("CARGO_ENCODED_RUSTFLAGS", None)
+    env.update(env_extra or {})
+    # Make sure the final binary is linked again even if the target directory is warm.
+    deps = os.path.join(target_dir, "release", "deps")
+    if os.path.isdir(deps):
+        for f in os.listdir(deps):
+            if f.startswith(prefix):
+                os.unlink(os.path.join(deps, f))
+    log(f"  (cargo's log: {os.path.join(work, 'cargo.log')}; this takes minutes on 2 cores)")
+    sh(["cargo", *cargo_args, "--target-dir", target_dir], cwd=work, env=env,
+       what="cargo", logfile=os.path.join(work, "cargo.log"))
+    if not os.path.exists(tar):
+        raise BenchError(f"cargo finished but no link of `{prefix}*` was captured "
+                         f"(see {os.path.join(work, 'capture.log')})")
+
+
+def recipe_ripgrep(work, tar):
+    name, version = RIPGREP
+    cargo_capture(work, tar, "rg-",
+                  ["install", name, "--version", version, "--locked", "--force",
+                   "--root", os.path.join(work, "root")],
+                  os.path.join(work, "target"))
+    return {"program": f"ripgrep {version} from crates.io (`cargo install --locked`, "
+                       "release profile), linked by rustc through clang-22"}
+
+
+def recipe_ripgrep_key():
+    return file_hash([], f"{RIPGREP}" + tool_version(["rustc", "--version"]))
+
+
+def recipe_weld_self(work, tar):
+    cargo_capture(work, tar, "weld-",
+                  ["build", "--release", "-p", "weld", "--manifest-path",
+                   os.path.join(ROOT, "Cargo.toml")],
+                  os.path.join(work, "target"))
+    rev = sh(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], quiet=True).strip()
+    return {"program": f"weld itself (release profile, commit {rev}), linked by rustc "
+                       "through clang-22"}
+
+
+def recipe_weld_self_key():
+    return file_hash([], tool_version(["rustc", "--version"]))
+
+
+def recipe_smoke(work, tar):
+    src = os.path.join(ROOT, "testdata", "corpus", "hello_c", "main.c")
+    obj = os.path.join(work, "main.o")
+    sh([CLANG, "-O1", "-c", src, "-o", obj], what="compile hello_c")
+    sh([CLANG, "-fuse-ld=lld", f"--ld-path={LLD}", f"-Wl,--reproduce={tar}", obj, "-o",
+        os.path.join(work, "hello")], what="link hello_c")
+    return {"program": "testdata/corpus/hello_c (one C file), dynamic PIE"}
+
+
+def recipe_smoke_key():
+    return file_hash([os.path.join(ROOT, "testdata", "corpus", "hello_c", "main.c")])
+
+
+CAPTURE_RECIPES = {
+    "llvm": (recipe_llvm, recipe_llvm_key),
+    "lua": (lua_recipe(False), recipe_lua_key),
+    "lua-lto": (lua_recipe(True), recipe_lua_key),
+    "ripgrep": (recipe_ripgrep, recipe_ripgrep_key),
+    "weld-self": (recipe_weld_self, recipe_weld_self_key),
+    "smoke": (recipe_smoke, recipe_smoke_key),
+}
+
+
+def parse_lld_response(text):
+    """lld's response.txt: one option (with its value) per line, quoted where needed."""
+    return shlex.split(text, posix=True)
+
+
+def quote_rsp(arg):
+    if arg and not re.search(r'[\s"\'\\]', arg):
+        return arg
+    return '"' + arg.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def strip_options(args, drop_with_value, drop_flags=()):
+    out, i = [], 0
+    while i < len(args):
+        a = args[i]
+        if a in drop_with_value:
+            i += 2
+            continue
+        if any(a.startswith(o + "=") for o in drop_with_value) or a in drop_flags:
+            i += 1
+            continue
+        out.append(a)
+        i += 1
+    return out
+
+
+def rewrite_linker_scripts(repro, final_repro):
+    """Absolute paths in linker scripts (libc.so's GROUP) point into the capture, as lld's
+    --chroot would make them, so every linker reads the captured files. `repro` is where the
+    capture is now, `final_repro` where it will be used from."""
+    count = 0
+    for dirpath, _, files in os.walk(repro):
+        for fn in files:
+            p = os.path.join(dirpath, fn)
+            if os.path.islink(p) or os.path.getsize(p) > 65536:
+                continue
+            with open(p, "rb") as f:
+                data = f.read()
+            if data[:4] == b"\x7fELF" or data[:7] in (b"!<arch>", b"!<thin>") or b"\0" in data:
+                continue
+            text = data.decode("utf-8", errors="replace")
+            if not re.search(r"\b(GROUP|INPUT)\s*\(", text):
+                continue
+
+            def fix(m):
+                path = m.group(1)
+                inside = os.path.join(repro, path.lstrip("/"))
+                return os.path.join(final_repro, path.lstrip("/")) if os.path.exists(
+                    inside) else path
+            new = re.sub(r"(?<![\w./-])(/[^\s()]+)", fix, text)
+            if new != text:
+                with open(p, "w", encoding="utf-8") as f:
+                    f.write(new)
+                count += 1
+    return count
+
+
+def capture_stats(repro):
+    n, total = 0, 0
+    for dirpath, _, files in os.walk(repro):
+        for fn in files:
+            p = os.path.join(dirpath, fn)
+            if os.path.dirname(p) == repro and fn in ("response.txt", "version.txt"):
+                continue
+            n += 1
+            total += os.path.getsize(p)
+    return n, total
+
+
+def capture_dir(name):
+    return os.path.join(CAPTURES, name)
+
+
+def load_capture(name):
+    p = os.path.join(capture_dir(name), "capture.json")
+    if not os.path.exists(p):
+        return None
+    with open(p, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def prepare_capture(name, force=False):
+    recipe, keyfn = CAPTURE_RECIPES[name]
+    key = keyfn()
+    have = load_capture(name)
+    if have and have.get("key") == key and not force:
+        log(f"prepare {name}: cached ({have['inputs']} input files, "
+            f"{have['input_bytes'] / 1e6:.1f} MB) in {capture_dir(name)}")
+        return have
+    log(f"prepare {name}: capturing")
+    start = time.time()
+    work = os.path.join(BUILD, name)
+    os.makedirs(work, exist_ok=True)
+    tar = os.path.join(work, f"{name}-repro.tar")
+    if os.path.exists(tar):
+        os.unlink(tar)
+    try:
+        info = recipe(work, tar)
+    except BenchError as e:
+        raise BenchError(f"prepare {name}: {e}") from None
+    if not os.path.exists(tar):
+        raise BenchError(f"prepare {name}: ld.lld-22 wrote no --reproduce tar at {tar}")
+    dest = capture_dir(name)
+    tmp = dest + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    with tarfile.open(tar) as t:
+        top = {m.name.split("/")[0] for m in t.getmembers()}
+        if len(top) != 1:
+            raise BenchError(f"prepare {name}: unexpected layout of {tar}: {sorted(top)[:5]}")
+        if hasattr(tarfile, "data_filter"):
+            t.extractall(tmp, filter="fully_trusted")  # lld's own tar, paths are relative
+        else:
+            t.extractall(tmp)
+    repro = os.path.join(tmp, "repro")
+    os.rename(os.path.join(tmp, top.pop()), repro)
+    with open(os.path.join(repro, "response.txt"), encoding="utf-8") as f:
+        args = parse_lld_response(f.read())
+    # The captured command, minus what the runner sets itself: the output (-o), lld's
+    # --chroot (the linker scripts are rewritten instead) and any thread count.
+    args = strip_options(args, ("-o", "--chroot", "--threads", "--thread-count",
+                                "--thinlto-jobs"))
+    scripts = rewrite_linker_scripts(repro, os.path.join(dest, "repro"))
+    # Paths in the response file stay relative to the capture's root: the runner starts every
+    # linker there (cwd), as lld's --reproduce expects.
+    with open(os.path.join(tmp, "args.json"), "w", encoding="utf-8") as f:
+        json.dump(args, f, indent=0)
+    n, total = capture_stats(repro)
+    meta = {
+        "name": name, "key": key, "inputs": n, "input_bytes": total,
+        "captured": datetime.datetime.now().isoformat(timespec="seconds"),
+        "lld": tool_version([LLD, "--version"]), "scripts_rewritten": scripts, **info,
+        "bitcode": any(is_bitcode(os.path.join(repro, a)) for a in args
+                       if not a.startswith("-") and os.path.isfile(os.path.join(repro, a))),
+    }
+    with open(os.path.join(tmp, "capture.json"), "w", encoding="utf-8") as f:
+        json.dump(meta, f, indent=2)
+    shutil.rmtree(dest, ignore_errors=True)
+    os.rename(tmp, dest)
+    os.unlink(tar)
+    log(f"prepare {name}: captured {n} input files ({total / 1e6:.1f} MB) in "
+        f"{time.time() - start:.0f}s -> {dest}")
+    return meta
+
+
+def is_bitcode(path):
+    with open(path, "rb") as f:
+        return f.read(4) == b"BC\xc0\xde"
+
+
+# --------------------------------------------------------------------------------------------
+# Workloads: a capture, edits to its command line, and how to check the program it makes.
+# --------------------------------------------------------------------------------------------
+
+LLVM_INPUT = os.path.join(WORKLOAD_SRC, "llvm-static", "input.ll")
+LUA_SCRIPT = os.path.join(WORKLOAD_SRC, "c-project", "check.lua")
+TRIPLES = ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu", "riscv64-unknown-linux-gnu"]
+
+WORKLOADS = {
+    "llvm-static": {
+        "capture": "llvm",
+        "about": "C++ tool against LLVM 22's static archives, --gc-sections",
+        "checks": [(["--version"], "bench-llvm-tool (LLVM 22"),
+                   ([LLVM_INPUT, *TRIPLES], "aarch64-unknown-linux-gnu: ")],
+    },
+    "llvm-static-nogc": {
+        "capture": "llvm",
+        "about": "the same link without --gc-sections",
+        "drop": ["--gc-sections"],
+        "checks": [(["--version"], "bench-llvm-tool (LLVM 22"),
+                   ([LLVM_INPUT, *TRIPLES], "aarch64-unknown-linux-gnu: ")],
+    },
+    "c-project": {
+        "capture": "lua",
+        "about": "Lua 5.4 (C, -ffunction-sections -fdata-sections), --gc-sections",
+        "checks": [(["-v"], "Lua 5.4"), ([LUA_SCRIPT], "check.lua: ok")],
+    },
+    "c-project-lto": {
+        "capture": "lua-lto",
+        "about": "the same sources compiled with -flto=thin (ThinLTO at link time)",
+        "lto": True,
+        "checks": [(["-v"], "Lua 5.4"), ([LUA_SCRIPT], "check.lua: ok")],
+    },
+    "rust-bin": {
+        "capture": "ripgrep",
+        "about": "ripgrep 15.2.0 from crates.io, linked through rustc",
+        "checks": [(["--version"], "ripgrep 15.2.0"),
+                   (["--no-config", "-c", "def ", os.path.join(BENCH_SRC, "bench.py")], "")],
+    },
+    "weld-self": {
+        "capture": "weld-self",
+        "about": "weld's own release binary, linked through rustc",
+        "checks": [(["--version"], "weld "), (["--help"], "supported targets:")],
+    },
+    "smoke": {
+        "capture": "smoke",
+        "about": "testdata/corpus/hello_c (CI smoke run)",
+        "checks": [([], "hello, world")],
+        "hidden": True,
+    },
+}
+DEFAULT_WORKLOADS = [w for w, d in WORKLOADS.items() if not d.get("hidden")]
+
+
+# --------------------------------------------------------------------------------------------
+# Linkers and one timed run.
+# --------------------------------------------------------------------------------------------
+
+def linkers(weld, use_bfd):
+    out = [
+        {"name": "weld", "bin": weld, "label": "weld"},
+        {"name": "lld", "bin": LLD, "label": "ld.lld-22"},
+        {"name": "mold", "bin": shutil.which("mold") or "mold", "label": "mold"},
+    ]
+    if use_bfd:
+        out.append({"name": "bfd", "bin": shutil.which("ld.bfd") or "ld.bfd",
+                    "label": "ld.bfd"})
+    return out
+
+
+def linker_argv(linker, threads, lto, rsp, output, extra=()):
+    n = linker["name"]
+    argv = [linker["bin"]]
+    if n in ("weld", "lld"):
+        argv.append(f"--threads={threads}")
+        if lto:
+            argv.append(f"--thinlto-jobs={threads}")
+    elif n == "mold":
+        # --no-fork: mold otherwise returns from a forked child, and its CPU time and RSS
+        # would not be counted.
+        argv += ["--no-fork", f"--thread-count={threads}"]
+        if lto:
+            argv += ["-plugin", LLVM_GOLD, f"-plugin-opt=jobs={threads}"]
+    elif n == "bfd":
+        if lto:
+            argv += ["-plugin", LLVM_GOLD, f"-plugin-opt=jobs={threads}"]
+    argv += list(extra)
+    argv += ["@" + rsp, "-o", output]
+    return argv
+
+
+def timed_run(argv, cwd, out_path, err_path):
+    """Runs argv under GNU time. Wall time is measured here (perf_counter); CPU time
+    (user+sys, microseconds) comes from wait4() on the time process, which includes its
+    reaped child, the linker; peak RSS is the linker's own, as GNU time reports it (the linker
+    is forked from the small `time` process, so no python memory is counted)."""
+    rss_file = err_path + ".rss"
+    cmd = [GNU_TIME, "-f", "%M", "-o", rss_file, "--", *argv]
+    with open(out_path, "wb") as so, open(err_path, "wb") as se:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=so, stderr=se, stdin=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+    rss_kb = None
+    try:
+        with open(rss_file, encoding="utf-8") as f:
+            lines = [ln for ln in f.read().splitlines() if ln.strip()]
+        rss_kb = int(lines[-1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return {"rc": p.returncode, "wall": wall, "cpu": ru.ru_utime + ru.ru_stime,
+            "rss_mb": (rss_kb or 0) / 1024.0}
+
+
+def tail(path, n=25):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return ""
+    return "\n".join("    " + ln for ln in lines[-n:])
+
+
+LTO_UNSUPPORTED = re.compile(r"bitcode|LTO|not supported", re.I)
+
+
+def run_checks(wname, wl, outputs):
+    """Runs every produced program with the workload's check arguments; all must exit 0,
+    print the expected text, and agree with each other."""
+    errors = []
+    results = {}
+    for lname, exe in outputs.items():
+        for args, want in wl["checks"]:
+            cmd = [exe, *args]
+            try:
+                p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, errors="replace", timeout=300,
+                                   cwd=os.path.dirname(exe))
+            except (OSError, subprocess.TimeoutExpired) as e:
+                errors.append(f"{wname}: the program linked by {lname} did not run "
+                              f"({' '.join(cmd)}): {e}")
+                continue
+            results.setdefault(tuple(args), {})[lname] = (p.returncode, p.stdout)
+            if p.returncode != 0 or want not in p.stdout:
+                errors.append(
+                    f"{wname}: the program linked by {lname} failed its check: "
+                    f"`{' '.join(shlex.quote(c) for c in cmd)}` exited {p.returncode}, "
+                    f"expected exit 0 and {want!r} in stdout\n"
+                    f"  stdout: {p.stdout[-800:]!r}\n  stderr: {p.stderr[-800:]!r}")
+    for args, by in results.items():
+        distinct = {v for v in by.values()}
+        if len(distinct) > 1:
+            lines = "\n".join(f"  {ln}: exit {rc}, stdout {out[-300:]!r}"
+                              for ln, (rc, out) in by.items())
+            errors.append(f"{wname}: the linked programs disagree on "
+                          f"`{' '.join(args) or '(no arguments)'}`:\n{lines}")
+    return errors
+
+
+PHASE_RE = re.compile(r"^\s*([0-9.]+)\s*ms\s+(.+?)\s*$")
+
+
+def bench_workload(wname, args_ns, weld, errors):
+    wl = WORKLOADS[wname]
+    cap = load_capture(wl["capture"])
+    cdir = capture_dir(wl["capture"])
+    repro = os.path.join(cdir, "repro")
+    with open(os.path.join(cdir, "args.json"), encoding="utf-8") as f:
+        args = json.load(f)
+    args = strip_options(args, (), tuple(wl.get("drop", ())))
+    lto = bool(wl.get("lto"))
+    outdir = os.path.join(args_ns.tmpdir, wname)
+    shutil.rmtree(outdir, ignore_errors=True)
+    os.makedirs(outdir)
+    rsp = os.path.join(outdir, "link.rsp")
+    with open(rsp, "w", encoding="utf-8") as f:
+        f.write("\n".join(quote_rsp(a) for a in args) + "\n")
+    # mold and ld.bfd run LTO through LLVMgold.so, which spells lld's --lto-O<n> as
+    # -plugin-opt=O<n>; their response file differs from lld's in that spelling only.
+    plugin_args = [re.sub(r"^--lto-O(\d)$", r"-plugin-opt=O\1", a) for a in args]
+    plugin_rsp = rsp
+    if plugin_args != args:
+        plugin_rsp = os.path.join(outdir, "link-plugin.rsp")
+        with open(plugin_rsp, "w", encoding="utf-8") as f:
+            f.write("\n".join(quote_rsp(a) for a in plugin_args) + "\n")
+    lks = linkers(weld, args_ns.bfd)
+    res = {"workload": wname, "about": wl["about"], "program": cap.get("program", ""),
+           "inputs": cap["inputs"], "input_bytes": cap["input_bytes"], "linkers": {},
+           "lto": lto}
+    state = {}
+    for lk in lks:
+        out = os.path.join(outdir, lk["name"], os.path.basename(wname))
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        state[lk["name"]] = {"out": out, "runs": [], "status": "ok", "note": ""}
+
+    def one(lk, phase):
+        st = state[lk["name"]]
+        argv = linker_argv(lk, args_ns.threads, lto,
+                           plugin_rsp if lk["name"] in ("mold", "bfd") else rsp, st["out"])
+        if os.path.exists(st["out"]):
+            os.unlink(st["out"])
+        so = os.path.join(outdir, lk["name"], "stdout.txt")
+        se = os.path.join(outdir, lk["name"], "stderr.txt")
+        r = timed_run(argv, repro, so, se)
+        if r["rc"] == 0 and os.path.exists(st["out"]):
+            return r
+        with open(se, encoding="utf-8", errors="replace") as f:
+            stderr = f.read()
+        if lk["name"] == "weld" and lto and LTO_UNSUPPORTED.search(stderr) and phase == "warm-up":
+            first = next((ln for ln in stderr.splitlines() if ln.strip()), "").strip()
+            st["status"] = "unsupported"
+            st["note"] = re.sub(r"^weld: error: \S+: ", "", first)
+            log(f"  {wname}: weld: not supported yet (LTO): {first}")
+            return None
+        if lk["name"] == "bfd" and phase == "warm-up":
+            first = next((ln for ln in stderr.splitlines() if "error" in ln.lower()),
+                         stderr.strip().splitlines()[0] if stderr.strip() else "")
+            st["status"] = "n/a"
+            st["note"] = first.strip()
+            log(f"  {wname}: ld.bfd cannot link this workload, left out: {first.strip()}")
+            return None
+        st["status"] = "failed"
+        cmd = " ".join(shlex.quote(c) for c in argv)
+        msg = (f"{wname}: {lk['label']} failed ({phase}, exit {r['rc']})\n"
+               f"  command (cwd {repro}):\n    {cmd}\n"
+               f"  stderr (last lines):\n{tail(se)}")
+        st["note"] = f"exit {r['rc']}: " + next(
+            (ln.strip() for ln in stderr.splitlines() if ln.strip()), "")
+        errors.append(msg)
+        log("ERROR: " + msg)
+        return None
+
+    log(f"== {wname}: {wl['about']} ({cap['inputs']} inputs, {cap['input_bytes'] / 1e6:.1f} MB)")
+    for lk in lks:
+        one(lk, "warm-up")
+    ok = {n: s["out"] for n, s in state.items() if s["status"] == "ok"}
+    check_errors = run_checks(wname, wl, ok)
+    for e in check_errors:
+        log("ERROR: " + e)
+    errors.extend(check_errors)
+    for i in range(args_ns.runs):
+        for lk in lks:
+            st = state[lk["name"]]
+            if st["status"] != "ok":
+                continue
+            r = one(lk, f"run {i + 1}")
+            if r:
+                st["runs"].append(r)
+        log(f"  run {i + 1}/{args_ns.runs}: " + ", ".join(
+            f"{lk['name']} {state[lk['name']]['runs'][-1]['wall']:.3f}s"
+            for lk in lks if state[lk["name"]]["status"] == "ok"))
+    for lk in lks:
+        st = state[lk["name"]]
+        entry = {"label": lk["label"], "status": st["status"], "note": st["note"],
+                 "runs": st["runs"]}
+        if st["runs"]:
+            entry["wall"] = statistics.median(r["wall"] for r in st["runs"])
+            entry["wall_min"] = min(r["wall"] for r in st["runs"])
+            entry["wall_max"] = max(r["wall"] for r in st["runs"])
+            entry["cpu"] = statistics.median(r["cpu"] for r in st["runs"])
+            entry["rss"] = statistics.median(r["rss_mb"] for r in st["runs"])
+            entry["output_bytes"] = os.path.getsize(st["out"]) if os.path.exists(
+                st["out"]) else None
+        res["linkers"][lk["name"]] = entry
+    # weld's own phase breakdown: one more run with --time --stats.
+    if args_ns.phases and state["weld"]["status"] == "ok":
+        w = lks[0]
+        argv = linker_argv(w, args_ns.threads, lto, rsp, state["weld"]["out"],
+                           extra=("--time", "--stats"))
+        p = subprocess.run(argv, cwd=repro, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, errors="replace")
+        phases, stats = [], []
+        for ln in (p.stderr + p.stdout).splitlines():
+            m = PHASE_RE.match(ln)
+            if m:
+                phases.append((m.group(2), float(m.group(1))))
+            elif re.match(r"^\s+[\w ]+:\s+\d+\s*$", ln):
+                k, v = ln.split(":", 1)
+                stats.append((k.strip(), int(v)))
+        res["weld_phases"] = phases
+        res["weld_stats"] = stats
+        if p.returncode != 0:
+            errors.append(f"{wname}: weld --time failed (exit {p.returncode}): {p.stderr[-500:]}")
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# Reports: Markdown table and SVG plot.
+# --------------------------------------------------------------------------------------------
+
+def fmt_s(x):
+    if x is None:
+        return "—"
+    return f"{x * 1000:.1f} ms" if x < 1 else f"{x:.3f} s"
+
+
+def fmt_mb(b):
+    if b is None:
+        return "—"
+    return f"{b / 1e3:.1f} kB" if b < 1e6 else f"{b / 1e6:.1f} MB"
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def fmt_ratio(r):
+    return "n/a" if r is None else f"{r:.2f}×"
+
+
+def machine_info():
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for ln in f:
+                if ln.startswith("model name"):
+                    cpu = ln.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem = "?"
+    try:
+        with open("/proc/meminfo", encoding="utf-8") as f:
+            for ln in f:
+                if ln.startswith("MemTotal:"):
+                    mem = f"{int(ln.split()[1]) / 1024 / 1024:.1f} GiB"
+                    break
+    except OSError:
+        pass
+    return {"nproc": os.cpu_count(), "cpu": cpu, "ram": mem,
+            "kernel": platform.release(),
+            "lld": tool_version([LLD, "--version"]),
+            "mold": tool_version(["mold", "--version"]),
+            "bfd": tool_version(["ld.bfd", "--version"])}
+
+
+def status_cell(e):
+    if e["status"] == "unsupported":
+        return "**weld: not supported yet** (LTO)"
+    if e["status"] == "n/a":
+        return "n/a (cannot link it)"
+    if e["status"] == "failed":
+        return "**FAILED**"
+    return None
+
+
+def write_markdown(results, meta, path):
+    L = []
+    L.append(f"Measured {meta['date']} on {meta['machine']['nproc']} × {meta['machine']['cpu']}, "
+             f"{meta['machine']['ram']} RAM (Linux {meta['machine']['kernel']}); "
+             f"{meta['threads']} threads for every linker, output on {meta['tmpdir']}, "
+             f"1 warm-up + {meta['runs']} counted runs, interleaved; medians. "
+             f"Load average (1 min) {meta['load'][0]} before, {meta['load'][1]} after.")
+    L.append("")
+    L.append(f"Command: `{meta['command'].strip()}` (from the repository root).")
+    L.append("")
+    L.append(f"Linkers: weld ({meta['weld_version']}), {meta['machine']['lld']}, "
+             f"{meta['machine']['mold']}, {meta['machine']['bfd']}.")
+    L.append("")
+    L.append("| workload | inputs | linker | wall (median) | wall min–max | CPU user+sys | "
+             "peak RSS | output |")
+    L.append("|---|---|---|---|---|---|---|---|")
+    for r in results:
+        first = True
+        for name, e in r["linkers"].items():
+            wcell = f"`{r['workload']}`" if first else ""
+            icell = f"{r['inputs']} files, {fmt_mb(r['input_bytes'])}" if first else ""
+            first = False
+            st = status_cell(e)
+            if st:
+                note = e.get("note", "").replace("|", "\\|")
+                L.append(f"| {wcell} | {icell} | {e['label']} | {st} | {note[:120]} | | | |")
+                continue
+            L.append(f"| {wcell} | {icell} | {e['label']} | {fmt_s(e['wall'])} | "
+                     f"{fmt_s(e['wall_min'])}–{fmt_s(e['wall_max'])} | {fmt_s(e['cpu'])} | "
+                     f"{e['rss']:.0f} MB | {fmt_mb(e['output_bytes'])} |")
+    L.append("")
+    L.append("Ratios (below 1 means weld is faster / smaller):")
+    L.append("")
+    L.append("| workload | wall weld/lld | wall weld/mold | CPU weld/lld | CPU weld/mold | "
+             "RSS weld/lld | RSS weld/mold |")
+    L.append("|---|---|---|---|---|---|---|")
+    for r in results:
+        rr = ratios(r)
+        if rr is None:
+            why = status_cell(r["linkers"]["weld"]) or "n/a"
+            L.append(f"| `{r['workload']}` | {why} | | | | | |")
+            continue
+        L.append(f"| `{r['workload']}` | " + " | ".join(fmt_ratio(rr[k]) for k in (
+            "wall_lld", "wall_mold", "cpu_lld", "cpu_mold", "rss_lld", "rss_mold")) + " |")
+    phased = [r for r in results if r.get("weld_phases")]
+    if phased:
+        L.append("")
+        L.append("weld's phases (one extra run with `--time`, milliseconds):")
+        L.append("")
+        names = []
+        for r in phased:
+            for n, _ in r["weld_phases"]:
+                if n not in names:
+                    names.append(n)
+        L.append("| phase | " + " | ".join(f"`{r['workload']}`" for r in phased) + " |")
+        L.append("|---|" + "---|" * len(phased))
+        for n in names:
+            cells = []
+            for r in phased:
+                d = dict(r["weld_phases"])
+                cells.append(f"{d[n]:.1f}" if n in d else "")
+            L.append(f"| {n} | " + " | ".join(cells) + " |")
+    statted = [r for r in results if r.get("weld_stats")]
+    if statted:
+        L.append("")
+        L.append("weld's counts (`--stats`, same run):")
+        L.append("")
+        names = []
+        for r in statted:
+            for n, _ in r["weld_stats"]:
+                if n not in names:
+                    names.append(n)
+        L.append("| count | " + " | ".join(f"`{r['workload']}`" for r in statted) + " |")
+        L.append("|---|" + "---|" * len(statted))
+        for n in names:
+            cells = [str(dict(r["weld_stats"]).get(n, "")) for r in statted]
+            L.append(f"| {n} | " + " | ".join(cells) + " |")
+    L.append("")
+    L.append("Workloads:")
+    L.append("")
+    for r in results:
+        L.append(f"- `{r['workload']}`: {r['program']}; {r['about']}.")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(L) + "\n")
+    return "\n".join(L)
+
+
+def ratios(r):
+    e = r["linkers"]
+    w = e.get("weld")
+    if not w or w["status"] != "ok":
+        return None
+
+    def g(n, k):
+        x = e.get(n)
+        return x.get(k) if x and x["status"] == "ok" else None
+    return {f"{k}_{n}": ratio(g("weld", k), g(n, k)) for k in ("wall", "cpu", "rss")
+            for n in ("lld", "mold")}
+
+
+def esc(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def write_svg(results, meta, path):
+    """Grouped bars per workload: weld/lld and weld/mold ratios of the median wall time and of
+    the median CPU time (user+sys), with 1.0 (parity) marked."""
+    keys = [("wall_lld", "wall time, weld / ld.lld-22", "#2f5597"),
+            ("wall_mold", "wall time, weld / mold", "#c55a11"),
+            ("cpu_lld", "CPU time, weld / ld.lld-22", "#8faadc"),
+            ("cpu_mold", "CPU time, weld / mold", "#f4b183")]
+    rows = [(r["workload"], ratios(r), r) for r in results]
+    bar_w, gap, left, top, height = 20, 36, 70, 64, 300
+    vals = [rr[k] for _, rr, _ in rows if rr for k, _, _ in keys if rr[k] is not None]
+    vmax = max([2.0] + [v * 1.15 for v in vals])
+    group_w = len(keys) * bar_w
+    width = max(760, left + len(rows) * (group_w + gap) + 40)
+    total_h = top + height + 100
+
+    def y(v):
+        return top + height - v / vmax * height
+    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
+         f'viewBox="0 0 {width} {total_h}" font-family="sans-serif" font-size="12">',
+         f'<rect width="{width}" height="{total_h}" fill="white"/>',
+         f'<text x="{left}" y="22" font-size="15" font-weight="bold">weld relative to ld.lld-22 '
+         f'and mold (median of {meta["runs"]} runs; below 1 = weld is faster)</text>',
+         f'<text x="{left}" y="42" fill="#555">{esc(meta["machine"]["cpu"])}, '
+         f'{meta["machine"]["nproc"]} CPUs, {meta["threads"]} threads per linker, '
+         f'{esc(meta["date"])}</text>']
+    step = 0.5 if vmax <= 4 else 1.0
+    t = 0.0
+    while t <= vmax + 1e-9:
+        yy = y(t)
+        o.append(f'<line x1="{left}" x2="{width - 20}" y1="{yy:.1f}" y2="{yy:.1f}" '
+                 f'stroke="#eee"/>')
+        o.append(f'<text x="{left - 8}" y="{yy + 4:.1f}" text-anchor="end">{t:.1f}×</text>')
+        t += step
+    o.append(f'<line x1="{left}" x2="{width - 20}" y1="{y(1):.1f}" y2="{y(1):.1f}" '
+             f'stroke="#333" stroke-dasharray="5,3"/>')
+    x = left + gap / 2
+    for name, rr, r in rows:
+        gx = x
+        for k, _, color in keys:
+            v = rr[k] if rr else None
+            if v is not None:
+                o.append(f'<rect x="{x:.1f}" y="{y(v):.1f}" width="{bar_w - 2}" '
+                         f'height="{top + height - y(v):.1f}" fill="{color}"/>')
+                o.append(f'<text x="{x + bar_w / 2 - 1:.1f}" y="{y(v) - 4:.1f}" '
+                         f'text-anchor="middle" font-size="9">{v:.2f}</text>')
+            x += bar_w
+        mid = gx + group_w / 2
+        if not rr:
+            why = ("weld: not supported yet" if r["linkers"]["weld"]["status"] == "unsupported"
+                   else "weld FAILED")
+            o.append(f'<text x="{mid:.1f}" y="{top + height - 8}" text-anchor="middle" '
+                     f'fill="#c00" font-size="10">{why}</text>')
+        o.append(f'<text x="{mid:.1f}" y="{top + height + 18}" text-anchor="middle">'
+                 f'{esc(name)}</text>')
+        x += gap
+    ly = top + height + 48
+    for i, (_, label, color) in enumerate(keys):
+        lx = left + (i % 2) * 260
+        yy = ly + (i // 2) * 20
+        o.append(f'<rect x="{lx}" y="{yy - 10}" width="12" height="12" fill="{color}"/>'
+                 f'<text x="{lx + 18}" y="{yy}">{esc(label)}</text>')
+    o.append("</svg>")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(o) + "\n")
+
+
+# --------------------------------------------------------------------------------------------
+# Main.
+# --------------------------------------------------------------------------------------------
+
+HELP = """\
+weld's link-time benchmark: weld against ld.lld-22, mold and GNU ld (ld.bfd) on real links.
+
+usage: scripts/bench [options] [WORKLOAD...]
+       scripts/bench --prepare [WORKLOAD...]
+       scripts/bench --smoke
+
+Workloads (default: all of them):
+{workloads}
+
+Each workload is captured once (`--prepare`, run automatically for workloads not captured
+yet) by building a program from crates.io sources or Debian's packages and linking it with
+`ld.lld-22 --reproduce`; the capture is unpacked under target/bench/captures/ (never
+committed). The runner then links those same inputs with the same response file with every
+linker, from the capture's directory, writing the output to --tmpdir (a tmpfs). Per workload:
+one warm-up round (whose programs are run with trivial arguments and must exit 0, print what
+is expected and agree with each other), then --runs rounds, interleaved (weld lld mold bfd
+weld lld mold bfd ...). It reports the median wall time, user+sys CPU time and peak RSS per
+linker, and the ratios weld/lld and weld/mold, plus weld's phase breakdown and counts (one
+extra run with --time --stats). Results: target/bench/results.md, results.json and ratios.svg
+(bars of the ratios).
+
+Timing: wall time is measured around each link; CPU time (user+sys) and peak RSS come from
+wait4() and GNU time (/usr/bin/time), which runs each linker. mold runs with --no-fork, or its
+work would finish in a child that is not measured. On the ThinLTO workload every linker gets the
+same LLVM 22 and job count: lld and weld in-process (--thinlto-jobs=N), mold and ld.bfd through
+LLVM 22's LLVMgold.so (-plugin-opt=jobs=N).
+
+Exit status: non-zero if preparing a workload fails, any linker fails to link, or a linked
+program fails its check. Two cases are reported in the table instead: weld rejecting the
+ThinLTO workload's bitcode ("weld: not supported yet") and ld.bfd being unable to link a
+workload ("n/a"), both detected in the warm-up round.
+
+`weld-self` is captured from this checkout's sources when it is first prepared; capture the
+current sources again with `scripts/bench --prepare --force weld-self`.
+
+options:
+  --prepare       only capture the workloads (idempotent; cached ones are skipped)
+  --force         with --prepare: capture again even if cached
+  --smoke         CI smoke run: capture and link the tiny `smoke` workload (hello_c) once
+                  per linker; results go to target/bench/smoke/
+  --runs N        counted runs per linker (default 5)
+  --threads N     threads for every linker: --threads=N for weld and lld, --thread-count=N
+                  for mold (ld.bfd is single-threaded); default: nproc ({nproc})
+  --no-bfd        leave GNU ld out
+  --no-phases     skip the extra `weld --time` run
+  --no-build      do not run `cargo build --release -p weld` first
+  --tmpdir DIR    where the outputs are written (default /dev/shm/weld-bench)
+  --list          list the workloads and whether they are captured
+  -h, --help      this text
+
+environment: WELD=/path/to/weld benchmarks that binary (and skips the build);
+WELD_BENCH_DIR=DIR keeps captures, builds and results in DIR instead of target/bench.
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument("workloads", nargs="*")
+    ap.add_argument("--prepare", action="store_true")
+    ap.add_argument("--force", action="store_true")
+    ap.add_argument("--smoke", action="store_true")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--no-bfd", dest="bfd", action="store_false")
+    ap.add_argument("--no-phases", dest="phases", action="store_false")
+    ap.add_argument("--no-build", dest="build", action="store_false")
+    ap.add_argument("--tmpdir", default="/dev/shm/weld-bench")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("-h", "--help", action="store_true")
+    a = ap.parse_args()
+    if a.help:
+        print(HELP.format(nproc=os.cpu_count(), workloads="\n".join(
+            f"  {n:<17} {d['about']}" for n, d in WORKLOADS.items() if not d.get("hidden"))))
+        return 0
+    if a.runs < 1 or a.threads < 1:
+        raise BenchError("--runs and --threads must be at least 1")
+    if a.smoke:
+        if a.workloads:
+            raise BenchError("--smoke takes no workload names")
+        a.workloads, a.runs = ["smoke"], 1
+        out_dir = os.path.join(BENCH_DIR, "smoke")
+        a.tmpdir = os.path.join(a.tmpdir, "smoke")
+    else:
+        out_dir = BENCH_DIR
+    names = a.workloads or DEFAULT_WORKLOADS
+    for n in names:
+        if n not in WORKLOADS:
+            raise BenchError(f"unknown workload `{n}` (known: {', '.join(WORKLOADS)})")
+    if a.list:
+        for n in WORKLOADS:
+            c = load_capture(WORKLOADS[n]["capture"])
+            state = (f"captured: {c['inputs']} files, {c['input_bytes'] / 1e6:.1f} MB"
+                     if c else "not captured")
+            print(f"{n:<17} {state:<40} {WORKLOADS[n]['about']}")
+        return 0
+
+    for tool, pkg in ((CLANG, "clang-22"), (LLD, "lld-22"), (LLVM_CONFIG, "llvm-22"),
+                      (GNU_TIME, "time"), ("mold", "mold"), ("cargo", "rustup's toolchain")):
+        if not shutil.which(tool):
+            raise BenchError(f"`{tool}` is not installed (Debian package: {pkg}; "
+                             "scripts/setup installs the toolchain)")
+    caps = []
+    for n in names:
+        if WORKLOADS[n]["capture"] not in caps:
+            caps.append(WORKLOADS[n]["capture"])
+    for c in caps:
+        prepare_capture(c, force=a.force)
+    if a.prepare:
+        log("prepare: done")
+        return 0
+
+    weld = os.environ.get("WELD")
+    if not weld:
+        if a.build:
+            sh(["cargo", "build", "--release", "-p", "weld", "--quiet"], cwd=ROOT,
+               what="cargo build weld")
+        weld = os.path.join(ROOT, "target", "release", "weld")
+    weld = os.path.abspath(weld)
+    if not os.access(weld, os.X_OK):
+        raise BenchError(f"weld binary not found at {weld} (build it or set WELD)")
+    if a.bfd and not shutil.which("ld.bfd"):
+        log("note: ld.bfd not found, left out")
+        a.bfd = False
+    os.makedirs(a.tmpdir, exist_ok=True)
+    os.makedirs(out_dir, exist_ok=True)
+
+    load_start = os.getloadavg()
+    if load_start[0] > (os.cpu_count() or 1) * 0.5:
+        log(f"WARNING: the machine is busy (load average {load_start[0]:.1f} on "
+            f"{os.cpu_count()} CPUs): timings will be noisy")
+    errors, results = [], []
+    for n in names:
+        results.append(bench_workload(n, a, weld, errors))
+    meta = {"date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+            "machine": machine_info(), "threads": a.threads, "runs": a.runs,
+            "tmpdir": a.tmpdir, "weld": weld,
+            "load": [round(load_start[0], 2), round(os.getloadavg()[0], 2)],
+            "weld_version": tool_version([weld, "--version"]),
+            "command": "scripts/bench " + " ".join(shlex.quote(x) for x in sys.argv[1:])}
+    md = write_markdown(results, meta, os.path.join(out_dir, "results.md"))
+    write_svg(results, meta, os.path.join(out_dir, "ratios.svg"))
+    with open(os.path.join(out_dir, "results.json"), "w", encoding="utf-8") as f:
+        json.dump({"meta": meta, "results": results}, f, indent=1)
+    print(md)
+    print(f"\nwritten: {os.path.join(out_dir, 'results.md')}, "
+          f"{os.path.join(out_dir, 'ratios.svg')}, {os.path.join(out_dir, 'results.json')}")
+    if errors:
+        log(f"\nscripts/bench: {len(errors)} failure(s):")
+        for e in errors:
+            log("- " + e)
+        return 1
+    unsupported = [r["workload"] for r in results
+                   if r["linkers"]["weld"]["status"] == "unsupported"]
+    if unsupported:
+        log(f"note: weld: not supported yet (LTO) on {', '.join(unsupported)}")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except BenchError as e:
+        log(f"scripts/bench: error: {e}")
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
