@@ -84,9 +84,33 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
     }
     crate::dynamic::compute_symbol_flags(&config, &mut res);
     let mut lto_report = crate::lto_link::LtoReport::default();
+    // With bitcode and --gc-sections, liveness is computed over one graph of native sections
+    // and bitcode symbols *before* LTO, so LTO is told exactly what live code needs.
+    let mut bitcode_report = String::new();
+    let mut why_live_done = false;
     if !res.bitcode.is_empty() {
+        let pre = if config.gc_sections {
+            let m = t
+                .run("liveness (native + bitcode)", || {
+                    crate::mark_live::mark_live(&config, &res, config.gc_archive_members, true)
+                })
+                .map_err(|e| vec![e])?;
+            if config.gc_archive_members {
+                crate::mark_live::unload_bitcode_members(&mut res, &m);
+            }
+            if !config.why_live.is_empty() {
+                print!("{}", crate::gc_report::why_live(&res, &m, &config.why_live));
+                why_live_done = true;
+            }
+            if config.print_gc_sections {
+                bitcode_report = crate::gc_report::print_dead_bitcode(&res, &m);
+            }
+            Some(m)
+        } else {
+            None
+        };
         let objects = t.run("LTO", || {
-            crate::lto_link::run_lto(&config, &mut res, &mut lto_report)
+            crate::lto_link::run_lto(&config, &mut res, pre.as_ref(), &mut lto_report)
         })?;
         if config.lto.emit_asm {
             return Ok(());
@@ -97,17 +121,17 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
         layout::add_linker_defined(&config, &mut res);
         crate::dynamic::compute_symbol_flags(&config, &mut res);
     }
-    if config.gc_sections || !config.why_live.is_empty() {
+    if config.gc_sections || (!config.why_live.is_empty() && !why_live_done) {
         let mark = t
             .run("liveness", || {
-                crate::mark_live::mark_live(&config, &res, config.gc_archive_members)
+                crate::mark_live::mark_live(&config, &res, config.gc_archive_members, false)
             })
             .map_err(|e| vec![e])?;
         if config.gc_archive_members {
             crate::mark_live::unload_members(&mut res, &mark);
             crate::dynamic::compute_symbol_flags(&config, &mut res);
         }
-        if !config.why_live.is_empty() {
+        if !config.why_live.is_empty() && !why_live_done {
             print!(
                 "{}",
                 crate::gc_report::why_live(&res, &mark, &config.why_live)
@@ -115,8 +139,11 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
         }
         if config.gc_sections {
             let removed = crate::mark_live::sweep(&mut res, &mark);
+            layout::drop_collected_start_stop(&mut res);
             if config.print_gc_sections {
                 print!("{}", crate::gc_report::print_gc_sections(&res, &removed));
+                // Bitcode symbols the walk found dead come after lld's section lines.
+                print!("{bitcode_report}");
             }
         }
     }

@@ -265,7 +265,8 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
     let use_gnu = matches!(config.hash_style, HashStyle::Gnu | HashStyle::Both);
     let use_sysv = matches!(config.hash_style, HashStyle::Sysv | HashStyle::Both);
     let nbuckets = if use_gnu {
-        (exports.len() as u32 / 4).max(1)
+        // lld: about four symbols per bucket.
+        ((exports.len() as u32 + 3) / 4).max(1)
     } else {
         1
     };
@@ -311,7 +312,12 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
 
 fn build_gnu_hash(res: &Resolved, exports: &[SymbolId], symoffset: u32, nbuckets: u32) -> Vec<u8> {
     // One 64-bit bloom word per ~two symbols keeps lookups fast without wasting space.
-    let maskwords = (exports.len() as u32 / 2).max(1).next_power_of_two();
+    // lld's sizing: 12 bloom bits per symbol, rounded up to the next power of two above.
+    let maskwords = if exports.is_empty() {
+        1
+    } else {
+        (exports.len() as u32 * 12 / 64 + 1).next_power_of_two()
+    };
     let shift2 = 26u32;
     let hashes: Vec<u32> = exports
         .iter()

@@ -26,6 +26,18 @@ pub fn print_gc_sections(res: &Resolved, removed: &[(FileId, usize)]) -> String 
     out
 }
 
+/// `removing unused bitcode symbol FILE:(SYMBOL)` for each prevailing bitcode symbol the walk
+/// over native sections and bitcode found dead (LTO is told it is not needed).
+pub fn print_dead_bitcode(res: &Resolved, mark: &MarkResult) -> String {
+    let mut out = String::new();
+    for (bf, i) in crate::mark_live::dead_bitcode_symbols(res, mark) {
+        let b = &res.bitcode[bf as usize];
+        let name = res.symtab.get(b.syms[i as usize]).name_str();
+        let _ = writeln!(out, "removing unused bitcode symbol {}:({name})", b.name);
+    }
+    out
+}
+
 /// A minimal glob matcher (`*`, `?`, `[...]`) for `--why-live` patterns.
 pub fn glob_match(pat: &[u8], s: &[u8]) -> bool {
     let (mut p, mut i) = (0usize, 0usize);
@@ -89,6 +101,8 @@ fn root_suffix(r: RootReason) -> &'static str {
         reason::UNDEFINED_FLAG => " (--undefined)",
         reason::REQUIRE_DEFINED => " (--require-defined)",
         reason::NO_GC => " (--no-gc-sections)",
+        reason::LLVM_USED => " (llvm.used)",
+        reason::INLINE_ASM => " (inline asm)",
         _ => "",
     }
 }
@@ -142,6 +156,7 @@ impl WhyLive<'_> {
                         self.res.files[file as usize].name.clone()
                     }
                     SymbolDef::Shared { file, .. } => self.res.shared[file as usize].name.clone(),
+                    SymbolDef::Bitcode { file, .. } => self.res.bitcode[file as usize].name.clone(),
                     _ => "<internal>".to_string(),
                 };
                 Some((file, sym.name_str()))
@@ -161,6 +176,11 @@ impl WhyLive<'_> {
         let (f, i) = match s {
             Sym_::Global(g) => match self.res.symtab.get(g).def {
                 SymbolDef::Defined { file, index } => (file, index as usize),
+                // A bitcode symbol is its own node in the graph.
+                SymbolDef::Bitcode { file, index } => {
+                    let base = self.mark.bitcode_base.get(file as usize).copied()?;
+                    return (base != u32::MAX).then_some(NodeId(base + index));
+                }
                 _ => return None,
             },
             Sym_::Local(f, i) => (f, i),
@@ -278,6 +298,10 @@ impl WhyLive<'_> {
     /// `>>> referenced by: FILE:(SYMBOL-OR-SECTION)` for the place in node `p` that refers to the
     /// target, then why `p` itself is live.
     fn referenced_by(&mut self, p: NodeId, is_target: impl Fn(gc::Target) -> bool, depth: usize) {
+        if self.mark.graph.kind(p) == Some(crate::mark_live::NODE_BITCODE) {
+            self.referenced_by_bitcode(p, depth);
+            return;
+        }
         let Some((f, s)) = self.mark.section_of(p) else {
             return;
         };
@@ -341,7 +365,56 @@ impl WhyLive<'_> {
         }
     }
 
+    /// `>>> referenced by: FILE:(SYMBOL)` for a bitcode node (its symbol, or the internal value
+    /// it stands for), then why that node is live: the chain crosses the LTO boundary freely.
+    fn referenced_by_bitcode(&mut self, p: NodeId, depth: usize) {
+        let (file, name) = self.section_label(p);
+        let chain = self.mark.liveness.why_live(p).unwrap_or_default();
+        match chain.get(chain.len().wrapping_sub(2)) {
+            Some(Step::Root(r)) => {
+                let _ = writeln!(
+                    self.out,
+                    ">>> referenced by: {file}:({name}){}",
+                    root_suffix(*r)
+                );
+            }
+            Some(Step::Symbol(g)) => {
+                let g = *g;
+                if let Some(r) = self.root_reason_of_symbol(Sym_::Global(g.0)) {
+                    let _ = writeln!(
+                        self.out,
+                        ">>> referenced by: {file}:({name}){}",
+                        root_suffix(r)
+                    );
+                    return;
+                }
+                let _ = writeln!(self.out, ">>> referenced by: {file}:({name})");
+                if depth < 64 {
+                    self.explain_referrer_of_symbol(g.0);
+                }
+            }
+            Some(Step::Node(q)) => {
+                let _ = writeln!(self.out, ">>> referenced by: {file}:({name})");
+                let q = *q;
+                if depth < 64 {
+                    self.referenced_by(q, |t| t == gc::Target::Node(p), depth + 1);
+                }
+            }
+            None => {}
+        }
+    }
+
     fn section_label(&self, n: NodeId) -> (String, String) {
+        if self.mark.graph.kind(n) == Some(crate::mark_live::NODE_BITCODE) {
+            let p = self.mark.graph.payload(n).unwrap_or(0);
+            let (bf, node) = ((p >> 32) as usize, (p & 0xffff_ffff) as usize);
+            let b = &self.res.bitcode[bf];
+            let name = match b.syms.get(node) {
+                Some(&sid) => self.res.symtab.get(sid).name_str(),
+                None => "<internal>".to_string(),
+            };
+            return (b.name.clone(), name);
+        }
         match self.mark.section_of(n) {
             Some((f, s)) => {
                 let file = &self.res.files[f as usize];

@@ -2473,10 +2473,49 @@ pub fn is_linker_defined(name: &[u8], is_pic: bool) -> bool {
     false
 }
 
+/// After `--gc-sections`: a `__start_X`/`__stop_X` whose sections X were all collected is
+/// undefined again (lld defines them only for output sections that exist).
+pub fn drop_collected_start_stop(res: &mut Resolved) {
+    let mut live_names: hashbrown::HashSet<&[u8]> = hashbrown::HashSet::new();
+    for f in &res.files {
+        for s in &f.sections {
+            if matches!(s.kind, SectionKind::Regular | SectionKind::Merge) {
+                live_names.insert(s.name);
+            }
+        }
+    }
+    let mut gone = Vec::new();
+    for (id, s) in res.symtab.symbols.iter().enumerate() {
+        if s.def != SymbolDef::Synthetic {
+            continue;
+        }
+        let sec = s
+            .name
+            .strip_prefix(b"__start_")
+            .or_else(|| s.name.strip_prefix(b"__stop_"));
+        if sec.is_some_and(|n| !live_names.contains(n)) {
+            gone.push(id);
+        }
+    }
+    for id in gone {
+        res.symtab.symbols[id].def = SymbolDef::Undefined;
+    }
+}
+
 /// Marks referenced-but-undefined linker-defined symbols (and `__start_`/`__stop_` symbols of
 /// existing output sections) as `Synthetic`, before relocation scanning, as lld does.
 pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
     let is_pic = config.is_pic();
+    // lld always defines _DYNAMIC (hidden) when the output has a .dynamic section.
+    let has_dynamic_section =
+        crate::dynamic::is_dynamic(config, res) || (is_pic && config.is_static);
+    if has_dynamic_section {
+        let id = res.symtab.intern(b"_DYNAMIC");
+        let s = res.symtab.get_mut(id);
+        if s.def == SymbolDef::Undefined {
+            s.referenced = true;
+        }
+    }
     let mut section_names: hashbrown::HashSet<&str> = hashbrown::HashSet::new();
     for f in &res.files {
         for s in &f.sections {
@@ -2501,7 +2540,7 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
                 define |= section_names.contains(sec);
             }
         }
-        if s.name == b"_DYNAMIC" && !(is_pic && config.is_static) {
+        if s.name == b"_DYNAMIC" && !has_dynamic_section {
             define = false;
         }
         if define {

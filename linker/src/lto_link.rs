@@ -86,6 +86,36 @@ pub fn lld_resolutions(
         .collect()
 }
 
+/// weld's rule under `--gc-sections`: the same as lld's, except that a bitcode symbol is
+/// visible to regular objects only when a *live* native section (or a root, or the dynamic
+/// symbol table) references it. A reference from native code the walk found dead no longer
+/// forces LTO to keep and compile the symbol and everything it reaches.
+pub fn precise_resolutions(
+    ctx: &ResolutionContext<'_>,
+    res: &Resolved,
+    graph: &crate::mark_live::MarkResult,
+) -> Vec<Vec<lto::Resolution>> {
+    let native = crate::mark_live::NODE_SECTION;
+    let live_native_refs = graph
+        .liveness
+        .symbols_referenced_from(&graph.graph, |k| k == native)
+        .ok();
+    let mut out = lld_resolutions(ctx, res, Some(graph));
+    for (b, rs) in res.bitcode.iter().zip(out.iter_mut()) {
+        for (&sid, r) in b.syms.iter().zip(rs.iter_mut()) {
+            let s = res.symtab.get(sid);
+            let from_live_native = live_native_refs
+                .as_ref()
+                .is_none_or(|set| set.contains(gc::SymId(sid)));
+            r.visible_to_regular_obj = from_live_native
+                || s.in_dynsym
+                || s.referenced_by_dso
+                || ctx.extra_roots.contains(s.name);
+        }
+    }
+    out
+}
+
 fn lto_config(config: &Config) -> lto::LtoConfig {
     let l = &config.lto;
     let threads = std::thread::available_parallelism()
@@ -118,6 +148,7 @@ fn lto_config(config: &Config) -> lto::LtoConfig {
 pub fn run_lto(
     config: &Config,
     res: &mut Resolved,
+    graph: Option<&crate::mark_live::MarkResult>,
     report: &mut LtoReport,
 ) -> std::result::Result<Vec<(String, &'static [u8])>, Vec<Error>> {
     let one = |e: Error| vec![e];
@@ -152,7 +183,10 @@ pub fn run_lto(
         config,
         extra_roots,
     };
-    let resolutions = lld_resolutions(&ctx, res, None);
+    let resolutions = match graph {
+        Some(g) => precise_resolutions(&ctx, res, g),
+        None => lld_resolutions(&ctx, res, None),
+    };
 
     let mut lto = lto::Lto::new(lc).map_err(|e| one(err!("LTO: {e}")))?;
     for (b, rs) in res.bitcode.iter_mut().zip(&resolutions) {

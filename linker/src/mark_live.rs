@@ -28,6 +28,9 @@ use object::LittleEndian as LE;
 pub const NODE_SECTION: u8 = 0;
 /// "All sections named X", the target of `__start_X`/`__stop_X` under `-z nostart-stop-gc`.
 pub const NODE_START_STOP: u8 = 1;
+/// A node of a bitcode module's summary graph: one of its symbols, or an internal value (a
+/// static function, `llvm.global_ctors`). Payload: bitcode file << 32 | summary node.
+pub const NODE_BITCODE: u8 = 2;
 
 /// Why something is a root; printed by `--why-live` as lld does.
 pub mod reason {
@@ -40,6 +43,10 @@ pub mod reason {
     pub const EH_FRAME: RootReason = RootReason(6);
     pub const NO_GC: RootReason = RootReason(7);
     pub const REQUIRE_DEFINED: RootReason = RootReason(8);
+    /// `llvm.used`, `llvm.compiler.used`, `llvm.global_ctors` in a bitcode module.
+    pub const LLVM_USED: RootReason = RootReason(9);
+    /// Defined or referenced by module-level inline asm (opaque to the summary).
+    pub const INLINE_ASM: RootReason = RootReason(10);
 }
 
 /// The graph, its walk, and the mapping between nodes and sections.
@@ -54,6 +61,13 @@ pub struct MarkResult {
     /// `--gc-archive-members`: each member the walk loaded, the symbol that reached it and the
     /// file whose live section referred to it (None for a root), in walk order.
     pub activations: Vec<(FileId, SymbolId, Option<FileId>)>,
+    /// First node of each bitcode file's summary graph (`u32::MAX` when it has none).
+    pub bitcode_base: Vec<u32>,
+    /// Whether each bitcode file takes part (always, except archive members the walk never
+    /// reached under `--gc-archive-members`).
+    pub bitcode_active: Vec<bool>,
+    /// Bitcode members loaded by the walk: (bitcode file, symbol, referring object).
+    pub bitcode_activations: Vec<(u32, SymbolId, Option<FileId>)>,
 }
 
 impl MarkResult {
@@ -357,6 +371,111 @@ fn definition_of(
     }
 }
 
+/// Adds every bitcode module's summary graph: one node per summary node, symbol edges resolved
+/// through the symbol table when the walk reaches them (so a call from bitcode reaches a native
+/// section, and the reverse), internal edges direct. `llvm.used` and friends, and inline-asm
+/// symbols, are roots. A module whose summary cannot be read gets seed 003's conservative graph
+/// (every defined symbol references every symbol of the module): always sound, just less precise.
+fn add_bitcode_nodes(
+    res: &Resolved,
+    graph: &mut Graph,
+    roots: &mut [Vec<(Target, RootReason)>],
+) -> Result<Vec<u32>> {
+    let mut bases = Vec::with_capacity(res.bitcode.len());
+    for (bf, b) in res.bitcode.iter().enumerate() {
+        let Some(file) = b.file.as_ref() else {
+            bases.push(u32::MAX);
+            continue;
+        };
+        let refs = file
+            .references()
+            .unwrap_or_else(|_| file.conservative_references());
+        let base = graph.node_count() as u32;
+        bases.push(base);
+        for n in 0..refs.num_nodes() {
+            graph
+                .add_node(NODE_BITCODE, ((bf as u64) << 32) | n as u64)
+                .map_err(gerr)?;
+        }
+        for n in 0..refs.num_nodes() as u32 {
+            let edges = refs.edges(n).iter().map(|&t| {
+                if refs.is_symbol(t) {
+                    Target::Symbol(SymId(b.syms[t as usize]))
+                } else {
+                    Target::Node(NodeId(base + t))
+                }
+            });
+            graph.set_edges(NodeId(base + n), edges).map_err(gerr)?;
+        }
+        for &n in refs.live() {
+            // A live symbol node only matters if this copy prevails; resolve it by name.
+            let t = if refs.is_symbol(n) {
+                Target::Symbol(SymId(b.syms[n as usize]))
+            } else {
+                Target::Node(NodeId(base + n))
+            };
+            roots[bf].push((t, reason::LLVM_USED));
+        }
+        for &n in refs.asm_symbols() {
+            roots[bf].push((
+                Target::Symbol(SymId(b.syms[n as usize])),
+                reason::INLINE_ASM,
+            ));
+        }
+    }
+    Ok(bases)
+}
+
+/// `--gc-archive-members`: bitcode archive members the walk never reached are left out of LTO
+/// entirely (never compiled, no initializers); the symbols they define become undefined.
+pub fn unload_bitcode_members(res: &mut Resolved, mark: &MarkResult) {
+    for (bf, b) in res.bitcode.iter_mut().enumerate() {
+        if mark.bitcode_active.get(bf).copied().unwrap_or(true) {
+            continue;
+        }
+        b.file = None;
+        for &sid in &b.syms {
+            let s = &mut res.symtab.symbols[sid as usize];
+            if matches!(s.def, SymbolDef::Bitcode { file, .. } if file == bf as u32) {
+                s.def = SymbolDef::Undefined;
+            }
+        }
+    }
+    for &(bf, sym, referrer) in &mark.bitcode_activations {
+        res.extractions.push(crate::resolve::Extraction {
+            reference: match referrer {
+                Some(r) => res.files[r as usize].name.clone(),
+                None => "--undefined".to_string(),
+            },
+            extracted: res.bitcode[bf as usize].name.clone(),
+            symbol: res.symtab.get(sym).name_str(),
+        });
+    }
+}
+
+/// The prevailing bitcode symbols the walk did not reach, in file and symbol order, for
+/// `removing unused bitcode symbol FILE:(SYMBOL)` lines.
+pub fn dead_bitcode_symbols(res: &Resolved, mark: &MarkResult) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    for (bf, b) in res.bitcode.iter().enumerate() {
+        let base = mark.bitcode_base.get(bf).copied().unwrap_or(u32::MAX);
+        if base == u32::MAX {
+            continue;
+        }
+        for (i, &sid) in b.syms.iter().enumerate() {
+            let prevailing = res.symtab.get(sid).def
+                == (SymbolDef::Bitcode {
+                    file: bf as u32,
+                    index: i as u32,
+                });
+            if prevailing && !mark.liveness.is_live(NodeId(base + i as u32)) {
+                out.push((bf as u32, i as u32));
+            }
+        }
+    }
+    out
+}
+
 fn add_root(graph: &mut Graph, (t, why): (Target, RootReason)) -> Result<()> {
     match t {
         Target::Node(n) => graph.add_root(n, why),
@@ -374,7 +493,12 @@ fn add_root(graph: &mut Graph, (t, why): (Target, RootReason)) -> Result<()> {
 /// dead code is never loaded: its initializers never run and the members its own references
 /// would pull in are not loaded either. Members that are never reached are then dropped from
 /// the link by [`unload_members`].
-pub fn mark_live(config: &Config, res: &Resolved, activate_members: bool) -> Result<MarkResult> {
+pub fn mark_live(
+    config: &Config,
+    res: &Resolved,
+    activate_members: bool,
+    include_bitcode: bool,
+) -> Result<MarkResult> {
     let total: usize = res.files.iter().map(|f| f.sections.len()).sum();
     let mut graph = Graph::with_capacity(total + 16, total * 4);
     let mut node_base = Vec::with_capacity(res.files.len());
@@ -402,12 +526,37 @@ pub fn mark_live(config: &Config, res: &Resolved, activate_members: bool) -> Res
             active.push(true);
         }
     }
+    let mut pending_bc: Vec<Vec<(Target, RootReason)>> = vec![Vec::new(); res.bitcode.len()];
+    let mut bitcode_active: Vec<bool> = res
+        .bitcode
+        .iter()
+        .map(|b| !(activate_members && b.member))
+        .collect();
+    let bitcode_base = if include_bitcode {
+        add_bitcode_nodes(res, &mut graph, &mut pending_bc)?
+    } else {
+        vec![u32::MAX; res.bitcode.len()]
+    };
+    for (bf, roots) in pending_bc.iter_mut().enumerate() {
+        if bitcode_active[bf] {
+            for r in std::mem::take(roots) {
+                add_root(&mut graph, r)?;
+            }
+        }
+    }
     add_symbol_roots(config, res, &mut graph)?;
     let start_stop = add_start_stop_nodes(config, res, &mut graph, &node_base)?;
     let defs: Vec<Definition> = (0..res.symtab.len())
-        .map(|id| definition_of(res, &node_base, &start_stop, id as SymbolId))
+        .map(|id| match res.symtab.get(id as SymbolId).def {
+            // A prevailing bitcode definition is its summary node.
+            SymbolDef::Bitcode { file, index } if bitcode_base[file as usize] != u32::MAX => {
+                Definition::Node(NodeId(bitcode_base[file as usize] + index))
+            }
+            _ => definition_of(res, &node_base, &start_stop, id as SymbolId),
+        })
         .collect();
     let mut activations = Vec::new();
+    let mut bitcode_activations = Vec::new();
     let liveness = if activate_members {
         let node_base = &node_base;
         let mut loader = |sym: SymId, cause: gc::Cause, g: &mut Graph| -> Result<Definition> {
@@ -416,6 +565,23 @@ pub fn mark_live(config: &Config, res: &Resolved, activate_members: bool) -> Res
                 .copied()
                 .unwrap_or(Definition::Undefined { weak: false });
             if let Definition::Node(n) = d {
+                // A bitcode archive member joins the link (and LTO) when first reached.
+                if let Some(p) = g.payload(n).filter(|_| g.kind(n) == Some(NODE_BITCODE)) {
+                    let bf = (p >> 32) as usize;
+                    if !bitcode_active[bf] {
+                        bitcode_active[bf] = true;
+                        for r in std::mem::take(&mut pending_bc[bf]) {
+                            add_root(g, r)?;
+                        }
+                        let referrer = match cause {
+                            gc::Cause::Node(from) if g.kind(from) == Some(NODE_SECTION) => {
+                                g.payload(from).map(|p| (p >> 32) as FileId)
+                            }
+                            _ => None,
+                        };
+                        bitcode_activations.push((bf as u32, sym.0, referrer));
+                    }
+                }
                 if let Some(p) = g.payload(n).filter(|_| g.kind(n) == Some(NODE_SECTION)) {
                     let file = (p >> 32) as usize;
                     if !active[file] {
@@ -450,6 +616,9 @@ pub fn mark_live(config: &Config, res: &Resolved, activate_members: bool) -> Res
         node_base,
         active,
         activations,
+        bitcode_base,
+        bitcode_active,
+        bitcode_activations,
     })
 }
 

@@ -771,6 +771,7 @@ fn undefined_errors(res: &Resolved, undefs: &[UndefRef]) -> Vec<Error> {
         by_sym.get_mut(&u.symbol).map(|v| v.push(u));
     }
     let mut errors = Vec::new();
+    let mut hinted = false;
     for sid in order {
         let refs = &by_sym[&sid];
         let mut msg = format!("undefined symbol: {}", res.symtab.get(sid).name_str());
@@ -791,6 +792,12 @@ fn undefined_errors(res: &Resolved, undefs: &[UndefRef]) -> Vec<Error> {
         }
         if refs.len() > 3 {
             msg.push_str(&format!("\n>>> referenced {} more times", refs.len() - 3));
+        }
+        let name = res.symtab.get(sid).name;
+        if !hinted && (name.starts_with(b"__start_") || name.starts_with(b"__stop_")) {
+            // lld gives this hint once per link.
+            hinted = true;
+            msg.push_str("\n>>> the encapsulation symbol needs to be retained under --gc-sections properly; consider -z nostart-stop-gc (see https://lld.llvm.org/ELF/start-stop-gc)");
         }
         errors.push(Error(msg));
     }

@@ -96,6 +96,8 @@ pub struct BitcodeInput {
     pub syms: Vec<SymbolId>,
     /// Per symbol: it is in a COMDAT that lost to an earlier copy (so it is not prevailing).
     pub discarded: Vec<bool>,
+    /// Loaded from an archive (so `--gc-archive-members` may leave it out of the link).
+    pub member: bool,
 }
 
 impl Resolved {
@@ -119,6 +121,8 @@ struct Resolver<'c> {
     search_paths: Vec<PathBuf>,
     /// Objects being added are LTO's output: they replace bitcode definitions.
     adding_lto_output: bool,
+    /// The bitcode being added is an archive member.
+    loading_member: bool,
 }
 
 /// Adds the native objects LTO produced: their definitions replace the bitcode ones, and their
@@ -145,6 +149,7 @@ pub fn add_lto_objects(
         seen_files: HashSet::new(),
         search_paths: config.search_paths.clone(),
         adding_lto_output: true,
+        loading_member: false,
     };
     for (name, data) in objects {
         let res = ObjectFile::parse(name, None, data).and_then(|f| r.add_object(f));
@@ -181,6 +186,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
         seen_files: HashSet::new(),
         search_paths: config.search_paths.clone(),
         adding_lto_output: false,
+        loading_member: false,
     };
     if let Err(e) = r.run() {
         r.errors.push(e);
@@ -501,7 +507,10 @@ impl Resolver<'_> {
             });
         }
         if bitcode {
-            return self.add_bitcode(display, data);
+            self.loading_member = true;
+            let r = self.add_bitcode(display, data);
+            self.loading_member = false;
+            return r;
         }
         let archive_path = self.out.archives[archive as usize]
             .path
@@ -647,6 +656,7 @@ impl Resolver<'_> {
             file: Some(bc),
             syms,
             discarded,
+            member: self.loading_member,
         });
         self.fetch_all(fetches)
     }

@@ -30,8 +30,9 @@ pub struct SharedFile {
     /// `DT_NEEDED` entries of the library itself (for `--no-allow-shlib-undefined` and
     /// `-rpath-link` style checks).
     pub needed: Vec<String>,
-    /// `sh_flags` of each section (to tell read-only data, whose copies go to `.bss.rel.ro`).
-    pub section_flags: Vec<u64>,
+    /// Address ranges that are read-only at run time: non-writable PT_LOADs and PT_GNU_RELRO
+    /// (copies of data there go to `.bss.rel.ro`, as lld decides).
+    pub read_only_ranges: Vec<(u64, u64)>,
 }
 
 impl SharedFile {
@@ -146,7 +147,7 @@ impl SharedFile {
             verdef_names,
             as_needed,
             needed,
-            section_flags: table.iter().map(|s| s.sh_flags(LE)).collect(),
+            read_only_ranges: read_only_ranges(header, data),
         })
     }
 
@@ -170,15 +171,31 @@ impl SharedFile {
         let Some(s) = self.dynsyms.get(i) else {
             return false;
         };
-        self.section_flags
-            .get(s.st_shndx(LE) as usize)
-            .is_some_and(|f| f & u64::from(elf::SHF_WRITE) == 0)
+        let v = s.st_value(LE);
+        self.read_only_ranges
+            .iter()
+            .any(|&(start, end)| start <= v && v < end)
     }
 
     /// Name of version index `v`, if the library defines it.
     pub fn version_name(&self, v: u16) -> Option<&'static [u8]> {
         self.verdef_names.get(v as usize).copied().flatten()
     }
+}
+
+fn read_only_ranges(header: &FileHeader64, data: &'static [u8]) -> Vec<(u64, u64)> {
+    use object::read::elf::ProgramHeader;
+    let Ok(phdrs) = header.program_headers(LE, data) else {
+        return Vec::new();
+    };
+    phdrs
+        .iter()
+        .filter(|p| {
+            let t = p.p_type(LE);
+            (t == elf::PT_LOAD && p.p_flags(LE) & elf::PF_W == 0) || t == elf::PT_GNU_RELRO
+        })
+        .map(|p| (p.p_vaddr(LE), p.p_vaddr(LE) + p.p_memsz(LE)))
+        .collect()
 }
 
 fn cstr(tab: &'static [u8], off: usize) -> Option<&'static [u8]> {
