@@ -28,7 +28,33 @@ pub fn is_dynamic(config: &Config, res: &Resolved) -> bool {
 /// Demangles an Itanium C++ name for `extern "C++"` patterns.
 pub fn demangle(name: &[u8]) -> Option<String> {
     let sym = cpp_demangle::Symbol::new(name).ok()?;
-    sym.demangle(&cpp_demangle::DemangleOptions::default()).ok()
+    let d = sym
+        .demangle(&cpp_demangle::DemangleOptions::default())
+        .ok()?;
+    Some(llvm_style(&d))
+}
+
+/// Rewrites cpp_demangle's spelling of special names into LLVM's (what lld prints and what
+/// people write in version scripts): `{vtable(X)}` -> `vtable for X`, `> >` -> `>>`.
+fn llvm_style(d: &str) -> String {
+    let specials = [
+        ("{vtable(", "vtable for "),
+        ("{typeinfo(", "typeinfo for "),
+        ("{typeinfo name(", "typeinfo name for "),
+        ("{vtt(", "VTT for "),
+        ("{guard variable(", "guard variable for "),
+    ];
+    let mut out = d.to_string();
+    for (from, to) in specials {
+        if let Some(rest) = out.strip_prefix(from).and_then(|r| r.strip_suffix(")}")) {
+            out = format!("{to}{rest}");
+            break;
+        }
+    }
+    while out.contains("> >") {
+        out = out.replace("> >", ">>");
+    }
+    out
 }
 
 /// Sets `in_dynsym`, `preemptible` and the version of every global symbol (lld's

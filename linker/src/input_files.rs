@@ -402,7 +402,7 @@ impl ObjectFile {
                 .map(|s| s.name_str().to_string())
                 .unwrap_or_default();
         }
-        String::from_utf8_lossy(self.sym_name(index)).into_owned()
+        demangle(self.sym_name(index))
     }
 
     /// The function or object containing `offset` in section `sec`, as lld prints in
@@ -436,7 +436,14 @@ pub fn sym_name(strtab: &'static [u8], sym: &Sym64) -> Option<&'static [u8]> {
 }
 
 /// Demangles C++ names for diagnostics only when asked; lld's default prints demangled names.
+/// A symbol name as lld prints it in diagnostics: C++ names demangled (lld's default
+/// `--demangle`), anything else as is.
 pub fn demangle(name: &[u8]) -> String {
+    if name.starts_with(b"_Z") {
+        if let Some(d) = crate::dynamic::demangle(name) {
+            return d;
+        }
+    }
     String::from_utf8_lossy(name).into_owned()
 }
 

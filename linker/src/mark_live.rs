@@ -445,10 +445,10 @@ pub fn unload_bitcode_members(res: &mut Resolved, mark: &MarkResult) {
         res.extractions.push(crate::resolve::Extraction {
             reference: match referrer {
                 Some(r) => res.files[r as usize].name.clone(),
-                None => "--undefined".to_string(),
+                None => "<internal>".to_string(),
             },
             extracted: res.bitcode[bf as usize].name.clone(),
-            symbol: res.symtab.get(sym).name_str(),
+            symbol: res.symtab.get(sym).display_name(),
         });
     }
 }
@@ -652,10 +652,10 @@ pub fn unload_members(res: &mut Resolved, mark: &MarkResult) {
         .map(|&(file, sym, referrer)| crate::resolve::Extraction {
             reference: match referrer {
                 Some(r) => res.files[r as usize].name.clone(),
-                None => "--undefined".to_string(),
+                None => "<internal>".to_string(),
             },
             extracted: res.files[file as usize].name.clone(),
-            symbol: res.symtab.get(sym).name_str(),
+            symbol: res.symtab.get(sym).display_name(),
         })
         .filter(|_| true)
         .collect();

@@ -774,7 +774,7 @@ fn undefined_errors(res: &Resolved, undefs: &[UndefRef]) -> Vec<Error> {
     let mut hinted = false;
     for sid in order {
         let refs = &by_sym[&sid];
-        let mut msg = format!("undefined symbol: {}", res.symtab.get(sid).name_str());
+        let mut msg = format!("undefined symbol: {}", res.symtab.get(sid).display_name());
         for u in refs.iter().take(3) {
             let f = &res.files[u.file as usize];
             msg.push_str("\n>>> referenced by ");

@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 /// Where a new definition comes from, for duplicate-symbol messages.
 #[derive(Clone, Copy)]
 enum Site<'a> {
-    Native(&'a ObjectFile, usize),
+    /// Symbol `usize` of object `FileId` (already in `Resolved::files`).
+    Native(FileId, usize),
     Bitcode(&'a str),
 }
 
@@ -203,6 +204,14 @@ impl Resolver<'_> {
         let inputs = self.config.inputs.clone();
         if inputs.is_empty() {
             bail!("no input files");
+        }
+        // -u names are undefined references from lld's internal file, made before any input.
+        for name in &self.config.undefined {
+            let leaked: &'static [u8] = Box::leak(name.clone().into_bytes().into_boxed_slice());
+            let id = self.out.symtab.intern(leaked);
+            let sym = self.out.symtab.get_mut(id);
+            sym.referenced = true;
+            sym.weak = false;
         }
         for input in &inputs {
             self.add_input(input)?;
@@ -498,26 +507,27 @@ impl Resolver<'_> {
             }
             _ => bail!("{display}: not an ELF relocatable object"),
         };
-        if let Some(id) = for_symbol {
-            let reference = self.referrer_name(referrer);
-            self.out.extractions.push(Extraction {
-                reference,
-                extracted: display.clone(),
-                symbol: self.out.symtab.get(id).name_str(),
-            });
-        }
+        // lld records an extraction once the member and everything it pulled in are loaded.
+        let record = for_symbol.map(|id| Extraction {
+            reference: self.referrer_name(referrer),
+            extracted: display.clone(),
+            symbol: self.out.symtab.get(id).display_name(),
+        });
         if bitcode {
             self.loading_member = true;
             let r = self.add_bitcode(display, data);
             self.loading_member = false;
-            return r;
+            r?;
+        } else {
+            let archive_path = self.out.archives[archive as usize]
+                .path
+                .display()
+                .to_string();
+            let file = ObjectFile::parse(display, Some(archive_path), data)?;
+            self.add_object_or_fat_bitcode(file)?;
         }
-        let archive_path = self.out.archives[archive as usize]
-            .path
-            .display()
-            .to_string();
-        let file = ObjectFile::parse(display, Some(archive_path), data)?;
-        self.add_object_or_fat_bitcode(file)
+        self.out.extractions.extend(record);
+        Ok(())
     }
 
     /// The name `--why-extract` prints for what referred to a symbol.
@@ -528,7 +538,8 @@ impl Resolver<'_> {
                 .name
                 .clone(),
             Some(f) => self.out.files[f as usize].name.clone(),
-            None => "--undefined".to_string(),
+            // lld attributes -u and the entry symbol to its internal file.
+            None => "<internal>".to_string(),
         }
     }
 
@@ -658,7 +669,7 @@ impl Resolver<'_> {
             discarded,
             member: self.loading_member,
         });
-        self.fetch_all(fetches)
+        self.fetch_all(fetches, BITCODE_REFERRER | index)
     }
 
     fn add_object(&mut self, mut file: ObjectFile) -> Result<()> {
@@ -693,25 +704,40 @@ impl Resolver<'_> {
             }
         }
 
-        let nglobals = file.symbols.len().saturating_sub(file.first_global);
-        let mut ids = Vec::with_capacity(nglobals);
-        let mut lazy_fetches = Vec::new();
-        for i in file.first_global..file.symbols.len() {
-            let s = &file.symbols[i];
+        // The file joins the table first: a reference that meets a lazy symbol loads the
+        // member right away, in the middle of this file's symbols, exactly as lld does (the
+        // order decides which weak or common definition wins and the --why-extract order).
+        let symbols = file.symbols;
+        let first_global = file.first_global;
+        let discarded_sections: Vec<bool> = file
+            .sections
+            .iter()
+            .map(|s| s.kind == SectionKind::Discarded)
+            .collect();
+        let names: Vec<&'static [u8]> = (first_global..symbols.len())
+            .map(|i| file.sym_name(i))
+            .collect();
+        self.out.files.push(file);
+        self.out.file_syms.push(Vec::with_capacity(names.len()));
+        for (k, i) in (first_global..symbols.len()).enumerate() {
+            let s = &symbols[i];
             let shndx = s.st_shndx(LE);
             // `.symver` definitions: `foo@@V2` defines `foo` (default version V2); `foo@V1`
             // stays its own symbol (a non-default version).
             let (name, symver) = if shndx == elf::SHN_UNDEF {
-                (file.sym_name(i), None)
+                (names[k], None)
             } else {
-                crate::symbol_table::split_symver(file.sym_name(i))
+                crate::symbol_table::split_symver(names[k])
             };
             let sid = self.out.symtab.intern(name);
-            ids.push(sid);
+            self.out.file_syms[id as usize].push(sid);
             let weak = s.st_bind() == elf::STB_WEAK;
             let discarded = shndx != elf::SHN_UNDEF
                 && shndx < elf::SHN_LORESERVE
-                && file.sections[shndx as usize].kind == SectionKind::Discarded;
+                && discarded_sections
+                    .get(shndx as usize)
+                    .copied()
+                    .unwrap_or(false);
             let input = if shndx == elf::SHN_UNDEF || discarded {
                 SymbolInput::Undefined { weak }
             } else if shndx == elf::SHN_COMMON {
@@ -736,9 +762,9 @@ impl Resolver<'_> {
             };
             self.out.symtab.get_mut(sid).used_in_regular_obj = true;
             if let Some(fetch) =
-                self.add_global(sid, input, s.st_other() & 3, id, Site::Native(&file, i))
+                self.add_global(sid, input, s.st_other() & 3, id, Site::Native(id, i))
             {
-                lazy_fetches.push(fetch);
+                self.fetch_all(vec![fetch], id)?;
             }
             if let Some((version, hidden)) = symver {
                 let sym = self.out.symtab.get_mut(sid);
@@ -753,16 +779,16 @@ impl Resolver<'_> {
                 }
             }
         }
-        self.out.files.push(file);
-        self.out.file_syms.push(ids);
-        self.fetch_all(lazy_fetches)
+        Ok(())
     }
 
-    fn fetch_all(&mut self, lazy_fetches: Vec<(u32, u64, SymbolId)>) -> Result<()> {
+    /// Loads the members that non-weak references met as lazy symbols. `referrer` is the
+    /// file whose reference triggered the loads (what `--why-extract` names, as lld).
+    fn fetch_all(&mut self, lazy_fetches: Vec<(u32, u64, SymbolId)>, referrer: u32) -> Result<()> {
         for (archive, member, sid) in lazy_fetches {
             // Re-check: an earlier fetch may already have defined the symbol.
             if matches!(self.out.symtab.get(sid).def, SymbolDef::Lazy { .. }) {
-                self.fetch(archive, member, sid)?;
+                self.load_member(archive, member, Some(sid), Some(referrer), false)?;
             }
         }
         Ok(())
@@ -871,7 +897,7 @@ impl Resolver<'_> {
     }
 
     fn duplicate_error(&self, sid: SymbolId, old: SymbolDef, new: Site<'_>) -> Error {
-        let name = self.out.symtab.get(sid).name_str();
+        let name = self.out.symtab.get(sid).display_name();
         let old_site = match old {
             SymbolDef::Defined { file, index } => {
                 location_of_symbol(&self.out.files[file as usize], index as usize, true)
@@ -880,7 +906,7 @@ impl Resolver<'_> {
             _ => String::from("<internal>"),
         };
         let new_site = match new {
-            Site::Native(f, i) => location_of_symbol(f, i, false),
+            Site::Native(f, i) => location_of_symbol(&self.out.files[f as usize], i, false),
             Site::Bitcode(name) => name.to_string(),
         };
         err!("duplicate symbol: {name}\n>>> defined at {old_site}\n>>> defined at {new_site}")

@@ -94,6 +94,11 @@ impl Symbol {
         }
     }
 
+    /// The name as diagnostics print it (C++ names demangled, as lld does).
+    pub fn display_name(&self) -> String {
+        crate::input_files::demangle(self.name)
+    }
+
     pub fn name_str(&self) -> String {
         String::from_utf8_lossy(self.name).into_owned()
     }
