@@ -131,7 +131,10 @@ fn lto_config(config: &Config) -> lto::LtoConfig {
         partitions: l.partitions.max(1) as u32,
         cache_dir: l.cache_dir.clone(),
         cache_policy: l.cache_policy.clone(),
-        save_temps: l.save_temps.then(|| config.output.display().to_string()),
+        // lld's temporaries are OUTPUT.0.0.preopt.bc, OUTPUT.index.bc, OUTPUT.resolution.txt...
+        save_temps: l
+            .save_temps
+            .then(|| format!("{}.", config.output.display())),
         obj_path: l.obj_path.clone(),
         emit_asm: l.emit_asm,
         reloc_model: if config.is_pic() {
@@ -208,8 +211,24 @@ pub fn run_lto(
     }
     let out = lto.run().map_err(|e| one(err!("LTO: {e}")))?;
     for d in &out.diagnostics {
-        if d.severity == lto::Severity::Warning {
-            eprintln!("weld: warning: {}", d.message);
+        match d.severity {
+            lto::Severity::Warning => eprintln!("weld: warning: {}", d.message),
+            // lld prints optimization remarks (-mllvm -pass-remarks=...) on standard output.
+            lto::Severity::Remark => println!("{}", d.message),
+            _ => {}
+        }
+    }
+    if config.lto.save_temps {
+        // lld also keeps LTO's native objects: OUTPUT.lto.o (full), OUTPUT.lto.MODULE.o (thin).
+        for o in &out.objects {
+            let path = lto_temp_path(config, &o.module_name, "o");
+            std::fs::write(&path, &o.data).map_err(|e| {
+                vec![err!(
+                    "cannot open {}: {}",
+                    path.display(),
+                    crate::input_files::io_reason(&e)
+                )]
+            })?;
         }
     }
     report.objects = out.stats.objects;
@@ -234,18 +253,30 @@ pub fn run_lto(
         .collect())
 }
 
-/// `--lto-emit-asm`: the assembly goes to the output file (then `OUT1`, `OUT2`, ... for further
-/// tasks) and nothing is linked, as lld does.
+/// lld's name for a file LTO produced: `OUTPUT.lto.EXT` for the full-LTO module,
+/// `OUTPUT.lto.STEM.EXT` for a ThinLTO module (STEM: the input's file name without `.o`).
+fn lto_temp_path(config: &Config, module: &str, ext: &str) -> std::path::PathBuf {
+    let out = config.output.display();
+    // The merged full-LTO module is lld's `ld-temp.o`.
+    if module.is_empty() || module == "ld-temp.o" {
+        return format!("{out}.lto.{ext}").into();
+    }
+    let file = std::path::Path::new(module)
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = file.strip_suffix(".o").unwrap_or(&file);
+    format!("{out}.lto.{stem}.{ext}").into()
+}
+
+/// `--lto-emit-asm`: the assembly of each LTO task goes to `OUTPUT.lto.s` (full LTO) or
+/// `OUTPUT.lto.MODULE.s` (ThinLTO) and nothing is linked, as lld does.
 fn write_asm(config: &Config, out: &lto::LtoOutput) -> Result<()> {
     if out.objects.is_empty() {
         bail!("LTO produced no output");
     }
-    for (i, o) in out.objects.iter().enumerate() {
-        let path = if i == 0 {
-            config.output.clone()
-        } else {
-            format!("{}{i}", config.output.display()).into()
-        };
+    for o in &out.objects {
+        let path = lto_temp_path(config, &o.module_name, "s");
         std::fs::write(&path, &o.data).map_err(|e| {
             err!(
                 "cannot open {}: {}",
