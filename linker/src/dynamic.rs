@@ -292,7 +292,7 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
     let use_sysv = matches!(config.hash_style, HashStyle::Sysv | HashStyle::Both);
     let nbuckets = if use_gnu {
         // lld: about four symbols per bucket.
-        ((exports.len() as u32 + 3) / 4).max(1)
+        (exports.len() as u32).div_ceil(4).max(1)
     } else {
         1
     };

@@ -240,9 +240,7 @@ pub struct Layout {
 /// The `.comment` string weld adds, as lld adds "Linker: LLD ...".
 pub const LINKER_COMMENT: &[u8] = b"Linker: weld 0.1.0\0";
 
-struct Builder<'a> {
-    config: &'a Config,
-    res: &'a Resolved,
+struct Builder {
     sections: Vec<OutputSection>,
     by_name: HashMap<String, u32>,
     merge_groups: HashMap<(String, u64, u64, u64), u32>,
@@ -250,7 +248,7 @@ struct Builder<'a> {
     merge_osec: Vec<u32>,
 }
 
-impl Builder<'_> {
+impl Builder {
     fn osec(&mut self, name: &str, sh_type: u32, flags: u64) -> u32 {
         if let Some(&i) = self.by_name.get(name) {
             let os = &mut self.sections[i as usize];
@@ -275,8 +273,6 @@ impl Builder<'_> {
 /// Lays out the output.
 pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layout> {
     let mut b = Builder {
-        config,
-        res,
         sections: Vec::new(),
         by_name: HashMap::new(),
         merge_groups: HashMap::new(),
@@ -2187,7 +2183,7 @@ fn build_symtab(
     strtab: &mut Vec<u8>,
     first_global: &mut u32,
 ) {
-    let mut add_name = |strtab: &mut Vec<u8>, name: &[u8]| -> u32 {
+    let add_name = |strtab: &mut Vec<u8>, name: &[u8]| -> u32 {
         let off = strtab.len() as u32;
         strtab.extend_from_slice(name);
         strtab.push(0);

@@ -11,6 +11,9 @@ use object::read::elf::Sym;
 use object::LittleEndian as LE;
 use std::fmt::Write as _;
 
+/// Defined symbols of each input section: (address, size, name).
+type SymbolsBySection = HashMap<(FileId, u32), Vec<(u64, u64, String)>>;
+
 fn line(out: &mut String, vma: u64, size: u64, align: u64, indent: usize, text: &str) {
     let _ = writeln!(
         out,
@@ -33,7 +36,7 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
     let mut out =
         String::from("             VMA              LMA     Size Align Out     In      Symbol\n");
     // Defined symbols per input section, sorted by address (lld lists them under their section).
-    let mut syms: HashMap<(FileId, u32), Vec<(u64, u64, String)>> = HashMap::new();
+    let mut syms: SymbolsBySection = HashMap::new();
     for (fi, f) in res.files.iter().enumerate() {
         for i in 1..f.symbols.len() {
             let s = &f.symbols[i];

@@ -661,23 +661,6 @@ pub fn unload_members(res: &mut Resolved, mark: &MarkResult) {
         .collect();
 }
 
-/// The section defining the function an FDE describes (its pc_begin relocation's target).
-fn function_section(res: &Resolved, file: FileId, sym: usize) -> Option<(FileId, usize)> {
-    let (df, di) = match res.global_of(file, sym) {
-        Some(g) => match res.symtab.get(g).def {
-            SymbolDef::Defined { file, index } => (file, index as usize),
-            _ => return None,
-        },
-        None => (file, sym),
-    };
-    let s = res.files[df as usize].symbols.get(di)?;
-    let shndx = s.st_shndx(LE);
-    if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
-        return None;
-    }
-    Some((df, shndx as usize))
-}
-
 /// Marks dead sections as garbage so that no later phase sees them. Returns the removed
 /// sections in lld's order (input order) for `--print-gc-sections`.
 pub fn sweep(res: &mut Resolved, mark: &MarkResult) -> Vec<(FileId, usize)> {

@@ -357,8 +357,8 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                     continue;
                 }
                 let t = target_of(res, fid, sym_index);
-                if !t.defined && !t.undef_weak {
-                    if report_undefined || !t.preemptible {
+                if !t.defined && !t.undef_weak && (report_undefined || !t.preemptible) {
+                    {
                         if let SymKey::Global(g) = t.key {
                             undefs.push(UndefRef {
                                 symbol: g,
@@ -532,7 +532,7 @@ fn scan_direct(
         }
         return Err(cannot(if shape.exe { "-fPIE" } else { "-fPIC" }));
     }
-    if abs && shape.is_pic && !t.absolute && !(t.undef_weak && !t.preemptible) {
+    if abs && shape.is_pic && !t.absolute && (!t.undef_weak || t.preemptible) {
         if info.size == 8 {
             if !writable && config.z.text {
                 return Err(cannot("-fPIC"));
@@ -768,7 +768,9 @@ fn undefined_errors(res: &Resolved, undefs: &[UndefRef]) -> Vec<Error> {
             order.push(u.symbol);
             Vec::new()
         });
-        by_sym.get_mut(&u.symbol).map(|v| v.push(u));
+        if let Some(v) = by_sym.get_mut(&u.symbol) {
+            v.push(u);
+        }
     }
     let mut errors = Vec::new();
     let mut hinted = false;

@@ -455,16 +455,13 @@ impl Resolver<'_> {
     fn add_lazy(&mut self, name: &'static [u8], archive: u32, member: u64) -> Result<()> {
         let id = self.out.symtab.intern(name);
         let sym = self.out.symtab.get(id).clone();
-        match sym.def {
-            SymbolDef::Undefined => {
-                if sym.referenced && !sym.weak {
-                    self.fetch(archive, member, id)?;
-                } else {
-                    self.out.symtab.get_mut(id).def = SymbolDef::Lazy { archive, member };
-                }
+        // Only an undefined name becomes lazy: the first archive that defines a name wins.
+        if sym.def == SymbolDef::Undefined {
+            if sym.referenced && !sym.weak {
+                self.fetch(archive, member, id)?;
+            } else {
+                self.out.symtab.get_mut(id).def = SymbolDef::Lazy { archive, member };
             }
-            // The first archive that defines a name wins, as in lld.
-            _ => {}
         }
         Ok(())
     }
