@@ -1,0 +1,8 @@
+/* Native, -ffunction-sections, libb.a(b.o): the live b_fn() calls libcc.a's c_fn(). */
+#include <stdio.h>
+void c_fn(void);
+__attribute__((constructor)) static void b_init(void) { puts("b init"); }
+void b_fn(void) {
+  puts("b_fn");
+  c_fn();
+}
