@@ -242,11 +242,12 @@ pub fn run_lto(
         .objects
         .into_iter()
         .map(|o| {
-            let name = if o.module_name.is_empty() {
-                "lto.tmp".to_string()
-            } else {
-                format!("{}.lto.o", o.module_name)
-            };
+            // lld names LTO's objects OUTPUT.lto.STEM.o (OUTPUT.lto.o for full LTO) in diagnostics.
+            let path = lto_temp_path(config, &o.module_name, "o");
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             let data: &'static [u8] = Box::leak(o.data.into_boxed_slice());
             (name, data)
         })

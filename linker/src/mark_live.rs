@@ -58,16 +58,13 @@ pub struct MarkResult {
     /// Whether each file is part of the link (always, except archive members the walk never
     /// reached under `--gc-archive-members`).
     pub active: Vec<bool>,
-    /// `--gc-archive-members`: each member the walk loaded, the symbol that reached it and the
-    /// file whose live section referred to it (None for a root), in walk order.
-    pub activations: Vec<(FileId, SymbolId, Option<FileId>)>,
+    /// `--gc-archive-members`: each member (object or bitcode) the walk loaded, in walk order.
+    pub activations: Vec<Activation>,
     /// First node of each bitcode file's summary graph (`u32::MAX` when it has none).
     pub bitcode_base: Vec<u32>,
     /// Whether each bitcode file takes part (always, except archive members the walk never
     /// reached under `--gc-archive-members`).
     pub bitcode_active: Vec<bool>,
-    /// Bitcode members loaded by the walk: (bitcode file, symbol, referring object).
-    pub bitcode_activations: Vec<(u32, SymbolId, Option<FileId>)>,
 }
 
 impl MarkResult {
@@ -82,6 +79,30 @@ impl MarkResult {
         }
         let p = self.graph.payload(node)?;
         Some(((p >> 32) as FileId, (p & 0xffff_ffff) as usize))
+    }
+}
+
+/// An archive member the walk loaded under `--gc-archive-members`: the `--why-extract` line.
+#[derive(Clone, Debug)]
+pub struct Activation {
+    /// `lib.a(member.o)`.
+    pub member: String,
+    /// The symbol through which the walk reached it.
+    pub symbol: SymbolId,
+    /// The file (object or bitcode) whose live code referred to it; `None` for a root.
+    pub referrer: Option<String>,
+}
+
+/// The file a walk cause belongs to: the object of a section node, the module of a bitcode node.
+fn cause_file(res: &Resolved, g: &Graph, cause: gc::Cause) -> Option<String> {
+    let gc::Cause::Node(from) = cause else {
+        return None;
+    };
+    let p = g.payload(from)?;
+    match g.kind(from)? {
+        NODE_SECTION => res.files.get((p >> 32) as usize).map(|f| f.name.clone()),
+        NODE_BITCODE => res.bitcode.get((p >> 32) as usize).map(|b| b.name.clone()),
+        _ => None,
     }
 }
 
@@ -275,7 +296,10 @@ fn add_symbol_roots(config: &Config, res: &Resolved, graph: &mut Graph) -> Resul
         }
     }
     for (id, s) in res.symtab.symbols.iter().enumerate() {
-        let defined_here = matches!(s.def, SymbolDef::Defined { .. } | SymbolDef::Common { .. });
+        let defined_here = matches!(
+            s.def,
+            SymbolDef::Defined { .. } | SymbolDef::Common { .. } | SymbolDef::Bitcode { .. }
+        );
         if defined_here && s.in_dynsym {
             graph
                 .add_root_symbol(SymId(id as u32), reason::EXPORTED)
@@ -441,16 +465,12 @@ pub fn unload_bitcode_members(res: &mut Resolved, mark: &MarkResult) {
             }
         }
     }
-    for &(bf, sym, referrer) in &mark.bitcode_activations {
-        res.extractions.push(crate::resolve::Extraction {
-            reference: match referrer {
-                Some(r) => res.files[r as usize].name.clone(),
-                None => "<internal>".to_string(),
-            },
-            extracted: res.bitcode[bf as usize].name.clone(),
-            symbol: res.symtab.get(sym).display_name(),
-        });
-    }
+    res.extractions = mark
+        .activations
+        .iter()
+        .map(|a| extraction(res, a))
+        .collect();
+    res.extractions_from_walk = true;
 }
 
 /// The prevailing bitcode symbols the walk did not reach, in file and symbol order, for
@@ -556,7 +576,6 @@ pub fn mark_live(
         })
         .collect();
     let mut activations = Vec::new();
-    let mut bitcode_activations = Vec::new();
     let liveness = if activate_members {
         let node_base = &node_base;
         let mut loader = |sym: SymId, cause: gc::Cause, g: &mut Graph| -> Result<Definition> {
@@ -573,13 +592,12 @@ pub fn mark_live(
                         for r in std::mem::take(&mut pending_bc[bf]) {
                             add_root(g, r)?;
                         }
-                        let referrer = match cause {
-                            gc::Cause::Node(from) if g.kind(from) == Some(NODE_SECTION) => {
-                                g.payload(from).map(|p| (p >> 32) as FileId)
-                            }
-                            _ => None,
-                        };
-                        bitcode_activations.push((bf as u32, sym.0, referrer));
+                        let referrer = cause_file(res, g, cause);
+                        activations.push(Activation {
+                            member: res.bitcode[bf].name.clone(),
+                            symbol: sym.0,
+                            referrer,
+                        });
                     }
                 }
                 if let Some(p) = g.payload(n).filter(|_| g.kind(n) == Some(NODE_SECTION)) {
@@ -590,11 +608,12 @@ pub fn mark_live(
                         for r in std::mem::take(&mut pending[file]) {
                             add_root(g, r)?;
                         }
-                        let referrer = match cause {
-                            gc::Cause::Node(from) => g.payload(from).map(|p| (p >> 32) as FileId),
-                            gc::Cause::Root(_) => None,
-                        };
-                        activations.push((file as FileId, sym.0, referrer));
+                        let referrer = cause_file(res, g, cause);
+                        activations.push(Activation {
+                            member: res.files[file].name.clone(),
+                            symbol: sym.0,
+                            referrer,
+                        });
                     }
                 }
             }
@@ -618,7 +637,6 @@ pub fn mark_live(
         activations,
         bitcode_base,
         bitcode_active,
-        bitcode_activations,
     })
 }
 
@@ -646,19 +664,35 @@ pub fn unload_members(res: &mut Resolved, mark: &MarkResult) {
             _ => {}
         }
     }
-    res.extractions = mark
+    // A walk before LTO (bitcode present) already recorded why each member joined, across
+    // the LTO boundary; this walk adds only members LTO's output needed (libcalls).
+    let seen: hashbrown::HashSet<String> = if res.extractions_from_walk {
+        res.extractions
+            .iter()
+            .map(|e| e.extracted.clone())
+            .collect()
+    } else {
+        res.extractions.clear();
+        hashbrown::HashSet::new()
+    };
+    let new: Vec<_> = mark
         .activations
         .iter()
-        .map(|&(file, sym, referrer)| crate::resolve::Extraction {
-            reference: match referrer {
-                Some(r) => res.files[r as usize].name.clone(),
-                None => "<internal>".to_string(),
-            },
-            extracted: res.files[file as usize].name.clone(),
-            symbol: res.symtab.get(sym).display_name(),
-        })
-        .filter(|_| true)
+        .filter(|a| !seen.contains(&a.member))
+        .map(|a| extraction(res, a))
         .collect();
+    res.extractions.extend(new);
+}
+
+fn extraction(res: &Resolved, a: &Activation) -> crate::resolve::Extraction {
+    crate::resolve::Extraction {
+        reference: a
+            .referrer
+            .clone()
+            .unwrap_or_else(|| "<internal>".to_string()),
+        extracted: a.member.clone(),
+        symbol: res.symtab.get(a.symbol).display_name(),
+    }
 }
 
 /// Marks dead sections as garbage so that no later phase sees them. Returns the removed

@@ -79,6 +79,9 @@ pub struct Resolved {
     pub versions: crate::version_script::Versions,
     /// `--dynamic-list` patterns.
     pub dynamic_list: Vec<crate::version_script::Pattern>,
+    /// `extractions` come from a liveness walk (`--gc-archive-members` with bitcode), not from
+    /// lld-style member selection.
+    pub extractions_from_walk: bool,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -182,6 +185,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             bitcode: Vec::new(),
             versions: Default::default(),
             dynamic_list: Vec::new(),
+            extractions_from_walk: false,
         },
         errors: Vec::new(),
         seen_files: HashSet::new(),
