@@ -296,6 +296,10 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             match sec.kind {
                 SectionKind::Regular => {}
                 SectionKind::Merge => {
+                    // --strip-debug drops mergeable debug strings too (.debug_str, .debug_line_str).
+                    if strip_debug && !sec.is_alloc() && name.starts_with(".debug") {
+                        continue;
+                    }
                     let oname = output_section_name(name).to_string();
                     let osec = b.osec(&oname, sec.sh_type(), sec.flags());
                     let key = (oname, sec.flags(), sec.shdr.sh_entsize(LE), sec.align());
@@ -393,10 +397,20 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
                 merge::split_fixed(sec.data, entsize.max(1) as usize)
             }
             .map_err(ctx)?;
-            mi.push(merge::MergeInput::new(sec.data, pieces, sec.align()));
+            let mut input = merge::MergeInput::new(sec.data, pieces, sec.align());
+            // Under --gc-sections lld keeps only the pieces live code refers to.
+            if config.gc_sections && sec.is_alloc() {
+                input.set_all_live(false);
+            }
+            mi.push(input);
         }
-        merged.push(merge::merge(&mi)?);
         merge_inputs.push(mi);
+    }
+    if config.gc_sections {
+        mark_live_pieces(res, &merge_of, &mut merge_inputs);
+    }
+    for mi in &merge_inputs {
+        merged.push(merge::merge(mi)?);
     }
     for (g, m) in merged.iter().enumerate() {
         let osec = b.merge_osec[g] as usize;
@@ -1034,6 +1048,61 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     }
     let _ = name_offsets;
     Ok(lay)
+}
+
+/// Marks the pieces of merged sections that live sections (and symbols) refer to.
+fn mark_live_pieces(
+    res: &Resolved,
+    merge_of: &HashMap<(FileId, u32), (u32, u32)>,
+    inputs: &mut [Vec<merge::MergeInput<'static>>],
+) {
+    let mut mark = |file: FileId,
+                    index: usize,
+                    addend: i64,
+                    inputs: &mut [Vec<merge::MergeInput<'static>>]| {
+        let f = &res.files[file as usize];
+        let Some(sym) = f.symbols.get(index) else {
+            return;
+        };
+        let shndx = sym.st_shndx(LE);
+        let Some(&(g, i)) = merge_of.get(&(file, u32::from(shndx))) else {
+            return;
+        };
+        // A section symbol's addend selects the piece; a named symbol's value does.
+        let off = if sym.st_type() == elf::STT_SECTION {
+            sym.st_value(LE).wrapping_add(addend as u64)
+        } else {
+            sym.st_value(LE)
+        };
+        inputs[g as usize][i as usize].mark_live(off);
+    };
+    for (fi, f) in res.files.iter().enumerate() {
+        for s in &f.sections {
+            // Only live allocated code and data keep pieces (debug info does not, as in lld).
+            if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) || !s.is_alloc() {
+                continue;
+            }
+            for r in s.relocs {
+                let sym = r.r_sym(LE, false) as usize;
+                match res.global_of(fi as FileId, sym) {
+                    Some(g) => {
+                        if let SymbolDef::Defined { file, index } = res.symtab.get(g).def {
+                            mark(file, index as usize, 0, inputs);
+                        }
+                    }
+                    None => mark(fi as FileId, sym, r.r_addend(LE), inputs),
+                }
+            }
+        }
+    }
+    // Exported or otherwise kept symbols defined in merged sections keep their pieces.
+    for s in &res.symtab.symbols {
+        if let SymbolDef::Defined { file, index } = s.def {
+            if s.in_dynsym {
+                mark(file, index as usize, 0, inputs);
+            }
+        }
+    }
 }
 
 fn set_synth_size(os: &mut OutputSection, size: u64) {
