@@ -16,6 +16,7 @@ import re
 import shlex
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tarfile
@@ -34,6 +35,7 @@ CLANG = "clang-22"
 CLANGXX = "clang++-22"
 LLD = "/usr/bin/ld.lld-22"
 LLVM_CONFIG = "llvm-config-22"
+LLVM_AR = "llvm-ar-22"
 LLVM_GOLD = "/usr/lib/llvm-22/lib/LLVMgold.so"
 GNU_TIME = "/usr/bin/time"
 
@@ -182,6 +184,60 @@ def recipe_lua_key():
                      f"{LUA_SRC}" + tool_version([CLANG, "--version"]))
 
 
+# `c-mixed-lto`: which half of Lua's 32 C files is compiled natively. It holds every function
+# that is dead in the all-native `c-project` link (12 of them, in lapi.c, lauxlib.c, ldebug.c,
+# lgc.c and lstate.c) and the auxiliary and standard libraries, which call Lua's C API; the
+# other 16 files (parser, code generator, VM, tables, strings, ...) are ThinLTO bitcode. So
+# the dead native code that exists in this program references bitcode functions.
+LUA_NATIVE_HALF = ("lapi", "lauxlib", "lbaselib", "lcorolib", "ldblib", "ldebug", "lgc", "linit",
+                   "liolib", "lmathlib", "loadlib", "loslib", "lstate", "lstrlib", "ltablib",
+                   "lutf8lib")
+
+
+def recipe_lua_mixed(work, tar):
+    crate, version, subdir = LUA_SRC
+    lua = os.path.join(crate_source(crate, version), subdir)
+    sources = sorted(os.path.join(lua, f) for f in os.listdir(lua) if f.endswith(".c"))
+    names = [os.path.basename(s)[:-2] for s in sources]
+    if sorted(set(LUA_NATIVE_HALF) & set(names)) != sorted(LUA_NATIVE_HALF) or \
+            2 * len(LUA_NATIVE_HALF) != len(names):
+        raise BenchError(f"the native half {LUA_NATIVE_HALF} is not half of {names}")
+    native_flags = ["-O2", "-ffunction-sections", "-fdata-sections", "-DLUA_USE_LINUX",
+                    f"-I{lua}"]
+    bitcode_flags = ["-O2", "-flto=thin", "-DLUA_USE_LINUX", f"-I{lua}"]
+    native, bitcode = [], []
+    for s, n in zip(sources, names):
+        is_native = n in LUA_NATIVE_HALF
+        o = os.path.join(work, n + (".o" if is_native else ".bc.o"))
+        sh([CLANG, *(native_flags if is_native else bitcode_flags), "-c", s, "-o", o],
+           what=f"compile {n}.c", quiet=True)
+        (native if is_native else bitcode).append(o)
+    main_o = os.path.join(work, "main.o")
+    sh([CLANG, *native_flags, "-c", os.path.join(WORKLOAD_SRC, "c-project", "main.c"), "-o",
+        main_o], what="compile main.c", quiet=True)
+    libs = []
+    for lib, members in (("libluanative.a", native), ("libluabitcode.a", bitcode)):
+        path = os.path.join(work, lib)
+        if os.path.exists(path):
+            os.unlink(path)
+        sh([LLVM_AR, "rcs", path, *members], what=f"archive {lib}", quiet=True)
+        libs.append(path)
+    log(f"  compiled {len(native)} native C files ({' '.join(native_flags[:3])}) into "
+        f"libluanative.a, {len(bitcode)} ThinLTO ones (-O2 -flto=thin) into libluabitcode.a")
+    sh([CLANG, "-fuse-ld=lld", f"--ld-path={LLD}", "-flto=thin", "-O2", "-Wl,--gc-sections",
+        f"-Wl,--reproduce={tar}", main_o, *libs, "-lm", "-ldl", "-o",
+        os.path.join(work, "bench-lua-mixed")], what="link bench-lua-mixed")
+    return {"program": f"Lua 5.4 ({crate} {version}) + bench/workloads/c-project/main.c: "
+                       f"{len(native)} C files native in libluanative.a ("
+                       f"{', '.join(n + '.c' for n in LUA_NATIVE_HALF)}), "
+                       f"{len(bitcode)} ThinLTO bitcode in libluabitcode.a"}
+
+
+def recipe_lua_mixed_key():
+    return file_hash([os.path.join(WORKLOAD_SRC, "c-project", "main.c")],
+                     f"{LUA_SRC}{LUA_NATIVE_HALF}" + tool_version([CLANG, "--version"]))
+
+
 def cargo_capture(work, tar, prefix, cargo_args, target_dir, env_extra=None):
     """Runs a cargo build with bench/capture_linker.py as the linker; captures the link of the
     binary whose output name starts with `prefix`."""
@@ -240,6 +296,48 @@ def recipe_weld_self_key():
     return file_hash([], tool_version(["rustc", "--version"]))
 
 
+TEXTKIT_SRC = os.path.join(WORKLOAD_SRC, "rust-plugin-lto")
+
+
+def workload_files(root):
+    out = []
+    for dirpath, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "target"]
+        out += [os.path.join(dirpath, f) for f in files if f != "Cargo.lock"]
+    return sorted(out)
+
+
+def recipe_textkit(work, tar):
+    """bench-textkit: Rust compiled to bitcode (-C linker-plugin-lto) against the native C
+    static library textkit (-O2 -ffunction-sections -fdata-sections, no LTO)."""
+    src = os.path.join(work, "src")
+    shutil.rmtree(src, ignore_errors=True)
+    shutil.copytree(TEXTKIT_SRC, src, ignore=shutil.ignore_patterns("target", "Cargo.lock"))
+    native = os.path.join(work, "native")
+    os.makedirs(native, exist_ok=True)
+    obj = os.path.join(native, "textkit.o")
+    sh([CLANG, "-O2", "-ffunction-sections", "-fdata-sections", "-c",
+        os.path.join(src, "textkit", "textkit.c"), "-o", obj], what="compile textkit.c")
+    lib = os.path.join(native, "libtextkit.a")
+    if os.path.exists(lib):
+        os.unlink(lib)
+    sh([LLVM_AR, "rcs", lib, obj], what="archive libtextkit.a")
+    cargo_capture(work, tar, "bench_textkit-",
+                  ["build", "--release", "--manifest-path", os.path.join(src, "Cargo.toml")],
+                  os.path.join(work, "target"),
+                  env_extra={"RUSTFLAGS": f"-C linker-plugin-lto -L native={native}"})
+    return {"program": "bench-textkit (bench/workloads/rust-plugin-lto: a binary crate and its "
+                       "path dependency textkit-host, both LLVM bitcode through "
+                       "`-C linker-plugin-lto`, release profile) against libtextkit.a (C, "
+                       "-O2 -ffunction-sections -fdata-sections, no LTO), linked by rustc "
+                       "through clang-22"}
+
+
+def recipe_textkit_key():
+    return file_hash(workload_files(TEXTKIT_SRC), tool_version(["rustc", "--version"])
+                     + tool_version([CLANG, "--version"]))
+
+
 def recipe_smoke(work, tar):
     src = os.path.join(ROOT, "testdata", "corpus", "hello_c", "main.c")
     obj = os.path.join(work, "main.o")
@@ -257,6 +355,8 @@ CAPTURE_RECIPES = {
     "llvm": (recipe_llvm, recipe_llvm_key),
     "lua": (lua_recipe(False), recipe_lua_key),
     "lua-lto": (lua_recipe(True), recipe_lua_key),
+    "lua-mixed": (recipe_lua_mixed, recipe_lua_mixed_key),
+    "textkit": (recipe_textkit, recipe_textkit_key),
     "ripgrep": (recipe_ripgrep, recipe_ripgrep_key),
     "weld-self": (recipe_weld_self, recipe_weld_self_key),
     "smoke": (recipe_smoke, recipe_smoke_key),
@@ -457,6 +557,21 @@ WORKLOADS = {
         "about": "weld's own release binary, linked through rustc",
         "checks": [(["--version"], "weld "), (["--help"], "supported targets:")],
     },
+    "c-mixed-lto": {
+        "capture": "lua-mixed",
+        "about": "Lua, half native, half ThinLTO bitcode (an archive each), LTO effect",
+        "lto": True,
+        "effect": True,
+        "checks": [(["-v"], "Lua 5.4"), ([LUA_SCRIPT], "check.lua: ok")],
+    },
+    "rust-plugin-lto": {
+        "capture": "textkit",
+        "about": "Rust bitcode (-C linker-plugin-lto) + a native C library, LTO effect",
+        "lto": True,
+        "effect": True,
+        "checks": [(["--version"], "bench-textkit 0.1.0"),
+                   ([os.path.join(TEXTKIT_SRC, "textkit", "textkit.c")], "total: ")],
+    },
     "smoke": {
         "capture": "smoke",
         "about": "testdata/corpus/hello_c (CI smoke run)",
@@ -471,20 +586,31 @@ DEFAULT_WORKLOADS = [w for w, d in WORKLOADS.items() if not d.get("hidden")]
 # Linkers and one timed run.
 # --------------------------------------------------------------------------------------------
 
-def linkers(weld, use_bfd):
+def linkers(weld, use_bfd, effect=False):
+    """The linkers of a workload. LTO-effect workloads compare weld, weld with
+    --gc-archive-members and ld.lld-22 only (mold and ld.bfd run LTO through LLVMgold.so, which
+    has no part in what they measure)."""
+    if effect:
+        return [
+            {"name": "weld", "kind": "weld", "bin": weld, "label": "weld", "extra": []},
+            {"name": "weld-gcam", "kind": "weld", "bin": weld,
+             "label": "weld --gc-archive-members", "extra": ["--gc-archive-members"]},
+            {"name": "lld", "kind": "lld", "bin": LLD, "label": "ld.lld-22", "extra": []},
+        ]
     out = [
-        {"name": "weld", "bin": weld, "label": "weld"},
-        {"name": "lld", "bin": LLD, "label": "ld.lld-22"},
-        {"name": "mold", "bin": shutil.which("mold") or "mold", "label": "mold"},
+        {"name": "weld", "kind": "weld", "bin": weld, "label": "weld", "extra": []},
+        {"name": "lld", "kind": "lld", "bin": LLD, "label": "ld.lld-22", "extra": []},
+        {"name": "mold", "kind": "mold", "bin": shutil.which("mold") or "mold", "label": "mold",
+         "extra": []},
     ]
     if use_bfd:
-        out.append({"name": "bfd", "bin": shutil.which("ld.bfd") or "ld.bfd",
-                    "label": "ld.bfd"})
+        out.append({"name": "bfd", "kind": "bfd", "bin": shutil.which("ld.bfd") or "ld.bfd",
+                    "label": "ld.bfd", "extra": []})
     return out
 
 
 def linker_argv(linker, threads, lto, rsp, output, extra=()):
-    n = linker["name"]
+    n = linker["kind"]
     argv = [linker["bin"]]
     if n in ("weld", "lld"):
         argv.append(f"--threads={threads}")
@@ -499,6 +625,7 @@ def linker_argv(linker, threads, lto, rsp, output, extra=()):
     elif n == "bfd":
         if lto:
             argv += ["-plugin", LLVM_GOLD, f"-plugin-opt=jobs={threads}"]
+    argv += list(linker.get("extra", ()))
     argv += list(extra)
     argv += ["@" + rsp, "-o", output]
     return argv
@@ -537,9 +664,6 @@ def tail(path, n=25):
     return "\n".join("    " + ln for ln in lines[-n:])
 
 
-LTO_UNSUPPORTED = re.compile(r"bitcode|LTO|not supported", re.I)
-
-
 def run_checks(wname, wl, outputs):
     """Runs every produced program with the workload's check arguments; all must exit 0,
     print the expected text, and agree with each other."""
@@ -574,6 +698,136 @@ def run_checks(wname, wl, outputs):
 
 
 PHASE_RE = re.compile(r"^\s*([0-9.]+)\s*ms\s+(.+?)\s*$")
+STAT_RE = re.compile(r"^\s+([\w ]+):\s+(\d+)(?:\s+\((.*)\))?\s*$")
+
+
+def parse_weld_stderr(text):
+    """weld's `--time` phases [(name, ms)] and `--stats` counts [(name, n)]. For the LTO lines
+    the parenthesised parts become counts of their own, e.g. `LTO symbols visible to regular
+    objects` from `LTO symbols: S (P prevailing, V visible to regular objects)`."""
+    phases, stats = [], []
+    for ln in text.splitlines():
+        m = PHASE_RE.match(ln)
+        if m:
+            phases.append((m.group(2), float(m.group(1))))
+            continue
+        m = STAT_RE.match(ln)
+        if not m:
+            continue
+        key = m.group(1).strip()
+        stats.append((key, int(m.group(2))))
+        for part in (m.group(3) or "").split(","):
+            pm = re.match(r"^\s*(\d+)\s+(.+?)\s*$", part)
+            if pm:
+                stats.append((f"{key} {pm.group(2)}", int(pm.group(1))))
+    return phases, stats
+
+
+# --------------------------------------------------------------------------------------------
+# LTO effect: functions compiled by LTO, LTO time, output size (workloads with "effect").
+# --------------------------------------------------------------------------------------------
+
+def elf_sections(data):
+    """(sh_type, sh_flags, sh_offset, sh_size, sh_entsize) of every section of an ELF64
+    little-endian file; [] if it is not one."""
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return []
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3a)
+    out = []
+    for i in range(shnum):
+        o = shoff + i * shentsize
+        sh_type, sh_flags, _, sh_offset, sh_size = struct.unpack_from("<IQQQQ", data, o + 4)
+        sh_entsize, = struct.unpack_from("<Q", data, o + 0x38)
+        out.append((sh_type, sh_flags, sh_offset, sh_size, sh_entsize))
+    return out
+
+
+def count_defined_functions(path):
+    """Defined functions in an object: .symtab entries of type STT_FUNC with a section index
+    other than SHN_UNDEF. The same count is applied to weld's and lld's LTO objects."""
+    with open(path, "rb") as f:
+        data = f.read()
+    n = 0
+    for sh_type, _, off, size, ent in elf_sections(data):
+        if sh_type != 2 or not ent:  # SHT_SYMTAB
+            continue
+        for j in range(size // ent):
+            so = off + j * ent
+            st_info = data[so + 4]
+            st_shndx, = struct.unpack_from("<H", data, so + 6)
+            if st_info & 0xf == 2 and st_shndx != 0:  # STT_FUNC, defined
+                n += 1
+    return n
+
+
+def alloc_bytes(path):
+    """Bytes of the sections a program loads (SHF_ALLOC, .bss included): the output size
+    without symbol tables and debug information."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return sum(size for _, flags, _, size, _ in elf_sections(data) if flags & 2)
+
+
+def lto_objects(prefix):
+    """The files --lto-obj-path=PREFIX wrote: PREFIX for task 0 (the regular LTO partition,
+    always written), PREFIX1, PREFIX2, ... for the ThinLTO modules (lld and weld alike)."""
+    d, base = os.path.split(prefix)
+    out = []
+    for f in os.listdir(d):
+        if f == base or (f.startswith(base) and f[len(base):].isdigit()):
+            out.append(os.path.join(d, f))
+    return sorted(out)
+
+
+def lld_lto_ms(trace_path):
+    """Duration of lld's `LTO` time-trace scope (LinkerDriver::compileBitcodeFiles: adding
+    the bitcode files to the LTO and compiling them), in milliseconds."""
+    with open(trace_path, encoding="utf-8") as f:
+        events = json.load(f).get("traceEvents", [])
+    durs = [e["dur"] for e in events if e.get("name") == "LTO" and e.get("ph") == "X"]
+    if not durs:
+        raise BenchError(f"{trace_path}: no `LTO` event in lld's --time-trace")
+    return sum(durs) / 1000.0
+
+
+def effect_flags(lk, outdir, phase, i=0):
+    """Measurement flags of an LTO-effect run. Warm-up: --lto-obj-path (every LTO object is
+    kept, to count its functions) and, for weld, --stats. Counted runs: weld --time, lld
+    --time-trace (for the LTO time)."""
+    d = os.path.join(outdir, lk["name"])
+    if phase == "warm-up":
+        objs = os.path.join(d, "lto-objs")
+        shutil.rmtree(objs, ignore_errors=True)
+        os.makedirs(objs)
+        flags = [f"--lto-obj-path={os.path.join(objs, 'lto.o')}"]
+        return flags + (["--stats"] if lk["kind"] == "weld" else [])
+    if lk["kind"] == "weld":
+        return ["--time"]
+    return [f"--time-trace={os.path.join(d, f'trace-{i}.json')}"]
+
+
+def effect_summary(lk, outdir, st):
+    """Functions compiled by LTO (counted in the warm-up's --lto-obj-path objects), LTO
+    modules, weld's --stats counts, and the LTO time of every counted run."""
+    d = os.path.join(outdir, lk["name"])
+    objs = lto_objects(os.path.join(d, "lto-objs", "lto.o"))
+    e = {"label": lk["label"], "functions": sum(count_defined_functions(p) for p in objs),
+         "lto_objects": len(objs), "modules": max(len(objs) - 1, 0),
+         "lto_ms": [r["lto_ms"] for r in st["runs"] if r.get("lto_ms") is not None],
+         "walk_ms": [r["walk_ms"] for r in st["runs"] if r.get("walk_ms") is not None]}
+    if lk["kind"] == "weld":
+        with open(os.path.join(d, "warmup-stderr.txt"), encoding="utf-8",
+                  errors="replace") as f:
+            _, stats = parse_weld_stderr(f.read())
+        stats = dict(stats)
+        e["stats"] = {k: v for k, v in stats.items() if k.startswith("LTO")}
+        e["modules"] = stats.get("LTO modules", e["modules"])
+    if st["runs"]:
+        e["wall"] = statistics.median(r["wall"] for r in st["runs"])
+        e["output_bytes"] = os.path.getsize(st["out"])
+        e["alloc_bytes"] = alloc_bytes(st["out"])
+    return e
 
 
 def bench_workload(wname, args_ns, weld, errors):
@@ -585,6 +839,7 @@ def bench_workload(wname, args_ns, weld, errors):
         args = json.load(f)
     args = strip_options(args, (), tuple(wl.get("drop", ())))
     lto = bool(wl.get("lto"))
+    effect = bool(wl.get("effect"))
     outdir = os.path.join(args_ns.tmpdir, wname)
     shutil.rmtree(outdir, ignore_errors=True)
     os.makedirs(outdir)
@@ -599,36 +854,41 @@ def bench_workload(wname, args_ns, weld, errors):
         plugin_rsp = os.path.join(outdir, "link-plugin.rsp")
         with open(plugin_rsp, "w", encoding="utf-8") as f:
             f.write("\n".join(quote_rsp(a) for a in plugin_args) + "\n")
-    lks = linkers(weld, args_ns.bfd)
+    lks = linkers(weld, args_ns.bfd, effect)
     res = {"workload": wname, "about": wl["about"], "program": cap.get("program", ""),
            "inputs": cap["inputs"], "input_bytes": cap["input_bytes"], "linkers": {},
-           "lto": lto}
+           "lto": lto, "effect": effect}
     state = {}
     for lk in lks:
         out = os.path.join(outdir, lk["name"], os.path.basename(wname))
         os.makedirs(os.path.dirname(out), exist_ok=True)
         state[lk["name"]] = {"out": out, "runs": [], "status": "ok", "note": ""}
 
-    def one(lk, phase):
+    def one(lk, phase, i=0):
         st = state[lk["name"]]
+        extra = effect_flags(lk, outdir, phase, i) if effect else ()
         argv = linker_argv(lk, args_ns.threads, lto,
-                           plugin_rsp if lk["name"] in ("mold", "bfd") else rsp, st["out"])
+                           plugin_rsp if lk["kind"] in ("mold", "bfd") else rsp, st["out"],
+                           extra)
         if os.path.exists(st["out"]):
             os.unlink(st["out"])
         so = os.path.join(outdir, lk["name"], "stdout.txt")
-        se = os.path.join(outdir, lk["name"], "stderr.txt")
+        se = os.path.join(outdir, lk["name"],
+                          "warmup-stderr.txt" if phase == "warm-up" else "stderr.txt")
         r = timed_run(argv, repro, so, se)
         if r["rc"] == 0 and os.path.exists(st["out"]):
+            if effect and phase != "warm-up":
+                if lk["kind"] == "weld":
+                    with open(se, encoding="utf-8", errors="replace") as f:
+                        phases = dict(parse_weld_stderr(f.read())[0])
+                    r["lto_ms"] = phases.get("LTO")
+                    r["walk_ms"] = phases.get("liveness (native + bitcode)")
+                else:
+                    r["lto_ms"] = lld_lto_ms(extra[0].split("=", 1)[1])
             return r
         with open(se, encoding="utf-8", errors="replace") as f:
             stderr = f.read()
-        if lk["name"] == "weld" and lto and LTO_UNSUPPORTED.search(stderr) and phase == "warm-up":
-            first = next((ln for ln in stderr.splitlines() if ln.strip()), "").strip()
-            st["status"] = "unsupported"
-            st["note"] = re.sub(r"^weld: error: \S+: ", "", first)
-            log(f"  {wname}: weld: not supported yet (LTO): {first}")
-            return None
-        if lk["name"] == "bfd" and phase == "warm-up":
+        if lk["kind"] == "bfd" and phase == "warm-up":
             first = next((ln for ln in stderr.splitlines() if "error" in ln.lower()),
                          stderr.strip().splitlines()[0] if stderr.strip() else "")
             st["status"] = "n/a"
@@ -659,12 +919,14 @@ def bench_workload(wname, args_ns, weld, errors):
             st = state[lk["name"]]
             if st["status"] != "ok":
                 continue
-            r = one(lk, f"run {i + 1}")
+            r = one(lk, f"run {i + 1}", i + 1)
             if r:
                 st["runs"].append(r)
         log(f"  run {i + 1}/{args_ns.runs}: " + ", ".join(
             f"{lk['name']} {state[lk['name']]['runs'][-1]['wall']:.3f}s"
-            for lk in lks if state[lk["name"]]["status"] == "ok"))
+            + (f" (LTO {state[lk['name']]['runs'][-1]['lto_ms'] / 1000:.3f}s)"
+               if state[lk['name']]['runs'][-1].get("lto_ms") is not None else "")
+            for lk in lks if state[lk["name"]]["status"] == "ok" and state[lk["name"]]["runs"]))
     for lk in lks:
         st = state[lk["name"]]
         entry = {"label": lk["label"], "status": st["status"], "note": st["note"],
@@ -678,6 +940,9 @@ def bench_workload(wname, args_ns, weld, errors):
             entry["output_bytes"] = os.path.getsize(st["out"]) if os.path.exists(
                 st["out"]) else None
         res["linkers"][lk["name"]] = entry
+    if effect:
+        res["lto_effect"] = {lk["name"]: effect_summary(lk, outdir, state[lk["name"]])
+                             for lk in lks if state[lk["name"]]["status"] == "ok"}
     # weld's own phase breakdown: one more run with --time --stats.
     if args_ns.phases and state["weld"]["status"] == "ok":
         w = lks[0]
@@ -685,14 +950,7 @@ def bench_workload(wname, args_ns, weld, errors):
                            extra=("--time", "--stats"))
         p = subprocess.run(argv, cwd=repro, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, errors="replace")
-        phases, stats = [], []
-        for ln in (p.stderr + p.stdout).splitlines():
-            m = PHASE_RE.match(ln)
-            if m:
-                phases.append((m.group(2), float(m.group(1))))
-            elif re.match(r"^\s+[\w ]+:\s+\d+\s*$", ln):
-                k, v = ln.split(":", 1)
-                stats.append((k.strip(), int(v)))
+        phases, stats = parse_weld_stderr(p.stderr + p.stdout)
         res["weld_phases"] = phases
         res["weld_stats"] = stats
         if p.returncode != 0:
@@ -753,8 +1011,6 @@ def machine_info():
 
 
 def status_cell(e):
-    if e["status"] == "unsupported":
-        return "**weld: not supported yet** (LTO)"
     if e["status"] == "n/a":
         return "n/a (cannot link it)"
     if e["status"] == "failed":
@@ -806,6 +1062,7 @@ def write_markdown(results, meta, path):
             continue
         L.append(f"| `{r['workload']}` | " + " | ".join(fmt_ratio(rr[k]) for k in (
             "wall_lld", "wall_mold", "cpu_lld", "cpu_mold", "rss_lld", "rss_mold")) + " |")
+    L += effect_markdown(results)
     phased = [r for r in results if r.get("weld_phases")]
     if phased:
         L.append("")
@@ -813,9 +1070,12 @@ def write_markdown(results, meta, path):
         L.append("")
         names = []
         for r in phased:
+            # A phase only some links have (LTO) goes after the phase it follows there.
+            prev = None
             for n, _ in r["weld_phases"]:
                 if n not in names:
-                    names.append(n)
+                    names.insert(names.index(prev) + 1 if prev in names else len(names), n)
+                prev = n
         L.append("| phase | " + " | ".join(f"`{r['workload']}`" for r in phased) + " |")
         L.append("|---|" + "---|" * len(phased))
         for n in names:
@@ -847,6 +1107,59 @@ def write_markdown(results, meta, path):
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(L) + "\n")
     return "\n".join(L)
+
+
+EFFECT_METHOD = """\
+How these are measured (same inputs and response file, `--threads=N --thinlto-jobs=N` for
+both linkers): *functions compiled by LTO* counts the defined `STT_FUNC` symbols in every
+object the LTO wrote, kept with `--lto-obj-path` in the warm-up run, by the same code for weld
+and lld (for weld it agrees with `LTO functions` of `--stats`, which is shown only where it does
+not); *LTO modules* is weld's `--stats` count, for lld the number of ThinLTO objects
+`--lto-obj-path` wrote. *LTO time* is, for weld, the `LTO` phase of `--time` (adding the
+modules, the ThinLTO index, every backend, up to the native objects) and, for lld, the `LTO`
+scope of `--time-trace` (LinkerDriver::compileBitcodeFiles: the same work), both taken in every
+counted run, which all have this instrumentation; *weld's walk before LTO* is its `liveness
+(native + bitcode)` phase, which lld does not have. *Loaded* is the size of the SHF_ALLOC
+sections (code and data, without symbol tables and debug information)."""
+
+
+def effect_markdown(results):
+    rows = [r for r in results if r.get("lto_effect")]
+    if not rows:
+        return []
+    L = ["", "Precise liveness before LTO: what LTO compiles and how long it takes (weld "
+         "with and without `--gc-archive-members`, next to ld.lld-22):", "",
+         "| workload | linker | LTO modules | bitcode symbols visible to regular objects | "
+         "functions compiled by LTO | LTO time, median (min–max) | weld's walk before LTO | "
+         "link wall (median) | output | loaded |",
+         "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        eff = r["lto_effect"]
+        lld = eff.get("lld")
+        first = True
+        for name, e in eff.items():
+            funcs = str(e["functions"])
+            st = e.get("stats", {})
+            if "LTO functions" in st and st["LTO functions"] != e["functions"]:
+                funcs += f" (`--stats`: {st['LTO functions']})"
+            if name != "lld" and lld and lld["functions"]:
+                d = e["functions"] - lld["functions"]
+                funcs += f" ({d:+d}, {100.0 * d / lld['functions']:+.0f} % vs lld)"
+            vis = (f"{st['LTO symbols visible to regular objects']} of {st['LTO symbols']}"
+                   if "LTO symbols" in st and "LTO symbols visible to regular objects" in st
+                   else "—")
+            lt = e["lto_ms"]
+            lto_cell = (f"{fmt_s(statistics.median(lt) / 1000)} ({fmt_s(min(lt) / 1000)}–"
+                        f"{fmt_s(max(lt) / 1000)})" if lt else "—")
+            walk = (f"{fmt_s(statistics.median(e['walk_ms']) / 1000)}" if e["walk_ms"]
+                    else "—")
+            L.append(f"| {'`' + r['workload'] + '`' if first else ''} | {e['label']} | "
+                     f"{e['modules']} | {vis} | {funcs} | {lto_cell} | {walk} | "
+                     f"{fmt_s(e.get('wall'))} | {fmt_mb(e.get('output_bytes'))} | "
+                     f"{fmt_mb(e.get('alloc_bytes'))} |")
+            first = False
+    L += ["", EFFECT_METHOD]
+    return L
 
 
 def ratios(r):
@@ -914,8 +1227,7 @@ def write_svg(results, meta, path):
             x += bar_w
         mid = gx + group_w / 2
         if not rr:
-            why = ("weld: not supported yet" if r["linkers"]["weld"]["status"] == "unsupported"
-                   else "weld FAILED")
+            why = "weld FAILED"
             o.append(f'<text x="{mid:.1f}" y="{top + height - 8}" text-anchor="middle" '
                      f'fill="#c00" font-size="10">{why}</text>')
         o.append(f'<text x="{mid:.1f}" y="{top + height + 18}" text-anchor="middle">'
@@ -947,9 +1259,9 @@ Workloads (default: all of them):
 {workloads}
 
 Each workload is captured once (`--prepare`, run automatically for workloads not captured
-yet) by building a program from crates.io sources or Debian's packages and linking it with
-`ld.lld-22 --reproduce`; the capture is unpacked under target/bench/captures/ (never
-committed). The runner then links those same inputs with the same response file with every
+yet) by building a program (from crates.io, Debian's packages or bench/workloads/) and
+linking it with `ld.lld-22 --reproduce`; the capture is unpacked under target/bench/captures/
+(never committed). The runner then links those same inputs with the same response file with every
 linker, from the capture's directory, writing the output to --tmpdir (a tmpfs). Per workload:
 one warm-up round (whose programs are run with trivial arguments and must exit 0, print what
 is expected and agree with each other), then --runs rounds, interleaved (weld lld mold bfd
@@ -964,10 +1276,18 @@ work would finish in a child that is not measured. On the ThinLTO workload every
 same LLVM 22 and job count: lld and weld in-process (--thinlto-jobs=N), mold and ld.bfd through
 LLVM 22's LLVMgold.so (-plugin-opt=jobs=N).
 
+LTO effect (c-mixed-lto, rust-plugin-lto): mixes of native code and bitcode linked with
+--gc-sections, where weld decides which bitcode symbols native code needs from the live native
+sections only (ld.lld-22 from every loaded object). They run weld, weld --gc-archive-members
+and ld.lld-22 (same --thinlto-jobs=N) and report, besides the timing table, the functions
+compiled by LTO (defined STT_FUNC symbols in the objects --lto-obj-path keeps in the warm-up
+run, counted the same way for both linkers), the LTO time of every counted run (weld: the
+`LTO` phase of --time; lld: the `LTO` scope of --time-trace), the output size and the size of
+its SHF_ALLOC sections.
+
 Exit status: non-zero if preparing a workload fails, any linker fails to link, or a linked
-program fails its check. Two cases are reported in the table instead: weld rejecting the
-ThinLTO workload's bitcode ("weld: not supported yet") and ld.bfd being unable to link a
-workload ("n/a"), both detected in the warm-up round.
+program fails its check. One case is reported in the table instead: ld.bfd being unable to
+link a workload ("n/a"), detected in the warm-up round.
 
 `weld-self` is captured from this checkout's sources when it is first prepared; capture the
 current sources again with `scripts/bench --prepare --force weld-self`.
@@ -1033,7 +1353,7 @@ def main():
             print(f"{n:<17} {state:<40} {WORKLOADS[n]['about']}")
         return 0
 
-    for tool, pkg in ((CLANG, "clang-22"), (LLD, "lld-22"), (LLVM_CONFIG, "llvm-22"),
+    for tool, pkg in ((CLANG, "clang-22"), (LLD, "lld-22"), (LLVM_CONFIG, "llvm-22"), (LLVM_AR, "llvm-22"),
                       (GNU_TIME, "time"), ("mold", "mold"), ("cargo", "rustup's toolchain")):
         if not shutil.which(tool):
             raise BenchError(f"`{tool}` is not installed (Debian package: {pkg}; "
@@ -1088,10 +1408,6 @@ def main():
         for e in errors:
             log("- " + e)
         return 1
-    unsupported = [r["workload"] for r in results
-                   if r["linkers"]["weld"]["status"] == "unsupported"]
-    if unsupported:
-        log(f"note: weld: not supported yet (LTO) on {', '.join(unsupported)}")
     return 0
 
 
