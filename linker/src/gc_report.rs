@@ -159,13 +159,13 @@ impl WhyLive<'_> {
                     SymbolDef::Bitcode { file, .. } => self.res.bitcode[file as usize].name.clone(),
                     _ => "<internal>".to_string(),
                 };
-                Some((file, sym.name_str()))
+                Some((file, sym.display_name()))
             }
             Sym_::Local(f, i) => {
                 let file = &self.res.files[f as usize];
                 Some((
                     file.name.clone(),
-                    String::from_utf8_lossy(file.sym_name(i)).into_owned(),
+                    crate::input_files::demangle(file.sym_name(i)),
                 ))
             }
         }
@@ -410,7 +410,7 @@ impl WhyLive<'_> {
             let (bf, node) = ((p >> 32) as usize, (p & 0xffff_ffff) as usize);
             let b = &self.res.bitcode[bf];
             let name = match b.syms.get(node) {
-                Some(&sid) => self.res.symtab.get(sid).name_str(),
+                Some(&sid) => self.res.symtab.get(sid).display_name(),
                 None => "<internal>".to_string(),
             };
             return (b.name.clone(), name);
@@ -446,5 +446,5 @@ fn enclosing_symbol(file: &ObjectFile, sec: usize, offset: u64) -> Option<(usize
             best = Some((v, i));
         }
     }
-    best.map(|(_, i)| (i, String::from_utf8_lossy(file.sym_name(i)).into_owned()))
+    best.map(|(_, i)| (i, crate::input_files::demangle(file.sym_name(i))))
 }
