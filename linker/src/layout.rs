@@ -1056,7 +1056,7 @@ fn mark_live_pieces(
     merge_of: &HashMap<(FileId, u32), (u32, u32)>,
     inputs: &mut [Vec<merge::MergeInput<'static>>],
 ) {
-    let mut mark = |file: FileId,
+    let mark = |file: FileId,
                     index: usize,
                     addend: i64,
                     inputs: &mut [Vec<merge::MergeInput<'static>>]| {

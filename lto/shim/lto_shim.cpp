@@ -47,6 +47,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -477,6 +478,9 @@ struct WeldLto {
   std::unique_ptr<lto::LTO> L;
   // Module ids referenced by BitcodeModules inside L; they must outlive run().
   std::vector<std::unique_ptr<std::string>> Ids;
+  // Every added input's bytes (owned by the caller until run() returns), so a
+  // failed run can find which input LLVM refused to read.
+  std::vector<MemoryBufferRef> Buffers;
   std::string CacheDir, CachePolicy;
   size_t NumInputs = 0;
   bool Ran = false;
@@ -640,10 +644,32 @@ int weld_lto_add(WeldLto *W, WeldInput *In, const WeldResolution *Res,
   // Kept even if add() fails: LTO may already hold references to it.
   W->Ids.push_back(std::move(Owned->ModuleId));
   const std::string &Id = *W->Ids.back();
+  W->Buffers.push_back(Owned->Buffer);
   if (Error E = W->L->add(std::move(Owned->File), R))
     return failWith(Err, Id + ": ", std::move(E));
   W->NumInputs++;
   return 0;
+}
+
+// The first added input whose modules LLVM cannot open lazily, as
+// "<input>: <LLVM's reason>". Only called after a failed run: opening a
+// module costs a parse of its module-level records.
+static std::optional<std::string> unreadableInput(const WeldLto &W) {
+  for (size_t I = 0; I < W.Buffers.size() && I < W.Ids.size(); I++) {
+    Expected<std::vector<BitcodeModule>> Mods =
+        getBitcodeModuleList(W.Buffers[I]);
+    if (!Mods)
+      return *W.Ids[I] + ": " + toString(Mods.takeError());
+    for (BitcodeModule &BM : *Mods) {
+      LLVMContext Ctx;
+      DiagSink Diags;
+      Ctx.setDiagnosticHandlerCallBack(sinkCallback, &Diags);
+      Expected<std::unique_ptr<Module>> M = BM.getLazyModule(Ctx, false, false);
+      if (!M)
+        return *W.Ids[I] + ": " + toString(M.takeError());
+    }
+  }
+  return std::nullopt;
 }
 
 int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
@@ -715,8 +741,13 @@ int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
   R->CacheHits = Hits.load();
   if (E) {
     std::string Msg = toString(std::move(E));
+    // Errors such as a future bitcode epoch surface only when LTO parses
+    // the IR, without the module's name: find the input that cannot be read
+    // so the one error names it.
+    if (std::optional<std::string> Bad = unreadableInput(*W))
+      return fail(Err, *Bad);
     for (auto &D : R->Diags)
-      if (D.first == DS_Error)
+      if (D.first == DS_Error && D.second != Msg)
         Msg += "\n" + D.second;
     return fail(Err, "LTO failed: " + Msg);
   }
