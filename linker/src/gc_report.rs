@@ -411,7 +411,10 @@ impl WhyLive<'_> {
             let b = &self.res.bitcode[bf];
             let name = match b.syms.get(node) {
                 Some(&sid) => self.res.symtab.get(sid).display_name(),
-                None => "<internal>".to_string(),
+                None => match self.mark.bitcode_internal_names.get(&n) {
+                    Some(name) => crate::input_files::demangle(name.as_bytes()),
+                    None => "<internal>".to_string(),
+                },
             };
             return (b.name.clone(), name);
         }

@@ -435,7 +435,6 @@ pub fn sym_name(strtab: &'static [u8], sym: &Sym64) -> Option<&'static [u8]> {
     Some(&rest[..end])
 }
 
-/// Demangles C++ names for diagnostics only when asked; lld's default prints demangled names.
 /// A symbol name as lld prints it in diagnostics: C++ names demangled (lld's default
 /// `--demangle`), anything else as is.
 pub fn demangle(name: &[u8]) -> String {

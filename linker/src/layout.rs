@@ -1057,9 +1057,9 @@ fn mark_live_pieces(
     inputs: &mut [Vec<merge::MergeInput<'static>>],
 ) {
     let mark = |file: FileId,
-                    index: usize,
-                    addend: i64,
-                    inputs: &mut [Vec<merge::MergeInput<'static>>]| {
+                index: usize,
+                addend: i64,
+                inputs: &mut [Vec<merge::MergeInput<'static>>]| {
         let f = &res.files[file as usize];
         let Some(sym) = f.symbols.get(index) else {
             return;

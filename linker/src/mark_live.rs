@@ -65,6 +65,9 @@ pub struct MarkResult {
     /// Whether each bitcode file takes part (always, except archive members the walk never
     /// reached under `--gc-archive-members`).
     pub bitcode_active: Vec<bool>,
+    /// Names of bitcode internal nodes (static functions and variables), by node; kept only
+    /// when `--why-live` may print them, since their GUIDs cannot be turned back into names.
+    pub bitcode_internal_names: HashMap<NodeId, String>,
 }
 
 impl MarkResult {
@@ -404,6 +407,7 @@ fn add_bitcode_nodes(
     res: &Resolved,
     graph: &mut Graph,
     roots: &mut [Vec<(Target, RootReason)>],
+    mut internal_names: Option<&mut HashMap<NodeId, String>>,
 ) -> Result<Vec<u32>> {
     let mut bases = Vec::with_capacity(res.bitcode.len());
     for (bf, b) in res.bitcode.iter().enumerate() {
@@ -420,6 +424,13 @@ fn add_bitcode_nodes(
             graph
                 .add_node(NODE_BITCODE, ((bf as u64) << 32) | n as u64)
                 .map_err(gerr)?;
+        }
+        if let Some(names) = internal_names.as_deref_mut() {
+            for n in refs.num_symbols() as u32..refs.num_nodes() as u32 {
+                if let Some(name) = refs.internal_name(n) {
+                    names.insert(NodeId(base + n), name.to_string());
+                }
+            }
         }
         for n in 0..refs.num_nodes() as u32 {
             let edges = refs.edges(n).iter().map(|&t| {
@@ -552,8 +563,10 @@ pub fn mark_live(
         .iter()
         .map(|b| !(activate_members && b.member))
         .collect();
+    let mut bitcode_internal_names = HashMap::new();
     let bitcode_base = if include_bitcode {
-        add_bitcode_nodes(res, &mut graph, &mut pending_bc)?
+        let names = (!config.why_live.is_empty()).then_some(&mut bitcode_internal_names);
+        add_bitcode_nodes(res, &mut graph, &mut pending_bc, names)?
     } else {
         vec![u32::MAX; res.bitcode.len()]
     };
@@ -637,6 +650,7 @@ pub fn mark_live(
         activations,
         bitcode_base,
         bitcode_active,
+        bitcode_internal_names,
     })
 }
 

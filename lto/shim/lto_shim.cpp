@@ -347,11 +347,16 @@ struct WeldSummaryNode {
   uint32_t edges_begin; // [begin, end) into WeldSummary::Edges
   uint32_t edges_end;
   uint32_t reserved;
+  uint64_t name_begin; // [begin, begin + len) into WeldSummary::Names
+  uint64_t name_len;
 };
 
 struct WeldSummary {
   std::vector<WeldSummaryNode> Nodes;
   std::vector<uint64_t> Edges;
+  // Every node's IR name, back to back: the only way to label a static
+  // function in a --why-live chain, since its GUID cannot be reversed.
+  std::string Names;
   uint32_t BuiltModules = 0; // modules whose summary was computed from IR
 };
 
@@ -360,6 +365,15 @@ static void appendIndex(WeldSummary &S, const ModuleSummaryIndex &Index) {
     for (const auto &Sum : Entry.second.getSummaryList()) {
       WeldSummaryNode N{};
       N.guid = Entry.first;
+      // Names are kept by a per-module index read from bitcode (pointing into
+      // the buffer's string table) and by one built from IR.
+      ValueInfo VI(Index.haveGVs(), &Entry);
+      StringRef Name;
+      if (!Index.haveGVs() || VI.getValue())
+        Name = VI.name();
+      N.name_begin = S.Names.size();
+      N.name_len = Name.size();
+      S.Names.append(Name.data(), Name.size());
       N.flags = Sum->isLive() ? WELD_NODE_LIVE : 0;
       if (GlobalValue::isLocalLinkage(Sum->linkage()))
         N.flags |= WELD_NODE_LOCAL;
@@ -423,7 +437,10 @@ int weld_lto_input_summary(const WeldInput *In, WeldSummary **Out,
 
 void weld_lto_summary_get(const WeldSummary *S, const WeldSummaryNode **Nodes,
                           size_t *NumNodes, const uint64_t **Edges,
-                          size_t *NumEdges, uint32_t *BuiltModules) {
+                          size_t *NumEdges, uint32_t *BuiltModules,
+                          WeldStr *Names) {
+  Names->ptr = S->Names.data();
+  Names->len = S->Names.size();
   *Nodes = S->Nodes.data();
   *NumNodes = S->Nodes.size();
   *Edges = S->Edges.data();

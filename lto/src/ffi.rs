@@ -63,6 +63,8 @@ mod sys {
         pub edges_begin: u32,
         pub edges_end: u32,
         pub reserved: u32,
+        pub name_begin: u64,
+        pub name_len: u64,
     }
 
     #[repr(C)]
@@ -132,6 +134,7 @@ mod sys {
             edges: *mut *const u64,
             num_edges: *mut usize,
             built_modules: *mut u32,
+            names: *mut WeldStr,
         );
         pub fn weld_lto_summary_free(s: *mut WeldSummary);
 
@@ -333,6 +336,10 @@ pub(crate) fn read_summary(raw: &RawInput) -> Result<SummaryGraph, String> {
     unsafe {
         let (mut nodes, mut num_nodes, mut edges, mut num_edges, mut built) =
             (ptr::null(), 0, ptr::null(), 0, 0);
+        let mut names = sys::WeldStr {
+            ptr: ptr::null(),
+            len: 0,
+        };
         sys::weld_lto_summary_get(
             s,
             &mut nodes,
@@ -340,7 +347,13 @@ pub(crate) fn read_summary(raw: &RawInput) -> Result<SummaryGraph, String> {
             &mut edges,
             &mut num_edges,
             &mut built,
+            &mut names,
         );
+        let names: &[u8] = if names.len == 0 {
+            &[]
+        } else {
+            std::slice::from_raw_parts(names.ptr.cast::<u8>(), names.len)
+        };
         let nodes: &[sys::WeldSummaryNode] = if num_nodes == 0 {
             &[]
         } else {
@@ -358,6 +371,13 @@ pub(crate) fn read_summary(raw: &RawInput) -> Result<SummaryGraph, String> {
                 guid: n.guid,
                 live: n.flags & NODE_LIVE != 0,
                 edges: n.edges_begin..n.edges_end,
+                // An out-of-range name is only a missing label, never an error.
+                name: usize::try_from(n.name_begin)
+                    .ok()
+                    .zip(usize::try_from(n.name_len).ok())
+                    .and_then(|(b, l)| names.get(b..b.checked_add(l)?))
+                    .map(|b| String::from_utf8_lossy(b).into_owned())
+                    .unwrap_or_default(),
             })
             .collect();
         graph.built_modules = built;

@@ -42,6 +42,8 @@ pub(crate) struct SummaryNode {
     pub live: bool,
     /// Edge targets (GUIDs) in [`SummaryGraph::edges`].
     pub edges: Range<u32>,
+    /// The value's IR name (a static's plain name), empty when unknown.
+    pub name: String,
 }
 
 /// The summary of all modules of a file, as a flat GUID graph.
@@ -80,6 +82,8 @@ pub struct ModuleRefs {
     targets: Vec<u32>,
     /// GUID of each internal node (0 for the synthetic all-symbols node).
     internal_guids: Vec<u64>,
+    /// IR name of each internal node (empty when unknown).
+    internal_names: Vec<String>,
     live: Vec<u32>,
     asm_symbols: Vec<u32>,
     source: RefSource,
@@ -108,6 +112,17 @@ impl ModuleRefs {
     pub fn internal_guid(&self, node: u32) -> Option<u64> {
         let i = node.checked_sub(self.num_symbols)? as usize;
         self.internal_guids.get(i).copied().filter(|&g| g != 0)
+    }
+
+    /// The IR name of an internal node (a static function or variable, or
+    /// `llvm.global_ctors` and friends), to label it in `--why-live` chains;
+    /// `None` for symbols, the synthetic node and nodes without a known name.
+    pub fn internal_name(&self, node: u32) -> Option<&str> {
+        let i = node.checked_sub(self.num_symbols)? as usize;
+        self.internal_names
+            .get(i)
+            .map(String::as_str)
+            .filter(|n| !n.is_empty())
     }
 
     /// The direct successors of `node` (symbols and internal nodes), sorted.
@@ -243,6 +258,7 @@ struct Builder {
     num_symbols: u32,
     edges: Vec<Vec<u32>>,
     internal_guids: Vec<u64>,
+    internal_names: Vec<String>,
     all_symbols: Option<u32>,
 }
 
@@ -252,13 +268,15 @@ impl Builder {
             num_symbols,
             edges: vec![Vec::new(); num_symbols as usize],
             internal_guids: Vec::new(),
+            internal_names: Vec::new(),
             all_symbols: None,
         }
     }
 
-    fn add_internal(&mut self, guid: u64) -> u32 {
+    fn add_internal(&mut self, guid: u64, name: String) -> u32 {
         let id = self.num_symbols + self.internal_guids.len() as u32;
         self.internal_guids.push(guid);
+        self.internal_names.push(name);
         self.edges.push(Vec::new());
         id
     }
@@ -268,7 +286,7 @@ impl Builder {
         if let Some(n) = self.all_symbols {
             return n;
         }
-        let n = self.add_internal(0);
+        let n = self.add_internal(0, String::new());
         self.edges[n as usize] = (0..self.num_symbols).collect();
         self.all_symbols = Some(n);
         n
@@ -293,6 +311,7 @@ impl Builder {
             offsets,
             targets,
             internal_guids: self.internal_guids,
+            internal_names: self.internal_names,
             live,
             asm_symbols: file
                 .symbols()
@@ -315,16 +334,16 @@ fn build_refs(file: &BitcodeFile, graph: &SummaryGraph) -> ModuleRefs {
         .filter_map(|i| file.guid(i as usize).map(|g| (g, i)))
         .collect();
     guid_nodes.sort_unstable();
-    let mut internal: Vec<u64> = graph
+    let mut internal: Vec<(u64, &str)> = graph
         .nodes
         .iter()
-        .map(|node| node.guid)
-        .filter(|g| guid_nodes.binary_search_by_key(g, |&(x, _)| x).is_err())
+        .map(|node| (node.guid, node.name.as_str()))
+        .filter(|(g, _)| guid_nodes.binary_search_by_key(g, |&(x, _)| x).is_err())
         .collect();
     internal.sort_unstable();
-    internal.dedup();
-    for g in internal {
-        let id = b.add_internal(g);
+    internal.dedup_by_key(|(g, _)| *g);
+    for (g, name) in internal {
+        let id = b.add_internal(g, name.to_string());
         guid_nodes.push((g, id));
     }
     guid_nodes.sort_unstable();
