@@ -438,12 +438,7 @@ pub fn sym_name(strtab: &'static [u8], sym: &Sym64) -> Option<&'static [u8]> {
 /// A symbol name as lld prints it in diagnostics: C++ names demangled (lld's default
 /// `--demangle`), anything else as is.
 pub fn demangle(name: &[u8]) -> String {
-    if name.starts_with(b"_Z") {
-        if let Some(d) = crate::dynamic::demangle(name) {
-            return d;
-        }
-    }
-    String::from_utf8_lossy(name).into_owned()
+    crate::dynamic::demangle(name).unwrap_or_else(|| String::from_utf8_lossy(name).into_owned())
 }
 
 fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionKind {

@@ -24,6 +24,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/CodeGen/CommandFlags.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/GlobalValue.h"
@@ -195,6 +196,17 @@ struct WeldInput {
 const char *weld_lto_llvm_version(void) { return LLVM_VERSION_STRING; }
 
 void weld_lto_free_string(char *S) { std::free(S); }
+
+// LLVM's demangling (Itanium, Rust, D, Microsoft), as lld prints symbols; the
+// name itself when it is not mangled. Free with weld_lto_free_string; null only
+// when out of memory.
+char *weld_demangle(const char *Name, size_t Len) {
+  std::string D = llvm::demangle(std::string_view(Name, Len));
+  char *Out = static_cast<char *>(std::malloc(D.size() + 1));
+  if (Out)
+    std::memcpy(Out, D.c_str(), D.size() + 1);
+  return Out;
+}
 
 uint64_t weld_lto_guid(const char *Name, size_t Len) {
   // getGlobalIdentifier strips the "\1" no-mangle marker, as the summary

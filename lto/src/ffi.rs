@@ -105,6 +105,7 @@ mod sys {
 
     extern "C" {
         pub fn weld_lto_llvm_version() -> *const c_char;
+        pub fn weld_demangle(name: *const c_char, len: usize) -> *mut c_char;
         pub fn weld_lto_free_string(s: *mut c_char);
 
         pub fn weld_lto_input_open(
@@ -222,6 +223,22 @@ fn check(status: i32, err: *mut c_char) -> Result<(), String> {
         .into_owned();
     unsafe { sys::weld_lto_free_string(err) };
     Err(msg)
+}
+
+pub(crate) fn demangle(name: &[u8]) -> Option<String> {
+    // SAFETY: `name` is valid for `len` bytes; the result is a malloc'ed
+    // NUL-terminated string (or null), freed below.
+    let out = unsafe { sys::weld_demangle(name.as_ptr().cast(), name.len()) };
+    if out.is_null() {
+        return None;
+    }
+    // SAFETY: non-null, NUL-terminated, owned by us until freed.
+    let s = unsafe { CStr::from_ptr(out) }
+        .to_string_lossy()
+        .into_owned();
+    // SAFETY: allocated by the shim with malloc.
+    unsafe { sys::weld_lto_free_string(out) };
+    Some(s)
 }
 
 pub(crate) fn llvm_version() -> Option<&'static str> {

@@ -8,6 +8,10 @@ use crate::run::{Resolution, Severity};
 use crate::summary::SummaryGraph;
 use crate::NO_LLVM;
 
+pub(crate) fn demangle(_name: &[u8]) -> Option<String> {
+    None
+}
+
 pub(crate) fn llvm_version() -> Option<&'static str> {
     None
 }

@@ -70,6 +70,15 @@ pub const AVAILABLE: bool = cfg!(feature = "llvm");
 /// The error every entry point returns when weld was built without LLVM.
 pub const NO_LLVM: &str = "weld was built without LLVM; bitcode inputs are not supported";
 
+/// `name` demangled by LLVM's demangler (Itanium C++, Rust, D, Microsoft),
+/// exactly as lld prints symbols and matches `extern "C++"` version script
+/// patterns; `None` when `name` is not a mangled name LLVM understands, or
+/// without the `llvm` feature (callers fall back to their own demangler).
+pub fn demangle(name: &[u8]) -> Option<String> {
+    let d = ffi::demangle(name)?;
+    (d.as_bytes() != name).then_some(d)
+}
+
 /// The version of the LLVM library weld runs against (e.g. `"22.1.8"`), or
 /// `None` without the `llvm` feature. For `--version` output and bug reports.
 pub fn llvm_version() -> Option<&'static str> {
