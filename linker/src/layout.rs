@@ -1056,10 +1056,10 @@ fn mark_live_pieces(
     merge_of: &HashMap<(FileId, u32), (u32, u32)>,
     inputs: &mut [Vec<merge::MergeInput<'static>>],
 ) {
-    let mut mark = |file: FileId,
-                    index: usize,
-                    addend: i64,
-                    inputs: &mut [Vec<merge::MergeInput<'static>>]| {
+    let mark = |file: FileId,
+                index: usize,
+                addend: i64,
+                inputs: &mut [Vec<merge::MergeInput<'static>>]| {
         let f = &res.files[file as usize];
         let Some(sym) = f.symbols.get(index) else {
             return;
