@@ -128,11 +128,18 @@ pub fn why_live(res: &Resolved, mark: &MarkResult, patterns: &[String]) -> Strin
         out: String::new(),
     };
     let matches = |name: &[u8]| patterns.iter().any(|p| glob_match(p.as_bytes(), name));
+    let versioned = versioned_shared_symbols(res, &matches);
+    let mut next_versioned = versioned.iter().peekable();
     for (id, s) in res.symtab.symbols.iter().enumerate() {
-        if matches!(s.def, SymbolDef::Lazy { .. }) || !matches(s.name) {
-            continue;
+        if !matches!(s.def, SymbolDef::Lazy { .. }) && matches(s.name) {
+            w.explain_symbol(Sym_::Global(id as u32));
         }
-        w.explain_symbol(Sym_::Global(id as u32));
+        while let Some((_, line)) = next_versioned.next_if(|(after, _)| *after <= id) {
+            w.out.push_str(line);
+        }
+    }
+    for (_, line) in next_versioned {
+        w.out.push_str(line);
     }
     for (fi, f) in res.files.iter().enumerate() {
         for i in 1..f.first_global {
@@ -146,7 +153,164 @@ pub fn why_live(res: &Resolved, mark: &MarkResult, patterns: &[String]) -> Strin
     w.out
 }
 
+/// lld enters every versioned definition of a shared library into its symbol table a second
+/// time, as `name@version` (so that references naming the version bind to it). Nothing refers to
+/// those entries by that name here, so lld reports each as a live symbol without a section.
+/// Returns the `live symbol:` lines for those whose bare name matches, each with the id of the
+/// global it follows in lld's table (the last one entered when lld reads that definition).
+fn versioned_shared_symbols(
+    res: &Resolved,
+    matches: &dyn Fn(&[u8]) -> bool,
+) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut seen = hashbrown::HashSet::new();
+    let mut last = 0usize;
+    for lib in &res.shared {
+        for i in 1..lib.dynsyms.len() {
+            let s = &lib.dynsyms[i];
+            let bind = s.st_bind();
+            if bind != elf::STB_GLOBAL && bind != elf::STB_WEAK && bind != elf::STB_GNU_UNIQUE {
+                continue;
+            }
+            let name = lib.sym_name(i);
+            if let Some(id) = res.symtab.lookup(name) {
+                last = last.max(id as usize);
+            }
+            if s.st_shndx(LE) == elf::SHN_UNDEF {
+                continue;
+            }
+            let (v, _) = lib.version(i);
+            let Some(ver) = lib.version_name(v).filter(|_| v > elf::VER_NDX_GLOBAL) else {
+                continue;
+            };
+            // The first library to define `name@version` owns the entry, as in lld.
+            if !seen.insert((name, ver)) || !matches(name) {
+                continue;
+            }
+            out.push((
+                last,
+                format!(
+                    "live symbol: {}:({}@{}) (no section)\n",
+                    lib.name,
+                    crate::input_files::demangle(name),
+                    String::from_utf8_lossy(ver)
+                ),
+            ));
+        }
+    }
+    out
+}
+
 impl WhyLive<'_> {
+    /// The `.eh_frame` section of file `f`, named as lld names it in a chain.
+    fn eh_frame_label(&self, f: FileId) -> Option<String> {
+        let file = self.res.files.get(f as usize)?;
+        let s = file
+            .sections
+            .iter()
+            .find(|s| s.kind == crate::input_files::SectionKind::EhFrame)?;
+        Some(format!("{}:({})", file.name, s.name_str()))
+    }
+
+    /// The first `.eh_frame` (in input order) with a relocation against global `g`: lld scans
+    /// them in that order, and the first reference is the one it remembers.
+    fn eh_frame_referring_to(&self, g: u32) -> Option<String> {
+        (0..self.res.files.len()).find_map(|f| {
+            if !self.mark.active.get(f).copied().unwrap_or(true) {
+                return None;
+            }
+            let file = &self.res.files[f];
+            file.sections
+                .iter()
+                .filter(|s| s.kind == crate::input_files::SectionKind::EhFrame)
+                .any(|s| {
+                    s.relocs.iter().any(|r| {
+                        self.res.global_of(f as FileId, r.r_sym(LE, false) as usize) == Some(g)
+                    })
+                })
+                .then(|| self.eh_frame_label(f as FileId))
+                .flatten()
+        })
+    }
+
+    /// Writes `head` with the root reason `r`. lld does not treat `.eh_frame` as a root of its
+    /// own: what it keeps is "referenced by" the `.eh_frame` section, which is live as an
+    /// "exception handling frame"; `eh` names that section when `r` is that reason.
+    fn write_rooted(
+        &mut self,
+        head: &str,
+        r: RootReason,
+        eh: impl FnOnce(&Self) -> Option<String>,
+    ) {
+        if r == reason::EH_FRAME {
+            if let Some(eh) = eh(self) {
+                let _ = writeln!(self.out, "{head}");
+                let _ = writeln!(
+                    self.out,
+                    ">>> referenced by: {eh}{}",
+                    root_suffix(reason::EH_FRAME)
+                );
+                return;
+            }
+        }
+        let _ = writeln!(self.out, "{head}{}", root_suffix(r));
+    }
+
+    /// `write_rooted` for a symbol that is a root.
+    fn write_rooted_symbol(&mut self, head: &str, s: Sym_, r: RootReason) {
+        self.write_rooted(head, r, |w| match s {
+            Sym_::Global(g) => w.eh_frame_referring_to(g),
+            Sym_::Local(f, _) => w.eh_frame_label(f),
+        });
+    }
+
+    /// `write_rooted` for a section (or bitcode) node that is a root.
+    fn write_rooted_node(&mut self, head: &str, n: NodeId, r: RootReason) {
+        self.write_rooted(head, r, |w| {
+            w.mark.section_of(n).and_then(|(f, _)| w.eh_frame_label(f))
+        });
+    }
+
+    /// The symbol lld names as the one keeping section node `n` live when the first relocation
+    /// of section node `p` reaching it goes through a local symbol: that symbol itself, or for a
+    /// section symbol the symbol enclosing the referenced offset (symbol value plus addend).
+    /// `None` when nothing encloses it: lld then says only that `p` refers to the section.
+    fn contained_via_local(&self, p: NodeId, n: NodeId) -> Option<Sym_> {
+        let (f, s) = self.mark.section_of(p)?;
+        let (nf, ns) = self.mark.section_of(n)?;
+        if nf != f {
+            return None;
+        }
+        let file = &self.res.files[f as usize];
+        let r = file.sections[s].relocs.iter().find(|r| {
+            let i = r.r_sym(LE, false) as usize;
+            self.res.global_of(f, i).is_none()
+                && file.symbols.get(i).map(|x| x.st_shndx(LE) as usize) == Some(ns)
+        })?;
+        let i = r.r_sym(LE, false) as usize;
+        let sym = file.symbols.get(i)?;
+        if sym.st_type() != elf::STT_SECTION {
+            return Some(Sym_::Local(f, i));
+        }
+        let offset = sym.st_value(LE).wrapping_add(r.r_addend(LE) as u64);
+        // lld takes the first symbol of the file (locals, then globals defined here) whose
+        // range holds the offset.
+        file.symbols.iter().enumerate().skip(1).find_map(|(j, x)| {
+            let (v, size) = (x.st_value(LE), x.st_size(LE));
+            if x.st_shndx(LE) as usize != ns || !(v <= offset && offset < v.wrapping_add(size)) {
+                return None;
+            }
+            match self.res.global_of(f, j) {
+                None => Some(Sym_::Local(f, j)),
+                Some(g) => matches!(
+                    self.res.symtab.get(g).def,
+                    SymbolDef::Defined { file, index } if file == f && index as usize == j
+                )
+                .then_some(Sym_::Global(g)),
+            }
+        })
+    }
+
     fn file_of(&self, s: Sym_) -> Option<(String, String)> {
         match s {
             Sym_::Global(g) => {
@@ -213,13 +377,20 @@ impl WhyLive<'_> {
             // Symbols without a section are live if anything reached them (or they are defined).
             let sym = self.res.symtab.get(g);
             if matches!(sym.def, SymbolDef::Shared { .. }) {
+                // lld remembers why a shared definition is used only for a non-weak reference
+                // to it; without one it reports the symbol as live without a section.
+                let referred = !sym.weak && self.mark.liveness.why_live_symbol(SymId(g)).is_some();
+                if !referred {
+                    let _ = writeln!(self.out, "live symbol: {file}:({name}) (no section)");
+                    return;
+                }
                 let _ = writeln!(self.out, "live symbol: {file}:({name})");
                 self.explain_referrer_of_symbol(g);
                 return;
             }
         }
         if let Some(r) = self.root_reason_of_symbol(s) {
-            let _ = writeln!(self.out, "live symbol: {file}:({name}){}", root_suffix(r));
+            self.write_rooted_symbol(&format!("live symbol: {file}:({name})"), s, r);
             return;
         }
         let Some(n) = node else {
@@ -243,10 +414,10 @@ impl WhyLive<'_> {
         let (sec_file, sec_name) = self.section_label(n);
         match chain.get(len.wrapping_sub(2)) {
             Some(Step::Root(r)) => {
-                let _ = writeln!(
-                    self.out,
-                    ">>> in live section: {sec_file}:({sec_name}){}",
-                    root_suffix(*r)
+                self.write_rooted_node(
+                    &format!(">>> in live section: {sec_file}:({sec_name})"),
+                    n,
+                    *r,
                 );
             }
             Some(Step::Symbol(g)) => {
@@ -257,10 +428,10 @@ impl WhyLive<'_> {
                     }
                     let (f, nm) = self.file_of(Sym_::Global(g.0)).unwrap_or_default();
                     if let Some(r) = self.root_reason_of_symbol(Sym_::Global(g.0)) {
-                        let _ = writeln!(
-                            self.out,
-                            ">>> contained live symbol: {f}:({nm}){}",
-                            root_suffix(r)
+                        self.write_rooted_symbol(
+                            &format!(">>> contained live symbol: {f}:({nm})"),
+                            Sym_::Global(g.0),
+                            r,
                         );
                         return;
                     }
@@ -269,10 +440,17 @@ impl WhyLive<'_> {
                 self.explain_referrer_of_symbol(g.0);
             }
             Some(Step::Node(p)) => {
-                if via.is_some() {
+                let p = *p;
+                // A reference through a local symbol keeps that symbol live, and the symbol its
+                // section (lld: "contained live symbol"), unless it is the one asked about.
+                let contained = self.contained_via_local(p, n);
+                if via.is_some() && (contained.is_none() || contained != via) {
                     let _ = writeln!(self.out, ">>> in live section: {sec_file}:({sec_name})");
                 }
-                let p = *p;
+                if let Some(c) = contained.filter(|&c| Some(c) != via) {
+                    let (f, nm) = self.file_of(c).unwrap_or_default();
+                    let _ = writeln!(self.out, ">>> contained live symbol: {f}:({nm})");
+                }
                 self.referenced_by(p, |t| matches!(t, gc::Target::Node(x) if x == n), depth);
             }
             None => {}
@@ -331,12 +509,8 @@ impl WhyLive<'_> {
                     None => Sym_::Local(f, idx),
                 };
                 if let Some(r) = self.root_reason_of_symbol(as_sym) {
-                    let _ = writeln!(
-                        self.out,
-                        ">>> referenced by: {}:({name}){}",
-                        file.name,
-                        root_suffix(r)
-                    );
+                    let head = format!(">>> referenced by: {}:({name})", file.name);
+                    self.write_rooted_symbol(&head, as_sym, r);
                     return;
                 }
                 let _ = writeln!(self.out, ">>> referenced by: {}:({name})", file.name);
@@ -345,13 +519,12 @@ impl WhyLive<'_> {
             None => {
                 let chain = self.mark.liveness.why_live(p).unwrap_or_default();
                 if let [Step::Root(r), Step::Node(_)] = chain.as_slice() {
-                    let _ = writeln!(
-                        self.out,
-                        ">>> referenced by: {}:({}){}",
+                    let head = format!(
+                        ">>> referenced by: {}:({})",
                         file.name,
-                        file.sections[s].name_str(),
-                        root_suffix(*r)
+                        file.sections[s].name_str()
                     );
+                    self.write_rooted_node(&head, p, *r);
                     return;
                 }
                 let _ = writeln!(
@@ -372,20 +545,13 @@ impl WhyLive<'_> {
         let chain = self.mark.liveness.why_live(p).unwrap_or_default();
         match chain.get(chain.len().wrapping_sub(2)) {
             Some(Step::Root(r)) => {
-                let _ = writeln!(
-                    self.out,
-                    ">>> referenced by: {file}:({name}){}",
-                    root_suffix(*r)
-                );
+                self.write_rooted_node(&format!(">>> referenced by: {file}:({name})"), p, *r);
             }
             Some(Step::Symbol(g)) => {
                 let g = *g;
                 if let Some(r) = self.root_reason_of_symbol(Sym_::Global(g.0)) {
-                    let _ = writeln!(
-                        self.out,
-                        ">>> referenced by: {file}:({name}){}",
-                        root_suffix(r)
-                    );
+                    let head = format!(">>> referenced by: {file}:({name})");
+                    self.write_rooted_symbol(&head, Sym_::Global(g.0), r);
                     return;
                 }
                 let _ = writeln!(self.out, ">>> referenced by: {file}:({name})");
