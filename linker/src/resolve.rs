@@ -82,6 +82,9 @@ pub struct Resolved {
     /// `extractions` come from a liveness walk (`--gc-archive-members` with bitcode), not from
     /// lld-style member selection.
     pub extractions_from_walk: bool,
+    /// Common symbols whose `COMMON` section `--gc-sections` collected: they get no storage and
+    /// no symbol table entry, as a symbol in a collected section.
+    pub collected_commons: HashSet<SymbolId>,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -186,6 +189,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             versions: Default::default(),
             dynamic_list: Vec::new(),
             extractions_from_walk: false,
+            collected_commons: HashSet::new(),
         },
         errors: Vec::new(),
         seen_files: HashSet::new(),
