@@ -785,39 +785,31 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         );
     }
     // Each common symbol gets a `COMMON` section of its own at the start of .bss, as lld makes
-    // them before reading any object's sections: by file, then symbol order in that file.
-    // Those `--gc-sections` collected get none.
-    let mut commons: Vec<(FileId, u32, SymbolId, u64, u64)> = res
-        .symtab
-        .symbols
-        .iter()
-        .enumerate()
-        .filter(|(id, _)| !res.collected_commons.contains(&(*id as SymbolId)))
-        .filter_map(|(id, s)| match s.def {
-            SymbolDef::Common {
-                file,
-                index,
-                size,
-                align,
-            } => Some((file, index, id as SymbolId, size, align)),
+    // them before reading any object's sections (order: `Resolved::commons_in_order`). Those
+    // `--gc-sections` collected get none.
+    let commons: Vec<(SymbolId, u64, u64)> = res
+        .commons_in_order()
+        .into_iter()
+        .filter(|id| !res.collected_commons.contains(id))
+        .filter_map(|id| match res.symtab.get(id).def {
+            SymbolDef::Common { size, align, .. } => Some((id, size, align)),
             _ => None,
         })
         .collect();
-    commons.sort_unstable();
     let mut common_index = HashMap::new();
     // (.bss, number of commons): the chunks already there move up behind the commons.
     let mut commons_shift = None;
     if !commons.is_empty() {
         let osec = b.osec(".bss", elf::SHT_NOBITS, a | w);
         commons_shift = Some((osec, commons.len() as u32));
-        let chunks = commons.iter().map(|&(_, _, id, size, align)| Chunk {
+        let chunks = commons.iter().map(|&(id, size, align)| Chunk {
             kind: ChunkKind::Common(id),
             offset: 0,
             size,
             align: align.max(1),
         });
         b.sections[osec as usize].chunks.splice(0..0, chunks);
-        for (c, &(_, _, id, _, _)) in commons.iter().enumerate() {
+        for (c, &(id, _, _)) in commons.iter().enumerate() {
             common_index.insert(id, (osec, c as u32));
         }
     }

@@ -738,24 +738,20 @@ fn extraction(res: &Resolved, a: &Activation) -> crate::resolve::Extraction {
 
 /// Marks dead sections as garbage so that no later phase sees them. Returns the removed
 /// sections in lld's order for `--print-gc-sections`: the `COMMON` sections first (lld creates
-/// them before any object's sections), by file and symbol, then sections in input order.
+/// them before any object's sections, see `Resolved::commons_in_order`), then sections in input
+/// order.
 pub fn sweep(res: &mut Resolved, mark: &MarkResult) -> Vec<Removed> {
-    let mut dead_commons: Vec<(FileId, u32, SymbolId)> = mark
-        .common_node
-        .iter()
-        .filter(|(_, &n)| !mark.liveness.is_live(n))
-        .filter_map(|(&id, _)| match res.symtab.get(id).def {
-            SymbolDef::Common { file, index, .. } => Some((file, index, id)),
-            _ => None,
+    let dead_commons: Vec<SymbolId> = res
+        .commons_in_order()
+        .into_iter()
+        .filter(|id| {
+            mark.common_node
+                .get(id)
+                .is_some_and(|&n| !mark.liveness.is_live(n))
         })
         .collect();
-    dead_commons.sort_unstable();
-    let mut removed: Vec<Removed> = dead_commons
-        .iter()
-        .map(|&(_, _, id)| Removed::Common(id))
-        .collect();
-    res.collected_commons
-        .extend(dead_commons.iter().map(|&(_, _, id)| id));
+    let mut removed: Vec<Removed> = dead_commons.iter().map(|&id| Removed::Common(id)).collect();
+    res.collected_commons.extend(dead_commons);
     for (fi, f) in res.files.iter_mut().enumerate() {
         for si in 0..f.sections.len() {
             let s = &f.sections[si];

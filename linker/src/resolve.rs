@@ -118,6 +118,27 @@ impl Resolved {
             .get(index - f.first_global)
             .copied()
     }
+
+    /// The prevailing common symbols in the order lld creates their `COMMON` sections: files in
+    /// input order, skipping files that define no common symbol; in each, its global symbols in
+    /// symbol table order, so a common first met in a file whose own copy lost still comes there.
+    pub fn commons_in_order(&self) -> Vec<SymbolId> {
+        let mut placed: HashSet<SymbolId> = HashSet::new();
+        let mut out = Vec::new();
+        for (fi, f) in self.files.iter().enumerate() {
+            let globals = f.symbols.get(f.first_global..).unwrap_or_default();
+            if !globals.iter().any(|s| s.st_shndx(LE) == elf::SHN_COMMON) {
+                continue;
+            }
+            for &id in &self.file_syms[fi] {
+                if matches!(self.symtab.get(id).def, SymbolDef::Common { .. }) && placed.insert(id)
+                {
+                    out.push(id);
+                }
+            }
+        }
+        out
+    }
 }
 
 struct Resolver<'c> {
