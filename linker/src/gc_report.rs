@@ -2,7 +2,7 @@
 //! `--why-live` chains. Both go to standard output, as lld 22 prints them.
 
 use crate::input_files::{FileId, ObjectFile};
-use crate::mark_live::{reason, MarkResult, NODE_SECTION};
+use crate::mark_live::{reason, MarkResult, Removed, NODE_SECTION};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymbolDef;
 use gc::{NodeId, RootReason, Step, SymId};
@@ -11,17 +11,22 @@ use object::read::elf::{Rela, Sym};
 use object::LittleEndian as LE;
 use std::fmt::Write as _;
 
-/// `removing unused section FILE:(SECTION)` for each removed section, in input order.
-pub fn print_gc_sections(res: &Resolved, removed: &[(FileId, usize)]) -> String {
+/// `removing unused section FILE:(SECTION)` for each removed section, in the order given; a
+/// common symbol's section is `FILE:(COMMON)`, named by the file of its definition.
+pub fn print_gc_sections(res: &Resolved, removed: &[Removed]) -> String {
     let mut out = String::new();
-    for &(f, s) in removed {
-        let file = &res.files[f as usize];
-        let _ = writeln!(
-            out,
-            "removing unused section {}:({})",
-            file.name,
-            file.sections[s].name_str()
-        );
+    for r in removed {
+        let (file, sec) = match *r {
+            Removed::Section(f, s) => {
+                let file = &res.files[f as usize];
+                (file, file.sections[s].name_str())
+            }
+            Removed::Common(id) => match res.symtab.get(id).def {
+                SymbolDef::Common { file, .. } => (&res.files[file as usize], "COMMON"),
+                _ => continue,
+            },
+        };
+        let _ = writeln!(out, "removing unused section {}:({sec})", file.name);
     }
     out
 }

@@ -56,7 +56,6 @@ pub enum Synthetic {
     RelroPadding,
     GotPlt,
     IgotPlt,
-    Commons,
     Comment,
     Symtab,
     Shstrtab,
@@ -66,9 +65,14 @@ pub enum Synthetic {
 /// A piece of an output section.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChunkKind {
-    Input { file: FileId, sec: u32 },
+    Input {
+        file: FileId,
+        sec: u32,
+    },
     Merged(u32),
     Synthetic(Synthetic),
+    /// The `COMMON` section of a common symbol: its storage, in `.bss`.
+    Common(SymbolId),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -201,7 +205,8 @@ pub struct Layout {
     pub eh: EhLayout,
     pub global_value: Vec<u64>,
     pub global_size: Vec<u64>,
-    pub common_offset: HashMap<SymbolId, u64>,
+    /// (output section, chunk) of each common symbol's `COMMON` section.
+    pub common_index: HashMap<SymbolId, (u32, u32)>,
     pub synthetic_index: HashMap<Synthetic, (u32, u32)>,
     pub got_addr: u64,
     pub gotplt_addr: u64,
@@ -779,28 +784,34 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             aligns[0],
         );
     }
-    // COMMON symbols go to .bss.
-    let mut common_offset = HashMap::new();
-    let mut commons_size = 0u64;
-    let mut commons_align = 1u64;
-    for (id, s) in res.symtab.symbols.iter().enumerate() {
-        if let SymbolDef::Common { size, align, .. } = s.def {
-            commons_size = align_to(commons_size, align);
-            common_offset.insert(id as SymbolId, commons_size);
-            commons_size += size;
-            commons_align = commons_align.max(align);
+    // Each common symbol gets a `COMMON` section of its own at the start of .bss, as lld makes
+    // them before reading any object's sections (order: `Resolved::commons_in_order`). Those
+    // `--gc-sections` collected get none.
+    let commons: Vec<(SymbolId, u64, u64)> = res
+        .commons_in_order()
+        .into_iter()
+        .filter(|id| !res.collected_commons.contains(id))
+        .filter_map(|id| match res.symtab.get(id).def {
+            SymbolDef::Common { size, align, .. } => Some((id, size, align)),
+            _ => None,
+        })
+        .collect();
+    let mut common_index = HashMap::new();
+    // (.bss, number of commons): the chunks already there move up behind the commons.
+    let mut commons_shift = None;
+    if !commons.is_empty() {
+        let osec = b.osec(".bss", elf::SHT_NOBITS, a | w);
+        commons_shift = Some((osec, commons.len() as u32));
+        let chunks = commons.iter().map(|&(id, size, align)| Chunk {
+            kind: ChunkKind::Common(id),
+            offset: 0,
+            size,
+            align: align.max(1),
+        });
+        b.sections[osec as usize].chunks.splice(0..0, chunks);
+        for (c, &(id, _, _)) in commons.iter().enumerate() {
+            common_index.insert(id, (osec, c as u32));
         }
-    }
-    if !common_offset.is_empty() {
-        add_synth(
-            &mut b,
-            ".bss",
-            elf::SHT_NOBITS,
-            a | w,
-            Synthetic::Commons,
-            commons_size,
-            commons_align,
-        );
     }
     let mut comment = LINKER_COMMENT.to_vec();
     let mut seen_comments: hashbrown::HashSet<&[u8]> = hashbrown::HashSet::new();
@@ -831,6 +842,13 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     if let Some(&(os, _)) = synthetic_index.get(&Synthetic::Comment) {
         b.sections[os as usize].entsize = 1;
     }
+    if let Some((osec, n)) = commons_shift {
+        for v in synthetic_index.values_mut() {
+            if v.0 == osec {
+                v.1 += n;
+            }
+        }
+    }
 
     // 5. Order sections.
     let mut order: Vec<u32> = (0..b.sections.len() as u32).collect();
@@ -846,6 +864,9 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         sections.push(b.sections[old as usize].clone());
     }
     for v in synthetic_index.values_mut() {
+        v.0 = remap[v.0 as usize];
+    }
+    for v in common_index.values_mut() {
         v.0 = remap[v.0 as usize];
     }
     for row in sec_osec.iter_mut() {
@@ -980,7 +1001,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         eh,
         global_value: vec![0; res.symtab.len()],
         global_size: vec![0; res.symtab.len()],
-        common_offset,
+        common_index,
         synthetic_index,
         got_addr: 0,
         gotplt_addr: 0,
@@ -1957,6 +1978,13 @@ impl Layout {
         Some(s.addr + s.chunks[c as usize].offset)
     }
 
+    /// Address of a common symbol's `COMMON` section (`None` when it was collected).
+    pub fn common_address(&self, id: SymbolId) -> Option<u64> {
+        let &(os, c) = self.common_index.get(&id)?;
+        let s = &self.sections[os as usize];
+        Some(s.addr + s.chunks[c as usize].offset)
+    }
+
     pub fn synthetic_offset(&self, k: Synthetic) -> Option<(u64, u64)> {
         let &(os, c) = self.synthetic_index.get(&k)?;
         let s = &self.sections[os as usize];
@@ -1973,7 +2001,7 @@ impl Layout {
                         self.sec_addr[file as usize][sec as usize] = os.addr + c.offset
                     }
                     ChunkKind::Merged(g) => merged_addr[g as usize] = os.addr + c.offset,
-                    ChunkKind::Synthetic(_) => {}
+                    ChunkKind::Synthetic(_) | ChunkKind::Common(_) => {}
                 }
             }
         }
@@ -1993,15 +2021,7 @@ impl Layout {
                     )
                 }
                 SymbolDef::Common { size, .. } => {
-                    let base = self.synthetic_address(Synthetic::Commons).unwrap_or(0);
-                    (
-                        base + self
-                            .common_offset
-                            .get(&(id as SymbolId))
-                            .copied()
-                            .unwrap_or(0),
-                        size,
-                    )
+                    (self.common_address(id as SymbolId).unwrap_or(0), size)
                 }
                 SymbolDef::Absolute(v) => (v, 0),
                 SymbolDef::Shared { file, index } => {
@@ -2215,8 +2235,8 @@ impl Layout {
                         }
                     }
                     SymbolDef::Common { .. } => self
-                        .synthetic_index
-                        .get(&Synthetic::Commons)
+                        .common_index
+                        .get(&id)
                         .map(|x| self.sections[x.0 as usize].shndx as u16)
                         .unwrap_or(elf::SHN_ABS),
                     SymbolDef::Synthetic => match self.synthetic_section.get(&id) {
@@ -2296,10 +2316,9 @@ fn build_symtab(
     let mut globals = Vec::new();
     for (id, s) in res.symtab.symbols.iter().enumerate() {
         let include = match s.def {
-            SymbolDef::Defined { .. }
-            | SymbolDef::Common { .. }
-            | SymbolDef::Synthetic
-            | SymbolDef::Absolute(_) => true,
+            // A collected common is a symbol in a collected section: not written.
+            SymbolDef::Common { .. } => !res.collected_commons.contains(&(id as SymbolId)),
+            SymbolDef::Defined { .. } | SymbolDef::Synthetic | SymbolDef::Absolute(_) => true,
             SymbolDef::Undefined | SymbolDef::Shared { .. } => s.referenced,
             // lld turns a lazy symbol that only weak references reached into a weak undefined.
             SymbolDef::Lazy { .. } => s.referenced && s.weak,

@@ -24,7 +24,6 @@ fn line(out: &mut String, vma: u64, size: u64, align: u64, indent: usize, text: 
 
 fn synthetic_name(k: Synthetic, os_name: &str) -> String {
     match k {
-        Synthetic::Commons => "COMMON".to_string(),
         Synthetic::Copies => ".bss".to_string(),
         Synthetic::CopiesRelRo => ".bss.rel.ro".to_string(),
         _ => os_name.to_string(),
@@ -150,6 +149,24 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
                         );
                         line(&mut out, addr + out_off, size, 1, 8, &name);
                     }
+                }
+                ChunkKind::Common(id) => {
+                    // `FILE:(COMMON)`, named by the file of the prevailing definition, then the
+                    // symbol.
+                    let sym = res.symtab.get(id);
+                    let crate::symbol_table::SymbolDef::Common { file, size, .. } = sym.def else {
+                        continue;
+                    };
+                    let f = &res.files[file as usize];
+                    line(
+                        &mut out,
+                        addr,
+                        c.size,
+                        c.align,
+                        8,
+                        &format!("{}:(COMMON)", f.name),
+                    );
+                    line(&mut out, addr, size, 1, 16, &sym.name_str());
                 }
                 ChunkKind::Synthetic(k) => {
                     // lld sizes the padding on the output section only.

@@ -31,6 +31,9 @@ pub const NODE_START_STOP: u8 = 1;
 /// A node of a bitcode module's summary graph: one of its symbols, or an internal value (a
 /// static function, `llvm.global_ctors`). Payload: bitcode file << 32 | summary node.
 pub const NODE_BITCODE: u8 = 2;
+/// The `COMMON` section of a prevailing common symbol (lld gives each its own section, which
+/// the walk can collect). Payload: the symbol id.
+pub const NODE_COMMON: u8 = 3;
 
 /// Why something is a root; printed by `--why-live` as lld does.
 pub mod reason {
@@ -68,6 +71,8 @@ pub struct MarkResult {
     /// Names of bitcode internal nodes (static functions and variables), by node; kept only
     /// when `--why-live` may print them, since their GUIDs cannot be turned back into names.
     pub bitcode_internal_names: HashMap<NodeId, String>,
+    /// The node of each prevailing common symbol's `COMMON` section.
+    pub common_node: HashMap<SymbolId, NodeId>,
 }
 
 impl MarkResult {
@@ -579,12 +584,17 @@ pub fn mark_live(
     }
     add_symbol_roots(config, res, &mut graph)?;
     let start_stop = add_start_stop_nodes(config, res, &mut graph, &node_base)?;
+    let common_node = add_common_nodes(res, &mut graph)?;
     let defs: Vec<Definition> = (0..res.symtab.len())
         .map(|id| match res.symtab.get(id as SymbolId).def {
             // A prevailing bitcode definition is its summary node.
             SymbolDef::Bitcode { file, index } if bitcode_base[file as usize] != u32::MAX => {
                 Definition::Node(NodeId(bitcode_base[file as usize] + index))
             }
+            SymbolDef::Common { .. } => match common_node.get(&(id as SymbolId)) {
+                Some(&n) => Definition::Node(n),
+                None => Definition::External,
+            },
             _ => definition_of(res, &node_base, &start_stop, id as SymbolId),
         })
         .collect();
@@ -613,8 +623,16 @@ pub fn mark_live(
                         });
                     }
                 }
-                if let Some(p) = g.payload(n).filter(|_| g.kind(n) == Some(NODE_SECTION)) {
-                    let file = (p >> 32) as usize;
+                let member_file = match g.kind(n) {
+                    Some(NODE_SECTION) => g.payload(n).map(|p| (p >> 32) as usize),
+                    // A common symbol's section belongs to the file of its definition.
+                    Some(NODE_COMMON) => match res.symtab.get(sym.0).def {
+                        SymbolDef::Common { file, .. } => Some(file as usize),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if let Some(file) = member_file {
                     if !active[file] {
                         // First reach from live code: the member joins the link now.
                         active[file] = true;
@@ -651,7 +669,30 @@ pub fn mark_live(
         bitcode_base,
         bitcode_active,
         bitcode_internal_names,
+        common_node,
     })
+}
+
+/// One node per prevailing common symbol, standing for the `COMMON` section lld makes for it: it
+/// references nothing, and is live iff something live refers to the symbol (or it is a root).
+fn add_common_nodes(res: &Resolved, graph: &mut Graph) -> Result<HashMap<SymbolId, NodeId>> {
+    let mut nodes = HashMap::new();
+    for (id, s) in res.symtab.symbols.iter().enumerate() {
+        if let SymbolDef::Common { .. } = s.def {
+            let n = graph.add_node(NODE_COMMON, id as u64).map_err(gerr)?;
+            nodes.insert(id as SymbolId, n);
+        }
+    }
+    Ok(nodes)
+}
+
+/// Something `--gc-sections` removed, for `--print-gc-sections`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Removed {
+    /// Section `usize` of an object.
+    Section(FileId, usize),
+    /// The `COMMON` section of a common symbol.
+    Common(SymbolId),
 }
 
 /// `--gc-archive-members`: removes the archive members the walk never reached. Their sections
@@ -710,9 +751,21 @@ fn extraction(res: &Resolved, a: &Activation) -> crate::resolve::Extraction {
 }
 
 /// Marks dead sections as garbage so that no later phase sees them. Returns the removed
-/// sections in lld's order (input order) for `--print-gc-sections`.
-pub fn sweep(res: &mut Resolved, mark: &MarkResult) -> Vec<(FileId, usize)> {
-    let mut removed = Vec::new();
+/// sections in lld's order for `--print-gc-sections`: the `COMMON` sections first (lld creates
+/// them before any object's sections, see `Resolved::commons_in_order`), then sections in input
+/// order.
+pub fn sweep(res: &mut Resolved, mark: &MarkResult) -> Vec<Removed> {
+    let dead_commons: Vec<SymbolId> = res
+        .commons_in_order()
+        .into_iter()
+        .filter(|id| {
+            mark.common_node
+                .get(id)
+                .is_some_and(|&n| !mark.liveness.is_live(n))
+        })
+        .collect();
+    let mut removed: Vec<Removed> = dead_commons.iter().map(|&id| Removed::Common(id)).collect();
+    res.collected_commons.extend(dead_commons);
     for (fi, f) in res.files.iter_mut().enumerate() {
         for si in 0..f.sections.len() {
             let s = &f.sections[si];
@@ -724,7 +777,7 @@ pub fn sweep(res: &mut Resolved, mark: &MarkResult) -> Vec<(FileId, usize)> {
                 .is_live(NodeId(mark.node_base[fi] + si as u32))
             {
                 f.sections[si].kind = SectionKind::Garbage;
-                removed.push((fi as FileId, si));
+                removed.push(Removed::Section(fi as FileId, si));
             }
         }
     }

@@ -82,6 +82,9 @@ pub struct Resolved {
     /// `extractions` come from a liveness walk (`--gc-archive-members` with bitcode), not from
     /// lld-style member selection.
     pub extractions_from_walk: bool,
+    /// Common symbols whose `COMMON` section `--gc-sections` collected: they get no storage and
+    /// no symbol table entry, as a symbol in a collected section.
+    pub collected_commons: HashSet<SymbolId>,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -114,6 +117,27 @@ impl Resolved {
         self.file_syms[file as usize]
             .get(index - f.first_global)
             .copied()
+    }
+
+    /// The prevailing common symbols in the order lld creates their `COMMON` sections: files in
+    /// input order, skipping files that define no common symbol; in each, its global symbols in
+    /// symbol table order, so a common first met in a file whose own copy lost still comes there.
+    pub fn commons_in_order(&self) -> Vec<SymbolId> {
+        let mut placed: HashSet<SymbolId> = HashSet::new();
+        let mut out = Vec::new();
+        for (fi, f) in self.files.iter().enumerate() {
+            let globals = f.symbols.get(f.first_global..).unwrap_or_default();
+            if !globals.iter().any(|s| s.st_shndx(LE) == elf::SHN_COMMON) {
+                continue;
+            }
+            for &id in &self.file_syms[fi] {
+                if matches!(self.symtab.get(id).def, SymbolDef::Common { .. }) && placed.insert(id)
+                {
+                    out.push(id);
+                }
+            }
+        }
+        out
     }
 }
 
@@ -186,6 +210,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             versions: Default::default(),
             dynamic_list: Vec::new(),
             extractions_from_walk: false,
+            collected_commons: HashSet::new(),
         },
         errors: Vec::new(),
         seen_files: HashSet::new(),

@@ -359,6 +359,8 @@ fn write_chunk(
         }
         ChunkKind::Merged(g) => lay.merged[g as usize].write_to(&lay.merge_inputs[g as usize], buf),
         ChunkKind::Synthetic(k) => write_synthetic(config, res, lay, map, k, buf, addr),
+        // NOBITS: nothing to write.
+        ChunkKind::Common(_) => Ok(()),
     }
 }
 
@@ -565,10 +567,7 @@ fn write_synthetic(
                 put64(buf, i * 8, raw_key_address(res, map, *key, 0));
             }
         }
-        Synthetic::Commons
-        | Synthetic::RelroPadding
-        | Synthetic::Copies
-        | Synthetic::CopiesRelRo => {}
+        Synthetic::RelroPadding | Synthetic::Copies | Synthetic::CopiesRelRo => {}
         Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
         Synthetic::Comment => buf.copy_from_slice(&lay.comment),
         Synthetic::Symtab => write_symtab(res, lay, buf),
