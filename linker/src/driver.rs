@@ -122,12 +122,15 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
         crate::dynamic::compute_symbol_flags(&config, &mut res);
     }
     if config.gc_sections || (!config.why_live.is_empty() && !why_live_done) {
+        // Members are left out only when sections are collected too: --why-live alone
+        // explains the link lld would make, it does not change it.
+        let gc_members = config.gc_sections && config.gc_archive_members;
         let mark = t
             .run("liveness", || {
-                crate::mark_live::mark_live(&config, &res, config.gc_archive_members, false)
+                crate::mark_live::mark_live(&config, &res, gc_members, false)
             })
             .map_err(|e| vec![e])?;
-        if config.gc_archive_members {
+        if gc_members {
             crate::mark_live::unload_members(&mut res, &mark);
             crate::dynamic::compute_symbol_flags(&config, &mut res);
         }
