@@ -1697,6 +1697,7 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         if os.name == ".relro_padding" {
             continue;
         }
+        let (addr_before, off_before) = (addr, off);
         let aligned = align_to(addr, os.align);
         off += aligned - addr;
         addr = aligned;
@@ -1720,8 +1721,11 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         // page-aligned base still honours over-aligned sections.
         seg.align = seg.align.max(os.align);
         if is_tbss {
-            // .tbss takes no space outside PT_TLS.
+            // .tbss takes no space outside PT_TLS, not even its alignment padding: as in lld,
+            // the next section starts where the one before .tbss ended.
             os.offset = off;
+            addr = addr_before;
+            off = off_before;
             continue;
         }
         addr += os.size;
