@@ -78,6 +78,15 @@ fn trials() -> Vec<Trial> {
         }));
     }
     t.push(trial(GROUP, "soname".into(), move |d| soname(d, c)));
+    for &c in COMPILERS {
+        for pie in ["-pie", "-no-pie"] {
+            t.push(trial(
+                GROUP,
+                format!("got_out_of_reach::{}::{}", c.name(), &pie[1..]),
+                move |d| got_out_of_reach(d, c, pie),
+            ));
+        }
+    }
     t
 }
 
@@ -706,4 +715,28 @@ fn soname(dir: &Path, c: Compiler) -> Check {
         checks.push(same("the libraries' DT_SONAME", &sn(w)?, &sn(&fw.lib_lld)?));
     }
     all(checks)
+}
+
+/// GOTPCRELX relaxation that would not reach its target keeps the GOT slot (lld's relaxOnce):
+/// the program links and runs like lld's instead of failing with a relocation overflow.
+fn got_out_of_reach(dir: &Path, c: Compiler, pie: &'static str) -> Check {
+    let src = case("got_out_of_reach");
+    let pic = if pie == "-pie" { "-fPIE" } else { "-fno-pic" };
+    // -fPIC: gcc -fPIE would assume `big` and `after` are in the executable and use PC32.
+    let main_o = objects(&src, &["main.c"], c, &["-fPIC", "-O1"])?;
+    let big_o = objects(&src, &["big.c"], c, &[pic, "-fno-common"])?;
+    require_relocs(&main_o[0], &["R_X86_64_REX_GOTPCRELX"])?;
+    let expected = read_text(&src, "expected.txt")?;
+    let tw = two_way(
+        dir,
+        &|l, d| {
+            let mut a = vec![pie.to_string()];
+            a.extend(args_of(&main_o));
+            a.extend(args_of(&big_o));
+            link(c, false, l, &a, &d.join("prog"))
+        },
+        &|exe, d| run_exe(exe, &[], None, d),
+        Some(&expected),
+    )?;
+    tw.result()
 }

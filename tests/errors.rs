@@ -31,6 +31,7 @@ fn main() {
             ("garbage_file", garbage_file),
             ("corrupt_archive", corrupt_archive),
             ("gcc_lto_object", gcc_lto_object),
+            ("relocation_out_of_range", relocation_out_of_range),
         ],
     );
     libtest_mimic::run(&args, trials).exit();
@@ -242,6 +243,22 @@ fn unknown_option(dir: &Path) -> Check {
     compile(dir, "def1", DEF1_C, &["-g0"])?;
     let both = link_both(dir, &["--frobnicate", "def1.o"])?;
     both.same_first_error("unknown argument '--frobnicate'")
+}
+
+/// `main` reads `far` with a 32-bit PC-relative load, but 3 GiB of `.bss` lie between them.
+const NEAR_C: &str = "extern int far;\nint main(void) { return far; }\n";
+const FAR_C: &str = "char pad[3u << 30];\nint far;\n";
+
+fn relocation_out_of_range(dir: &Path) -> Check {
+    // -fno-pic: a plain R_X86_64_PC32 (no GOT indirection that a linker could keep instead).
+    compile(dir, "near", NEAR_C, &["-g0", "-fno-pic"])?;
+    compile(dir, "far", FAR_C, &["-g0", "-fno-pic", "-fno-common"])?;
+    let both = link_both(dir, &["-e", "main", "near.o", "far.o"])?;
+    both.same_first_error(
+        "near.o:(function main: .text+0x2): relocation R_X86_64_PC32 out of range: 3221229578 is not \
+         in [-2147483648, 2147483647]; references 'far'",
+    )?;
+    both.same_stderr()
 }
 
 /// A copy of the first `len` bytes of a real object.

@@ -156,9 +156,24 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
     }
     let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
     let relocation_count = scan.relocation_count;
-    let lay = t
+    let mut lay = t
         .run("layout", || layout::layout(&config, &res, scan))
         .map_err(|e| vec![e])?;
+    // Outputs over 2 GiB: relaxed GOTPCRELX references that do not reach their target go back
+    // through the GOT, which changes the layout, so repeat until nothing more changes (lld's
+    // relaxOnce). Each round only adds symbols, so this ends.
+    loop {
+        let far = relocations::relaxations_out_of_reach(&config, &res, &lay);
+        let before = res.got_relax_disabled.len();
+        res.got_relax_disabled.extend(far);
+        if res.got_relax_disabled.len() == before {
+            break;
+        }
+        let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
+        lay = t
+            .run("layout", || layout::layout(&config, &res, scan))
+            .map_err(|e| vec![e])?;
+    }
     t.run("write", || writer::write_output(&config, &res, &lay))?;
 
     if config.map_file.is_some() || config.print_map {

@@ -408,13 +408,22 @@ impl ObjectFile {
     /// The function or object containing `offset` in section `sec`, as lld prints in
     /// `>>> referenced by file.o:(func)`.
     pub fn enclosing_symbol(&self, sec: usize, offset: u64) -> Option<String> {
+        self.enclosing(sec, offset, &[elf::STT_FUNC, elf::STT_OBJECT])
+    }
+
+    /// The function containing `offset` of section `sec`, demangled (lld's
+    /// `getEnclosingFunction`, for `(function NAME: SEC+0xOFF)` error locations).
+    pub fn enclosing_function(&self, sec: usize, offset: u64) -> Option<String> {
+        self.enclosing(sec, offset, &[elf::STT_FUNC])
+    }
+
+    fn enclosing(&self, sec: usize, offset: u64, types: &[u8]) -> Option<String> {
         let mut best: Option<(u64, usize)> = None;
         for (i, s) in self.symbols.iter().enumerate() {
             if s.st_shndx(LE) as usize != sec || sec == 0 {
                 continue;
             }
-            let ty = s.st_type();
-            if ty != elf::STT_FUNC && ty != elf::STT_OBJECT {
+            if !types.contains(&s.st_type()) {
                 continue;
             }
             let v = s.st_value(LE);

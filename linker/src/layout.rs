@@ -701,7 +701,12 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             8,
         );
     }
-    if config.z.relro {
+    // As lld: without a RELRO section there is no PT_GNU_RELRO, so nothing to pad.
+    let has_relro = b
+        .sections
+        .iter()
+        .any(|os| !os.chunks.is_empty() && is_relro(&os.name, os.sh_type, os.flags));
+    if config.z.relro && has_relro {
         add_synth(
             &mut b,
             ".relro_padding",

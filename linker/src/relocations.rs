@@ -129,6 +129,8 @@ pub struct Target {
     pub shared: bool,
     /// A function (for choosing between a canonical PLT entry and a copy relocation).
     pub func: bool,
+    /// GOTPCRELX references to it must keep the GOT slot (see `Resolved::got_relax_disabled`).
+    pub no_relax: bool,
 }
 
 /// Looks at what symbol `index` of `file` resolves to.
@@ -175,6 +177,7 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
             preemptible: s.preemptible,
             shared,
             func,
+            no_relax: res.got_relax_disabled.contains(&SymKey::Global(gid)),
         };
     }
     let sym = &f.symbols[index];
@@ -188,6 +191,9 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
         preemptible: false,
         shared: false,
         func: sym.st_type() == elf::STT_FUNC,
+        no_relax: res
+            .got_relax_disabled
+            .contains(&SymKey::Local(file, index as u32)),
     }
 }
 
@@ -201,7 +207,7 @@ pub fn got_relax(
     is_pic: bool,
 ) -> Option<arch::GotRelax> {
     // lld relaxes only references to non-preemptible, non-IFUNC, non-absolute, non-TLS symbols.
-    if t.preemptible || t.ifunc || !t.defined || t.absolute || t.tls || t.shared {
+    if t.preemptible || t.ifunc || !t.defined || t.absolute || t.tls || t.shared || t.no_relax {
         return None;
     }
     arch::can_relax_gotpcrelx(section, off, r_type, addend, is_pic)
@@ -823,6 +829,68 @@ pub trait AddressMap {
     fn symbol_size(&self, file: FileId, index: usize) -> u64;
 }
 
+/// The targets of GOTPCRELX references relaxed by the scan that do not reach them once laid out
+/// (only possible when the output spans more than 2 GiB). Like lld's `relaxOnce`, the caller
+/// then keeps their GOT slots and lays the output out again, instead of failing the link.
+pub fn relaxations_out_of_reach(
+    config: &Config,
+    res: &Resolved,
+    lay: &crate::layout::Layout,
+) -> hashbrown::HashSet<SymKey> {
+    // A relaxed reference is a signed 32-bit displacement (or, without PIC, a 32-bit absolute
+    // address): with every allocated byte below 2 GiB, minus a margin for addends, all fit.
+    const REACH: u64 = 0x7fff_0000;
+    let end = lay
+        .sections
+        .iter()
+        .filter(|os| os.is_alloc())
+        .map(|os| os.addr.saturating_add(os.size))
+        .max()
+        .unwrap_or(0);
+    if end < REACH {
+        return hashbrown::HashSet::new();
+    }
+    let shape = OutputShape::of(config);
+    let map = lay.address_map(res);
+    let mut out = hashbrown::HashSet::new();
+    for os in lay.sections.iter().filter(|os| os.is_alloc()) {
+        for c in &os.chunks {
+            let crate::layout::ChunkKind::Input { file, sec } = c.kind else {
+                continue;
+            };
+            let f = &res.files[file as usize];
+            let s = &f.sections[sec as usize];
+            for r in s.relocs.iter() {
+                let r_type = r.r_type(LE, false);
+                let Some(info) = arch::rel_info(r_type) else {
+                    continue;
+                };
+                if !matches!(info.expr, arch::RelExpr::GotPcRel | arch::RelExpr::GotRel) {
+                    continue;
+                }
+                let sym_index = r.r_sym(LE, false) as usize;
+                let (in_off, addend) = (r.r_offset(LE), r.r_addend(LE));
+                let t = target_of(res, file, sym_index);
+                let Plan::Relaxed(kind) = plan(shape, &info, r_type, &t, s.data, in_off, addend)
+                else {
+                    continue;
+                };
+                let v = map.symbol_address(file, sym_index, addend);
+                let p = os.addr + c.offset + in_off;
+                let v = if kind.is_absolute() {
+                    v
+                } else {
+                    v.wrapping_sub(p)
+                };
+                if !kind.fits(v) {
+                    out.insert(t.key);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Applies `relocs` (relocations of input section `sec` of `file`) to `buf`, the output bytes of
 /// that section from input offset `in_start` on; `base` is the address of `buf[0]`. Debug
 /// sections get lld's tombstone for references into discarded code.
@@ -874,18 +942,7 @@ pub fn apply_relocs(
             } else {
                 0
             };
-            write(
-                f,
-                s.name_str(),
-                buf,
-                off,
-                r_type,
-                tomb,
-                info.name,
-                res,
-                file,
-                sym_index,
-            )?;
+            write(f, sec, buf, off, r_type, tomb, res, file, sym_index)?;
             continue;
         }
         let sval = |a: i64| -> u64 {
@@ -1029,18 +1086,7 @@ pub fn apply_relocs(
                 | E::TlsDescCall => sval(addend),
             },
         };
-        write(
-            f,
-            s.name_str(),
-            buf,
-            off,
-            r_type,
-            value,
-            info.name,
-            res,
-            file,
-            sym_index,
-        )?;
+        write(f, sec, buf, off, r_type, value, res, file, sym_index)?;
     }
     Ok(())
 }
@@ -1074,33 +1120,59 @@ fn target_in_dead_section(res: &Resolved, file: FileId, index: usize) -> bool {
 #[allow(clippy::too_many_arguments)]
 fn write(
     f: &ObjectFile,
-    sec_name: &str,
+    sec: usize,
     buf: &mut [u8],
     off: u64,
     r_type: u32,
     value: u64,
-    rel_name: &str,
     res: &Resolved,
     file: FileId,
     sym_index: usize,
 ) -> Result<()> {
     arch::write_value(buf, off as usize, r_type, value).map_err(|e| {
-        let target = if sym_index == 0 {
-            String::new()
-        } else {
-            match res.global_of(file, sym_index) {
-                Some(g) => format!("; references '{}'", res.symtab.get(g).name_str()),
-                None => format!("; references section '{}'", f.sym_display_name(sym_index)),
+        // lld's wording: the location names the enclosing function, the hint the target and,
+        // for a symbol, where it is defined.
+        let sym = res.global_of(file, sym_index).map(|g| res.symtab.get(g));
+        let is_section = f
+            .symbols
+            .get(sym_index)
+            .is_some_and(|s| s.st_type() == elf::STT_SECTION);
+        let mut hint = String::new();
+        if sym_index != 0 {
+            if is_section {
+                hint = format!("; references section '{}'", f.sym_display_name(sym_index));
+            } else {
+                let name = sym.map_or_else(|| f.sym_display_name(sym_index), |s| s.display_name());
+                hint = format!("; references '{name}'");
+                // lld: the DWARF line of the reference if there is one, else the source file.
+                let src = crate::debug_info::source_location(f, sec, off).or_else(|| {
+                    f.source_name
+                        .map(|s| String::from_utf8_lossy(s).into_owned())
+                });
+                if let Some(src) = src {
+                    hint.push_str(&format!("\n>>> referenced by {src}"));
+                }
+                let definer = match sym.map(|s| &s.def) {
+                    Some(SymbolDef::Defined { file: d, .. })
+                    | Some(SymbolDef::Common { file: d, .. }) => {
+                        Some(res.files[*d as usize].name.as_str())
+                    }
+                    Some(SymbolDef::Shared { file: d, .. }) => {
+                        Some(res.shared[*d as usize].name.as_str())
+                    }
+                    Some(_) => None,
+                    None => Some(f.name.as_str()),
+                };
+                if let Some(d) = definer {
+                    hint.push_str(&format!("\n>>> defined in {d}"));
+                }
             }
+        }
+        let sec_name = f.sections.get(sec).map_or("?", |s| s.name_str());
+        let place = match f.enclosing_function(sec, off) {
+            Some(func) => format!("function {func}: {sec_name}+0x{off:x}"),
+            None => format!("{sec_name}+0x{off:x}"),
         };
-        err!(
-            "{}:({}+0x{:x}): relocation {} {}{}",
-            f.name,
-            sec_name,
-            off,
-            rel_name,
-            e,
-            target
-        )
+        err!("{}:({place}): {e}{hint}", f.name)
     })
 }

@@ -85,6 +85,9 @@ pub struct Resolved {
     /// Common symbols whose `COMMON` section `--gc-sections` collected: they get no storage and
     /// no symbol table entry, as a symbol in a collected section.
     pub collected_commons: HashSet<SymbolId>,
+    /// Symbols whose GOTPCRELX references keep their GOT slot because a relaxed reference
+    /// would not reach them (outputs over 2 GiB; found after layout, as lld's `relaxOnce`).
+    pub got_relax_disabled: HashSet<crate::relocations::SymKey>,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -211,6 +214,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             dynamic_list: Vec::new(),
             extractions_from_walk: false,
             collected_commons: HashSet::new(),
+            got_relax_disabled: HashSet::new(),
         },
         errors: Vec::new(),
         seen_files: HashSet::new(),
