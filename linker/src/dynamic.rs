@@ -602,13 +602,7 @@ pub fn shared_symbol_size_align(res: &Resolved, id: SymbolId) -> (u64, u64) {
     if let SymbolDef::Shared { file, index } = res.symtab.get(id).def {
         let s = &res.shared[file as usize].dynsyms[index as usize];
         let size = s.st_size(LE);
-        let value = s.st_value(LE);
-        // The definition's alignment is not recorded; its address's alignment bounds it.
-        let align = if value == 0 {
-            16
-        } else {
-            (1u64 << value.trailing_zeros()).min(64)
-        };
+        let align = res.shared[file as usize].symbol_align(index as usize);
         return (size, align);
     }
     (0, 1)

@@ -36,8 +36,6 @@ pub enum Synthetic {
     Hash,
     RelaPlt,
     Plt,
-    Copies,
-    CopiesRelRo,
     /// Not chunks: names for output sections in `dynamic_tags` lookups.
     PreinitArray,
     InitArray,
@@ -73,6 +71,9 @@ pub enum ChunkKind {
     Synthetic(Synthetic),
     /// The `COMMON` section of a common symbol: its storage, in `.bss`.
     Common(SymbolId),
+    /// Storage of copy-relocated shared definition `n` (index in `Layout::copy_groups`), in
+    /// `.bss` or `.bss.rel.ro`.
+    Copy(u32),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -230,10 +231,12 @@ pub struct Layout {
     pub dynamic_output: bool,
     /// `.interp` contents (NUL-terminated), empty when there is none.
     pub interp: Vec<u8>,
-    /// Offset of each copy-relocated symbol in its copy area.
-    pub copy_offset: Vec<u64>,
-    /// Whether each copy is in `.bss.rel.ro` (read-only data) rather than `.bss`.
-    pub copy_relro: Vec<bool>,
+    /// The copy section of each copy-relocated symbol (by index in `ScanResult::copies`).
+    pub copy_group: Vec<u32>,
+    /// The symbols of each copy section (one shared definition and its copied aliases).
+    pub copy_groups: Vec<Vec<SymbolId>>,
+    /// (output section, chunk) of each copy section.
+    pub copy_chunk: Vec<(u32, u32)>,
     pub plt_addr: u64,
     /// Output section index of linker-defined symbols tied to a section.
     pub synthetic_section: HashMap<SymbolId, u16>,
@@ -746,48 +749,55 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             8,
         );
     }
-    // Copy relocations reserve room in .bss for shared data the executable refers to directly.
-    // Copies of read-only data go to .bss.rel.ro (made read-only after relocation, as lld).
-    let mut copy_offset = Vec::with_capacity(scan.copies.len());
-    let mut copy_relro = Vec::with_capacity(scan.copies.len());
-    let mut sizes = [0u64; 2];
-    let mut aligns = [1u64; 2];
-    for &g in &scan.copies {
-        let (size, align) = crate::dynamic::shared_symbol_size_align(res, g);
-        let relro = match res.symtab.get(g).def {
-            SymbolDef::Shared { file, index } => {
-                res.shared[file as usize].in_read_only_section(index as usize)
+    // Copy relocations reserve room for shared data the executable refers to directly: one
+    // section per copied definition, as lld makes them, so that addresses match lld's. lld
+    // creates them walking its symbol table (symbol id order here); a definition reached
+    // through an alias already copied (same library, same address) shares that copy. Copies
+    // of read-only data go to .bss.rel.ro (made read-only after relocation), the rest to
+    // .bss; both after the input sections already there.
+    let mut copy_group = vec![0u32; scan.copies.len()];
+    let mut copy_groups: Vec<Vec<SymbolId>> = Vec::new();
+    let mut copy_chunk: Vec<(u32, u32)> = Vec::new();
+    {
+        let mut by_symbol: Vec<u32> = (0..scan.copies.len() as u32).collect();
+        by_symbol.sort_by_key(|&n| scan.copies[n as usize]);
+        let mut group_of_def: HashMap<(u32, u64), u32> = HashMap::new();
+        for n in by_symbol {
+            let g = scan.copies[n as usize];
+            let (def, relro) = match res.symtab.get(g).def {
+                SymbolDef::Shared { file, index } => {
+                    let f = &res.shared[file as usize];
+                    let value = f
+                        .dynsyms
+                        .get(index as usize)
+                        .map_or(0, |s| s.st_value(object::LittleEndian));
+                    (Some((file, value)), f.in_read_only_section(index as usize))
+                }
+                _ => (None, false),
+            };
+            if let Some(&k) = def.as_ref().and_then(|d| group_of_def.get(d)) {
+                copy_group[n as usize] = k;
+                copy_groups[k as usize].push(g);
+                continue;
             }
-            _ => false,
-        };
-        let k = usize::from(relro);
-        sizes[k] = align_to(sizes[k], align);
-        copy_offset.push(sizes[k]);
-        copy_relro.push(relro);
-        sizes[k] += size.max(1);
-        aligns[k] = aligns[k].max(align);
-    }
-    if copy_relro.iter().any(|&r| r) {
-        add_synth(
-            &mut b,
-            ".bss.rel.ro",
-            elf::SHT_NOBITS,
-            a | w,
-            Synthetic::CopiesRelRo,
-            sizes[1],
-            aligns[1],
-        );
-    }
-    if copy_relro.iter().any(|&r| !r) {
-        add_synth(
-            &mut b,
-            ".bss",
-            elf::SHT_NOBITS,
-            a | w,
-            Synthetic::Copies,
-            sizes[0],
-            aligns[0],
-        );
+            let k = copy_groups.len() as u32;
+            if let Some(d) = def {
+                group_of_def.insert(d, k);
+            }
+            copy_group[n as usize] = k;
+            copy_groups.push(vec![g]);
+            let (size, align) = crate::dynamic::shared_symbol_size_align(res, g);
+            let name = if relro { ".bss.rel.ro" } else { ".bss" };
+            let osec = b.osec(name, elf::SHT_NOBITS, a | w);
+            let chunks = &mut b.sections[osec as usize].chunks;
+            copy_chunk.push((osec, chunks.len() as u32));
+            chunks.push(Chunk {
+                kind: ChunkKind::Copy(k),
+                offset: 0,
+                size: size.max(1),
+                align,
+            });
+        }
     }
     // Each common symbol gets a `COMMON` section of its own at the start of .bss, as lld makes
     // them before reading any object's sections (order: `Resolved::commons_in_order`). Those
@@ -848,7 +858,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         b.sections[os as usize].entsize = 1;
     }
     if let Some((osec, n)) = commons_shift {
-        for v in synthetic_index.values_mut() {
+        for v in synthetic_index.values_mut().chain(copy_chunk.iter_mut()) {
             if v.0 == osec {
                 v.1 += n;
             }
@@ -871,7 +881,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     for v in synthetic_index.values_mut() {
         v.0 = remap[v.0 as usize];
     }
-    for v in common_index.values_mut() {
+    for v in common_index.values_mut().chain(copy_chunk.iter_mut()) {
         v.0 = remap[v.0 as usize];
     }
     for row in sec_osec.iter_mut() {
@@ -1031,8 +1041,9 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         dyn_tables,
         dynamic_output,
         interp,
-        copy_offset,
-        copy_relro,
+        copy_group,
+        copy_groups,
+        copy_chunk,
         plt_addr: 0,
         synthetic_section: HashMap::new(),
     };
@@ -1972,12 +1983,16 @@ impl Layout {
 
     /// Address of copy-relocated symbol `c`.
     pub fn copy_address(&self, c: u32) -> u64 {
-        let area = if self.copy_relro[c as usize] {
-            Synthetic::CopiesRelRo
-        } else {
-            Synthetic::Copies
-        };
-        self.synthetic_address(area).unwrap_or(0) + self.copy_offset[c as usize]
+        self.copy_section(c).map_or(0, |(os, c)| {
+            let s = &self.sections[os as usize];
+            s.addr + s.chunks[c as usize].offset
+        })
+    }
+
+    /// (output section, chunk) holding copy-relocated symbol `c`.
+    pub fn copy_section(&self, c: u32) -> Option<(u32, u32)> {
+        let k = *self.copy_group.get(c as usize)?;
+        self.copy_chunk.get(k as usize).copied()
     }
 
     /// Address of a synthetic chunk.
@@ -2010,7 +2025,7 @@ impl Layout {
                         self.sec_addr[file as usize][sec as usize] = os.addr + c.offset
                     }
                     ChunkKind::Merged(g) => merged_addr[g as usize] = os.addr + c.offset,
-                    ChunkKind::Synthetic(_) | ChunkKind::Common(_) => {}
+                    ChunkKind::Synthetic(_) | ChunkKind::Common(_) | ChunkKind::Copy(_) => {}
                 }
             }
         }

@@ -22,14 +22,6 @@ fn line(out: &mut String, vma: u64, size: u64, align: u64, indent: usize, text: 
     );
 }
 
-fn synthetic_name(k: Synthetic, os_name: &str) -> String {
-    match k {
-        Synthetic::Copies => ".bss".to_string(),
-        Synthetic::CopiesRelRo => ".bss.rel.ro".to_string(),
-        _ => os_name.to_string(),
-    }
-}
-
 /// Renders the map.
 pub fn render(res: &Resolved, lay: &Layout) -> String {
     let mut out =
@@ -168,6 +160,22 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
                     );
                     line(&mut out, addr, size, 1, 16, &sym.name_str());
                 }
+                ChunkKind::Copy(k) => {
+                    // `<internal>:(.bss)` or `(.bss.rel.ro)`, then the copied symbols, all at
+                    // its start.
+                    line(
+                        &mut out,
+                        addr,
+                        c.size,
+                        c.align,
+                        8,
+                        &format!("<internal>:({})", os.name),
+                    );
+                    for &id in lay.copy_groups.get(k as usize).into_iter().flatten() {
+                        let (size, _) = crate::dynamic::shared_symbol_size_align(res, id);
+                        line(&mut out, addr, size, 1, 16, &res.symtab.get(id).name_str());
+                    }
+                }
                 ChunkKind::Synthetic(k) => {
                     // lld sizes the padding on the output section only.
                     let size = if k == Synthetic::RelroPadding {
@@ -181,7 +189,7 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
                         size,
                         c.align,
                         8,
-                        &format!("<internal>:({})", synthetic_name(k, &os.name)),
+                        &format!("<internal>:({})", os.name),
                     );
                 }
             }

@@ -33,6 +33,9 @@ pub struct SharedFile {
     /// Address ranges that are read-only at run time: non-writable PT_LOADs and PT_GNU_RELRO
     /// (copies of data there go to `.bss.rel.ro`, as lld decides).
     pub read_only_ranges: Vec<(u64, u64)>,
+    /// `sh_addralign` of each section (by section index): with a symbol's address, it bounds
+    /// the alignment a copy of the symbol needs.
+    pub section_aligns: Vec<u64>,
 }
 
 impl SharedFile {
@@ -53,6 +56,7 @@ impl SharedFile {
         let mut versym: &[u8] = &[];
         let mut verdef: Option<(&'static [u8], u32)> = None;
         let mut dynamic: &'static [u8] = &[];
+        let section_aligns = table.iter().map(|s| s.sh_addralign(LE)).collect();
         for (i, shdr) in table.iter().enumerate() {
             match shdr.sh_type(LE) {
                 elf::SHT_DYNSYM => dynsym_index = Some(i),
@@ -148,6 +152,7 @@ impl SharedFile {
             as_needed,
             needed,
             read_only_ranges: read_only_ranges(header, data),
+            section_aligns,
         })
     }
 
@@ -163,6 +168,33 @@ impl SharedFile {
         match self.versyms.get(i) {
             Some(&v) => (v & !VERSYM_HIDDEN, v & VERSYM_HIDDEN != 0),
             None => (elf::VER_NDX_GLOBAL, false),
+        }
+    }
+
+    /// Alignment of dynamic symbol `i`'s definition: the largest power of two dividing its
+    /// address, capped by its section's alignment (the library records nothing more precise).
+    /// This is what a copy of the symbol is aligned to, as in lld.
+    pub fn symbol_align(&self, i: usize) -> u64 {
+        let Some(s) = self.dynsyms.get(i) else {
+            return 1;
+        };
+        let value = s.st_value(LE);
+        let mut align = if value == 0 {
+            u64::MAX
+        } else {
+            1u64 << value.trailing_zeros()
+        };
+        if let Some(&a) = self.section_aligns.get(usize::from(s.st_shndx(LE))) {
+            if s.st_shndx(LE) != elf::SHN_UNDEF {
+                align = align.min(a);
+            }
+        }
+        // Neither says anything (an address of 0 outside any section) or the section claims
+        // no alignment: byte alignment.
+        if align == u64::MAX || align == 0 {
+            1
+        } else {
+            align
         }
     }
 

@@ -360,7 +360,7 @@ fn write_chunk(
         ChunkKind::Merged(g) => lay.merged[g as usize].write_to(&lay.merge_inputs[g as usize], buf),
         ChunkKind::Synthetic(k) => write_synthetic(config, res, lay, map, k, buf, addr),
         // NOBITS: nothing to write.
-        ChunkKind::Common(_) => Ok(()),
+        ChunkKind::Common(_) | ChunkKind::Copy(_) => Ok(()),
     }
 }
 
@@ -567,7 +567,7 @@ fn write_synthetic(
                 put64(buf, i * 8, raw_key_address(res, map, *key, 0));
             }
         }
-        Synthetic::RelroPadding | Synthetic::Copies | Synthetic::CopiesRelRo => {}
+        Synthetic::RelroPadding => {}
         Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
         Synthetic::Comment => buf.copy_from_slice(&lay.comment),
         Synthetic::Symtab => write_symtab(res, lay, buf),
@@ -667,15 +667,9 @@ fn write_dynsym(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
         };
         if let SymbolDef::Shared { .. } = s.def {
             if let Some(&c) = lay.scan.copy_index.get(&id) {
-                let area = if lay.copy_relro[c as usize] {
-                    Synthetic::CopiesRelRo
-                } else {
-                    Synthetic::Copies
-                };
                 shndx = lay
-                    .synthetic_index
-                    .get(&area)
-                    .map(|x| lay.sections[x.0 as usize].shndx as u16)
+                    .copy_section(c)
+                    .map(|(os, _)| lay.sections[os as usize].shndx as u16)
                     .unwrap_or(0);
             } else {
                 shndx = elf::SHN_UNDEF;
