@@ -168,6 +168,28 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
                     );
                     line(&mut out, addr, size, 1, 16, &sym.name_str());
                 }
+                ChunkKind::Synthetic(k @ (Synthetic::Copies | Synthetic::CopiesRelRo)) => {
+                    // lld makes one section per copy-relocated symbol: a line for each, then
+                    // the symbol it holds.
+                    let relro = k == Synthetic::CopiesRelRo;
+                    for (c, &g) in lay.scan.copies.iter().enumerate() {
+                        if lay.copy_relro.get(c) != Some(&relro) {
+                            continue;
+                        }
+                        let (size, align) = crate::dynamic::shared_symbol_size_align(res, g);
+                        let at = lay.copy_address(c as u32);
+                        let name = synthetic_name(k, &os.name);
+                        line(
+                            &mut out,
+                            at,
+                            size,
+                            align,
+                            8,
+                            &format!("<internal>:({name})"),
+                        );
+                        line(&mut out, at, size, 1, 16, &res.symtab.get(g).name_str());
+                    }
+                }
                 ChunkKind::Synthetic(k) => {
                     // lld sizes the padding on the output section only.
                     let size = if k == Synthetic::RelroPadding {
