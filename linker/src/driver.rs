@@ -142,6 +142,9 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
         }
         if config.gc_sections {
             let removed = crate::mark_live::sweep(&mut res, &mark);
+            // The sweep forgets references only dead code made: imports they alone asked for
+            // leave `.dynsym`.
+            crate::dynamic::compute_symbol_flags(&config, &mut res);
             layout::drop_collected_start_stop(&mut res);
             if config.print_gc_sections {
                 print!("{}", crate::gc_report::print_gc_sections(&res, &removed));

@@ -181,8 +181,11 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                 s.in_dynsym = s.referenced;
                 s.preemptible = true;
             }
-            SymbolDef::Undefined => {
-                if s.referenced && default_vis && (s.weak || shared_output) {
+            // A lazy archive symbol that only weak references reached is not fetched; lld then
+            // treats it as a weak undefined symbol, imported like any other.
+            SymbolDef::Undefined | SymbolDef::Lazy { .. } => {
+                let lazy = matches!(s.def, SymbolDef::Lazy { .. });
+                if s.referenced && default_vis && (s.weak || (shared_output && !lazy)) {
                     s.in_dynsym = true;
                     s.preemptible = true;
                 }
@@ -227,7 +230,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     || (!dynamic_list.is_empty() && !listed);
                 s.preemptible = shared_output && export && default_vis && !symbolic;
             }
-            SymbolDef::Synthetic | SymbolDef::Lazy { .. } => {}
+            SymbolDef::Synthetic => {}
         }
     }
     res.versions = versions;
@@ -365,8 +368,9 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
     let use_gnu = matches!(config.hash_style, HashStyle::Gnu | HashStyle::Both);
     let use_sysv = matches!(config.hash_style, HashStyle::Sysv | HashStyle::Both);
     let nbuckets = if use_gnu {
-        // lld: about four symbols per bucket.
-        (exports.len() as u32).div_ceil(4).max(1)
+        // lld's load factor: four symbols per bucket, rounded down (at least one bucket, as an
+        // empty table upsets some loaders), so seven exports share a single bucket.
+        (exports.len() as u32 / 4).max(1)
     } else {
         1
     };

@@ -781,5 +781,32 @@ pub fn sweep(res: &mut Resolved, mark: &MarkResult) -> Vec<Removed> {
             }
         }
     }
+    forget_dead_references(res, mark);
     removed
+}
+
+/// With sections collected, lld counts a symbol without a definition in the output (undefined,
+/// shared or lazy) as used only when a live section or a root refers to it: one that only dead
+/// code names is left out of `.symtab` and `.dynsym`, and a shared library that only dead code
+/// needs is not needed for `--as-needed`.
+fn forget_dead_references(res: &mut Resolved, mark: &MarkResult) {
+    res.shared_used.iter_mut().for_each(|u| *u = false);
+    for (id, s) in res.symtab.symbols.iter_mut().enumerate() {
+        if !matches!(
+            s.def,
+            SymbolDef::Undefined | SymbolDef::Shared { .. } | SymbolDef::Lazy { .. }
+        ) {
+            continue;
+        }
+        let live = mark.liveness.symbol_definition(SymId(id as u32)).is_some();
+        if !live {
+            s.referenced = false;
+        } else if let SymbolDef::Shared { file, .. } = s.def {
+            if s.referenced && !s.weak {
+                if let Some(u) = res.shared_used.get_mut(file as usize) {
+                    *u = true;
+                }
+            }
+        }
+    }
 }

@@ -288,7 +288,12 @@ impl Resolver<'_> {
                     file: index,
                     index: i as u32,
                 };
-                sym.sym_type = s.st_type();
+                // A library's IFUNC is resolved by the loader inside that library; to this
+                // output it is an ordinary function, which is what lld writes in `.symtab`.
+                sym.sym_type = match s.st_type() {
+                    elf::STT_GNU_IFUNC => elf::STT_FUNC,
+                    t => t,
+                };
                 if !sym.referenced {
                     sym.weak = bind == elf::STB_WEAK;
                 }
