@@ -86,8 +86,9 @@ pub fn object(
         let dir = out.parent().expect("object has a directory");
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        // The flags' key too: trials may compile one source with different flags at once.
         let tmp = dir.join(format!(
-            ".tmp-{}-{stem}-{}.o",
+            ".tmp-{}-{stem}-{}-{key}.o",
             std::process::id(),
             compiler.name()
         ));
