@@ -23,6 +23,7 @@ use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, SectionHeader, Sym};
 use object::LittleEndian as LE;
+use rayon::prelude::*;
 
 /// Node kinds in the graph.
 pub const NODE_SECTION: u8 = 0;
@@ -156,22 +157,20 @@ fn gerr(e: gc::GraphError) -> crate::error::Error {
 
 /// Adds the nodes of object `fid` (one per section), their edges and the file's roots. Files
 /// are added in id order, so `node_base[fid]` is where this file's nodes start.
-fn add_file(
-    config: &Config,
-    res: &Resolved,
-    graph: &mut Graph,
-    node_base: &mut Vec<u32>,
-    fid: FileId,
-    roots: &mut Vec<(Target, RootReason)>,
-) -> Result<()> {
+/// The graph contribution of one object file, computed without touching the graph so that
+/// files can be done in parallel: the edges of each section (flat, `ranges` index `targets`)
+/// and the file's roots. Node ids are final: `base` is the file's first node.
+#[derive(Default)]
+struct FileEdges {
+    targets: Vec<Target>,
+    ranges: Vec<(u32, u32, u32)>,
+    roots: Vec<(Target, RootReason)>,
+}
+
+fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result<FileEdges> {
     let f = &res.files[fid as usize];
-    let base = graph.node_count() as u32;
-    node_base.push(base);
-    for si in 0..f.sections.len() {
-        graph
-            .add_node(NODE_SECTION, (u64::from(fid) << 32) | si as u64)
-            .map_err(gerr)?;
-    }
+    let mut out = FileEdges::default();
+    let roots = &mut out.roots;
     let gc_on = config.gc_sections;
 
     // .eh_frame is not a node: as lld's scanEhFrameSection does, CIE personalities and FDE
@@ -238,28 +237,27 @@ fn add_file(
             }
         }
     }
-    let mut scratch: Vec<Target> = Vec::new();
     for (si, s) in f.sections.iter().enumerate() {
         // Non-allocated sections are kept but keep nothing alive (debug info would keep all).
         if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) || !s.is_alloc() {
             continue;
         }
         let node = NodeId(base + si as u32);
-        scratch.clear();
-        scratch.extend(
+        let start = out.targets.len() as u32;
+        out.targets.extend(
             s.relocs
                 .iter()
                 .filter_map(|r| reloc_target(res, base, fid, r.r_sym(LE, false) as usize)),
         );
         if let Some(deps) = link_order.get(&si) {
-            scratch.extend(deps.iter().map(|&d| Target::Node(NodeId(base + d as u32))));
+            out.targets
+                .extend(deps.iter().map(|&d| Target::Node(NodeId(base + d as u32))));
         }
         if let Some(&next) = group_next.get(&si) {
-            scratch.push(Target::Node(NodeId(base + next as u32)));
+            out.targets.push(Target::Node(NodeId(base + next as u32)));
         }
-        graph
-            .set_edges(node, scratch.iter().copied())
-            .map_err(gerr)?;
+        out.ranges
+            .push((si as u32, start, out.targets.len() as u32));
 
         let flags = s.flags();
         let why = if !gc_on {
@@ -275,8 +273,35 @@ fn add_file(
             None
         };
         if let Some(why) = why {
-            roots.push((Target::Node(node), why));
+            out.roots.push((Target::Node(node), why));
         }
+    }
+    Ok(out)
+}
+
+/// Adds one file's section nodes and their edges (from [`file_edges`]) to the graph.
+fn add_file(
+    graph: &mut Graph,
+    node_base: &mut Vec<u32>,
+    fid: FileId,
+    num_sections: usize,
+    edges: &FileEdges,
+) -> Result<()> {
+    let base = graph.node_count() as u32;
+    node_base.push(base);
+    for si in 0..num_sections {
+        graph
+            .add_node(NODE_SECTION, (u64::from(fid) << 32) | si as u64)
+            .map_err(gerr)?;
+    }
+    for &(si, start, end) in &edges.ranges {
+        let targets = edges
+            .targets
+            .get(start as usize..end as usize)
+            .unwrap_or_default();
+        graph
+            .set_edges(NodeId(base + si), targets.iter().copied())
+            .map_err(gerr)?;
     }
     Ok(())
 }
@@ -540,16 +565,33 @@ pub fn mark_live(
     let mut node_base = Vec::with_capacity(res.files.len());
     let mut pending: Vec<Vec<(Target, RootReason)>> = Vec::with_capacity(res.files.len());
     let mut active: Vec<bool> = Vec::with_capacity(res.files.len());
-    for fid in 0..res.files.len() {
-        let mut roots = Vec::new();
+    // Sections are nodes `base..base + n` of their file, bases in file order, so every file's
+    // edges can be computed in parallel (resolving each relocation's symbol is the costly
+    // part) and then added in order.
+    let mut bases = Vec::with_capacity(res.files.len());
+    let mut next = graph.node_count() as u32;
+    for f in &res.files {
+        bases.push(next);
+        next = next
+            .checked_add(f.sections.len() as u32)
+            .ok_or_else(|| err!("too many input sections for the liveness graph"))?;
+    }
+    let per_file: Vec<FileEdges> = (0..res.files.len())
+        .into_par_iter()
+        .map(|fid| file_edges(config, res, fid as FileId, bases[fid]))
+        .collect::<Result<_>>()?;
+    for (fid, edges) in per_file.into_iter().enumerate() {
         add_file(
-            config,
-            res,
             &mut graph,
             &mut node_base,
             fid as FileId,
-            &mut roots,
+            res.files[fid].sections.len(),
+            &edges,
         )?;
+        if node_base.last() != Some(&bases[fid]) {
+            return Err(err!("internal error: liveness graph nodes out of order"));
+        }
+        let roots = edges.roots;
         let is_member = res.files[fid].archive.is_some();
         if activate_members && is_member {
             pending.push(roots);
