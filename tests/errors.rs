@@ -7,11 +7,10 @@
 //! no panic text. Where lld has no message (GCC LTO objects), weld's own message is asserted.
 
 use libtest_mimic::Arguments;
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use weld_tests::run::{self, Output};
-use weld_tests::{paths, tools, Check};
+use weld_tests::linkerr::{self, first_error_line, link_both};
+use weld_tests::{paths, run, tools, Check};
 
 fn main() {
     let args = Arguments::from_args();
@@ -44,148 +43,11 @@ const UNDEFINED_C: &str = "extern int foo(void);\nextern int bar;\nint helper(vo
 const DEF1_C: &str = "int foo(void) { return 1; }\nint main(void) { return foo(); }\n";
 const DEF2_C: &str = "int foo(void) { return 2; }\n";
 
-/// Compiles `name.c` (written from `src`) to `name.o` in `dir` with clang-22.
+/// Compiles `name.c` (written from `src`) to `name.o` in `dir` with clang-22, not as PIE.
 fn compile(dir: &Path, name: &str, src: &str, flags: &[&str]) -> Result<PathBuf, String> {
-    paths::write(&dir.join(format!("{name}.c")), src)?;
-    let mut cmd = Command::new(tools::find(tools::CLANG)?);
-    cmd.current_dir(dir)
-        .args(["-c", "-O1", "-fno-pie"])
-        .args(flags)
-        .arg(format!("{name}.c"))
-        .arg("-o")
-        .arg(format!("{name}.o"));
-    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok(&format!("compiling {name}.c"))?;
-    Ok(dir.join(format!("{name}.o")))
-}
-
-// ---------------------------------------------------------------------------------------------
-// Running both linkers
-
-struct Both {
-    lld: Output,
-    weld: Output,
-    /// lld's stderr with its program name replaced by weld's.
-    lld_as_weld: String,
-    weld_name: String,
-}
-
-/// Runs lld and weld with `args` + `-o OUT` in `dir`, and checks what every failed link must
-/// satisfy: exit code 1, no output file, no new files at all, no panic.
-fn link_both(dir: &Path, args: &[&str]) -> Result<Both, String> {
-    let lld_path = tools::lld()?;
-    let weld_path = tools::weld()?;
-    let lld = run_linker(dir, &lld_path, args, "out.lld")?;
-    let before = listing(dir)?;
-    let weld = run_linker(dir, &weld_path, args, "out.weld")?;
-    let after = listing(dir)?;
-
-    let mut problems = Vec::new();
-    if weld.code != Some(1) {
-        problems.push(format!(
-            "weld should exit with 1, but: {}",
-            weld.status_text()
-        ));
-    }
-    let err = weld.stderr_str();
-    if err.contains("panicked") || err.contains("RUST_BACKTRACE") {
-        problems.push("weld's stderr contains panic text".to_string());
-    }
-    if dir.join("out.weld").exists() {
-        problems.push("weld left an output file behind".to_string());
-    }
-    let new: Vec<&String> = after.difference(&before).collect();
-    if !new.is_empty() {
-        problems.push(format!("weld left files behind: {new:?}"));
-    }
-    if !problems.is_empty() {
-        return Err(format!("{}\n{}", problems.join("\n"), weld.report()));
-    }
-    let lld_name = lld_path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let weld_name = tools::diag_name(&weld_path);
-    let lld_as_weld = rename_program(&lld.stderr_str(), &lld_name, &weld_name);
-    Ok(Both {
-        lld,
-        weld,
-        lld_as_weld,
-        weld_name,
-    })
-}
-
-fn run_linker(dir: &Path, linker: &Path, args: &[&str], out: &str) -> Result<Output, String> {
-    let _ = std::fs::remove_file(dir.join(out));
-    let mut cmd = Command::new(linker);
-    cmd.current_dir(dir).args(args).arg("-o").arg(out);
-    run::run(&mut cmd, run::LINK_TIMEOUT)
-}
-
-fn listing(dir: &Path) -> Result<BTreeSet<String>, String> {
-    Ok(std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
-        .collect())
-}
-
-/// Replaces `FROM: ` at the start of every line with `TO: `.
-fn rename_program(text: &str, from: &str, to: &str) -> String {
-    let prefix = format!("{from}: ");
-    text.lines()
-        .map(|l| match l.strip_prefix(&prefix) {
-            Some(rest) => format!("{to}: {rest}\n"),
-            None => format!("{l}\n"),
-        })
-        .collect()
-}
-
-fn first_error_line(text: &str) -> Option<&str> {
-    text.lines().find(|l| l.contains(": error: "))
-}
-
-impl Both {
-    /// lld must have failed with exactly `expected` (after `error: `) as its first error line; then
-    /// weld's first error line must equal lld's (with the program name replaced).
-    fn same_first_error(&self, expected: &str) -> Check {
-        let lld_first = first_error_line(&self.lld_as_weld);
-        let want = format!("{}: error: {expected}", self.weld_name);
-        if self.lld.code != Some(1) || lld_first != Some(want.as_str()) {
-            return Err(format!(
-                "the oracle changed: expected ld.lld-22 to fail with `{expected}`\n{}",
-                self.lld.report()
-            ));
-        }
-        let weld_first = first_error_line_bytes(&self.weld.stderr);
-        if weld_first.as_deref() == Some(want.as_str()) {
-            Ok(())
-        } else {
-            Err(format!(
-                "first error line differs\n  weld: {}\n  want: {want}\n{}",
-                weld_first.as_deref().unwrap_or("<no error line>"),
-                self.weld.report()
-            ))
-        }
-    }
-
-    /// The whole stderr must equal lld's (with the program name replaced).
-    fn same_stderr(&self) -> Check {
-        let weld = self.weld.stderr_str();
-        if weld == self.lld_as_weld {
-            Ok(())
-        } else {
-            Err(format!(
-                "diagnostics differ from ld.lld-22's: {}",
-                weld_tests::text_diff("weld", &weld, "lld", &self.lld_as_weld)
-            ))
-        }
-    }
-}
-
-fn first_error_line_bytes(bytes: &[u8]) -> Option<String> {
-    String::from_utf8_lossy(bytes)
-        .lines()
-        .find(|l| l.contains(": error: "))
-        .map(String::from)
+    let mut all = vec!["-fno-pie"];
+    all.extend_from_slice(flags);
+    linkerr::compile(dir, &format!("{name}.c"), src, &all)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -331,7 +193,7 @@ fn gcc_lto_object(dir: &Path) -> Check {
         "{}: error: lto.o: GCC LTO objects are not supported; compile with clang -flto or -fno-lto",
         both.weld_name
     );
-    let got = first_error_line_bytes(&both.weld.stderr);
+    let got = first_error_line(&both.weld.stderr_str());
     if got.as_deref() == Some(want.as_str()) {
         Ok(())
     } else {
