@@ -29,6 +29,11 @@ pub fn is_dynamic(config: &Config, res: &Resolved) -> bool {
 /// LLVM's own demangler when weld has LLVM (so every spelling matches lld's), otherwise with
 /// cpp_demangle adjusted towards LLVM's spelling. `None` for names that are not mangled.
 pub fn demangle(name: &[u8]) -> Option<String> {
+    // Every mangling LLVM knows starts with `_` (Itanium, Rust, D) or `?` (Microsoft): other
+    // names, most of them, skip the call into LLVM.
+    if !matches!(name.first(), Some(b'_' | b'?')) {
+        return None;
+    }
     if lto::AVAILABLE {
         return lto::demangle(name);
     }
