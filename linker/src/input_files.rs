@@ -4,7 +4,7 @@
 use crate::error::Result;
 use crate::{bail, err};
 use object::elf;
-use object::read::elf::{FileHeader, SectionHeader, Sym};
+use object::read::elf::{FileHeader, Rela, SectionHeader, Sym};
 use object::LittleEndian as LE;
 use std::path::Path;
 
@@ -117,6 +117,9 @@ pub struct InputSection {
     pub data: &'static [u8],
     /// The `SHT_RELA` section that applies to this one, if any.
     pub relocs: &'static [Rela64],
+    /// Whether `relocs` are in ascending offset order, as compilers emit them; lets
+    /// [`InputSection::relocs_in`] find a record's relocations by binary search.
+    pub relocs_sorted: bool,
     pub kind: SectionKind,
 }
 
@@ -138,6 +141,26 @@ impl InputSection {
     }
     pub fn name_str(&self) -> &'static str {
         std::str::from_utf8(self.name).unwrap_or("<non-utf8>")
+    }
+
+    /// The relocations whose offset lies in `[start, end)`, in section order. Splitting
+    /// `.eh_frame` asks this once per record, so it must not scan all of the section's
+    /// relocations each time: sorted relocations (the norm) are found by binary search, and only
+    /// unsorted ones are filtered.
+    pub fn relocs_in(&self, start: u64, end: u64) -> std::borrow::Cow<'static, [Rela64]> {
+        if self.relocs_sorted {
+            let from = self.relocs.partition_point(|r| r.r_offset(LE) < start);
+            let len = self.relocs[from..].partition_point(|r| r.r_offset(LE) < end);
+            std::borrow::Cow::Borrowed(&self.relocs[from..from + len])
+        } else {
+            std::borrow::Cow::Owned(
+                self.relocs
+                    .iter()
+                    .filter(|r| (start..end).contains(&r.r_offset(LE)))
+                    .copied()
+                    .collect(),
+            )
+        }
     }
 }
 
@@ -237,6 +260,7 @@ impl ObjectFile {
                 shdr,
                 data: sdata,
                 relocs: &[],
+                relocs_sorted: true,
                 kind,
             });
         }
@@ -361,11 +385,20 @@ impl ObjectFile {
         Ok(())
     }
 
-    fn check_relocs(&self) -> Result<()> {
+    /// Checks every relocation's symbol index and records whether each section's relocations
+    /// are sorted by offset (this loop touches them all anyway).
+    fn check_relocs(&mut self) -> Result<()> {
+        let nsyms = self.symbols.len();
+        for sec in self.sections.iter_mut() {
+            sec.relocs_sorted = sec
+                .relocs
+                .windows(2)
+                .all(|w| w[0].r_offset(LE) <= w[1].r_offset(LE));
+        }
         for (i, sec) in self.sections.iter().enumerate() {
             for r in sec.relocs {
                 let sym = r.r_sym(LE, false) as usize;
-                if sym >= self.symbols.len() && sym != 0 {
+                if sym >= nsyms && sym != 0 {
                     bail!(
                         "{}: invalid symbol index {sym} in relocation of section {}",
                         self.name,

@@ -1276,7 +1276,7 @@ fn build_eh_frame(res: &Resolved) -> Result<EhLayout> {
             for rec in records {
                 let start = rec.offset as usize;
                 let end = start + rec.size as usize;
-                let rels = reloc_range(s.relocs, start as u64, end as u64);
+                let rels = s.relocs_in(start as u64, end as u64);
                 match rec.kind {
                     eh_frame::EhRecordKind::Cie => {
                         let key_rels: Vec<(u32, Option<SymKey>, i64)> = rels
@@ -1363,22 +1363,6 @@ fn build_eh_frame(res: &Resolved) -> Result<EhLayout> {
     // referenced from each section's list, so a section's list is not sorted by output offset.
     eh.size = if out == 0 { 0 } else { out + 4 };
     Ok(eh)
-}
-
-/// Relocations whose offset lies in [start, end), assuming they are sorted (compilers emit them
-/// in order; a fallback scan handles unsorted input).
-pub fn reloc_range(
-    relocs: &'static [crate::input_files::Rela64],
-    start: u64,
-    end: u64,
-) -> Vec<&'static crate::input_files::Rela64> {
-    relocs
-        .iter()
-        .filter(|r| {
-            let o = r.r_offset(LE);
-            o >= start && o < end
-        })
-        .collect()
 }
 
 fn fde_target_alive(res: &Resolved, file: FileId, sym: usize) -> bool {

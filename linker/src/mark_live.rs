@@ -184,7 +184,7 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
         })?;
         for rec in records {
             let start = u64::from(rec.offset);
-            let rels = crate::layout::reloc_range(s.relocs, start, start + u64::from(rec.size));
+            let rels = s.relocs_in(start, start + u64::from(rec.size));
             let is_cie = rec.kind == eh_frame::EhRecordKind::Cie;
             for r in rels
                 .iter()

@@ -484,10 +484,7 @@ fn write_synthetic(
                     let ptr = (p.out_offset + 4 - cie) as u32;
                     put32(out, 4, ptr);
                 }
-                let rels: Vec<_> = crate::layout::reloc_range(s.relocs, start as u64, end as u64)
-                    .into_iter()
-                    .copied()
-                    .collect();
+                let rels = s.relocs_in(start as u64, end as u64);
                 apply_relocs(
                     config,
                     res,
