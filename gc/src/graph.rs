@@ -5,6 +5,8 @@
 //! graph of 10^6 edges performs a handful of reallocations rather than 10^5 small allocations. The
 //! price is that a node's edges are given all at once ([`Graph::set_edges`]); since the linker
 //! knows every relocation of a section when it creates the section's node, that is no restriction.
+//! A whole file's nodes and edges can also be prepared apart from the graph, in parallel with
+//! other files, as an [`EdgeBlock`] and appended in one copy ([`Graph::add_block`]).
 //!
 //! Nodes and edges may be appended while a walk is running (the [`crate::Loader`] receives
 //! `&mut Graph`); nothing is ever removed, so ids and edge indices stay valid throughout.
@@ -203,6 +205,53 @@ impl Graph {
         Ok(())
     }
 
+    /// Adds `payloads.len()` nodes of kind `kind` at once, with the edges recorded in `block`
+    /// (node `i` of the block becomes `first + i`), and returns `first`.
+    ///
+    /// This is [`Graph::add_node`] and [`Graph::set_edges`] for a whole input file, with the
+    /// per-edge work (checking and packing) already done by [`EdgeBlock::set_edges`], which
+    /// needs no graph and so can run for many files in parallel: adding a block is a copy.
+    ///
+    /// Errors, leaving the graph unchanged: too many nodes or edges, an edge naming a node that
+    /// does not exist once the block's nodes are added, or block edges for a node index beyond
+    /// `payloads`.
+    pub fn add_block(
+        &mut self,
+        kind: u8,
+        payloads: &[u64],
+        block: &EdgeBlock,
+    ) -> Result<NodeId, GraphError> {
+        let first = self.ranges.len();
+        let count = payloads.len();
+        if first + count > ID_LIMIT as usize {
+            return Err(GraphError::TooManyNodes);
+        }
+        if let Some(n) = block.max_node {
+            if n as usize >= first + count {
+                return Err(GraphError::UnknownNode(NodeId(n)));
+            }
+        }
+        if let Some(&(local, _, _)) = block.ranges.iter().find(|r| r.0 as usize >= count) {
+            return Err(GraphError::UnknownNode(NodeId(
+                (first as u32).saturating_add(local),
+            )));
+        }
+        let edge_base = self.edges.len();
+        if edge_base + block.edges.len() > EDGE_LIMIT {
+            return Err(GraphError::TooManyEdges);
+        }
+        self.kinds.resize(first + count, kind);
+        self.payloads.extend_from_slice(payloads);
+        self.ranges.resize(first + count, (UNSET, UNSET));
+        self.edges.extend_from_slice(&block.edges);
+        let base = edge_base as u32;
+        for &(local, start, end) in &block.ranges {
+            self.ranges[first + local as usize] = (base + start, base + end);
+        }
+        self.sym_bound = self.sym_bound.max(block.sym_bound);
+        Ok(NodeId(first as u32))
+    }
+
     /// Registers `node` as a root: live regardless of references (`.init_array`, `SHF_GNU_RETAIN`,
     /// `.note*`, every section when not garbage-collecting, ...). A node may be registered several
     /// times; the first registration the walk processes is the reason reported.
@@ -281,5 +330,85 @@ impl Graph {
             return Some(&[]);
         }
         self.edges.get(start as usize..end as usize)
+    }
+}
+
+/// The edges of a run of consecutive nodes, built apart from the [`Graph`] and added to it in one
+/// step by [`Graph::add_block`].
+///
+/// A linker computes a file's edges by resolving each relocation's symbol, which is the costly
+/// part of building the graph; doing it into an `EdgeBlock` per file lets files be processed in
+/// parallel (the block borrows nothing) while the graph's node and edge order stays the files'
+/// order, so the walk is as deterministic as with [`Graph::set_edges`]. Targets are node ids of
+/// the final graph, so the caller must know where the block's nodes will start.
+#[derive(Clone, Debug, Default)]
+pub struct EdgeBlock {
+    /// Packed edges of all nodes of the block, node after node.
+    edges: Vec<u32>,
+    /// `(node index in the block, start, end)` into `edges`, for the nodes that have edges.
+    ranges: Vec<(u32, u32, u32)>,
+    /// Largest node id named by an edge, checked against the graph when the block is added.
+    max_node: Option<u32>,
+    /// One past the largest symbol id named by an edge.
+    sym_bound: u32,
+}
+
+impl EdgeBlock {
+    /// An empty block.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the edges of node `local` of the block (the `local`-th payload given to
+    /// [`Graph::add_block`]), with the meaning and order rules of [`Graph::set_edges`]. Nodes
+    /// are given in increasing `local` order, each at most once (nodes without edges are
+    /// skipped), which keeps the block a plain append.
+    ///
+    /// Errors, leaving the block unchanged: a symbol id is not below [`ID_LIMIT`], a node id is
+    /// not below [`ID_LIMIT`], `local` is not above the previous call's (reported as
+    /// [`GraphError::EdgesAlreadySet`]), or the block holds more than `u32::MAX - 1` edges.
+    pub fn set_edges<I>(&mut self, local: u32, edges: I) -> Result<(), GraphError>
+    where
+        I: IntoIterator<Item = Target>,
+    {
+        if self.ranges.last().is_some_and(|r| r.0 >= local) {
+            return Err(GraphError::EdgesAlreadySet(NodeId(local)));
+        }
+        let start = self.edges.len();
+        let mut max_node = self.max_node;
+        let mut sym_bound = self.sym_bound;
+        for target in edges {
+            let check = match target {
+                Target::Node(n) if n.0 >= ID_LIMIT => Err(GraphError::UnknownNode(n)),
+                Target::Symbol(s) if s.0 >= ID_LIMIT => Err(GraphError::SymbolOutOfRange(s)),
+                Target::Node(n) => {
+                    max_node = Some(max_node.map_or(n.0, |m| m.max(n.0)));
+                    Ok(())
+                }
+                Target::Symbol(s) => {
+                    sym_bound = sym_bound.max(s.0 + 1);
+                    Ok(())
+                }
+            };
+            if let Err(e) = check {
+                self.edges.truncate(start);
+                return Err(e);
+            }
+            self.edges.push(target.pack());
+        }
+        if self.edges.len() > EDGE_LIMIT {
+            self.edges.truncate(start);
+            return Err(GraphError::TooManyEdges);
+        }
+        self.ranges
+            .push((local, start as u32, self.edges.len() as u32));
+        self.max_node = max_node;
+        self.sym_bound = sym_bound;
+        Ok(())
+    }
+
+    /// Number of edges in the block.
+    pub fn edge_count(&self) -> usize {
+        self.edges.len()
     }
 }

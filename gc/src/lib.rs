@@ -51,6 +51,8 @@
 //!
 //! * One node per input section (and per bitcode symbol, and per synthetic target such as
 //!   `__start_foo`), created per file before any of its edges so relocations may point forward.
+//!   Resolving relocations is the costly part of building the graph: do it per file in parallel
+//!   into [`EdgeBlock`]s and append them in file order with [`Graph::add_block`].
 //! * Relocations against section or local symbols become `Target::Node`; against global symbols
 //!   `Target::Symbol`, so the walk sees the prevailing definition, not the local copy.
 //! * Default (lld-compatible) mode: symbol resolution, including archive member selection,
@@ -130,7 +132,7 @@ mod walk;
 mod tests;
 
 pub use bitset::SymbolSet;
-pub use graph::{Graph, GraphError};
+pub use graph::{EdgeBlock, Graph, GraphError};
 pub use ids::{Cause, NodeId, RootReason, SymId, Target, ID_LIMIT};
 pub use liveness::{Liveness, Step, UndefinedReference, UndefinedSymbol, WalkStats};
 pub use loader::{Definition, Definitions, Loader};

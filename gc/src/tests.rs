@@ -641,6 +641,101 @@ fn misuse_is_an_error() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+#[test]
+fn edge_blocks_are_checked() -> Result<(), Box<dyn std::error::Error>> {
+    let mut b = EdgeBlock::new();
+    b.set_edges(1, [tn(0), ts(4)])?;
+    assert_eq!(
+        b.set_edges(1, [tn(0)]),
+        Err(GraphError::EdgesAlreadySet(n(1))),
+        "nodes come in increasing order, once"
+    );
+    assert_eq!(
+        b.set_edges(2, [ts(1), ts(ID_LIMIT)]),
+        Err(GraphError::SymbolOutOfRange(s(ID_LIMIT)))
+    );
+    assert_eq!(b.edge_count(), 2, "failed set_edges leaves nothing behind");
+    b.set_edges(3, [tn(5)])?;
+
+    let mut g = Graph::new();
+    g.add_node(TEXT, 9)?;
+    // Four nodes 1..=4: the edge to node 5 names a node that would not exist.
+    assert_eq!(
+        g.add_block(TEXT, &[0, 1, 2, 3], &b),
+        Err(GraphError::UnknownNode(n(5)))
+    );
+    // Edges for block node 3 with only three nodes.
+    assert_eq!(
+        g.add_block(TEXT, &[0, 1, 2], &b),
+        Err(GraphError::UnknownNode(n(5)))
+    );
+    assert_eq!(
+        (g.node_count(), g.edge_count()),
+        (1, 0),
+        "failed blocks add nothing"
+    );
+    let first = g.add_block(TEXT, &[10, 11, 12, 13, 14], &b)?;
+    assert_eq!(first, n(1));
+    assert_eq!(g.payload(n(5)), Some(14));
+    assert_eq!(
+        g.edges(n(2)).map(|e| e.collect::<Vec<_>>()),
+        Some(vec![tn(0), ts(4)])
+    );
+    assert_eq!(
+        g.edges(n(4)).map(|e| e.collect::<Vec<_>>()),
+        Some(vec![tn(5)])
+    );
+    assert_eq!(g.edges(n(1)).map(|e| e.len()), Some(0));
+    // Nodes of a block without edges can still get them, once.
+    g.set_edges(n(1), [tn(2)])?;
+    assert_eq!(
+        g.set_edges(n(2), []),
+        Err(GraphError::EdgesAlreadySet(n(2)))
+    );
+    Ok(())
+}
+
+#[test]
+fn blocks_walk_like_set_edges() {
+    for seed in [3, 4, 5] {
+        let world = random_world(seed, 2000, 3000, 300);
+        let (mut one, mut ar1) = build(&world).expect("valid graph");
+        // The same nodes and edges, given as one block (the loader's fixed definitions name
+        // these node ids, so the block starts at node 0).
+        let mut blocked = Graph::new();
+        let mut block = EdgeBlock::new();
+        for (i, edges) in world.initial.iter().enumerate() {
+            let targets = edges.iter().map(|e| match *e {
+                Local::Node(l) => tn(l as u32),
+                Local::Sym(x) => ts(x),
+            });
+            block.set_edges(i as u32, targets).expect("valid block");
+        }
+        let payloads: Vec<u64> = (0..world.initial.len() as u64).collect();
+        assert_eq!(blocked.add_block(TEXT, &payloads, &block), Ok(n(0)));
+        for &(i, r) in &world.node_roots {
+            blocked.add_root(n(i as u32), r).expect("root");
+        }
+        for &(x, r) in &world.sym_roots {
+            blocked.add_root_symbol(s(x), r).expect("root");
+        }
+        let mut ar2 = world.archives.clone();
+        let a = one.walk(&mut ar1).expect("walk");
+        let b = blocked.walk(&mut ar2).expect("walk");
+        assert_eq!(
+            a.discovery_order().collect::<Vec<_>>(),
+            b.discovery_order().collect::<Vec<_>>(),
+            "seed {seed}"
+        );
+        assert_eq!(
+            a.live_symbols().collect::<Vec<_>>(),
+            b.live_symbols().collect::<Vec<_>>(),
+            "seed {seed}"
+        );
+        assert_eq!(ar1.calls, ar2.calls, "seed {seed}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Random graphs against a naive reference.
 

@@ -155,15 +155,12 @@ fn gerr(e: gc::GraphError) -> crate::error::Error {
     err!("internal error in the reference graph: {e}")
 }
 
-/// Adds the nodes of object `fid` (one per section), their edges and the file's roots. Files
-/// are added in id order, so `node_base[fid]` is where this file's nodes start.
 /// The graph contribution of one object file, computed without touching the graph so that
-/// files can be done in parallel: the edges of each section (flat, `ranges` index `targets`)
-/// and the file's roots. Node ids are final: `base` is the file's first node.
+/// files can be done in parallel: the edges of its sections (node ids final: `base` is the
+/// file's first node) and the file's roots.
 #[derive(Default)]
 struct FileEdges {
-    targets: Vec<Target>,
-    ranges: Vec<(u32, u32, u32)>,
+    block: gc::EdgeBlock,
     roots: Vec<(Target, RootReason)>,
 }
 
@@ -243,21 +240,21 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
             continue;
         }
         let node = NodeId(base + si as u32);
-        let start = out.targets.len() as u32;
-        out.targets.extend(
-            s.relocs
-                .iter()
-                .filter_map(|r| reloc_target(res, base, fid, r.r_sym(LE, false) as usize)),
-        );
-        if let Some(deps) = link_order.get(&si) {
-            out.targets
-                .extend(deps.iter().map(|&d| Target::Node(NodeId(base + d as u32))));
-        }
-        if let Some(&next) = group_next.get(&si) {
-            out.targets.push(Target::Node(NodeId(base + next as u32)));
-        }
-        out.ranges
-            .push((si as u32, start, out.targets.len() as u32));
+        let relocs = s
+            .relocs
+            .iter()
+            .filter_map(|r| reloc_target(res, base, fid, r.r_sym(LE, false) as usize));
+        let deps = link_order
+            .get(&si)
+            .into_iter()
+            .flatten()
+            .map(|&d| Target::Node(NodeId(base + d as u32)));
+        let group = group_next
+            .get(&si)
+            .map(|&next| Target::Node(NodeId(base + next as u32)));
+        out.block
+            .set_edges(si as u32, relocs.chain(deps).chain(group))
+            .map_err(gerr)?;
 
         let flags = s.flags();
         let why = if !gc_on {
@@ -287,22 +284,13 @@ fn add_file(
     num_sections: usize,
     edges: &FileEdges,
 ) -> Result<()> {
-    let base = graph.node_count() as u32;
-    node_base.push(base);
-    for si in 0..num_sections {
-        graph
-            .add_node(NODE_SECTION, (u64::from(fid) << 32) | si as u64)
-            .map_err(gerr)?;
-    }
-    for &(si, start, end) in &edges.ranges {
-        let targets = edges
-            .targets
-            .get(start as usize..end as usize)
-            .unwrap_or_default();
-        graph
-            .set_edges(NodeId(base + si), targets.iter().copied())
-            .map_err(gerr)?;
-    }
+    let payloads: Vec<u64> = (0..num_sections as u64)
+        .map(|si| (u64::from(fid) << 32) | si)
+        .collect();
+    let base = graph
+        .add_block(NODE_SECTION, &payloads, &edges.block)
+        .map_err(gerr)?;
+    node_base.push(base.0);
     Ok(())
 }
 
@@ -627,7 +615,9 @@ pub fn mark_live(
     add_symbol_roots(config, res, &mut graph)?;
     let start_stop = add_start_stop_nodes(config, res, &mut graph, &node_base)?;
     let common_node = add_common_nodes(res, &mut graph)?;
+    // Every symbol's answer up front, in parallel: the walk then only looks answers up.
     let defs: Vec<Definition> = (0..res.symtab.len())
+        .into_par_iter()
         .map(|id| match res.symtab.get(id as SymbolId).def {
             // A prevailing bitcode definition is its summary node.
             SymbolDef::Bitcode { file, index } if bitcode_base[file as usize] != u32::MAX => {
