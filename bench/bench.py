@@ -955,7 +955,53 @@ def bench_workload(wname, args_ns, weld, errors):
         res["weld_stats"] = stats
         if p.returncode != 0:
             errors.append(f"{wname}: weld --time failed (exit {p.returncode}): {p.stderr[-500:]}")
+        lld = next((lk for lk in lks if lk["kind"] == "lld"), None)
+        if lld and state[lld["name"]]["status"] == "ok":
+            res["mark_phase"] = mark_phase_runs(wname, args_ns, lto, rsp, outdir, repro,
+                                                w, lld, state, errors)
     return res
+
+
+def lld_mark_ms(trace_path):
+    """Duration of lld's `markLive` time-trace scopes (its --gc-sections mark phase, also run
+    without --gc-sections), in milliseconds."""
+    with open(trace_path, encoding="utf-8") as f:
+        events = json.load(f).get("traceEvents", [])
+    durs = [e["dur"] for e in events if e.get("name") == "markLive" and e.get("ph") == "X"]
+    if not durs:
+        raise BenchError(f"{trace_path}: no `markLive` event in lld's --time-trace")
+    return sum(durs) / 1000.0
+
+
+def mark_phase_runs(wname, args_ns, lto, rsp, outdir, repro, weld, lld, state, errors):
+    """The mark phase of weld (its `liveness` phases in `--time`, before and after LTO) and of
+    lld (`markLive` in `--time-trace`), in interleaved runs of their own so that the tracing
+    does not touch the wall-clock runs. Medians in milliseconds; weld's is None when it ran no
+    liveness walk (no --gc-sections)."""
+    weld_ms, lld_ms = [], []
+    trace = os.path.join(outdir, lld["name"], "mark-trace.json")
+    for _ in range(args_ns.runs):
+        argv = linker_argv(weld, args_ns.threads, lto, rsp, state[weld["name"]]["out"],
+                           extra=("--time",))
+        p = subprocess.run(argv, cwd=repro, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, errors="replace")
+        if p.returncode != 0:
+            errors.append(f"{wname}: weld --time failed (exit {p.returncode}): {p.stderr[-500:]}")
+            return None
+        phases = parse_weld_stderr(p.stderr)[0]
+        walks = [ms for n, ms in phases if n.startswith("liveness")]
+        weld_ms.append(sum(walks) if walks else None)
+        argv = linker_argv(lld, args_ns.threads, lto, rsp, state[lld["name"]]["out"],
+                           extra=(f"--time-trace={trace}", "--time-trace-granularity=0"))
+        p = subprocess.run(argv, cwd=repro, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, errors="replace")
+        if p.returncode != 0:
+            errors.append(f"{wname}: {lld['label']} --time-trace failed (exit {p.returncode})")
+            return None
+        lld_ms.append(lld_mark_ms(trace))
+    counted = [x for x in weld_ms if x is not None]
+    return {"weld_ms": statistics.median(counted) if counted else None,
+            "lld_ms": statistics.median(lld_ms), "runs": args_ns.runs}
 
 
 # --------------------------------------------------------------------------------------------
@@ -1084,6 +1130,20 @@ def write_markdown(results, meta, path):
                 d = dict(r["weld_phases"])
                 cells.append(f"{d[n]:.1f}" if n in d else "")
             L.append(f"| {n} | " + " | ".join(cells) + " |")
+    marked = [r for r in results if r.get("mark_phase")]
+    if marked:
+        L.append("")
+        L.append("Mark phase: weld's `liveness` phases (`--time`) against lld's `markLive` "
+                 "(`--time-trace`), medians of runs of their own, milliseconds. Without "
+                 "--gc-sections weld walks nothing.")
+        L.append("")
+        L.append("| workload | weld | lld | weld/lld |")
+        L.append("|---|---|---|---|")
+        for r in marked:
+            m = r["mark_phase"]
+            w = "no walk" if m["weld_ms"] is None else f"{m['weld_ms']:.1f}"
+            L.append(f"| `{r['workload']}` | {w} | {m['lld_ms']:.1f} | "
+                     f"{fmt_ratio(ratio(m['weld_ms'], m['lld_ms']))} |")
     statted = [r for r in results if r.get("weld_stats")]
     if statted:
         L.append("")
