@@ -120,6 +120,10 @@ pub struct InputSection {
     /// Whether `relocs` are in ascending offset order, as compilers emit them; lets
     /// [`InputSection::relocs_in`] find a record's relocations by binary search.
     pub relocs_sorted: bool,
+    /// A section `--gc-sections` never collects by its name or type
+    /// ([`crate::mark_live::is_reserved`]); decided here, where the name is being read anyway,
+    /// so that building the liveness graph need not touch every section name again.
+    pub reserved: bool,
     pub kind: SectionKind,
 }
 
@@ -261,6 +265,7 @@ impl ObjectFile {
                 data: sdata,
                 relocs: &[],
                 relocs_sorted: true,
+                reserved: crate::mark_live::is_reserved(sname, sh_type),
                 kind,
             });
         }
