@@ -139,22 +139,48 @@ fn is_c_identifier(s: &[u8]) -> bool {
         && s.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
-/// The node a relocation's symbol points at: a section node for local and section symbols, the
-/// global symbol otherwise.
-fn reloc_target(res: &Resolved, base: u32, file: FileId, sym: usize) -> Option<Target> {
-    if sym == 0 {
-        return None;
+/// What the symbols of one object file point at in the graph, for its relocations: a section
+/// node for local and section symbols, the global symbol otherwise. This runs once per
+/// relocation of the link, so the file's tables are looked up once, not per relocation.
+struct RelocTargets<'a> {
+    /// The file's first node.
+    base: u32,
+    first_global: usize,
+    /// Global symbol ids of the file's global symbols (`Resolved::file_syms`).
+    globals: &'a [SymbolId],
+    symbols: &'a [crate::input_files::Sym64],
+}
+
+impl<'a> RelocTargets<'a> {
+    fn new(res: &'a Resolved, fid: FileId, base: u32) -> Self {
+        let f = &res.files[fid as usize];
+        RelocTargets {
+            base,
+            first_global: f.first_global,
+            globals: res
+                .file_syms
+                .get(fid as usize)
+                .map_or(&[], |g| g.as_slice()),
+            symbols: f.symbols,
+        }
     }
-    if let Some(g) = res.global_of(file, sym) {
-        return Some(Target::Symbol(SymId(g)));
+
+    fn of(&self, sym: usize) -> Option<Target> {
+        if sym == 0 {
+            return None;
+        }
+        if let Some(&g) = sym
+            .checked_sub(self.first_global)
+            .and_then(|i| self.globals.get(i))
+        {
+            return Some(Target::Symbol(SymId(g)));
+        }
+        let shndx = self.symbols.get(sym)?.st_shndx(LE);
+        if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
+            return None;
+        }
+        Some(Target::Node(NodeId(self.base + u32::from(shndx))))
     }
-    let f = &res.files[file as usize];
-    let s = f.symbols.get(sym)?;
-    let shndx = s.st_shndx(LE);
-    if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
-        return None;
-    }
-    Some(Target::Node(NodeId(base + u32::from(shndx))))
 }
 
 fn gerr(e: gc::GraphError) -> crate::error::Error {
@@ -174,6 +200,7 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
     let f = &res.files[fid as usize];
     let mut out = FileEdges::default();
     let roots = &mut out.roots;
+    let targets = RelocTargets::new(res, fid, base);
     let gc_on = config.gc_sections;
 
     // .eh_frame is not a node: as lld's scanEhFrameSection does, CIE personalities and FDE
@@ -185,61 +212,79 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
                 format!("{}:(.eh_frame+0x{off:x})", f.name)
             })
         })?;
-        for rec in records {
-            let start = u64::from(rec.offset);
-            let rels = s.relocs_in(start, start + u64::from(rec.size));
+        // Each relocation with the record it lies in, in section order. Sorted relocations
+        // (the norm) are matched to records in one merge; others record by record.
+        let mut per_record = |rec: &eh_frame::EhRecord, r: &crate::input_files::Rela64| {
             let is_cie = rec.kind == eh_frame::EhRecordKind::Cie;
-            for r in rels
-                .iter()
-                .filter(|r| is_cie || r.r_offset(LE) != start + 8)
-            {
-                match reloc_target(res, base, fid, r.r_sym(LE, false) as usize) {
-                    Some(Target::Symbol(sym)) if is_cie => {
-                        roots.push((Target::Symbol(sym), reason::EH_FRAME))
+            // An FDE's initial location (offset 8) names its function: not a root.
+            if !is_cie && r.r_offset(LE) == u64::from(rec.offset) + 8 {
+                return;
+            }
+            match targets.of(r.r_sym(LE, false) as usize) {
+                Some(Target::Symbol(sym)) if is_cie => {
+                    roots.push((Target::Symbol(sym), reason::EH_FRAME))
+                }
+                Some(Target::Node(n)) => {
+                    let target = &f.sections[(n.0 - base) as usize];
+                    let follows_function =
+                        target.flags() & u64::from(elf::SHF_EXECINSTR | elf::SHF_GROUP) != 0;
+                    if is_cie || !follows_function {
+                        roots.push((Target::Node(n), reason::EH_FRAME));
                     }
-                    Some(Target::Node(n)) => {
-                        let target = &f.sections[(n.0 - base) as usize];
-                        let follows_function =
-                            target.flags() & u64::from(elf::SHF_EXECINSTR | elf::SHF_GROUP) != 0;
-                        if is_cie || !follows_function {
-                            roots.push((Target::Node(n), reason::EH_FRAME));
-                        }
-                    }
+                }
+                _ => {}
+            }
+        };
+        if s.relocs_sorted {
+            let mut next = records.iter().peekable();
+            for r in s.relocs {
+                let off = r.r_offset(LE);
+                while next.next_if(|rec| rec.end() <= off).is_some() {}
+                match next.peek() {
+                    Some(rec) if u64::from(rec.offset) <= off => per_record(rec, r),
                     _ => {}
+                }
+            }
+        } else {
+            for rec in &records {
+                let start = u64::from(rec.offset);
+                for r in s.relocs_in(start, start + u64::from(rec.size)).iter() {
+                    per_record(rec, r);
                 }
             }
         }
     }
 
-    let mut link_order: HashMap<usize, Vec<usize>> = HashMap::new();
-    for (si, s) in f.sections.iter().enumerate() {
-        if s.flags() & u64::from(elf::SHF_LINK_ORDER) != 0 {
-            link_order
-                .entry(s.shdr.sh_link(LE) as usize)
-                .or_default()
-                .push(si);
-        }
-    }
+    // Edges besides relocations, as (from section, to section) sorted by the first, so that
+    // the loop over sections below picks them up with a cursor.
+    // An SHF_LINK_ORDER section hangs off the section its sh_link names.
+    let mut link_order: Vec<(usize, usize)> = f
+        .sections
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.flags() & u64::from(elf::SHF_LINK_ORDER) != 0)
+        .map(|(si, s)| (s.shdr.sh_link(LE) as usize, si))
+        .collect();
+    link_order.sort_by_key(|&(target, _)| target);
     // Members of a (kept) group live and die together: a cycle of edges.
-    let mut group_next: HashMap<usize, usize> = HashMap::new();
+    let mut group_next: Vec<(usize, usize)> = Vec::new();
+    let mut members: Vec<usize> = Vec::new();
     for g in &f.comdats {
-        let live: Vec<usize> = g
-            .members
-            .iter()
-            .map(|&m| m as usize)
-            .filter(|&m| {
-                matches!(
-                    f.sections[m].kind,
-                    SectionKind::Regular | SectionKind::Merge
-                )
-            })
-            .collect();
-        if live.len() > 1 {
-            for w in 0..live.len() {
-                group_next.insert(live[w], live[(w + 1) % live.len()]);
+        members.clear();
+        members.extend(g.members.iter().map(|&m| m as usize).filter(|&m| {
+            matches!(
+                f.sections[m].kind,
+                SectionKind::Regular | SectionKind::Merge
+            )
+        }));
+        if members.len() > 1 {
+            for (w, &m) in members.iter().enumerate() {
+                group_next.push((m, members[(w + 1) % members.len()]));
             }
         }
     }
+    group_next.sort_by_key(|&(from, _)| from);
+    let (mut link_order_at, mut group_at) = (0, 0);
     for (si, s) in f.sections.iter().enumerate() {
         // Non-allocated sections are kept but keep nothing alive (debug info would keep all).
         if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) || !s.is_alloc() {
@@ -249,17 +294,13 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
         let relocs = s
             .relocs
             .iter()
-            .filter_map(|r| reloc_target(res, base, fid, r.r_sym(LE, false) as usize));
-        let deps = link_order
-            .get(&si)
-            .into_iter()
-            .flatten()
-            .map(|&d| Target::Node(NodeId(base + d as u32)));
-        let group = group_next
-            .get(&si)
-            .map(|&next| Target::Node(NodeId(base + next as u32)));
+            .filter_map(|r| targets.of(r.r_sym(LE, false) as usize));
+        let extra = run_of(&link_order, &mut link_order_at, si)
+            .iter()
+            .chain(run_of(&group_next, &mut group_at, si))
+            .map(|&(_, to)| Target::Node(NodeId(base + to as u32)));
         out.block
-            .set_edges(si as u32, relocs.chain(deps).chain(group))
+            .set_edges(si as u32, relocs.chain(extra))
             .map_err(gerr)?;
 
         let flags = s.flags();
@@ -280,6 +321,19 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
         }
     }
     Ok(out)
+}
+
+/// The entries of `list` (sorted by key) whose key is `key`. Keys must be asked in increasing
+/// order: `cursor` moves past smaller keys and never back.
+fn run_of<'a>(list: &'a [(usize, usize)], cursor: &mut usize, key: usize) -> &'a [(usize, usize)] {
+    while list.get(*cursor).is_some_and(|e| e.0 < key) {
+        *cursor += 1;
+    }
+    let start = *cursor;
+    while list.get(*cursor).is_some_and(|e| e.0 == key) {
+        *cursor += 1;
+    }
+    &list[start..*cursor]
 }
 
 /// Adds one file's section nodes and their edges (from [`file_edges`]) to the graph.
