@@ -171,7 +171,8 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
             })
         })
     };
-    for s in res.symtab.symbols.iter_mut() {
+    res.exported_definitions.clear();
+    for (id, s) in res.symtab.symbols.iter_mut().enumerate() {
         s.in_dynsym = false;
         s.preemptible = false;
         s.version = elf::VER_NDX_GLOBAL;
@@ -227,6 +228,9 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     }
                 }
                 s.in_dynsym = export;
+                if export && !matches!(s.def, SymbolDef::Absolute(_)) {
+                    res.exported_definitions.push(id as SymbolId);
+                }
                 // In an executable nothing defined can be preempted; in a shared object every
                 // exported default-visibility definition can, unless -Bsymbolic (or a dynamic
                 // list that does not name it) says otherwise.

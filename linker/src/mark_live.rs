@@ -25,10 +25,11 @@ use object::read::elf::{Rela, SectionHeader, Sym};
 use object::LittleEndian as LE;
 use rayon::prelude::*;
 
-/// Below this many relocations in the link, the graph is built on the calling thread: waking
-/// the thread pool costs more than the work (a Lua link, 7k relocations: about 0.15 ms of
-/// wake-ups against 0.1 ms of work).
-const PARALLEL_MIN_RELOCS: usize = 50_000;
+/// Below this many relocations in allocated sections, the graph is built on the calling thread:
+/// waking the thread pool and splitting the work costs more than it saves (measured on 2 cores:
+/// a Lua link, 7k relocations, and weld linking itself, 54k, are faster on one thread; a
+/// ripgrep link, 117k, is faster on two).
+const PARALLEL_MIN_RELOCS: usize = 100_000;
 
 /// Node kinds in the graph.
 pub const NODE_SECTION: u8 = 0;
@@ -354,46 +355,17 @@ fn add_file(
     Ok(())
 }
 
-/// The symbols the graph needs to know about before the walk, found in one pass over the
-/// symbol table (a link can have 10^5 symbols, most of which the walk never reaches).
-struct SymbolScan {
-    /// Symbols defined here and exported (`.dynsym`): roots, in id order.
-    exported: Vec<SymbolId>,
-    /// Prevailing common symbols, in id order: each gets a `COMMON` node.
-    commons: Vec<SymbolId>,
-}
-
-fn scan_symbols(res: &Resolved, parallel: bool) -> SymbolScan {
-    const EXPORTED: u8 = 1;
-    const COMMON: u8 = 2;
-    let classify = |(id, s): (usize, &crate::symbol_table::Symbol)| {
-        let common = matches!(s.def, SymbolDef::Common { .. });
-        let defined_here =
-            common || matches!(s.def, SymbolDef::Defined { .. } | SymbolDef::Bitcode { .. });
-        let what = u8::from(defined_here && s.in_dynsym) * EXPORTED + u8::from(common) * COMMON;
-        (what != 0).then_some((id as SymbolId, what))
-    };
-    let symbols = &res.symtab.symbols;
-    let found: Vec<(SymbolId, u8)> = if parallel {
-        symbols
-            .par_iter()
-            .enumerate()
-            .filter_map(classify)
-            .collect()
-    } else {
-        symbols.iter().enumerate().filter_map(classify).collect()
-    };
-    let pick = |bit: u8| {
-        found
-            .iter()
-            .filter(|&&(_, what)| what & bit != 0)
-            .map(|&(id, _)| id)
-            .collect()
-    };
-    SymbolScan {
-        exported: pick(EXPORTED),
-        commons: pick(COMMON),
-    }
+/// The prevailing common symbols, in id order: each gets a `COMMON` node.
+fn prevailing_commons(res: &Resolved) -> Vec<SymbolId> {
+    let mut commons: Vec<SymbolId> = res
+        .common_candidates
+        .iter()
+        .copied()
+        .filter(|&id| matches!(res.symtab.get(id).def, SymbolDef::Common { .. }))
+        .collect();
+    commons.sort_unstable();
+    commons.dedup();
+    commons
 }
 
 /// Roots that are symbols: the entry point, `-u`, `--require-defined`, exports, DT_INIT/DT_FINI.
@@ -670,10 +642,12 @@ pub fn mark_live(
     include_bitcode: bool,
 ) -> Result<MarkResult> {
     let total: usize = res.files.iter().map(|f| f.sections.len()).sum();
+    // Relocations that become edges (debug sections' are not read).
     let relocs: usize = res
         .files
         .iter()
         .flat_map(|f| &f.sections)
+        .filter(|s| matches!(s.kind, SectionKind::Regular | SectionKind::Merge) && s.is_alloc())
         .map(|s| s.relocs.len())
         .sum();
     let parallel = relocs >= PARALLEL_MIN_RELOCS;
@@ -745,10 +719,10 @@ pub fn mark_live(
             }
         }
     }
-    let scan = scan_symbols(res, parallel);
-    add_symbol_roots(config, res, &scan.exported, &mut graph)?;
+
+    add_symbol_roots(config, res, &res.exported_definitions, &mut graph)?;
     let start_stop = add_start_stop_nodes(config, res, &mut graph, &node_base)?;
-    let common_node = add_common_nodes(&scan.commons, &mut graph)?;
+    let common_node = add_common_nodes(&prevailing_commons(res), &mut graph)?;
     let nodes = DefinitionNodes {
         node_base: &node_base,
         bitcode_base: &bitcode_base,

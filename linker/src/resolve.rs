@@ -88,6 +88,14 @@ pub struct Resolved {
     /// Symbols whose GOTPCRELX references keep their GOT slot because a relaxed reference
     /// would not reach them (outputs over 2 GiB; found after layout, as lld's `relaxOnce`).
     pub got_relax_disabled: HashSet<crate::relocations::SymKey>,
+    /// Every symbol some input declared common, in the order met (with repeats; some are no
+    /// longer common). The liveness graph needs the prevailing common symbols and finds them
+    /// here instead of scanning the whole symbol table.
+    pub common_candidates: Vec<SymbolId>,
+    /// Symbols defined by the link (objects, commons, bitcode) and exported in `.dynsym`, in id
+    /// order: the liveness walk's export roots. Kept by `dynamic::compute_symbol_flags`, which
+    /// decides `in_dynsym`.
+    pub exported_definitions: Vec<SymbolId>,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -213,6 +221,8 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             versions: Default::default(),
             dynamic_list: Vec::new(),
             extractions_from_walk: false,
+            common_candidates: Vec::new(),
+            exported_definitions: Vec::new(),
             collected_commons: HashSet::new(),
             got_relax_disabled: HashSet::new(),
         },
@@ -861,6 +871,7 @@ impl Resolver<'_> {
                 None
             }
             SymbolInput::Common { size, align, def } => {
+                self.out.common_candidates.push(sid);
                 match sym.def {
                     SymbolDef::Undefined | SymbolDef::Lazy { .. } | SymbolDef::Shared { .. } => {
                         sym.def = def;
