@@ -882,7 +882,10 @@ def bench_workload(wname, args_ns, weld, errors):
                     with open(se, encoding="utf-8", errors="replace") as f:
                         phases = dict(parse_weld_stderr(f.read())[0])
                     r["lto_ms"] = phases.get("LTO")
-                    r["walk_ms"] = phases.get("liveness (native + bitcode)")
+                    walk = phases.get("liveness (native + bitcode)")
+                    # Reading the modules' summaries is part of what the walk costs.
+                    r["walk_ms"] = (None if walk is None
+                                    else walk + phases.get("bitcode summaries", 0.0))
                 else:
                     r["lto_ms"] = lld_lto_ms(extra[0].split("=", 1)[1])
             return r
@@ -974,8 +977,9 @@ def lld_mark_ms(trace_path):
 
 
 def mark_phase_runs(wname, args_ns, lto, rsp, outdir, repro, weld, lld, state, errors):
-    """The mark phase of weld (its `liveness` phases in `--time`, before and after LTO) and of
-    lld (`markLive` in `--time-trace`), in interleaved runs of their own so that the tracing
+    """The mark phase of weld (its `liveness` phases in `--time`, before and after LTO, not
+    the reading of bitcode summaries that precedes the first) and of lld (`markLive` in
+    `--time-trace`), in interleaved runs of their own so that the tracing
     does not touch the wall-clock runs. Medians in milliseconds; weld's is None when it ran no
     liveness walk (no --gc-sections)."""
     weld_ms, lld_ms = [], []
@@ -1178,8 +1182,8 @@ not); *LTO modules* is weld's `--stats` count, for lld the number of ThinLTO obj
 `--lto-obj-path` wrote. *LTO time* is, for weld, the `LTO` phase of `--time` (adding the
 modules, the ThinLTO index, every backend, up to the native objects) and, for lld, the `LTO`
 scope of `--time-trace` (LinkerDriver::compileBitcodeFiles: the same work), both taken in every
-counted run, which all have this instrumentation; *weld's walk before LTO* is its `liveness
-(native + bitcode)` phase, which lld does not have. *Loaded* is the size of the SHF_ALLOC
+counted run, which all have this instrumentation; *weld's walk before LTO* is its `bitcode
+summaries` and `liveness (native + bitcode)` phases, which lld does not have. *Loaded* is the size of the SHF_ALLOC
 sections (code and data, without symbol tables and debug information)."""
 
 

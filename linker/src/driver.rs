@@ -90,6 +90,9 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
     let mut why_live_done = false;
     if !res.bitcode.is_empty() {
         let pre = if config.gc_sections {
+            t.run("bitcode summaries", || {
+                crate::mark_live::read_bitcode_summaries(&mut res)
+            });
             let m = t
                 .run("liveness (native + bitcode)", || {
                     crate::mark_live::mark_live(&config, &res, config.gc_archive_members, true)

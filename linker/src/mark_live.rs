@@ -509,6 +509,26 @@ fn definition_of(res: &Resolved, nodes: &DefinitionNodes, id: SymbolId) -> Defin
     }
 }
 
+/// A bitcode module's reference graph: its summary, or seed 003's conservative graph (every
+/// defined symbol references every symbol of the module) when the summary cannot be read,
+/// which is always sound, just less precise.
+fn module_refs(file: &lto::BitcodeFile) -> lto::ModuleRefs {
+    file.references()
+        .unwrap_or_else(|_| file.conservative_references())
+}
+
+/// Reads every bitcode module's reference graph ahead of the walk, one module per thread:
+/// reading a summary is reading an input (LLVM decodes the summary block, or builds one from
+/// the IR for modules compiled without it), independent for each module, while the walk that
+/// follows must run in one order.
+pub fn read_bitcode_summaries(res: &mut Resolved) {
+    res.bitcode.par_iter_mut().for_each(|b| {
+        if b.refs.is_none() {
+            b.refs = b.file.as_ref().map(module_refs);
+        }
+    });
+}
+
 /// Adds every bitcode module's summary graph: one node per summary node, symbol edges resolved
 /// through the symbol table when the walk reaches them (so a call from bitcode reaches a native
 /// section, and the reverse), internal edges direct. `llvm.used` and friends, and inline-asm
@@ -526,9 +546,14 @@ fn add_bitcode_nodes(
             bases.push(u32::MAX);
             continue;
         };
-        let refs = file
-            .references()
-            .unwrap_or_else(|_| file.conservative_references());
+        let read;
+        let refs = match &b.refs {
+            Some(refs) => refs,
+            None => {
+                read = module_refs(file);
+                &read
+            }
+        };
         let base = graph.node_count() as u32;
         bases.push(base);
         for n in 0..refs.num_nodes() {

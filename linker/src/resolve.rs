@@ -116,6 +116,9 @@ pub struct BitcodeInput {
     pub discarded: Vec<bool>,
     /// Loaded from an archive (so `--gc-archive-members` may leave it out of the link).
     pub member: bool,
+    /// The module's reference graph (summary), read by `mark_live::read_bitcode_summaries`
+    /// before the liveness walk that spans native sections and bitcode symbols.
+    pub refs: Option<lto::ModuleRefs>,
 }
 
 impl Resolved {
@@ -713,6 +716,7 @@ impl Resolver<'_> {
             syms,
             discarded,
             member: self.loading_member,
+            refs: None,
         });
         self.fetch_all(fetches, BITCODE_REFERRER | index)
     }
