@@ -982,7 +982,7 @@ def mark_phase_runs(wname, args_ns, lto, rsp, outdir, repro, weld, lld, state, e
     `--time-trace`), in interleaved runs of their own so that the tracing
     does not touch the wall-clock runs. Medians in milliseconds; weld's is None when it ran no
     liveness walk (no --gc-sections)."""
-    weld_ms, lld_ms = [], []
+    weld_ms, lld_ms, summ_ms = [], [], []
     trace = os.path.join(outdir, lld["name"], "mark-trace.json")
     for _ in range(args_ns.runs):
         argv = linker_argv(weld, args_ns.threads, lto, rsp, state[weld["name"]]["out"],
@@ -995,6 +995,7 @@ def mark_phase_runs(wname, args_ns, lto, rsp, outdir, repro, weld, lld, state, e
         phases = parse_weld_stderr(p.stderr)[0]
         walks = [ms for n, ms in phases if n.startswith("liveness")]
         weld_ms.append(sum(walks) if walks else None)
+        summ_ms.append(sum(ms for n, ms in phases if n == "bitcode summaries"))
         argv = linker_argv(lld, args_ns.threads, lto, rsp, state[lld["name"]]["out"],
                            extra=(f"--time-trace={trace}", "--time-trace-granularity=0"))
         p = subprocess.run(argv, cwd=repro, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -1005,6 +1006,7 @@ def mark_phase_runs(wname, args_ns, lto, rsp, outdir, repro, weld, lld, state, e
         lld_ms.append(lld_mark_ms(trace))
     counted = [x for x in weld_ms if x is not None]
     return {"weld_ms": statistics.median(counted) if counted else None,
+            "summaries_ms": statistics.median(summ_ms),
             "lld_ms": statistics.median(lld_ms), "runs": args_ns.runs}
 
 
@@ -1016,6 +1018,11 @@ def fmt_s(x):
     if x is None:
         return "—"
     return f"{x * 1000:.1f} ms" if x < 1 else f"{x:.3f} s"
+
+
+def fmt_ms(ms):
+    """Milliseconds with two decimals below 10 ms (small links' mark phases are fractions)."""
+    return f"{ms:.2f}" if ms < 10 else f"{ms:.1f}"
 
 
 def fmt_mb(b):
@@ -1137,17 +1144,21 @@ def write_markdown(results, meta, path):
     marked = [r for r in results if r.get("mark_phase")]
     if marked:
         L.append("")
-        L.append("Mark phase: weld's `liveness` phases (`--time`) against lld's `markLive` "
-                 "(`--time-trace`), medians of runs of their own, milliseconds. Without "
-                 "--gc-sections weld walks nothing.")
+        L.append("Mark phase: weld's `liveness` phases (`--time`; with bitcode, the walk before "
+                 "LTO and the one after) against lld's `markLive` (`--time-trace`, after LTO), "
+                 "medians of runs of their own, milliseconds. Without --gc-sections weld walks "
+                 "nothing. *Summaries* is weld's reading of the bitcode modules' summaries "
+                 "for the walk before LTO (a phase of its own, one module per thread).")
         L.append("")
-        L.append("| workload | weld | lld | weld/lld |")
-        L.append("|---|---|---|---|")
+        L.append("| workload | weld | lld | weld/lld | weld: summaries |")
+        L.append("|---|---|---|---|---|")
         for r in marked:
             m = r["mark_phase"]
-            w = "no walk" if m["weld_ms"] is None else f"{m['weld_ms']:.1f}"
-            L.append(f"| `{r['workload']}` | {w} | {m['lld_ms']:.1f} | "
-                     f"{fmt_ratio(ratio(m['weld_ms'], m['lld_ms']))} |")
+            w = "no walk" if m["weld_ms"] is None else fmt_ms(m["weld_ms"])
+            summ = m.get("summaries_ms") or 0
+            L.append(f"| `{r['workload']}` | {w} | {fmt_ms(m['lld_ms'])} | "
+                     f"{fmt_ratio(ratio(m['weld_ms'], m['lld_ms']))} | "
+                     f"{fmt_ms(summ) if summ else ''} |")
     statted = [r for r in results if r.get("weld_stats")]
     if statted:
         L.append("")
