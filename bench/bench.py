@@ -977,12 +977,13 @@ def lld_mark_ms(trace_path):
 
 
 def mark_phase_runs(wname, args_ns, lto, rsp, outdir, repro, weld, lld, state, errors):
-    """The mark phase of weld (its `liveness` phases in `--time`, before and after LTO, not
-    the reading of bitcode summaries that precedes the first) and of lld (`markLive` in
-    `--time-trace`), in interleaved runs of their own so that the tracing
-    does not touch the wall-clock runs. Medians in milliseconds; weld's is None when it ran no
-    liveness walk (no --gc-sections)."""
-    weld_ms, lld_ms, summ_ms = [], [], []
+    """The mark phase of weld and of lld, in interleaved runs of their own so that the tracing
+    does not touch the wall-clock runs. lld's is `markLive` in `--time-trace`, which runs after
+    LTO; weld's like it is its last `liveness` phase in `--time` (after LTO when there is
+    bitcode). With bitcode weld also walks native sections and bitcode symbols before LTO
+    (reading the modules' summaries first), a job lld does not do: reported apart. Medians and
+    minimums in milliseconds; weld's are None when it ran no walk (no --gc-sections)."""
+    walk, before, summaries, lld_ms = [], [], [], []
     trace = os.path.join(outdir, lld["name"], "mark-trace.json")
     for _ in range(args_ns.runs):
         argv = linker_argv(weld, args_ns.threads, lto, rsp, state[weld["name"]]["out"],
@@ -993,9 +994,13 @@ def mark_phase_runs(wname, args_ns, lto, rsp, outdir, repro, weld, lld, state, e
             errors.append(f"{wname}: weld --time failed (exit {p.returncode}): {p.stderr[-500:]}")
             return None
         phases = parse_weld_stderr(p.stderr)[0]
-        walks = [ms for n, ms in phases if n.startswith("liveness")]
-        weld_ms.append(sum(walks) if walks else None)
-        summ_ms.append(sum(ms for n, ms in phases if n == "bitcode summaries"))
+        walks = [ms for n, ms in phases if n == "liveness"]
+        if walks:
+            walk.append(walks[-1])
+        pre = [ms for n, ms in phases if n == "liveness (native + bitcode)"]
+        if pre:
+            before.append(sum(pre))
+            summaries.append(sum(ms for n, ms in phases if n == "bitcode summaries"))
         argv = linker_argv(lld, args_ns.threads, lto, rsp, state[lld["name"]]["out"],
                            extra=(f"--time-trace={trace}", "--time-trace-granularity=0"))
         p = subprocess.run(argv, cwd=repro, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -1004,10 +1009,11 @@ def mark_phase_runs(wname, args_ns, lto, rsp, outdir, repro, weld, lld, state, e
             errors.append(f"{wname}: {lld['label']} --time-trace failed (exit {p.returncode})")
             return None
         lld_ms.append(lld_mark_ms(trace))
-    counted = [x for x in weld_ms if x is not None]
-    return {"weld_ms": statistics.median(counted) if counted else None,
-            "summaries_ms": statistics.median(summ_ms),
-            "lld_ms": statistics.median(lld_ms), "runs": args_ns.runs}
+
+    def summary(xs):
+        return {"median": statistics.median(xs), "min": min(xs)} if xs else None
+    return {"weld": summary(walk), "lld": summary(lld_ms), "before_lto": summary(before),
+            "summaries": summary(summaries), "runs": args_ns.runs}
 
 
 # --------------------------------------------------------------------------------------------
@@ -1144,21 +1150,23 @@ def write_markdown(results, meta, path):
     marked = [r for r in results if r.get("mark_phase")]
     if marked:
         L.append("")
-        L.append("Mark phase: weld's `liveness` phases (`--time`; with bitcode, the walk before "
-                 "LTO and the one after) against lld's `markLive` (`--time-trace`, after LTO), "
-                 "medians of runs of their own, milliseconds. Without --gc-sections weld walks "
-                 "nothing. *Summaries* is weld's reading of the bitcode modules' summaries "
-                 "for the walk before LTO (a phase of its own, one module per thread).")
+        L.append("Mark phase, milliseconds, median (minimum) of runs of their own: weld's `liveness` "
+                 "phase (`--time`) against lld's `markLive` (`--time-trace`). With bitcode both "
+                 "are the walk after LTO; weld also walks native sections and bitcode symbols "
+                 "before LTO, which lld does not do, shown apart with the reading of the "
+                 "modules' summaries that precedes it. Without --gc-sections weld walks nothing.")
         L.append("")
-        L.append("| workload | weld | lld | weld/lld | weld: summaries |")
-        L.append("|---|---|---|---|---|")
+        L.append("| workload | weld | lld | weld/lld | weld before LTO: walk | summaries |")
+        L.append("|---|---|---|---|---|---|")
+
+        def cell(m):
+            return "" if m is None else f"{fmt_ms(m['median'])} ({fmt_ms(m['min'])})"
         for r in marked:
             m = r["mark_phase"]
-            w = "no walk" if m["weld_ms"] is None else fmt_ms(m["weld_ms"])
-            summ = m.get("summaries_ms") or 0
-            L.append(f"| `{r['workload']}` | {w} | {fmt_ms(m['lld_ms'])} | "
-                     f"{fmt_ratio(ratio(m['weld_ms'], m['lld_ms']))} | "
-                     f"{fmt_ms(summ) if summ else ''} |")
+            w = "no walk" if m["weld"] is None else cell(m["weld"])
+            rr = None if m["weld"] is None else ratio(m["weld"]["median"], m["lld"]["median"])
+            L.append(f"| `{r['workload']}` | {w} | {cell(m['lld'])} | {fmt_ratio(rr)} | "
+                     f"{cell(m['before_lto'])} | {cell(m['summaries'])} |")
     statted = [r for r in results if r.get("weld_stats")]
     if statted:
         L.append("")

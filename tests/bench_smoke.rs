@@ -52,6 +52,14 @@ fn smoke_run(dir: &Path) -> Check {
     if !stdout.contains("wall weld/lld") {
         problems.push("stdout has no ratio table".to_string());
     }
+    // The mark phase comparison: lld's `markLive` was found in its --time-trace (weld does not
+    // walk here: the smoke link has no --gc-sections).
+    let mark_row = stdout
+        .lines()
+        .find(|l| l.starts_with("| `smoke` | no walk |"));
+    if !stdout.contains("| workload | weld | lld | weld/lld |") || mark_row.is_none() {
+        problems.push("stdout has no mark phase table with a row for `smoke`".to_string());
+    }
     for file in ["results.md", "results.json", "ratios.svg"] {
         let p = bench_dir.join("smoke").join(file);
         match std::fs::read_to_string(&p) {
