@@ -31,6 +31,9 @@ fn main() {
             ("corrupt_archive", corrupt_archive),
             ("gcc_lto_object", gcc_lto_object),
             ("relocation_out_of_range", relocation_out_of_range),
+            ("error_limit_default", error_limit_default),
+            ("error_limit_3", error_limit_3),
+            ("error_limit_0", error_limit_0),
         ],
     );
     libtest_mimic::run(&args, trials).exit();
@@ -203,4 +206,52 @@ fn gcc_lto_object(dir: &Path) -> Check {
             both.weld.report()
         ))
     }
+}
+
+/// `main` calls 25 undefined functions: 25 errors, more than lld's default limit of 20.
+fn many_undefined_c() -> String {
+    let mut src = String::new();
+    for i in 0..25 {
+        src.push_str(&format!("extern int u{i}(void);\n"));
+    }
+    src.push_str("int main(void) {\n  int s = 0;\n");
+    for i in 0..25 {
+        src.push_str(&format!("  s += u{i}();\n"));
+    }
+    src.push_str("  return s;\n}\n");
+    src
+}
+
+/// Links the 25-error program with `extra` options; the whole stderr must be lld's, and it must
+/// hold `errors` error lines and the notice iff `capped`.
+fn error_limit(dir: &Path, extra: &[&str], errors: usize, capped: bool) -> Check {
+    compile(dir, "many", &many_undefined_c(), &["-g0"])?;
+    let mut args = extra.to_vec();
+    args.push("many.o");
+    let both = link_both(dir, &args)?;
+    both.same_first_error("undefined symbol: u0")?;
+    both.same_stderr()?;
+    let err = both.weld.stderr_str();
+    let undefined = err.matches(": error: undefined symbol: ").count();
+    let notice = err.contains("error: too many errors emitted, stopping now");
+    if undefined != errors || notice != capped {
+        return Err(format!(
+            "expected {errors} undefined-symbol errors and {} notice, got {undefined} and {}\n{err}",
+            if capped { "the" } else { "no" },
+            if notice { "the notice" } else { "none" }
+        ));
+    }
+    Ok(())
+}
+
+fn error_limit_default(dir: &Path) -> Check {
+    error_limit(dir, &[], 20, true)
+}
+
+fn error_limit_3(dir: &Path) -> Check {
+    error_limit(dir, &["--error-limit=3"], 3, true)
+}
+
+fn error_limit_0(dir: &Path) -> Check {
+    error_limit(dir, &["--error-limit", "0"], 25, false)
 }

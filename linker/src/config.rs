@@ -233,6 +233,8 @@ pub struct Config {
     pub stats: bool,
     pub verbose: bool,
     pub fatal_warnings: bool,
+    /// `--error-limit`: errors printed before lld's "too many errors" notice (0: all).
+    pub error_limit: usize,
     /// `-w` / `--no-warnings`: suppress warnings (and cancel `--fatal-warnings`).
     pub no_warnings: bool,
     /// `--relax` (default) / `--no-relax`: GOTPCRELX and TLS relaxations.
@@ -294,6 +296,7 @@ impl Default for Config {
             stats: false,
             verbose: false,
             fatal_warnings: false,
+            error_limit: 20,
             no_warnings: false,
             relax: true,
             nostdlib: false,

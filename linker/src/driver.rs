@@ -9,28 +9,32 @@ use std::time::{Duration, Instant};
 
 /// Runs weld with `argv` (including the program name) and returns the process exit code.
 pub fn main_entry(argv: Vec<String>) -> i32 {
-    match run(&argv) {
+    // lld's default; `--error-limit` replaces it once the arguments are parsed.
+    let mut error_limit = 20;
+    match run(&argv, &mut error_limit) {
         Ok(()) => 0,
         Err(errors) => {
-            report(&errors);
+            report(&errors, error_limit);
             1
         }
     }
 }
 
-/// Prints errors as lld does: `weld: error: ` before each, stopping after 20.
-fn report(errors: &[Error]) {
+/// Prints errors as lld does: `weld: error: ` before each, stopping after `limit` of them
+/// (0: no limit) with lld's notice.
+fn report(errors: &[Error], limit: usize) {
     use std::io::Write;
     let stderr = std::io::stderr();
     let mut out = stderr.lock();
     for (i, e) in errors.iter().enumerate() {
-        if i == 20 {
-            let _ = writeln!(out, "weld: error: too many errors emitted, stopping now (use --error-limit=0 to see all errors)");
-            break;
-        }
-        // As lld: a blank line separates a multi-line message from the next one.
+        // As lld: a blank line separates a multi-line message from the next line, the notice
+        // included.
         if i > 0 && errors[i - 1].0.contains('\n') {
             let _ = writeln!(out);
+        }
+        if limit != 0 && i == limit {
+            let _ = writeln!(out, "weld: error: too many errors emitted, stopping now (use --error-limit=0 to see all errors)");
+            break;
         }
         let _ = writeln!(out, "weld: error: {e}");
     }
@@ -51,7 +55,7 @@ impl Timings {
     }
 }
 
-fn run(argv: &[String]) -> Result<(), Vec<Error>> {
+fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let total = Instant::now();
     let mut t = Timings::default();
     let parsed = t
@@ -66,6 +70,7 @@ fn run(argv: &[String]) -> Result<(), Vec<Error>> {
     let Some(config) = parsed.config else {
         return Ok(());
     };
+    *error_limit = config.error_limit;
     check_supported(&config).map_err(|e| vec![e])?;
     if let Some(n) = config.threads {
         // A second call (in tests running several links in one process) keeps the first pool.

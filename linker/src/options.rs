@@ -686,9 +686,11 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--no-warnings", "-w"], Flag, Implemented, "Suppress warnings and cancel --fatal-warnings", "", |s, _| { s.config.no_warnings = true; Ok(()) }},
     opt! {["--color-diagnostics"], OptionalValue, IgnoredTuningOnly, "Use colors in diagnostics (auto, always, never); weld never colors", "Use colors in diagnostics (default: auto)", color_diagnostics},
     opt! {["--no-color-diagnostics"], Flag, IgnoredTuningOnly, "Alias for --color-diagnostics=never", "", accept},
-    opt! {["--error-limit"], Value, IgnoredTuningOnly, "Maximum number of errors to emit before stopping (diagnostics only)", "Maximum number of errors to emit before stopping (0 = no limit)", |s, v| {
+    opt! {["--error-limit"], Value, Implemented, "Maximum number of errors to emit before stopping (0 = no limit)", "Maximum number of errors to emit before stopping (0 = no limit)", |s, v| {
         let v = value(v);
-        parse_int(v).map(|_| ()).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))
+        let n = parse_int(v).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))?;
+        s.config.error_limit = usize::try_from(n).unwrap_or(usize::MAX);
+        Ok(())
     }},
     opt! {["--vs-diagnostics"], Flag, IgnoredTuningOnly, "Format diagnostics for Visual Studio compatibility (diagnostics only)", "", accept},
     opt! {["--time"], Flag, Implemented, "Print the time spent in each phase (weld extension)", "(not an lld option)", |s, _| { s.config.time = true; Ok(()) }},
