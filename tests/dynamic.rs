@@ -569,7 +569,29 @@ fn z_now(dir: &Path, c: Compiler, now: bool) -> Check {
             "the oracle changed: lld's flags {lld_exe:?} / {lld_lib:?} with now={now}"
         ));
     }
+    // Without lazy binding nothing writes .got.plt after relocation: lld makes it read-only
+    // with the rest of RELRO (full RELRO); with lazy binding it must stay writable.
+    let lld_relro = dynelf::relro_sections(&fw.exe_lld)?;
+    if lld_relro.iter().any(|s| s == ".got.plt") != now {
+        return Err(format!(
+            "the oracle changed: lld's PT_GNU_RELRO holds {lld_relro:?} with now={now}"
+        ));
+    }
     let mut checks = vec![fw.result()];
+    if let Some(w) = &fw.exe_weld {
+        checks.push(same(
+            "the program's PT_GNU_RELRO sections",
+            &dynelf::relro_sections(w)?,
+            &lld_relro,
+        ));
+    }
+    if let Some(w) = &fw.lib_weld {
+        checks.push(same(
+            "the library's PT_GNU_RELRO sections",
+            &dynelf::relro_sections(&w.join("libznow.so"))?,
+            &dynelf::relro_sections(&fw.lib_lld.join("libznow.so"))?,
+        ));
+    }
     if let Some(w) = &fw.exe_weld {
         checks.push(same(
             "the program's DT_FLAGS/DT_FLAGS_1",

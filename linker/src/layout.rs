@@ -708,7 +708,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let has_relro = b
         .sections
         .iter()
-        .any(|os| !os.chunks.is_empty() && is_relro(&os.name, os.sh_type, os.flags));
+        .any(|os| !os.chunks.is_empty() && is_relro(&config.z, &os.name, os.sh_type, os.flags));
     if config.z.relro && has_relro {
         add_synth(
             &mut b,
@@ -869,7 +869,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let mut order: Vec<u32> = (0..b.sections.len() as u32).collect();
     order.sort_by_key(|&i| {
         let s = &b.sections[i as usize];
-        section_rank(&s.name, s.sh_type, s.flags)
+        section_rank(&config.z, &s.name, s.sh_type, s.flags)
     });
     // Non-alloc synthetic tables go last: .symtab, .shstrtab, .strtab.
     let mut sections: Vec<OutputSection> = Vec::with_capacity(order.len() + 3);
@@ -1562,7 +1562,7 @@ fn segment_class(config: &Config, os: &OutputSection) -> u8 {
         1
     } else if !write {
         0
-    } else if config.z.relro && is_relro(&os.name, os.sh_type, os.flags) {
+    } else if is_relro(&config.z, &os.name, os.sh_type, os.flags) {
         2
     } else {
         3

@@ -1,6 +1,7 @@
 //! Which output section an input section goes to, and the order of output sections (lld's
 //! `getOutputSectionName` and `getSectionRank`).
 
+use crate::config::ZOptions;
 use object::elf;
 
 /// Prefixes whose `.prefix.anything` input sections are merged into `.prefix`, as lld does
@@ -52,10 +53,17 @@ const RF_NOT_TLS: u32 = 1 << 8;
 const RF_BSS: u32 = 1 << 7;
 const RF_ALLOC_NOT_INTERP: u32 = 1 << 6;
 
-/// Whether an output section belongs to PT_GNU_RELRO (lld's `isRelroSection`).
-pub fn is_relro(name: &str, sh_type: u32, flags: u64) -> bool {
+/// Whether an output section belongs to PT_GNU_RELRO (lld's `isRelroSection`): nothing does
+/// under `-z norelro`, and `.got.plt` only with `-z now` (lazy binding writes it at run time).
+pub fn is_relro(z: &ZOptions, name: &str, sh_type: u32, flags: u64) -> bool {
+    if !z.relro {
+        return false;
+    }
     if flags & u64::from(elf::SHF_WRITE) == 0 || flags & u64::from(elf::SHF_ALLOC) == 0 {
         return false;
+    }
+    if name == ".got.plt" {
+        return z.now;
     }
     if flags & u64::from(elf::SHF_TLS) != 0 {
         return true;
@@ -84,7 +92,7 @@ pub fn is_relro(name: &str, sh_type: u32, flags: u64) -> bool {
 }
 
 /// lld's section rank. Ties keep creation order (the caller sorts stably).
-pub fn section_rank(name: &str, sh_type: u32, flags: u64) -> u32 {
+pub fn section_rank(z: &ZOptions, name: &str, sh_type: u32, flags: u64) -> u32 {
     if flags & u64::from(elf::SHF_ALLOC) == 0 {
         return RF_NOT_ALLOC;
     }
@@ -111,7 +119,7 @@ pub fn section_rank(name: &str, sh_type: u32, flags: u64) -> u32 {
         if flags & u64::from(elf::SHF_TLS) == 0 {
             rank |= RF_NOT_TLS;
         }
-        if !is_relro(name, sh_type, flags) {
+        if !is_relro(z, name, sh_type, flags) {
             rank |= RF_NOT_RELRO;
         }
         if large {

@@ -290,6 +290,36 @@ pub fn dyn_relocs(file: &Path) -> Result<Vec<String>, String> {
     Ok(parse_dyn_relocs(&readelf(&["-rW"], file)?))
 }
 
+/// The sections `PT_GNU_RELRO` covers (made read-only after relocation), in address order, from
+/// the section-to-segment mapping of `llvm-readelf -l`; empty without the segment.
+pub fn parse_relro_sections(text: &str) -> Vec<String> {
+    // Program headers are listed in order; the mapping numbers them the same way.
+    let headers: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("Type"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| !l.trim_start().starts_with('['))
+        .collect();
+    let Some(index) = headers
+        .iter()
+        .position(|l| l.split_whitespace().next() == Some("GNU_RELRO"))
+    else {
+        return Vec::new();
+    };
+    let wanted = format!("{index:02}");
+    text.lines()
+        .skip_while(|l| !l.contains("Section to Segment mapping"))
+        .find(|l| l.split_whitespace().next() == Some(wanted.as_str()))
+        .map(|l| l.split_whitespace().skip(1).map(String::from).collect())
+        .unwrap_or_default()
+}
+
+/// [`parse_relro_sections`] of a file.
+pub fn relro_sections(file: &Path) -> Result<Vec<String>, String> {
+    Ok(parse_relro_sections(&readelf(&["-lW"], file)?))
+}
+
 /// Section names of a file (from `support/elf.rs`), as a set.
 pub fn section_set(file: &Path) -> Result<BTreeSet<String>, String> {
     Ok(crate::elf::section_names(file)?.into_iter().collect())
@@ -298,6 +328,37 @@ pub fn section_set(file: &Path) -> Result<BTreeSet<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relro_sections_from_the_mapping() {
+        let text = "Program Headers:
+  Type           Offset   VirtAddr           PhysAddr           FileSiz  MemSiz   Flg Align
+  PHDR           0x000040 0x0000000000000040 0x0000000000000040 0x0002a0 0x0002a0 R   0x8
+  INTERP         0x0002e0 0x00000000000002e0 0x00000000000002e0 0x00001c 0x00001c R   0x1
+      [Requesting program interpreter: /lib64/ld-linux-x86-64.so.2]
+  LOAD           0x000000 0x0000000000000000 0x0000000000000000 0x000718 0x000718 R   0x1000
+  GNU_RELRO      0x000790 0x0000000000002790 0x0000000000002790 0x000210 0x000870 R   0x1
+
+ Section to Segment mapping:
+  Segment Sections...
+   00     
+   01     .interp 
+   02     .interp .dynsym 
+   03     .init_array .dynamic .got .got.plt .relro_padding 
+   None   .comment .symtab
+";
+        assert_eq!(
+            parse_relro_sections(text),
+            [
+                ".init_array",
+                ".dynamic",
+                ".got",
+                ".got.plt",
+                ".relro_padding"
+            ]
+        );
+        assert!(parse_relro_sections("Program Headers:\n  Type Offset\n").is_empty());
+    }
 
     #[test]
     fn dynamic_entries_and_summary() {
