@@ -88,7 +88,7 @@ pub fn is_relro(z: &ZOptions, name: &str, sh_type: u32, flags: u64) -> bool {
             | ".init_array"
             | ".preinit_array"
             | ".relro_padding"
-    ) || name.ends_with(".rel.ro")
+    )
 }
 
 /// lld's section rank. Ties keep creation order (the caller sorts stably).
