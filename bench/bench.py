@@ -780,15 +780,20 @@ def lto_objects(prefix):
     return sorted(out)
 
 
+def lld_scope_ms(trace_path, scope):
+    """Total duration of the `scope` events of lld's --time-trace, in milliseconds."""
+    with open(trace_path, encoding="utf-8") as f:
+        events = json.load(f).get("traceEvents", [])
+    durs = [e["dur"] for e in events if e.get("name") == scope and e.get("ph") == "X"]
+    if not durs:
+        raise BenchError(f"{trace_path}: no `{scope}` event in lld's --time-trace")
+    return sum(durs) / 1000.0
+
+
 def lld_lto_ms(trace_path):
     """Duration of lld's `LTO` time-trace scope (LinkerDriver::compileBitcodeFiles: adding
     the bitcode files to the LTO and compiling them), in milliseconds."""
-    with open(trace_path, encoding="utf-8") as f:
-        events = json.load(f).get("traceEvents", [])
-    durs = [e["dur"] for e in events if e.get("name") == "LTO" and e.get("ph") == "X"]
-    if not durs:
-        raise BenchError(f"{trace_path}: no `LTO` event in lld's --time-trace")
-    return sum(durs) / 1000.0
+    return lld_scope_ms(trace_path, "LTO")
 
 
 def effect_flags(lk, outdir, phase, i=0):
@@ -968,12 +973,7 @@ def bench_workload(wname, args_ns, weld, errors):
 def lld_mark_ms(trace_path):
     """Duration of lld's `markLive` time-trace scopes (its --gc-sections mark phase, also run
     without --gc-sections), in milliseconds."""
-    with open(trace_path, encoding="utf-8") as f:
-        events = json.load(f).get("traceEvents", [])
-    durs = [e["dur"] for e in events if e.get("name") == "markLive" and e.get("ph") == "X"]
-    if not durs:
-        raise BenchError(f"{trace_path}: no `markLive` event in lld's --time-trace")
-    return sum(durs) / 1000.0
+    return lld_scope_ms(trace_path, "markLive")
 
 
 def mark_phase_runs(wname, args_ns, lto, rsp, outdir, repro, weld, lld, state, errors):

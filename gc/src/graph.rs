@@ -176,32 +176,11 @@ impl Graph {
             Some(&(start, _)) if start != UNSET => return Err(GraphError::EdgesAlreadySet(node)),
             Some(_) => {}
         }
-        let node_count = self.ranges.len() as u32;
         let start = self.edges.len();
-        let mut sym_bound = self.sym_bound;
-        for target in edges {
-            let check = match target {
-                Target::Node(n) if n.0 >= node_count => Err(GraphError::UnknownNode(n)),
-                Target::Symbol(s) if s.0 >= ID_LIMIT => Err(GraphError::SymbolOutOfRange(s)),
-                Target::Symbol(s) => {
-                    sym_bound = sym_bound.max(s.0 + 1);
-                    Ok(())
-                }
-                Target::Node(_) => Ok(()),
-            };
-            if let Err(e) = check {
-                self.edges.truncate(start);
-                return Err(e);
-            }
-            self.edges.push(target.pack());
-        }
+        let packed = append_packed(&mut self.edges, edges, self.ranges.len() as u32)?;
         let end = self.edges.len();
-        if end > EDGE_LIMIT {
-            self.edges.truncate(start);
-            return Err(GraphError::TooManyEdges);
-        }
+        self.sym_bound = self.sym_bound.max(packed.sym_bound);
         self.ranges[node.index()] = (start as u32, end as u32);
-        self.sym_bound = sym_bound;
         Ok(())
     }
 
@@ -375,35 +354,11 @@ impl EdgeBlock {
             return Err(GraphError::EdgesAlreadySet(NodeId(local)));
         }
         let start = self.edges.len();
-        let mut max_node = self.max_node;
-        let mut sym_bound = self.sym_bound;
-        for target in edges {
-            let check = match target {
-                Target::Node(n) if n.0 >= ID_LIMIT => Err(GraphError::UnknownNode(n)),
-                Target::Symbol(s) if s.0 >= ID_LIMIT => Err(GraphError::SymbolOutOfRange(s)),
-                Target::Node(n) => {
-                    max_node = Some(max_node.map_or(n.0, |m| m.max(n.0)));
-                    Ok(())
-                }
-                Target::Symbol(s) => {
-                    sym_bound = sym_bound.max(s.0 + 1);
-                    Ok(())
-                }
-            };
-            if let Err(e) = check {
-                self.edges.truncate(start);
-                return Err(e);
-            }
-            self.edges.push(target.pack());
-        }
-        if self.edges.len() > EDGE_LIMIT {
-            self.edges.truncate(start);
-            return Err(GraphError::TooManyEdges);
-        }
+        let packed = append_packed(&mut self.edges, edges, ID_LIMIT)?;
+        self.max_node = self.max_node.max(packed.max_node);
+        self.sym_bound = self.sym_bound.max(packed.sym_bound);
         self.ranges
             .push((local, start as u32, self.edges.len() as u32));
-        self.max_node = max_node;
-        self.sym_bound = sym_bound;
         Ok(())
     }
 
@@ -411,4 +366,51 @@ impl EdgeBlock {
     pub fn edge_count(&self) -> usize {
         self.edges.len()
     }
+}
+
+/// What [`append_packed`] learned about the edges it appended.
+struct Packed {
+    /// Largest node id named, if any.
+    max_node: Option<u32>,
+    /// One past the largest symbol id named (0 if none).
+    sym_bound: u32,
+}
+
+/// Checks and packs `edges` onto the end of `out`: node ids must be below `node_limit`, symbol
+/// ids below [`ID_LIMIT`], and `out` must stay within the edge limit. On error `out` is left as
+/// it was. Shared by [`Graph::set_edges`] (nodes must exist) and [`EdgeBlock::set_edges`] (nodes
+/// are checked when the block is added).
+fn append_packed<I>(out: &mut Vec<u32>, edges: I, node_limit: u32) -> Result<Packed, GraphError>
+where
+    I: IntoIterator<Item = Target>,
+{
+    let start = out.len();
+    let mut packed = Packed {
+        max_node: None,
+        sym_bound: 0,
+    };
+    for target in edges {
+        let check = match target {
+            Target::Node(n) if n.0 >= node_limit => Err(GraphError::UnknownNode(n)),
+            Target::Symbol(s) if s.0 >= ID_LIMIT => Err(GraphError::SymbolOutOfRange(s)),
+            Target::Node(n) => {
+                packed.max_node = packed.max_node.max(Some(n.0));
+                Ok(())
+            }
+            Target::Symbol(s) => {
+                packed.sym_bound = packed.sym_bound.max(s.0 + 1);
+                Ok(())
+            }
+        };
+        if let Err(e) = check {
+            out.truncate(start);
+            return Err(e);
+        }
+        out.push(target.pack());
+    }
+    if out.len() > EDGE_LIMIT {
+        out.truncate(start);
+        return Err(GraphError::TooManyEdges);
+    }
+    Ok(packed)
 }
