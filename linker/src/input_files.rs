@@ -124,6 +124,10 @@ pub struct InputSection {
     /// ([`crate::mark_live::is_reserved`]); decided here, where the name is being read anyway,
     /// so that building the liveness graph need not touch every section name again.
     pub reserved: bool,
+    /// The output section it goes to by name (`.text.foo` -> `.text`, lld's
+    /// `getOutputSectionName`), decided while the name is read here, in parallel with other
+    /// files, so that layout need not read every section name again.
+    pub output_name: &'static str,
     /// `sh_flags` and `sh_type`, copied out of the section header: nearly every phase tests
     /// them for every section, and reading them through `shdr` costs a cache miss per section
     /// (the headers sit in the mapped file, away from everything else the phase reads).
@@ -271,6 +275,9 @@ impl ObjectFile {
                 relocs: &[],
                 relocs_sorted: true,
                 reserved: crate::mark_live::is_reserved(sname, sh_type),
+                output_name: crate::output_sections::output_section_name(
+                    std::str::from_utf8(sname).unwrap_or("<non-utf8>"),
+                ),
                 flags: shdr.sh_flags(LE),
                 sh_type,
                 kind,

@@ -8,7 +8,7 @@ use crate::eh_frame;
 use crate::error::Result;
 use crate::input_files::{FileId, SectionKind};
 use crate::merge;
-use crate::output_sections::{init_priority, is_relro, output_section_name, section_rank};
+use crate::output_sections::{init_priority, is_relro, section_rank};
 use crate::relocations::{target_of, AddressMap, GotKind, ScanResult, SymKey};
 use crate::resolve::Resolved;
 use crate::symbol_table::{SymbolDef, SymbolId};
@@ -251,14 +251,21 @@ pub const LINKER_COMMENT: &[u8] = b"Linker: weld 0.1.0\0";
 struct Builder {
     sections: Vec<OutputSection>,
     by_name: HashMap<String, u32>,
-    merge_groups: HashMap<(String, u64, u64, u64), u32>,
+    merge_groups: HashMap<(&'static str, u64, u64, u64), u32>,
+    /// The last output section [`Builder::osec`] returned: consecutive input sections mostly go
+    /// to the same one, which then costs no hash lookup.
+    last: Option<(&'static str, u32)>,
     merge_inputs: Vec<Vec<(FileId, u32)>>,
     merge_osec: Vec<u32>,
 }
 
 impl Builder {
     fn osec(&mut self, name: &str, sh_type: u32, flags: u64) -> u32 {
-        if let Some(&i) = self.by_name.get(name) {
+        let known = match self.last {
+            Some((last, i)) if last == name => Some(i),
+            _ => self.by_name.get(name).copied(),
+        };
+        if let Some(i) = known {
             let os = &mut self.sections[i as usize];
             // lld merges flags; a PROGBITS input turns a NOBITS output into PROGBITS.
             os.flags |= flags & !u64::from(elf::SHF_GROUP);
@@ -284,6 +291,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         sections: Vec::new(),
         by_name: HashMap::new(),
         merge_groups: HashMap::new(),
+        last: None,
         merge_inputs: Vec::new(),
         merge_osec: Vec::new(),
     };
@@ -300,16 +308,17 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     // 1. Assign input sections to output sections, in input order (creation order matters).
     for (fi, file) in res.files.iter().enumerate() {
         for (si, sec) in file.sections.iter().enumerate() {
-            let name = sec.name_str();
+            let name = sec.name;
+            let oname = sec.output_name;
             match sec.kind {
                 SectionKind::Regular => {}
                 SectionKind::Merge => {
                     // --strip-debug drops mergeable debug strings too (.debug_str, .debug_line_str).
-                    if strip_debug && !sec.is_alloc() && name.starts_with(".debug") {
+                    if strip_debug && !sec.is_alloc() && name.starts_with(b".debug") {
                         continue;
                     }
-                    let oname = output_section_name(name).to_string();
-                    let osec = b.osec(&oname, sec.sh_type(), sec.flags());
+                    let osec = b.osec(oname, sec.sh_type(), sec.flags());
+                    b.last = Some((oname, osec));
                     let key = (oname, sec.flags(), sec.shdr.sh_entsize(LE), sec.align());
                     let g = match b.merge_groups.get(&key) {
                         Some(&g) => g,
@@ -346,14 +355,10 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             }
             if strip_debug
                 && !sec.is_alloc()
-                && (name.starts_with(".debug") || name.starts_with(".zdebug"))
+                && (name.starts_with(b".debug") || name.starts_with(b".zdebug"))
             {
                 continue;
             }
-            if config.strip == Strip::All && !sec.is_alloc() && name.starts_with(".gnu.warning") {
-                // Kept by lld too; fall through.
-            }
-            let oname = output_section_name(name).to_string();
             let mut sh_type = sec.sh_type();
             if oname == ".init_array" && sh_type == elf::SHT_PROGBITS {
                 sh_type = elf::SHT_INIT_ARRAY;
@@ -361,7 +366,8 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             if oname == ".fini_array" && sh_type == elf::SHT_PROGBITS {
                 sh_type = elf::SHT_FINI_ARRAY;
             }
-            let osec = b.osec(&oname, sh_type, sec.flags());
+            let osec = b.osec(oname, sh_type, sec.flags());
+            b.last = Some((oname, osec));
             b.sections[osec as usize].chunks.push(Chunk {
                 kind: ChunkKind::Input {
                     file: fi as FileId,
@@ -375,6 +381,8 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         }
     }
     let _ = has_comment_input;
+    // Output sections are created by name from here on; the cache served the loop above.
+    b.last = None;
 
     // init/fini arrays run in priority order.
     for os in b.sections.iter_mut() {
@@ -1498,9 +1506,9 @@ fn dynamic_tags(
             continue;
         }
         let present = res.files.iter().any(|f| {
-            f.sections.iter().any(|s| {
-                matches!(s.kind, SectionKind::Regular) && output_section_name(s.name_str()) == name
-            })
+            f.sections
+                .iter()
+                .any(|s| matches!(s.kind, SectionKind::Regular) && s.output_name == name)
         });
         if present {
             let (addr, size) = synth_osec(synth, name);
@@ -2612,7 +2620,7 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
     for f in &res.files {
         for s in &f.sections {
             if matches!(s.kind, SectionKind::Regular | SectionKind::Merge) {
-                section_names.insert(output_section_name(s.name_str()));
+                section_names.insert(s.output_name);
             }
         }
     }

@@ -5,12 +5,13 @@ use crate::config::ZOptions;
 use object::elf;
 
 /// Prefixes whose `.prefix.anything` input sections are merged into `.prefix`, as lld does
-/// without `-z keep-text-section-prefix`. `.data.rel.ro` must come before `.data`.
+/// without `-z keep-text-section-prefix`. Those with a dot inside are tried first, whole
+/// (`.data.rel.ro.x` goes to `.data.rel.ro`, not `.data`).
+const MERGED_DOTTED_PREFIXES: &[&str] = &[".data.rel.ro", ".bss.rel.ro"];
 const MERGED_PREFIXES: &[&str] = &[
-    ".data.rel.ro",
-    ".data",
+    ".text",
     ".rodata",
-    ".bss.rel.ro",
+    ".data",
     ".bss",
     ".ldata",
     ".lrodata",
@@ -22,19 +23,28 @@ const MERGED_PREFIXES: &[&str] = &[
     ".tdata",
     ".ctors",
     ".dtors",
-    ".text",
 ];
 
-/// The output section name for an input section.
+/// The output section name for an input section. Runs once per input section while objects
+/// are parsed, so it compares the part before the second dot with the prefixes instead of
+/// trying every prefix on the whole name.
 pub fn output_section_name(name: &str) -> &str {
-    for p in MERGED_PREFIXES {
-        if let Some(rest) = name.strip_prefix(p) {
-            if rest.is_empty() || rest.starts_with('.') {
+    let Some(rest) = name.strip_prefix('.') else {
+        return name;
+    };
+    for p in MERGED_DOTTED_PREFIXES {
+        if let Some(r) = name.strip_prefix(p) {
+            if r.is_empty() || r.starts_with('.') {
                 return p;
             }
         }
     }
-    name
+    let head = &name[..rest.find('.').map_or(name.len(), |i| i + 1)];
+    MERGED_PREFIXES
+        .iter()
+        .find(|&&p| p == head)
+        .copied()
+        .unwrap_or(name)
 }
 
 /// `SHF_X86_64_LARGE` (medium/large code model data), not named by the `object` crate.
@@ -164,6 +174,18 @@ mod tests {
         assert_eq!(output_section_name(".data.foo"), ".data");
         assert_eq!(output_section_name(".init_array.00101"), ".init_array");
         assert_eq!(output_section_name("my_section"), "my_section");
+        assert_eq!(output_section_name(".data.rel.ro"), ".data.rel.ro");
+        assert_eq!(output_section_name(".data.rel.rox"), ".data");
+        assert_eq!(output_section_name(".bss.rel.ro.x"), ".bss.rel.ro");
+        assert_eq!(output_section_name(".tbss.x.y"), ".tbss");
+        assert_eq!(output_section_name(".rodata.str1.1"), ".rodata");
+        assert_eq!(
+            output_section_name(".gcc_except_table._Z1fv"),
+            ".gcc_except_table"
+        );
+        assert_eq!(output_section_name(".text."), ".text");
+        assert_eq!(output_section_name("."), ".");
+        assert_eq!(output_section_name(".foo.text"), ".foo.text");
     }
 
     #[test]
