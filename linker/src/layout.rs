@@ -17,6 +17,7 @@ use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, SectionHeader, Sym};
 use object::LittleEndian as LE;
+use rayon::prelude::*;
 
 pub const EHDR_SIZE: u64 = 64;
 pub const PHDR_SIZE: u64 = 56;
@@ -381,6 +382,8 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         }
     }
     let _ = has_comment_input;
+    // Which of the init/fini arrays the output has (DT_*_ARRAY tags name them).
+    let arrays_present = INIT_FINI_ARRAYS.map(|name| b.by_name.contains_key(name));
     // Output sections are created by name from here on; the cache served the loop above.
     b.last = None;
 
@@ -681,6 +684,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             res,
             &dyn_tables,
             &scan,
+            arrays_present,
             &|_| Some((0, 0)),
             &|_| None,
             relative_count,
@@ -1085,6 +1089,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             res,
             &lay.dyn_tables,
             &lay.scan,
+            arrays_present,
             &synth,
             &sym,
             lay.relative_count,
@@ -1101,51 +1106,64 @@ fn mark_live_pieces(
     merge_of: &HashMap<(FileId, u32), (u32, u32)>,
     inputs: &mut [Vec<merge::MergeInput<'static>>],
 ) {
-    let mark = |file: FileId,
-                index: usize,
-                addend: i64,
-                inputs: &mut [Vec<merge::MergeInput<'static>>]| {
+    // The piece a symbol (plus addend) points into: (merge group, input, offset). Most
+    // relocations point elsewhere; the section kind says so before any hash lookup.
+    let piece_of = |file: FileId, index: usize, addend: i64| -> Option<(u32, u32, u64)> {
         let f = &res.files[file as usize];
-        let Some(sym) = f.symbols.get(index) else {
-            return;
-        };
+        let sym = f.symbols.get(index)?;
         let shndx = sym.st_shndx(LE);
-        let Some(&(g, i)) = merge_of.get(&(file, u32::from(shndx))) else {
-            return;
-        };
+        if f.sections.get(usize::from(shndx))?.kind != SectionKind::Merge {
+            return None;
+        }
+        let &(g, i) = merge_of.get(&(file, u32::from(shndx)))?;
         // A section symbol's addend selects the piece; a named symbol's value does.
         let off = if sym.st_type() == elf::STT_SECTION {
             sym.st_value(LE).wrapping_add(addend as u64)
         } else {
             sym.st_value(LE)
         };
-        inputs[g as usize][i as usize].mark_live(off);
+        Some((g, i, off))
     };
-    for (fi, f) in res.files.iter().enumerate() {
-        for s in &f.sections {
-            // Only live allocated code and data keep pieces (debug info does not, as in lld).
-            if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) || !s.is_alloc() {
-                continue;
-            }
-            for r in s.relocs {
-                let sym = r.r_sym(LE, false) as usize;
-                match res.global_of(fi as FileId, sym) {
-                    Some(g) => {
-                        if let SymbolDef::Defined { file, index } = res.symtab.get(g).def {
-                            mark(file, index as usize, 0, inputs);
-                        }
-                    }
-                    None => mark(fi as FileId, sym, r.r_addend(LE), inputs),
+    // Files are read in parallel (their relocations are the bulk of the work); the marks are
+    // applied afterwards, in file order.
+    let per_file: Vec<Vec<(u32, u32, u64)>> = res
+        .files
+        .par_iter()
+        .enumerate()
+        .map(|(fi, f)| {
+            let mut marks = Vec::new();
+            for s in &f.sections {
+                // Only live allocated code and data keep pieces (debug info does not, as in lld).
+                if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) || !s.is_alloc() {
+                    continue;
+                }
+                for r in s.relocs {
+                    let sym = r.r_sym(LE, false) as usize;
+                    let piece = match res.global_of(fi as FileId, sym) {
+                        Some(g) => match res.symtab.get(g).def {
+                            SymbolDef::Defined { file, index } => piece_of(file, index as usize, 0),
+                            _ => None,
+                        },
+                        None => piece_of(fi as FileId, sym, r.r_addend(LE)),
+                    };
+                    marks.extend(piece);
                 }
             }
+            marks
+        })
+        .collect();
+    let mut mark = |piece: Option<(u32, u32, u64)>| {
+        if let Some((g, i, off)) = piece {
+            inputs[g as usize][i as usize].mark_live(off);
         }
+    };
+    for piece in per_file.into_iter().flatten() {
+        mark(Some(piece));
     }
-    // Exported or otherwise kept symbols defined in merged sections keep their pieces.
-    for s in &res.symtab.symbols {
-        if let SymbolDef::Defined { file, index } = s.def {
-            if s.in_dynsym {
-                mark(file, index as usize, 0, inputs);
-            }
+    // Exported symbols defined in merged sections keep their pieces.
+    for &id in &res.exported_definitions {
+        if let SymbolDef::Defined { file, index } = res.symtab.get(id).def {
+            mark(piece_of(file, index as usize, 0));
         }
     }
 }
@@ -1395,7 +1413,11 @@ fn fde_target_alive(res: &Resolved, file: FileId, sym: usize) -> bool {
     )
 }
 
-/// The `.dynamic` tags in lld's order. `synth` gives a synthetic chunk's address and size,
+/// The init/fini array output sections, in the order of [`dynamic_tags`]'s `arrays_present`.
+const INIT_FINI_ARRAYS: [&str; 3] = [".preinit_array", ".init_array", ".fini_array"];
+
+/// The `.dynamic` tags in lld's order. `arrays_present` says which of [`INIT_FINI_ARRAYS`] the
+/// output has. `synth` gives a synthetic chunk's address and size,
 /// `osec` an output section's, `sym` a defined symbol's value; during layout they are dummies
 /// (only the number of tags matters then).
 #[allow(clippy::too_many_arguments)]
@@ -1404,6 +1426,7 @@ fn dynamic_tags(
     res: &Resolved,
     t: &crate::dynamic::DynTables,
     scan: &ScanResult,
+    arrays_present: [bool; 3],
     synth: &dyn Fn(Synthetic) -> Option<(u64, u64)>,
     sym: &dyn Fn(&[u8]) -> Option<u64>,
     relative_count: u64,
@@ -1501,15 +1524,10 @@ fn dynamic_tags(
         (".init_array", elf::DT_INIT_ARRAY, elf::DT_INIT_ARRAYSZ),
         (".fini_array", elf::DT_FINI_ARRAY, elf::DT_FINI_ARRAYSZ),
     ];
-    for (name, at, sz) in arrays {
+    for ((name, at, sz), present) in arrays.into_iter().zip(arrays_present) {
         if name == ".preinit_array" && !exe {
             continue;
         }
-        let present = res.files.iter().any(|f| {
-            f.sections
-                .iter()
-                .any(|s| matches!(s.kind, SectionKind::Regular) && s.output_name == name)
-        });
         if present {
             let (addr, size) = synth_osec(synth, name);
             tag(at, addr);
