@@ -108,26 +108,7 @@ fn differential(case: &Case, compiler: Compiler, mode: &Mode) -> Check {
     let weld_run = build::run_program(&weld_out)?;
     save_run(&dir, "weld", &weld_run)?;
 
-    let mut problems = Vec::new();
-    if weld_run.status_text() != lld_run.status_text() {
-        problems.push(format!(
-            "status differs: weld's program: {}, lld's program: {}",
-            weld_run.status_text(),
-            lld_run.status_text()
-        ));
-    }
-    if weld_run.stdout != lld_run.stdout {
-        problems.push(format!(
-            "stdout differs: {}",
-            text_diff("weld", &weld_run.stdout_str(), "lld", &lld_run.stdout_str())
-        ));
-    }
-    if weld_run.stderr != lld_run.stderr {
-        problems.push(format!(
-            "stderr differs: {}",
-            text_diff("weld", &weld_run.stderr_str(), "lld", &lld_run.stderr_str())
-        ));
-    }
+    let mut problems = weld_tests::run::run_differences("weld", &weld_run, "lld", &lld_run);
     if let Err(e) = compare_elf(case, &weld_out, &lld_out) {
         problems.push(e);
     }
@@ -210,19 +191,7 @@ fn save_run(dir: &Path, label: &str, run: &Output) -> Check {
 
 /// Segment types and flags, note types, debug info, required sections.
 fn compare_elf(case: &Case, weld: &Path, lld: &Path) -> Check {
-    let mut problems = Vec::new();
-    let (ws, ls) = (elf::segments(weld)?, elf::segments(lld)?);
-    if ws != ls {
-        problems.push(format!(
-            "program headers differ (type -> flags of each header):\n  weld: {ws:?}\n  lld:  {ls:?}"
-        ));
-    }
-    let (wn, ln) = (elf::notes(weld)?, elf::notes(lld)?);
-    if wn != ln {
-        problems.push(format!(
-            "note types differ:\n  weld: {wn:?}\n  lld:  {ln:?}"
-        ));
-    }
+    let mut problems = elf::header_differences(weld, lld)?;
     if !case.config.sections.is_empty() || case.config.dwarf_verify {
         let (wsec, lsec) = (elf::section_names(weld)?, elf::section_names(lld)?);
         let mut required = case.config.sections.clone();

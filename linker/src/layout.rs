@@ -8,7 +8,7 @@ use crate::eh_frame;
 use crate::error::Result;
 use crate::input_files::{FileId, SectionKind};
 use crate::merge;
-use crate::output_sections::{init_priority, is_relro, section_rank};
+use crate::output_sections::{init_priority, is_relro, section_rank, start_stop_section};
 use crate::relocations::{target_of, AddressMap, GotKind, ScanResult, SymKey};
 use crate::resolve::Resolved;
 use crate::symbol_table::{SymbolDef, SymbolId};
@@ -2518,12 +2518,10 @@ fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -
         if s.def != SymbolDef::Synthetic {
             continue;
         }
-        let name = s.name_str();
-        let (sec, is_start) = if let Some(n) = name.strip_prefix("__start_") {
-            (n, true)
-        } else if let Some(n) = name.strip_prefix("__stop_") {
-            (n, false)
-        } else {
+        let Some((sec, is_start)) = start_stop_section(s.name) else {
+            continue;
+        };
+        let Ok(sec) = std::str::from_utf8(sec) else {
             continue;
         };
         if let Some((a, size)) = find(sec) {
@@ -2607,11 +2605,7 @@ pub fn drop_collected_start_stop(res: &mut Resolved) {
         if s.def != SymbolDef::Synthetic {
             continue;
         }
-        let sec = s
-            .name
-            .strip_prefix(b"__start_")
-            .or_else(|| s.name.strip_prefix(b"__stop_"));
-        if sec.is_some_and(|n| !live_names.contains(n)) {
+        if start_stop_section(s.name).is_some_and(|(n, _)| !live_names.contains(n)) {
             gone.push(id);
         }
     }
@@ -2650,13 +2644,8 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
             continue;
         }
         let mut define = is_linker_defined(s.name, is_pic);
-        if let Ok(n) = std::str::from_utf8(s.name) {
-            if let Some(sec) = n
-                .strip_prefix("__start_")
-                .or_else(|| n.strip_prefix("__stop_"))
-            {
-                define |= section_names.contains(sec);
-            }
+        if let Some((sec, _)) = start_stop_section(s.name) {
+            define |= std::str::from_utf8(sec).is_ok_and(|sec| section_names.contains(sec));
         }
         if s.name == b"_DYNAMIC" && !has_dynamic_section {
             define = false;
@@ -2665,8 +2654,7 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
             s.def = SymbolDef::Synthetic;
             // lld gives __start_/__stop_ protected visibility (global in .symtab) and hides the
             // other linker-defined symbols.
-            let start_stop = s.name.starts_with(b"__start_") || s.name.starts_with(b"__stop_");
-            s.visibility = if start_stop {
+            s.visibility = if start_stop_section(s.name).is_some() {
                 elf::STV_PROTECTED
             } else {
                 elf::STV_HIDDEN

@@ -439,11 +439,8 @@ fn add_start_stop_nodes(
         if s.def != SymbolDef::Synthetic {
             continue;
         }
-        let sec = s
-            .name
-            .strip_prefix(b"__start_")
-            .or_else(|| s.name.strip_prefix(b"__stop_"));
-        if let Some(nodes) = sec.and_then(|n| by_name.get(n)) {
+        let sec = crate::output_sections::start_stop_section(s.name);
+        if let Some(nodes) = sec.and_then(|(n, _)| by_name.get(n)) {
             let n = graph
                 .add_node_with_edges(
                     NODE_START_STOP,

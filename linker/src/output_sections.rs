@@ -47,6 +47,13 @@ pub fn output_section_name(name: &str) -> &str {
         .unwrap_or(name)
 }
 
+/// The section a `__start_SEC` or `__stop_SEC` symbol bounds, and whether it is the start.
+pub fn start_stop_section(name: &[u8]) -> Option<(&[u8], bool)> {
+    name.strip_prefix(b"__start_")
+        .map(|sec| (sec, true))
+        .or_else(|| name.strip_prefix(b"__stop_").map(|sec| (sec, false)))
+}
+
 /// `SHF_X86_64_LARGE` (medium/large code model data), not named by the `object` crate.
 pub const SHF_X86_64_LARGE: u64 = 0x1000_0000;
 

@@ -802,7 +802,7 @@ fn undefined_errors(res: &Resolved, undefs: &[UndefRef]) -> Vec<Error> {
             msg.push_str(&format!("\n>>> referenced {} more times", refs.len() - 3));
         }
         let name = res.symtab.get(sid).name;
-        if !hinted && (name.starts_with(b"__start_") || name.starts_with(b"__stop_")) {
+        if !hinted && crate::output_sections::start_stop_section(name).is_some() {
             // lld gives this hint once per link.
             hinted = true;
             msg.push_str("\n>>> the encapsulation symbol needs to be retained under --gc-sections properly; consider -z nostart-stop-gc (see https://lld.llvm.org/ELF/start-stop-gc)");

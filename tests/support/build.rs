@@ -215,29 +215,12 @@ fn object_name(src: &str) -> String {
 /// and the identity of the compiler binaries.
 fn build_key(case: &Case, compiler: Compiler, mode: &Mode) -> Result<String, String> {
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&case.dir)
-        .map_err(|e| format!("{}: {e}", case.dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    for f in files {
-        f.file_name().hash(&mut h);
-        std::fs::read(&f)
-            .map_err(|e| format!("cannot read {}: {e}", f.display()))?
-            .hash(&mut h);
-    }
+    crate::paths::hash_dir_files(&case.dir, &mut h)?;
     for src in &case.config.sources {
         compile_flags(case, compiler, mode, src).hash(&mut h);
     }
     for d in [compiler.c_driver(), compiler.cxx_driver(), tools::AR] {
-        let p = tools::find(d)?;
-        let p = std::fs::canonicalize(&p).unwrap_or(p);
-        p.hash(&mut h);
-        if let Ok(m) = std::fs::metadata(&p) {
-            m.len().hash(&mut h);
-            m.modified().ok().hash(&mut h);
-        }
+        tools::hash_tool_identity(tools::find(d)?, &mut h);
     }
     Ok(format!("{:016x}", h.finish()))
 }

@@ -127,28 +127,11 @@ fn compile_key(
     flags: &[&str],
 ) -> Result<String, String> {
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(case_dir)
-        .map_err(|e| format!("{}: {e}", case_dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    for f in files {
-        f.file_name().hash(&mut h);
-        std::fs::read(&f)
-            .map_err(|e| format!("cannot read {}: {e}", f.display()))?
-            .hash(&mut h);
-    }
+    crate::paths::hash_dir_files(case_dir, &mut h)?;
     src.hash(&mut h);
     BASE_CFLAGS.hash(&mut h);
     flags.hash(&mut h);
-    let p = tools::find(compiler.driver(is_cxx_source(src)))?;
-    let p = std::fs::canonicalize(&p).unwrap_or(p);
-    p.hash(&mut h);
-    if let Ok(m) = std::fs::metadata(&p) {
-        m.len().hash(&mut h);
-        m.modified().ok().hash(&mut h);
-    }
+    tools::hash_tool_identity(tools::find(compiler.driver(is_cxx_source(src)))?, &mut h);
     Ok(format!("{:016x}", h.finish()))
 }
 
@@ -369,36 +352,7 @@ pub fn check_reference(o: &Output, expected: Option<&str>) -> Check {
 
 /// Compares a run with the reference run: status, stdout, stderr. `label` names the run.
 pub fn compare_runs(label: &str, got: &Output, reference: &Output) -> Check {
-    let mut problems = Vec::new();
-    if got.status_text() != reference.status_text() {
-        problems.push(format!(
-            "status differs: {label}: {}, reference: {}",
-            got.status_text(),
-            reference.status_text()
-        ));
-    }
-    if got.stdout != reference.stdout {
-        problems.push(format!(
-            "stdout differs: {}",
-            text_diff(
-                label,
-                &got.stdout_str(),
-                "reference",
-                &reference.stdout_str()
-            )
-        ));
-    }
-    if got.stderr != reference.stderr {
-        problems.push(format!(
-            "stderr differs: {}",
-            text_diff(
-                label,
-                &got.stderr_str(),
-                "reference",
-                &reference.stderr_str()
-            )
-        ));
-    }
+    let problems = crate::run::run_differences(label, got, "reference", reference);
     if problems.is_empty() {
         Ok(())
     } else {

@@ -130,6 +130,25 @@ pub fn dwarf_verify(file: &Path) -> Result<(usize, String), String> {
     Ok((errors, text))
 }
 
+/// How two outputs' program headers (type and flags of each) and note types differ: one message
+/// per difference, empty when they agree.
+pub fn header_differences(weld: &Path, lld: &Path) -> Result<Vec<String>, String> {
+    let mut problems = Vec::new();
+    let (ws, ls) = (segments(weld)?, segments(lld)?);
+    if ws != ls {
+        problems.push(format!(
+            "program headers differ (type -> flags of each header):\n  weld: {ws:?}\n  lld:  {ls:?}"
+        ));
+    }
+    let (wn, ln) = (notes(weld)?, notes(lld)?);
+    if wn != ln {
+        problems.push(format!(
+            "note types differ:\n  weld: {wn:?}\n  lld:  {ln:?}"
+        ));
+    }
+    Ok(problems)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -497,17 +497,8 @@ pub fn check_linked(o: &Output, out: &Path, label: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// `text` with every line starting `FROM: ` rewritten to start `TO: ` (lld's diagnostics name
-/// the program they were run as).
-pub fn rename_program(text: &str, from: &str, to: &str) -> String {
-    let prefix = format!("{from}: ");
-    text.lines()
-        .map(|l| match l.strip_prefix(&prefix) {
-            Some(rest) => format!("{to}: {rest}\n"),
-            None => format!("{l}\n"),
-        })
-        .collect()
-}
+/// lld's diagnostics name the program they were run as: the shared renaming.
+pub use crate::linkerr::rename_program;
 
 /// The name a linker puts before `error:` when run by `compiler`'s driver: gcc runs it as
 /// `<dir>/ld` (see `Linker::gcc_bin_dir`), clang by its path. weld always says `weld`.

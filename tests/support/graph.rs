@@ -231,14 +231,10 @@ pub fn bitcode_lines_last(stdout: &str) -> Check {
     Ok(())
 }
 
-/// `llvm-nm-22 --defined-only` over one file: the names it defines (ELF or bitcode).
-pub fn nm_defined(file: &Path, dynamic: bool) -> Result<BTreeSet<String>, String> {
+/// `llvm-nm-22 ARGS --format=just-symbols FILE`: one name per line, as a set.
+fn nm_names(args: &[&str], file: &Path) -> Result<BTreeSet<String>, String> {
     let mut cmd = Command::new(tools::find(lto::NM)?);
-    cmd.args(["--defined-only", "--format=just-symbols"]);
-    if dynamic {
-        cmd.arg("-D");
-    }
-    cmd.arg(file);
+    cmd.args(args).arg("--format=just-symbols").arg(file);
     let out =
         run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok(&format!("{} {}", lto::NM, file.display()))?;
     Ok(out
@@ -248,6 +244,16 @@ pub fn nm_defined(file: &Path, dynamic: bool) -> Result<BTreeSet<String>, String
         .filter(|l| !l.is_empty())
         .map(String::from)
         .collect())
+}
+
+/// `llvm-nm-22 --defined-only` over one file: the names it defines (ELF or bitcode).
+pub fn nm_defined(file: &Path, dynamic: bool) -> Result<BTreeSet<String>, String> {
+    let args: &[&str] = if dynamic {
+        &["--defined-only", "-D"]
+    } else {
+        &["--defined-only"]
+    };
+    nm_names(args, file)
 }
 
 /// The symbols defined in a linked output's `.symtab`.
@@ -333,18 +339,7 @@ pub fn lines_match(text: &str, want: &[&str]) -> bool {
 
 /// `llvm-nm-22 --undefined-only` over one file: the names it references without defining.
 pub fn nm_undefined(file: &Path) -> Result<BTreeSet<String>, String> {
-    let mut cmd = Command::new(tools::find(lto::NM)?);
-    cmd.args(["--undefined-only", "--format=just-symbols"])
-        .arg(file);
-    let out =
-        run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok(&format!("{} {}", lto::NM, file.display()))?;
-    Ok(out
-        .stdout_str()
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(String::from)
-        .collect())
+    nm_names(&["--undefined-only"], file)
 }
 
 /// The symbols referenced (undefined) by any of a link's LTO objects.

@@ -421,26 +421,7 @@ pub fn run_and_compare(dir: &Path, lld: &Linked, weld: &Linked, expect: &Expect)
     }
     let wr = run_program(dir, &weld.out, &expect.args)?;
     save_run(dir, &weld.out, &wr)?;
-    let mut problems = Vec::new();
-    if wr.status_text() != lr.status_text() {
-        problems.push(format!(
-            "status differs: weld's program: {}, lld's program: {}",
-            wr.status_text(),
-            lr.status_text()
-        ));
-    }
-    if wr.stdout != lr.stdout {
-        problems.push(format!(
-            "stdout differs: {}",
-            text_diff("weld", &wr.stdout_str(), "lld", &lr.stdout_str())
-        ));
-    }
-    if wr.stderr != lr.stderr {
-        problems.push(format!(
-            "stderr differs: {}",
-            text_diff("weld", &wr.stderr_str(), "lld", &lr.stderr_str())
-        ));
-    }
+    let mut problems = run::run_differences("weld", &wr, "lld", &lr);
     if let Err(e) = compare_headers(&weld.out, &lld.out) {
         problems.push(e);
     }
@@ -467,19 +448,7 @@ fn save_run(dir: &Path, program: &Path, run: &Output) -> Check {
 
 /// Program header types and flags, and note types, must be the same.
 pub fn compare_headers(weld: &Path, lld: &Path) -> Check {
-    let mut problems = Vec::new();
-    let (ws, ls) = (elf::segments(weld)?, elf::segments(lld)?);
-    if ws != ls {
-        problems.push(format!(
-            "program headers differ (type -> flags of each header):\n  weld: {ws:?}\n  lld:  {ls:?}"
-        ));
-    }
-    let (wn, ln) = (elf::notes(weld)?, elf::notes(lld)?);
-    if wn != ln {
-        problems.push(format!(
-            "note types differ:\n  weld: {wn:?}\n  lld:  {ln:?}"
-        ));
-    }
+    let problems = elf::header_differences(weld, lld)?;
     if problems.is_empty() {
         Ok(())
     } else {

@@ -51,3 +51,22 @@ pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
     }
     std::fs::write(path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
+
+/// Feeds the name and contents of every file directly in `dir` (sorted by name) to `h`: the part
+/// of a build cache key that changes when a test case's sources do.
+pub fn hash_dir_files(dir: &Path, h: &mut impl std::hash::Hasher) -> Result<(), String> {
+    use std::hash::Hash;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    for f in files {
+        f.file_name().hash(h);
+        std::fs::read(&f)
+            .map_err(|e| format!("cannot read {}: {e}", f.display()))?
+            .hash(h);
+    }
+    Ok(())
+}

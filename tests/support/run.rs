@@ -234,6 +234,32 @@ where
     run(&mut cmd, limit)
 }
 
+/// What differs between two runs of a program: status, stdout, stderr, one message each (empty
+/// when they behave the same). `a_name` and `b_name` label the runs in the messages.
+pub fn run_differences(a_name: &str, a: &Output, b_name: &str, b: &Output) -> Vec<String> {
+    let mut problems = Vec::new();
+    if a.status_text() != b.status_text() {
+        problems.push(format!(
+            "status differs: {a_name}: {}, {b_name}: {}",
+            a.status_text(),
+            b.status_text()
+        ));
+    }
+    if a.stdout != b.stdout {
+        problems.push(format!(
+            "stdout differs: {}",
+            crate::text_diff(a_name, &a.stdout_str(), b_name, &b.stdout_str())
+        ));
+    }
+    if a.stderr != b.stderr {
+        problems.push(format!(
+            "stderr differs: {}",
+            crate::text_diff(a_name, &a.stderr_str(), b_name, &b.stderr_str())
+        ));
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

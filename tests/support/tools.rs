@@ -164,3 +164,15 @@ pub fn symlink_fresh(target: &Path, link: &Path) -> Result<(), String> {
         )
     })
 }
+
+/// Feeds the identity of tool `path` (canonical path, size, modification time) to `h`, so that
+/// build caches notice a changed compiler.
+pub fn hash_tool_identity(path: PathBuf, h: &mut impl std::hash::Hasher) {
+    use std::hash::Hash;
+    let p = std::fs::canonicalize(&path).unwrap_or(path);
+    p.hash(h);
+    if let Ok(m) = std::fs::metadata(&p) {
+        m.len().hash(h);
+        m.modified().ok().hash(h);
+    }
+}
