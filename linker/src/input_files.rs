@@ -408,27 +408,24 @@ impl ObjectFile {
     /// are sorted by offset (this loop touches them all anyway).
     fn check_relocs(&mut self) -> Result<()> {
         let nsyms = self.symbols.len();
+        let name = &self.name;
         for sec in self.sections.iter_mut() {
-            sec.relocs_sorted = sec
-                .relocs
-                .windows(2)
-                .all(|w| w[0].r_offset(LE) <= w[1].r_offset(LE));
-        }
-        for (i, sec) in self.sections.iter().enumerate() {
+            // One pass over the relocations: symbol indexes checked, sortedness recorded.
+            let mut sorted = true;
+            let mut prev = 0;
             for r in sec.relocs {
                 let sym = r.r_sym(LE, false) as usize;
                 if sym >= nsyms && sym != 0 {
                     bail!(
-                        "{}: invalid symbol index {sym} in relocation of section {}",
-                        self.name,
-                        if i < self.sections.len() {
-                            self.sections[i].name_str()
-                        } else {
-                            "?"
-                        }
+                        "{name}: invalid symbol index {sym} in relocation of section {}",
+                        sec.name_str()
                     );
                 }
+                let off = r.r_offset(LE);
+                sorted &= prev <= off;
+                prev = off;
             }
+            sec.relocs_sorted = sorted;
         }
         Ok(())
     }
