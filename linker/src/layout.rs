@@ -735,7 +735,8 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     // .got.plt: three reserved words, one slot per PLT entry, then one per IPLT entry. lld
     // creates it whenever something needs a GOT base or a PLT exists.
     let needs_gotplt =
-        !scan.iplt.is_empty() || !scan.plt.is_empty() || needs_got_base(res) || dynamic_output;
+        // needs_got_base reads every relocation: asked last.
+        dynamic_output || !scan.iplt.is_empty() || !scan.plt.is_empty() || needs_got_base(res);
     if needs_gotplt {
         let size = 24 + scan.plt.len() as u64 * 8;
         add_synth(
