@@ -108,6 +108,8 @@ fn root_suffix(r: RootReason) -> &'static str {
         reason::NO_GC => " (--no-gc-sections)",
         reason::LLVM_USED => " (llvm.used)",
         reason::INLINE_ASM => " (inline asm)",
+        reason::DEFSYM => " (--defsym)",
+        reason::CODEGEN_CALLEE => " (may be called by code generation)",
         _ => "",
     }
 }

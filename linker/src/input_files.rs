@@ -198,6 +198,9 @@ pub struct ObjectFile {
     /// Index of the first non-local symbol (`sh_info` of `.symtab`).
     pub first_global: usize,
     pub comdats: Vec<ComdatGroup>,
+    /// Members of each section group without `GRP_COMDAT`: nothing to resolve, but its
+    /// sections live and die together under `--gc-sections` (profile counters and data).
+    pub plain_groups: Vec<Vec<u32>>,
     /// Name of the first `STT_FILE` symbol, used as lld does in "referenced by" lines.
     pub source_name: Option<&'static [u8]>,
 }
@@ -355,6 +358,7 @@ impl ObjectFile {
             strtab,
             first_global,
             comdats: Vec::new(),
+            plain_groups: Vec::new(),
             source_name,
         };
         file.read_groups()?;
@@ -376,8 +380,14 @@ impl ObjectFile {
             let Some((&flag, members)) = words.split_first() else {
                 bail!("{}: invalid SHT_GROUP section {i}", self.name);
             };
+            for &m in members {
+                if m as usize >= self.sections.len() || m == 0 {
+                    bail!("{}: invalid section index {m} in SHT_GROUP {i}", self.name);
+                }
+            }
             if flag & elf::GRP_COMDAT == 0 {
                 // A non-COMDAT group just ties sections together for GC; nothing to resolve.
+                self.plain_groups.push(members.to_vec());
                 continue;
             }
             let sig_index = sec.shdr.sh_info(LE) as usize;
@@ -394,11 +404,6 @@ impl ObjectFile {
                 signature = self.sections.get(s).map(|s| s.name).unwrap_or(b"");
             }
             let members: Vec<u32> = members.to_vec();
-            for &m in &members {
-                if m as usize >= self.sections.len() || m == 0 {
-                    bail!("{}: invalid section index {m} in SHT_GROUP {i}", self.name);
-                }
-            }
             self.comdats.push(ComdatGroup { signature, members });
         }
         Ok(())

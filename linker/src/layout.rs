@@ -2610,8 +2610,24 @@ pub fn drop_collected_start_stop(res: &mut Resolved) {
             gone.push(id);
         }
     }
+    if gone.is_empty() {
+        return;
+    }
+    // Undefined again, with the binding of its references: only weak ones make it a weak
+    // undefined symbol that resolves to 0, as in lld.
+    let mut strong: hashbrown::HashSet<usize> = hashbrown::HashSet::new();
+    for (fi, f) in res.files.iter().enumerate() {
+        for (k, &id) in res.file_syms[fi].iter().enumerate() {
+            let sym = &f.symbols[f.first_global + k];
+            if sym.st_shndx(LE) == elf::SHN_UNDEF && sym.st_bind() != elf::STB_WEAK {
+                strong.insert(id as usize);
+            }
+        }
+    }
     for id in gone {
-        res.symtab.symbols[id].def = SymbolDef::Undefined;
+        let s = &mut res.symtab.symbols[id];
+        s.def = SymbolDef::Undefined;
+        s.weak = !strong.contains(&id);
     }
 }
 

@@ -14,6 +14,7 @@ pub mod error;
 pub mod gc_report;
 pub mod input_files;
 pub mod layout;
+pub mod libcalls;
 pub mod library_search;
 pub mod linker_script;
 pub mod lto_link;

@@ -4,9 +4,11 @@
 use crate::config::{Config, OutputKind};
 use crate::error::{Error, Result};
 use crate::resolve::Resolved;
-use crate::symbol_table::SymbolDef;
+use crate::symbol_table::{Symbol, SymbolDef, SymbolId};
 use crate::{bail, err};
 use hashbrown::HashSet;
+use object::read::elf::Sym;
+use object::LittleEndian as LE;
 
 /// What LTO did, for `--stats` and `--time`.
 #[derive(Clone, Debug, Default)]
@@ -30,23 +32,92 @@ pub struct ResolutionContext<'a> {
     pub extra_roots: HashSet<Vec<u8>>,
 }
 
+/// Names that lld's `--wrap` handling marks: the wrapped symbols and their `__real_` names are
+/// redefined by the linker after LTO (`LinkerRedefined`, so LTO neither inlines nor
+/// internalizes them), and a redirection target is referenced after the renaming
+/// (`referencedAfterWrap`): `__wrap_foo` when `foo` is referenced or defined, `foo` when
+/// `__real_foo` is.
+struct WrapNames {
+    redefined: HashSet<Vec<u8>>,
+    referenced_after_wrap: HashSet<Vec<u8>>,
+}
+
+fn wrap_names(config: &Config, res: &Resolved) -> WrapNames {
+    let mut w = WrapNames {
+        redefined: HashSet::new(),
+        referenced_after_wrap: HashSet::new(),
+    };
+    let seen = |name: &[u8]| {
+        res.symtab
+            .lookup(name)
+            .map(|id| res.symtab.get(id))
+            .is_some_and(|s| s.referenced || s.is_defined())
+    };
+    for name in &config.wrap {
+        let real = format!("__real_{name}").into_bytes();
+        if seen(&real) {
+            w.referenced_after_wrap.insert(name.as_bytes().to_vec());
+        }
+        if seen(name.as_bytes()) {
+            w.referenced_after_wrap
+                .insert(format!("__wrap_{name}").into_bytes());
+        }
+        w.redefined.insert(name.as_bytes().to_vec());
+        w.redefined.insert(real);
+    }
+    w
+}
+
+/// Section names some `__start_NAME`/`__stop_NAME` symbol of the link names: lld keeps bitcode
+/// symbols placed in such sections visible to regular objects, since the section is reached
+/// through the encapsulation symbols, which LTO knows nothing of.
+fn start_stop_sections(res: &Resolved) -> HashSet<Vec<u8>> {
+    res.symtab
+        .symbols
+        .iter()
+        .filter(|s| s.referenced || s.is_defined())
+        .filter_map(|s| crate::output_sections::start_stop_section(s.name))
+        .map(|(sec, _)| sec.to_vec())
+        .collect()
+}
+
+/// Whether a definition has an address that LTO may reach PC-relatively: not an absolute
+/// symbol (`--defsym=x=NUMBER`, `SHN_ABS` in an object) nor one the linker defines by
+/// expression (`--defsym=x=y`), which lld excludes from `FinalDefinitionInLinkageUnit`.
+fn has_section_address(res: &Resolved, def: SymbolDef) -> bool {
+    match def {
+        SymbolDef::Absolute(_) | SymbolDef::Synthetic => false,
+        SymbolDef::Defined { file, index } => res.files[file as usize]
+            .symbols
+            .get(index as usize)
+            .is_some_and(|s| s.st_shndx(LE) != object::elf::SHN_ABS),
+        _ => true,
+    }
+}
+
 /// The resolution of every symbol of every bitcode file, with lld's rule: a prevailing bitcode
 /// definition is visible to regular objects when any native object refers to it (or it is a
-/// root or exported). This is the step the reference graph will make precise; it receives the
-/// symbol table (through `res`) and the liveness walk, which lld's rule ignores.
-pub fn lld_resolutions(
+/// root or exported, a `--wrap` redirection target, or placed in a section some
+/// `__start_`/`__stop_` symbol names).
+pub fn lld_resolutions(ctx: &ResolutionContext<'_>, res: &Resolved) -> Vec<Vec<lto::Resolution>> {
+    resolutions_with(ctx, res, |_, s| s.used_in_regular_obj)
+}
+
+/// Resolutions by lld's rule, with `native_reference` deciding which native references count.
+fn resolutions_with(
     ctx: &ResolutionContext<'_>,
     res: &Resolved,
-    _graph: Option<&crate::mark_live::MarkResult>,
+    native_reference: impl Fn(SymbolId, &Symbol) -> bool,
 ) -> Vec<Vec<lto::Resolution>> {
     let exe = ctx.config.output_kind == OutputKind::Executable;
-    let wrapped: HashSet<&[u8]> = ctx
+    let wrap = wrap_names(ctx.config, res);
+    let defsym_names: HashSet<&[u8]> = ctx
         .config
-        .wrap
+        .defsyms
         .iter()
-        .flat_map(|w| [w.as_bytes()])
-        .chain(ctx.config.defsyms.iter().map(|d| d.name.as_bytes()))
+        .map(|d| d.name.as_bytes())
         .collect();
+    let start_stop = start_stop_sections(res);
     res.bitcode
         .iter()
         .enumerate()
@@ -62,23 +133,32 @@ pub fn lld_resolutions(
                                 file: fi as u32,
                                 index: i as u32,
                             };
-                    let root = ctx.extra_roots.contains(s.name);
+                    let in_start_stop_section = !start_stop.is_empty()
+                        && b.file
+                            .as_ref()
+                            .and_then(|f| f.symbol(i))
+                            .and_then(|sym| sym.section)
+                            .is_some_and(|sec| start_stop.contains(sec));
+                    let root = ctx.extra_roots.contains(s.name)
+                        || wrap.referenced_after_wrap.contains(s.name)
+                        || in_start_stop_section;
                     let visible =
-                        s.used_in_regular_obj || s.referenced_by_dso || s.in_dynsym || root;
-                    // lld: defined in this output (by anyone) and not preemptible.
+                        native_reference(sid, s) || s.referenced_by_dso || s.in_dynsym || root;
+                    let redefined =
+                        wrap.redefined.contains(s.name) || defsym_names.contains(s.name);
+                    // lld: defined in this output (by anyone), not preemptible, and with an
+                    // address in a section.
                     let defined_here = prevailing
-                        || matches!(
-                            s.def,
-                            SymbolDef::Defined { .. }
-                                | SymbolDef::Common { .. }
-                                | SymbolDef::Absolute(_)
-                        );
+                        || (matches!(s.def, SymbolDef::Defined { .. } | SymbolDef::Common { .. })
+                            && has_section_address(res, s.def));
                     lto::Resolution {
                         prevailing,
                         visible_to_regular_obj: visible,
-                        final_definition_in_linkage_unit: defined_here && (exe || !s.preemptible),
+                        final_definition_in_linkage_unit: defined_here
+                            && !redefined
+                            && (exe || !s.preemptible),
                         export_dynamic: s.in_dynsym,
-                        linker_redefined: wrapped.contains(s.name),
+                        linker_redefined: redefined,
                     }
                 })
                 .collect()
@@ -86,10 +166,13 @@ pub fn lld_resolutions(
         .collect()
 }
 
-/// weld's rule under `--gc-sections`: the same as lld's, except that a bitcode symbol is
-/// visible to regular objects only when a *live* native section (or a root, or the dynamic
-/// symbol table) references it. A reference from native code the walk found dead no longer
-/// forces LTO to keep and compile the symbol and everything it reaches.
+/// weld's rule under `--gc-sections`: the same as lld's, except that a native reference makes
+/// a bitcode symbol visible to regular objects only when it comes from a *live* native
+/// section. A reference from native code the walk found dead no longer forces LTO to keep and
+/// compile the symbol and everything it reaches. Every reference the graph cannot weigh
+/// counts as lld counts it (see docs/architecture.md): roots of the walk (CIE personality
+/// routines, `--defsym` targets, ...), references from non-allocated sections (kept whatever
+/// is live), and every native reference to a symbol inline asm in live bitcode may name.
 pub fn precise_resolutions(
     ctx: &ResolutionContext<'_>,
     res: &Resolved,
@@ -100,20 +183,13 @@ pub fn precise_resolutions(
         .liveness
         .symbols_referenced_from(&graph.graph, |k| k == native)
         .ok();
-    let mut out = lld_resolutions(ctx, res, Some(graph));
-    for (b, rs) in res.bitcode.iter().zip(out.iter_mut()) {
-        for (&sid, r) in b.syms.iter().zip(rs.iter_mut()) {
-            let s = res.symtab.get(sid);
-            let from_live_native = live_native_refs
-                .as_ref()
-                .is_none_or(|set| set.contains(gc::SymId(sid)));
-            r.visible_to_regular_obj = from_live_native
-                || s.in_dynsym
-                || s.referenced_by_dso
-                || ctx.extra_roots.contains(s.name);
-        }
-    }
-    out
+    let unweighed = crate::mark_live::references_outside_graph(res, graph);
+    resolutions_with(ctx, res, |sid, s| {
+        let from_live_native = live_native_refs
+            .as_ref()
+            .is_none_or(|set| set.contains(gc::SymId(sid)));
+        from_live_native || (s.used_in_regular_obj && unweighed.contains(&sid))
+    })
 }
 
 fn lto_config(config: &Config) -> lto::LtoConfig {
@@ -159,7 +235,9 @@ pub fn run_lto(
     if !config.lto.llvm_args.is_empty() {
         lto::set_llvm_options(&config.lto.llvm_args).map_err(|e| one(err!("-mllvm: {e}")))?;
     }
-    let mut extra_roots: HashSet<Vec<u8>> = HashSet::new();
+    // Code generation may introduce calls to runtime functions; a bitcode definition of one
+    // must survive LTO (lld marks these visible too).
+    let mut extra_roots = crate::libcalls::codegen_callees(res);
     let entry = config
         .entry
         .clone()
@@ -171,15 +249,10 @@ pub fn run_lto(
     {
         extra_roots.insert(n.as_bytes().to_vec());
     }
-    // Code generation may introduce calls to runtime functions; a bitcode definition of one
-    // must survive LTO (lld marks these visible too).
-    let triple = res
-        .bitcode
-        .iter()
-        .find_map(|b| b.file.as_ref().map(|f| f.target_triple().to_string()));
-    if let Some(t) = triple.filter(|t| !t.is_empty()) {
-        if let Ok(names) = lto::runtime_libcall_symbols(&t) {
-            extra_roots.extend(names.into_iter().map(String::into_bytes));
+    // A --defsym target is referenced by the linker, outside any object (lld: a script symbol).
+    for d in &config.defsyms {
+        if let crate::config::DefsymValue::Symbol(target, _) = &d.value {
+            extra_roots.insert(target.as_bytes().to_vec());
         }
     }
     let ctx = ResolutionContext {
@@ -188,7 +261,7 @@ pub fn run_lto(
     };
     let resolutions = match graph {
         Some(g) => precise_resolutions(&ctx, res, g),
-        None => lld_resolutions(&ctx, res, None),
+        None => lld_resolutions(&ctx, res),
     };
 
     let mut lto = lto::Lto::new(lc).map_err(|e| one(err!("LTO: {e}")))?;

@@ -57,6 +57,11 @@ pub mod reason {
     pub const LLVM_USED: RootReason = RootReason(9);
     /// Defined or referenced by module-level inline asm (opaque to the summary).
     pub const INLINE_ASM: RootReason = RootReason(10);
+    /// The target of a `--defsym` alias (lld's symbols referenced by the linker script).
+    pub const DEFSYM: RootReason = RootReason(11);
+    /// A function code generation may call on its own, while bitcode takes part (see
+    /// [`crate::libcalls`]): the graph before LTO cannot see those calls.
+    pub const CODEGEN_CALLEE: RootReason = RootReason(12);
 }
 
 /// The graph, its walk, and the mapping between nodes and sections.
@@ -270,9 +275,14 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
     // Members of a (kept) group live and die together: a cycle of edges.
     let mut group_next: Vec<(usize, usize)> = Vec::new();
     let mut members: Vec<usize> = Vec::new();
-    for g in &f.comdats {
+    let groups = f
+        .comdats
+        .iter()
+        .map(|g| g.members.as_slice())
+        .chain(f.plain_groups.iter().map(Vec::as_slice));
+    for g in groups {
         members.clear();
-        members.extend(g.members.iter().map(|&m| m as usize).filter(|&m| {
+        members.extend(g.iter().map(|&m| m as usize).filter(|&m| {
             matches!(
                 f.sections[m].kind,
                 SectionKind::Regular | SectionKind::Merge
@@ -311,8 +321,12 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
             Some(reason::RETAINED)
         } else if s.reserved && flags & u64::from(elf::SHF_LINK_ORDER) == 0 {
             Some(reason::RESERVED)
-        } else if !config.z.start_stop_gc && is_c_identifier(s.name) {
-            // -z nostart-stop-gc: C-identifier sections are kept as GNU ld keeps them.
+        } else if (!config.z.start_stop_gc || s.name.starts_with(b"__libc_"))
+            && is_c_identifier(s.name)
+        {
+            // -z nostart-stop-gc: C-identifier sections are kept as GNU ld keeps them. lld
+            // keeps `__libc_*` ones whatever -z says: glibc's libc.a before 2.34 reaches
+            // `__libc_atexit` and friends only through __start_/__stop_ (PR27492).
             Some(reason::RESERVED)
         } else {
             None
@@ -368,11 +382,14 @@ fn prevailing_commons(res: &Resolved) -> Vec<SymbolId> {
     commons
 }
 
-/// Roots that are symbols: the entry point, `-u`, `--require-defined`, exports, DT_INIT/DT_FINI.
+/// Roots that are symbols: the entry point, `-u`, `--require-defined`, exports, DT_INIT/DT_FINI,
+/// `--defsym` targets and, in the walk before LTO, the definitions of functions code
+/// generation may call (`codegen_callees`).
 fn add_symbol_roots(
     config: &Config,
     res: &Resolved,
     exported: &[SymbolId],
+    codegen_callees: &hashbrown::HashSet<Vec<u8>>,
     graph: &mut Graph,
 ) -> Result<()> {
     let entry = match (&config.entry, config.output_kind) {
@@ -406,6 +423,30 @@ fn add_symbol_roots(
                 .add_root_symbol(SymId(id), reason::RESERVED)
                 .map_err(gerr)?;
         }
+    }
+    for d in &config.defsyms {
+        if let crate::config::DefsymValue::Symbol(target, _) = &d.value {
+            if let Some(id) = res.symtab.lookup(target.as_bytes()) {
+                graph
+                    .add_root_symbol(SymId(id), reason::DEFSYM)
+                    .map_err(gerr)?;
+            }
+        }
+    }
+    // Sorted, so that the graph (and --why-live) does not depend on hash order.
+    let mut callees: Vec<SymbolId> = codegen_callees
+        .iter()
+        .filter_map(|n| res.symtab.lookup(n))
+        .filter(|&id| {
+            let s = res.symtab.get(id);
+            s.is_defined() && !matches!(s.def, SymbolDef::Lazy { .. })
+        })
+        .collect();
+    callees.sort_unstable();
+    for id in callees {
+        graph
+            .add_root_symbol(SymId(id), reason::CODEGEN_CALLEE)
+            .map_err(gerr)?;
     }
     Ok(())
 }
@@ -617,6 +658,39 @@ pub fn unload_bitcode_members(res: &mut Resolved, mark: &MarkResult) {
     res.extractions_from_walk = true;
 }
 
+/// Symbols referenced in ways the walk's section edges do not weigh, which must count as lld
+/// counts them when deciding what LTO may internalize: the walk's symbol roots (the entry,
+/// `-u`, exports, CIE personality routines, `--defsym` targets, functions code generation may
+/// call), and the targets of relocations in non-allocated sections of the files taking part
+/// (lld keeps those sections whatever is live, so their references are resolved).
+pub fn references_outside_graph(res: &Resolved, mark: &MarkResult) -> hashbrown::HashSet<SymbolId> {
+    let mut out: hashbrown::HashSet<SymbolId> = mark
+        .graph
+        .roots()
+        .iter()
+        .filter_map(|(t, _)| match t {
+            Target::Symbol(s) => Some(s.0),
+            Target::Node(_) => None,
+        })
+        .collect();
+    for (fi, f) in res.files.iter().enumerate() {
+        if !mark.active.get(fi).copied().unwrap_or(true) {
+            continue;
+        }
+        for s in &f.sections {
+            if s.is_alloc() || !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) {
+                continue;
+            }
+            out.extend(
+                s.relocs
+                    .iter()
+                    .filter_map(|r| res.global_of(fi as FileId, r.r_sym(LE, false) as usize)),
+            );
+        }
+    }
+    out
+}
+
 /// The prevailing bitcode symbols the walk did not reach, in file and symbol order, for
 /// `removing unused bitcode symbol FILE:(SYMBOL)` lines.
 pub fn dead_bitcode_symbols(res: &Resolved, mark: &MarkResult) -> Vec<(u32, u32)> {
@@ -742,7 +816,18 @@ pub fn mark_live(
         }
     }
 
-    add_symbol_roots(config, res, &res.exported_definitions, &mut graph)?;
+    let codegen_callees = if include_bitcode {
+        crate::libcalls::codegen_callees(res)
+    } else {
+        hashbrown::HashSet::new()
+    };
+    add_symbol_roots(
+        config,
+        res,
+        &res.exported_definitions,
+        &codegen_callees,
+        &mut graph,
+    )?;
     let start_stop = add_start_stop_nodes(config, res, &mut graph, &node_base)?;
     let common_node = add_common_nodes(&prevailing_commons(res), &mut graph)?;
     let nodes = DefinitionNodes {
