@@ -35,23 +35,28 @@ const CODEGEN_HOOKS: &[&str] = &[
     "__llvm_deoptimize",
 ];
 
-/// The names code generation may call for the link's bitcode: the target's runtime library
-/// calls (LLVM's own list, for the first module's triple, as lld asks) and
-/// [`CODEGEN_HOOKS`]. Empty when no bitcode takes part.
-pub fn codegen_callees(res: &Resolved) -> HashSet<Vec<u8>> {
-    let mut names = HashSet::new();
+/// The target's runtime library calls (LLVM's own list, for the first module's triple, as lld
+/// asks). Empty when no bitcode takes part.
+pub fn runtime_libcalls(res: &Resolved) -> HashSet<Vec<u8>> {
     let triple = res
         .bitcode
         .iter()
         .find_map(|b| b.file.as_ref().map(|f| f.target_triple().to_string()));
-    let Some(triple) = triple else {
-        return names;
-    };
-    if !triple.is_empty() {
-        if let Ok(list) = lto::runtime_libcall_symbols(&triple) {
-            names.extend(list.into_iter().map(String::into_bytes));
-        }
+    match triple.filter(|t| !t.is_empty()) {
+        Some(t) => lto::runtime_libcall_symbols(&t)
+            .map(|list| list.into_iter().map(String::into_bytes).collect())
+            .unwrap_or_default(),
+        None => HashSet::new(),
     }
+}
+
+/// The names code generation may call for the link's bitcode: [`runtime_libcalls`] and
+/// [`CODEGEN_HOOKS`]. Empty when no bitcode takes part.
+pub fn codegen_callees(res: &Resolved) -> HashSet<Vec<u8>> {
+    if res.bitcode.iter().all(|b| b.file.is_none()) {
+        return HashSet::new();
+    }
+    let mut names = runtime_libcalls(res);
     names.extend(CODEGEN_HOOKS.iter().map(|h| h.as_bytes().to_vec()));
     names
 }

@@ -638,6 +638,13 @@ fn add_bitcode_nodes(
 /// `--gc-archive-members`: bitcode archive members the walk never reached are left out of LTO
 /// entirely (never compiled, no initializers); the symbols they define become undefined.
 pub fn unload_bitcode_members(res: &mut Resolved, mark: &MarkResult) {
+    res.members_loaded_before_lto = res
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(fi, f)| f.archive.is_some() && mark.active.get(*fi).copied().unwrap_or(false))
+        .map(|(fi, _)| fi as FileId)
+        .collect();
     for (bf, b) in res.bitcode.iter_mut().enumerate() {
         if mark.bitcode_active.get(bf).copied().unwrap_or(true) {
             continue;
@@ -783,7 +790,8 @@ pub fn mark_live(
             return Err(err!("internal error: liveness graph nodes out of order"));
         }
         let roots = edges.roots;
-        let is_member = res.files[fid].archive.is_some();
+        let is_member = res.files[fid].archive.is_some()
+            && !res.members_loaded_before_lto.contains(&(fid as FileId));
         if activate_members && is_member {
             pending.push(roots);
             active.push(false);

@@ -96,6 +96,10 @@ pub struct Resolved {
     /// order: the liveness walk's export roots. Kept by `dynamic::compute_symbol_flags`, which
     /// decides `in_dynsym`.
     pub exported_definitions: Vec<SymbolId>,
+    /// `--gc-archive-members`: native archive members the walk before LTO loaded. They stay
+    /// in the link (their constructors run) even if LTO then folds away the call that reached
+    /// them, as `--why-extract` reports them loaded.
+    pub members_loaded_before_lto: HashSet<FileId>,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -226,6 +230,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             extractions_from_walk: false,
             common_candidates: Vec::new(),
             exported_definitions: Vec::new(),
+            members_loaded_before_lto: HashSet::new(),
             collected_commons: HashSet::new(),
             got_relax_disabled: HashSet::new(),
         },
@@ -262,8 +267,42 @@ impl Resolver<'_> {
         for input in &inputs {
             self.add_input(input)?;
         }
+        self.load_libcall_members()?;
         self.add_roots_and_wraps()?;
         self.mark_used_shared();
+        Ok(())
+    }
+
+    /// lld's `handleLibcall`: with bitcode in the link, an archive member whose *bitcode*
+    /// defines a runtime library function is loaded before LTO, since LTO's output may call it
+    /// and bitcode cannot join the link after LTO. Native definitions are loaded after LTO,
+    /// when a call appears.
+    fn load_libcall_members(&mut self) -> Result<()> {
+        if self.out.bitcode.is_empty() {
+            return Ok(());
+        }
+        let names = crate::libcalls::runtime_libcalls(&self.out);
+        let mut ids: Vec<SymbolId> = names
+            .iter()
+            .filter_map(|n| self.out.symtab.lookup(n))
+            .collect();
+        ids.sort_unstable();
+        for id in ids {
+            let SymbolDef::Lazy { archive, member } = self.out.symtab.get(id).def else {
+                continue;
+            };
+            let a = &self.out.archives[archive as usize];
+            let m = a
+                .archive
+                .member_at(member)
+                .map_err(|e| err!("{}: {e}", a.path.display()))?;
+            let is_bitcode = self
+                .member_bytes(archive, &m)?
+                .is_some_and(|data| classify(data) == FileKind::Bitcode);
+            if is_bitcode {
+                self.load_member(archive, member, Some(id), None, false)?;
+            }
+        }
         Ok(())
     }
 
