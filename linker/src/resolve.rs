@@ -308,10 +308,11 @@ impl Resolver<'_> {
 
     /// Adds a shared library's dynamic symbols. A library whose soname was already seen is
     /// ignored, as lld does. Non-default versions (`foo@V`) do not take part in resolution.
-    fn add_shared(&mut self, file: SharedFile) {
+    fn add_shared(&mut self, file: SharedFile) -> Result<()> {
         if self.out.shared.iter().any(|s| s.soname == file.soname) {
-            return;
+            return Ok(());
         }
+        let mut lazy_needed = Vec::new();
         let index = self.out.shared.len() as u32;
         for i in 1..file.dynsyms.len() {
             let s = &file.dynsyms[i];
@@ -326,6 +327,9 @@ impl Resolver<'_> {
             // references or defines, so the library binds to it (interposition).
             self.out.symtab.get_mut(id).referenced_by_dso = true;
             if s.st_shndx(LE) == elf::SHN_UNDEF {
+                if bind != elf::STB_WEAK {
+                    lazy_needed.push(id);
+                }
                 continue;
             }
             let (_, hidden) = file.version(i);
@@ -353,6 +357,16 @@ impl Resolver<'_> {
         }
         self.out.shared.push(file);
         self.out.shared_used.push(false);
+        // lld: a library's non-weak undefined reference resolves like an object's, so it loads
+        // the archive member that defines the name (now, or when a later archive offers it).
+        for id in lazy_needed {
+            let sym = self.out.symtab.get_mut(id);
+            sym.dso_needs_definition = true;
+            if let SymbolDef::Lazy { archive, member } = sym.def {
+                self.load_member(archive, member, Some(id), None, false)?;
+            }
+        }
+        Ok(())
     }
 
     /// A library is used when a non-weak undefined reference of some object binds to it.
@@ -401,7 +415,7 @@ impl Resolver<'_> {
                     bail!("attempted static link of dynamic object {name}");
                 }
                 let file = SharedFile::parse(name, data, input.state.as_needed)?;
-                self.add_shared(file);
+                self.add_shared(file)?;
             }
             FileKind::Bitcode => self.add_bitcode(name, data)?,
             FileKind::LinkerScript => self.add_linker_script(path, data, input)?,
@@ -547,7 +561,7 @@ impl Resolver<'_> {
         let sym = self.out.symtab.get(id).clone();
         // Only an undefined name becomes lazy: the first archive that defines a name wins.
         if sym.def == SymbolDef::Undefined {
-            if sym.referenced && !sym.weak {
+            if (sym.referenced && !sym.weak) || sym.dso_needs_definition {
                 self.fetch(archive, member, id)?;
             } else {
                 self.out.symtab.get_mut(id).def = SymbolDef::Lazy { archive, member };

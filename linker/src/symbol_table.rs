@@ -52,6 +52,9 @@ pub struct Symbol {
     pub first_referrer: Option<FileId>,
     /// Some shared library refers to the symbol (so an executable must export its definition).
     pub referenced_by_dso: bool,
+    /// Some shared library has a non-weak undefined reference to the symbol: as in lld, that
+    /// loads the archive member defining it (and the executable then exports it).
+    pub dso_needs_definition: bool,
     /// A native (non-bitcode) object refers to or defines the symbol: lld's `isUsedInRegularObj`,
     /// which makes a bitcode definition visible to regular objects.
     pub used_in_regular_obj: bool,
@@ -127,6 +130,7 @@ impl SymbolTable {
             sym_type: object::elf::STT_NOTYPE,
             first_referrer: None,
             referenced_by_dso: false,
+            dso_needs_definition: false,
             used_in_regular_obj: false,
             in_dynsym: false,
             preemptible: false,
