@@ -205,7 +205,12 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                 } else {
                     None
                 };
-                let assignment = versions.assign(s.dynamic_name(), demangled.as_deref());
+                // lld localizes a `foo@V` definition only by `local: *`, and never `foo@@V`.
+                let assignment = match s.symver {
+                    None => versions.assign(s.dynamic_name(), demangled.as_deref()),
+                    Some(_) if s.version_hidden => versions.asterisk(),
+                    Some(_) => crate::version_script::Assignment::Unassigned,
+                };
                 let listed = in_list(s.dynamic_name(), demangled.as_deref());
                 let mut export = exportable
                     && (shared_output
@@ -215,7 +220,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                         || listed
                         || s.symver.is_some());
                 match assignment {
-                    crate::version_script::Assignment::Local if s.symver.is_none() => {
+                    crate::version_script::Assignment::Local => {
                         export = false;
                         s.version_local = true;
                     }

@@ -390,7 +390,13 @@ impl Versions {
                 }
             }
         }
-        // `*` matches last: `global: *` or `local: *`.
+        self.asterisk()
+    }
+
+    /// What a `global: *` or `local: *` says, the only patterns that apply to a `.symver`
+    /// definition with a non-default version (`foo@V`): lld matches other patterns only
+    /// against unversioned names, and `*` last.
+    pub fn asterisk(&self) -> Assignment {
         for (index, node) in self.nodes.iter().rev() {
             if node.globals.iter().any(|p| p.text == "*" && p.glob) {
                 return Assignment::Version(*index);
