@@ -212,7 +212,16 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     Some(_) => crate::version_script::Assignment::Unassigned,
                 };
                 let listed = in_list(s.dynamic_name(), demangled.as_deref());
+                // lld: a definition only bitcode made, which LLVM may leave out of the
+                // symbol table, is exported only when something outside bitcode names it.
+                let omittable = matches!(s.def, SymbolDef::Bitcode { .. })
+                    && s.bitcode_omittable
+                    && !s.bitcode_not_omittable
+                    && !s.used_in_regular_obj
+                    && !s.referenced_by_dso
+                    && !export_named(s.name);
                 let mut export = exportable
+                    && !omittable
                     && (shared_output
                         || config.export_dynamic
                         || s.referenced_by_dso

@@ -753,6 +753,14 @@ impl Resolver<'_> {
                     sym_type,
                 }
             };
+            if matches!(input, SymbolInput::Defined { .. }) {
+                let sym = self.out.symtab.get_mut(sid);
+                if flags.can_be_omitted_from_dynsym() {
+                    sym.bitcode_omittable = true;
+                } else {
+                    sym.bitcode_not_omittable = true;
+                }
+            }
             if let Some(f) = self.add_global(
                 sid,
                 input,

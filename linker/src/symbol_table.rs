@@ -58,6 +58,12 @@ pub struct Symbol {
     /// A native (non-bitcode) object refers to or defines the symbol: lld's `isUsedInRegularObj`,
     /// which makes a bitcode definition visible to regular objects.
     pub used_in_regular_obj: bool,
+    /// Every definition seen so far is bitcode that LLVM says may be left out of the symbol
+    /// table (`linkonce_odr` with `unnamed_addr`: C++ inline functions, vtables): lld does not
+    /// export such a symbol unless a native object or a shared library names it.
+    pub bitcode_omittable: bool,
+    /// Some bitcode definition of the symbol may not be left out of the symbol table.
+    pub bitcode_not_omittable: bool,
     /// The symbol goes to `.dynsym` (imported or exported); computed after resolution.
     pub in_dynsym: bool,
     /// References may bind to another module's definition at run time; computed after resolution.
@@ -131,6 +137,8 @@ impl SymbolTable {
             first_referrer: None,
             referenced_by_dso: false,
             dso_needs_definition: false,
+            bitcode_omittable: false,
+            bitcode_not_omittable: false,
             used_in_regular_obj: false,
             in_dynsym: false,
             preemptible: false,
