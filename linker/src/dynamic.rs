@@ -208,7 +208,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                 // lld localizes a `foo@V` definition only by `local: *`, and never `foo@@V`.
                 let assignment = match s.symver {
                     None => versions.assign(s.dynamic_name(), demangled.as_deref()),
-                    Some(_) if s.version_hidden => versions.asterisk(),
+                    Some(v) if s.version_hidden => versions.assign_versioned(s.dynamic_name(), v),
                     Some(_) => crate::version_script::Assignment::Unassigned,
                 };
                 let listed = in_list(s.dynamic_name(), demangled.as_deref());

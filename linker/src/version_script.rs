@@ -393,10 +393,28 @@ impl Versions {
         self.asterisk()
     }
 
-    /// What a `global: *` or `local: *` says, the only patterns that apply to a `.symver`
-    /// definition with a non-default version (`foo@V`): lld matches other patterns only
-    /// against unversioned names, and `*` last.
-    pub fn asterisk(&self) -> Assignment {
+    /// The assignment of a `.symver` definition with a non-default version (`foo@V`), as lld
+    /// decides it: an exact `foo` in version node `V` applies (`global:` keeps the version,
+    /// `local:` hides it); otherwise only `global: *` or `local: *` does (lld matches other
+    /// globs against unversioned names only).
+    pub fn assign_versioned(&self, name: &[u8], version: &[u8]) -> Assignment {
+        let exact = |p: &Pattern| !p.glob && !p.cxx && p.text.as_bytes() == name;
+        for (index, node) in &self.nodes {
+            if node.name.as_bytes() != version {
+                continue;
+            }
+            if node.globals.iter().any(exact) {
+                return Assignment::Version(*index);
+            }
+            if node.locals.iter().any(exact) {
+                return Assignment::Local;
+            }
+        }
+        self.asterisk()
+    }
+
+    /// What a `global: *` or `local: *` says (matched after every other pattern).
+    fn asterisk(&self) -> Assignment {
         for (index, node) in self.nodes.iter().rev() {
             if node.globals.iter().any(|p| p.text == "*" && p.glob) {
                 return Assignment::Version(*index);
