@@ -573,12 +573,14 @@ pub fn read_bitcode_summaries(res: &mut Resolved) {
 /// symbols, are roots. A module whose summary cannot be read gets seed 003's conservative graph
 /// (every defined symbol references every symbol of the module): always sound, just less precise.
 fn add_bitcode_nodes(
+    config: &Config,
     res: &Resolved,
     graph: &mut Graph,
     roots: &mut [Vec<(Target, RootReason)>],
     mut internal_names: Option<&mut HashMap<NodeId, String>>,
 ) -> Result<Vec<u32>> {
     let mut bases = Vec::with_capacity(res.bitcode.len());
+    let wrap = crate::resolve::wrap_redirections(config, res);
     for (bf, b) in res.bitcode.iter().enumerate() {
         let Some(file) = b.file.as_ref() else {
             bases.push(u32::MAX);
@@ -609,7 +611,10 @@ fn add_bitcode_nodes(
         for n in 0..refs.num_nodes() as u32 {
             let edges = refs.edges(n).iter().map(|&t| {
                 if refs.is_symbol(t) {
-                    Target::Symbol(SymId(b.syms[t as usize]))
+                    let sym = b.syms[t as usize];
+                    // LTO's output will be redirected by --wrap after LTO; its references
+                    // reach what they will reach then.
+                    Target::Symbol(SymId(wrap.get(&sym).copied().unwrap_or(sym)))
                 } else {
                     Target::Node(NodeId(base + t))
                 }
@@ -812,7 +817,7 @@ pub fn mark_live(
     let mut bitcode_internal_names = HashMap::new();
     let bitcode_base = if include_bitcode {
         let names = (!config.why_live.is_empty()).then_some(&mut bitcode_internal_names);
-        add_bitcode_nodes(res, &mut graph, &mut pending_bc, names)?
+        add_bitcode_nodes(config, res, &mut graph, &mut pending_bc, names)?
     } else {
         vec![u32::MAX; res.bitcode.len()]
     };

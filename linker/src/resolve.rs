@@ -197,12 +197,14 @@ pub fn add_lto_objects(
         adding_lto_output: true,
         loading_member: false,
     };
+    let first_lto_file = r.out.files.len();
     for (name, data) in objects {
         let res = ObjectFile::parse(name, None, data).and_then(|f| r.add_object(f));
         if let Err(e) = res {
             r.errors.push(e);
         }
     }
+    r.redirect_wrapped(first_lto_file);
     r.mark_used_shared();
     if r.errors.is_empty() {
         Ok(r.out)
@@ -1078,32 +1080,46 @@ impl Resolver<'_> {
                 bail!("required symbol '{name}' not defined");
             }
         }
-        // --wrap: redirect references, as lld does, in every object's symbol mapping.
-        for w in &self.config.wrap {
-            let wrapped: &'static [u8] =
-                Box::leak(format!("__wrap_{w}").into_bytes().into_boxed_slice());
-            let real: &'static [u8] =
-                Box::leak(format!("__real_{w}").into_bytes().into_boxed_slice());
-            let Some(sym) = self.out.symtab.lookup(w.as_bytes()) else {
-                continue;
-            };
-            let wrap_id = self.out.symtab.intern(wrapped);
-            let real_id = self.out.symtab.lookup(real);
-            for (f, ids) in self.out.file_syms.iter_mut().enumerate() {
-                let file = &self.out.files[f];
-                for (k, id) in ids.iter_mut().enumerate() {
-                    let undefined =
-                        file.symbols[file.first_global + k].st_shndx(LE) == elf::SHN_UNDEF;
-                    if *id == sym && undefined {
-                        *id = wrap_id;
-                    } else if Some(*id) == real_id {
-                        *id = sym;
-                    }
+        self.redirect_wrapped(0);
+        Ok(())
+    }
+
+    /// `--wrap`: in the symbol mapping of every object from `first_file` on, references to
+    /// `foo` go to `__wrap_foo` and references to `__real_foo` go to `foo`, as lld redirects
+    /// them: every reference, also from the file that defines `foo` (lld's rule, unlike GNU
+    /// ld's, which renames only undefined references). Bitcode is redirected the same way in
+    /// the reference graph before LTO (`wrap_redirections`) and in LTO's output here.
+    fn redirect_wrapped(&mut self, first_file: usize) {
+        let redirect = wrap_redirections(self.config, &self.out);
+        if redirect.is_empty() {
+            return;
+        }
+        for ids in self.out.file_syms.iter_mut().skip(first_file) {
+            for id in ids.iter_mut() {
+                if let Some(&to) = redirect.get(id) {
+                    *id = to;
                 }
             }
         }
-        Ok(())
     }
+}
+
+/// The `--wrap` redirections of references, by symbol: `foo` -> `__wrap_foo`,
+/// `__real_foo` -> `foo` (only for names the link knows).
+pub fn wrap_redirections(config: &Config, res: &Resolved) -> HashMap<SymbolId, SymbolId> {
+    let mut map = HashMap::new();
+    for w in &config.wrap {
+        let Some(sym) = res.symtab.lookup(w.as_bytes()) else {
+            continue;
+        };
+        if let Some(wrap) = res.symtab.lookup(format!("__wrap_{w}").as_bytes()) {
+            map.insert(sym, wrap);
+        }
+        if let Some(real) = res.symtab.lookup(format!("__real_{w}").as_bytes()) {
+            map.insert(real, sym);
+        }
+    }
+    map
 }
 
 /// `file.o:(symbol)` or `file.o:(.text+0x10)`, as lld prints definition sites: lld names the
