@@ -483,7 +483,10 @@ impl WhyLive<'_> {
     /// `>>> referenced by: FILE:(SYMBOL-OR-SECTION)` for the place in node `p` that refers to the
     /// target, then why `p` itself is live.
     fn referenced_by(&mut self, p: NodeId, is_target: impl Fn(gc::Target) -> bool, depth: usize) {
-        if self.mark.graph.kind(p) == Some(crate::mark_live::NODE_BITCODE) {
+        if matches!(
+            self.mark.graph.kind(p),
+            Some(crate::mark_live::NODE_BITCODE | crate::mark_live::NODE_ASM)
+        ) {
             self.referenced_by_bitcode(p, depth);
             return;
         }
@@ -578,6 +581,11 @@ impl WhyLive<'_> {
     }
 
     fn section_label(&self, n: NodeId) -> (String, String) {
+        if self.mark.graph.kind(n) == Some(crate::mark_live::NODE_ASM) {
+            let bf = self.mark.graph.payload(n).unwrap_or(0) as usize;
+            let name = self.res.bitcode.get(bf).map(|b| b.name.clone());
+            return (name.unwrap_or_default(), "inline asm".to_string());
+        }
         if self.mark.graph.kind(n) == Some(crate::mark_live::NODE_BITCODE) {
             let p = self.mark.graph.payload(n).unwrap_or(0);
             let (bf, node) = ((p >> 32) as usize, (p & 0xffff_ffff) as usize);

@@ -178,6 +178,15 @@ pub fn precise_resolutions(
     res: &Resolved,
     graph: &crate::mark_live::MarkResult,
 ) -> Vec<Vec<lto::Resolution>> {
+    // Inline asm the bridge could not read may name any native symbol: lld's rule for all.
+    let asm_unknown = res
+        .bitcode
+        .iter()
+        .zip(&graph.bitcode_active)
+        .any(|(b, &active)| active && matches!(b.asm_names, Some(Err(_))));
+    if asm_unknown {
+        return lld_resolutions(ctx, res);
+    }
     let native = crate::mark_live::NODE_SECTION;
     let live_native_refs = graph
         .liveness

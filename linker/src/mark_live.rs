@@ -41,6 +41,9 @@ pub const NODE_BITCODE: u8 = 2;
 /// The `COMMON` section of a prevailing common symbol (lld gives each its own section, which
 /// the walk can collect). Payload: the symbol id.
 pub const NODE_COMMON: u8 = 3;
+/// What a bitcode module's inline asm names: every node of the module references it, and it
+/// references every symbol an identifier in the asm text names. Payload: the bitcode file.
+pub const NODE_ASM: u8 = 4;
 
 /// Why something is a root; printed by `--why-live` as lld does.
 pub mod reason {
@@ -564,7 +567,44 @@ pub fn read_bitcode_summaries(res: &mut Resolved) {
         if b.refs.is_none() {
             b.refs = b.file.as_ref().map(module_refs);
         }
+        if b.asm_names.is_none() {
+            b.asm_names = b.file.as_ref().map(|f| {
+                f.inline_asm()
+                    .map(|texts| texts.iter().flat_map(|t| asm_identifiers(t)).collect())
+            });
+        }
     });
+}
+
+/// Every token of assembly text that could name a symbol (`call native_helper`,
+/// `lea foo@GOTPCREL(%rip)`, `.quad "quoted name"`): an over-approximation, since a mnemonic
+/// or register that happens to be a symbol's name only costs precision. Names are leaked
+/// like every other symbol name of the link.
+pub fn asm_identifiers(text: &str) -> Vec<&'static [u8]> {
+    let b = text.as_bytes();
+    let mut out: Vec<&'static [u8]> = Vec::new();
+    let mut keep = |name: &[u8]| {
+        if !name.is_empty() && !out.iter().any(|n| *n == name) {
+            out.push(Box::leak(name.to_vec().into_boxed_slice()));
+        }
+    };
+    let start = |c: u8| c.is_ascii_alphabetic() || matches!(c, b'_' | b'.' | b'$');
+    let cont = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$');
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'"' {
+            let end = b[i + 1..].iter().position(|&c| c == b'"').map_or(b.len(), |p| i + 1 + p);
+            keep(&b[i + 1..end]);
+            i = end + 1;
+        } else if start(b[i]) && (i == 0 || !cont(b[i - 1])) {
+            let end = b[i..].iter().position(|&c| !cont(c)).map_or(b.len(), |p| i + p);
+            keep(&b[i..end]);
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    out
 }
 
 /// Adds every bitcode module's summary graph: one node per summary node, symbol edges resolved
@@ -594,6 +634,26 @@ fn add_bitcode_nodes(
                 &read
             }
         };
+        // Inline asm names what the summary cannot show: one node for all of the module's
+        // asm, reached from every node of the module (which function holds the asm is not
+        // known without loading IR).
+        let asm_node = match &b.asm_names {
+            Some(Ok(names)) if !names.is_empty() => {
+                let mut targets: Vec<SymbolId> =
+                    names.iter().filter_map(|n| res.symtab.lookup(n)).collect();
+                targets.sort_unstable();
+                targets.dedup();
+                let node = graph
+                    .add_node_with_edges(
+                        NODE_ASM,
+                        bf as u64,
+                        targets.into_iter().map(|t| Target::Symbol(SymId(t))),
+                    )
+                    .map_err(gerr)?;
+                Some(Target::Node(node))
+            }
+            _ => None,
+        };
         let base = graph.node_count() as u32;
         bases.push(base);
         for n in 0..refs.num_nodes() {
@@ -619,7 +679,7 @@ fn add_bitcode_nodes(
                     Target::Node(NodeId(base + t))
                 }
             });
-            graph.set_edges(NodeId(base + n), edges).map_err(gerr)?;
+            graph.set_edges(NodeId(base + n), edges.chain(asm_node)).map_err(gerr)?;
         }
         for &n in refs.live() {
             // A live symbol node only matters if this copy prevails; resolve it by name.

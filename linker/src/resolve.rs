@@ -123,6 +123,10 @@ pub struct BitcodeInput {
     /// The module's reference graph (summary), read by `mark_live::read_bitcode_summaries`
     /// before the liveness walk that spans native sections and bitcode symbols.
     pub refs: Option<lto::ModuleRefs>,
+    /// The identifiers the module's inline asm (and module-level asm) names, read with the
+    /// summary; `Err` when the asm could not be read, in which case nothing about which
+    /// native code the module may reach is known.
+    pub asm_names: Option<std::result::Result<Vec<&'static [u8]>, String>>,
 }
 
 impl Resolved {
@@ -780,6 +784,7 @@ impl Resolver<'_> {
             discarded,
             member: self.loading_member,
             refs: None,
+            asm_names: None,
         });
         self.fetch_all(fetches, BITCODE_REFERRER | index)
     }

@@ -22,6 +22,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/LLVMBitCodes.h"
+#include "llvm/Bitstream/BitstreamReader.h"
 #include "llvm/CodeGen/CommandFlags.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Demangle/Demangle.h"
@@ -461,6 +463,149 @@ void weld_lto_summary_get(const WeldSummary *S, const WeldSummaryNode **Nodes,
 }
 
 void weld_lto_summary_free(WeldSummary *S) { delete S; }
+
+// ---------------------------------------------------------------------------
+// Inline assembly: the edges no summary shows.
+// ---------------------------------------------------------------------------
+
+namespace {
+
+// The asm string of an inline-asm constant record, whatever its vintage: the
+// size comes first in the three older layouts and after the function type in
+// the current one. False if the record does not hold together.
+bool asmStringOf(unsigned Code, const SmallVectorImpl<uint64_t> &R,
+                 std::string &Out) {
+  size_t At = Code == bitc::CST_CODE_INLINEASM ? 2 : 1;
+  if (R.size() <= At)
+    return false;
+  uint64_t Size = R[At];
+  if (Size > R.size() - At - 1)
+    return false;
+  for (uint64_t I = 0; I < Size; ++I)
+    Out += char(R[At + 1 + I]);
+  return true;
+}
+
+// Walks one block (the cursor is inside it), appending the strings of
+// inline-asm constants and module-level asm, descending into function and
+// constants blocks only. Nothing is materialized: this reads the bitstream.
+Error scanBlock(BitstreamCursor &C, unsigned BlockID, BitstreamBlockInfo &Info,
+                std::string &Out) {
+  SmallVector<uint64_t, 64> Record;
+  while (true) {
+    Expected<BitstreamEntry> E = C.advance();
+    if (!E)
+      return E.takeError();
+    switch (E->Kind) {
+    case BitstreamEntry::Error:
+      return createStringError("malformed bitcode block");
+    case BitstreamEntry::EndBlock:
+      return Error::success();
+    case BitstreamEntry::SubBlock:
+      if (E->ID == bitc::BLOCKINFO_BLOCK_ID) {
+        Expected<std::optional<BitstreamBlockInfo>> BI = C.ReadBlockInfoBlock();
+        if (!BI)
+          return BI.takeError();
+        if (!*BI)
+          return createStringError("malformed block info");
+        // The cursor keeps a pointer: the caller owns the info.
+        Info = std::move(**BI);
+        C.setBlockInfo(&Info);
+      } else if (E->ID == bitc::FUNCTION_BLOCK_ID ||
+                 E->ID == bitc::CONSTANTS_BLOCK_ID) {
+        if (Error Err = C.EnterSubBlock(E->ID))
+          return Err;
+        if (Error Err = scanBlock(C, E->ID, Info, Out))
+          return Err;
+      } else if (Error Err = C.SkipBlock()) {
+        return Err;
+      }
+      break;
+    case BitstreamEntry::Record: {
+      bool Wanted = BlockID == bitc::CONSTANTS_BLOCK_ID ||
+                    BlockID == bitc::MODULE_BLOCK_ID;
+      if (!Wanted) {
+        if (Expected<unsigned> K = C.skipRecord(E->ID); !K)
+          return K.takeError();
+        break;
+      }
+      Record.clear();
+      Expected<unsigned> Code = C.readRecord(E->ID, Record);
+      if (!Code)
+        return Code.takeError();
+      if (BlockID == bitc::MODULE_BLOCK_ID) {
+        if (*Code == bitc::MODULE_CODE_ASM) {
+          for (uint64_t Ch : Record)
+            Out += char(Ch);
+          Out += '\0';
+        }
+        break;
+      }
+      switch (*Code) {
+      case bitc::CST_CODE_INLINEASM_OLD:
+      case bitc::CST_CODE_INLINEASM_OLD2:
+      case bitc::CST_CODE_INLINEASM_OLD3:
+      case bitc::CST_CODE_INLINEASM:
+        if (!asmStringOf(*Code, Record, Out))
+          return createStringError("malformed inline asm record");
+        Out += '\0';
+        break;
+      default:
+        break;
+      }
+      break;
+    }
+    }
+  }
+}
+
+} // namespace
+
+int weld_lto_input_asm(const WeldInput *In, char **Out, size_t *OutLen,
+                       char **Err) {
+  const unsigned char *Begin =
+      reinterpret_cast<const unsigned char *>(In->Buffer.getBufferStart());
+  const unsigned char *End = Begin + In->Buffer.getBufferSize();
+  if (isBitcodeWrapper(Begin, End) &&
+      SkipBitcodeWrapperHeader(Begin, End, /*VerifyBufferSize=*/true))
+    return fail(Err, "malformed bitcode wrapper header");
+  BitstreamCursor C(ArrayRef<uint8_t>(Begin, End));
+  for (unsigned Magic : {unsigned('B'), unsigned('C'), 0x0u, 0xCu, 0xEu, 0xDu}) {
+    Expected<SimpleBitstreamCursor::word_t> Bits =
+        C.Read(Magic == 'B' || Magic == 'C' ? 8 : 4);
+    if (!Bits || *Bits != Magic) {
+      if (!Bits)
+        consumeError(Bits.takeError());
+      return fail(Err, "not a bitcode stream");
+    }
+  }
+  std::string Strings;
+  BitstreamBlockInfo Info;
+  while (!C.AtEndOfStream()) {
+    Expected<BitstreamEntry> E = C.advance();
+    if (!E)
+      return failWith(Err, "cannot scan bitcode: ", E.takeError());
+    if (E->Kind == BitstreamEntry::EndBlock ||
+        E->Kind == BitstreamEntry::Error)
+      break;
+    if (E->Kind != BitstreamEntry::SubBlock)
+      return fail(Err, "cannot scan bitcode: record at top level");
+    if (E->ID == bitc::MODULE_BLOCK_ID) {
+      if (Error X = C.EnterSubBlock(E->ID))
+        return failWith(Err, "cannot scan bitcode: ", std::move(X));
+      if (Error X = scanBlock(C, E->ID, Info, Strings))
+        return failWith(Err, "cannot scan bitcode: ", std::move(X));
+    } else if (Error X = C.SkipBlock()) {
+      return failWith(Err, "cannot scan bitcode: ", std::move(X));
+    }
+    // Top-level blocks are 32-bit aligned; trailing padding ends the stream.
+    if (C.getCurrentByteNo() + 4 > size_t(End - Begin))
+      break;
+  }
+  *OutLen = Strings.size();
+  *Out = dupString(Strings);
+  return 0;
+}
 
 // ---------------------------------------------------------------------------
 // The LTO run.

@@ -180,6 +180,12 @@ mod sys {
             num_args: usize,
             err: *mut *mut c_char,
         ) -> i32;
+        pub fn weld_lto_input_asm(
+            input: *const WeldInput,
+            out: *mut *mut c_char,
+            out_len: *mut usize,
+            err: *mut *mut c_char,
+        ) -> i32;
         pub fn weld_lto_runtime_libcalls(
             triple: *const c_char,
             len: usize,
@@ -547,6 +553,29 @@ pub(crate) fn lto_run(lto: &mut RawLto) -> Result<RawOutput, String> {
         sys::weld_lto_result_free(r);
     }
     Ok(out)
+}
+
+/// The strings of every inline-asm constant and module-level asm of the input's modules, read
+/// from the bitstream without materializing IR.
+pub(crate) fn read_asm(raw: &RawInput) -> Result<Vec<String>, String> {
+    let mut out = ptr::null_mut();
+    let mut len = 0usize;
+    let mut err = ptr::null_mut();
+    // SAFETY: `raw` is a live input; on success `out` is a malloc'ed buffer of `len` bytes.
+    check(
+        unsafe { sys::weld_lto_input_asm(raw.0.as_ptr(), &mut out, &mut len, &mut err) },
+        err,
+    )?;
+    if out.is_null() {
+        return Err("out of memory reading inline asm".to_string());
+    }
+    let bytes = unsafe { std::slice::from_raw_parts(out.cast::<u8>(), len) }.to_vec();
+    unsafe { sys::weld_lto_free_string(out) };
+    Ok(bytes
+        .split(|&b| b == 0)
+        .filter(|s| !s.is_empty())
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .collect())
 }
 
 pub(crate) fn runtime_libcalls(triple: &str) -> Result<Vec<String>, String> {

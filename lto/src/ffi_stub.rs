@@ -44,6 +44,10 @@ pub(crate) fn read_summary(raw: &RawInput) -> Result<SummaryGraph, String> {
     match *raw {}
 }
 
+pub(crate) fn read_asm(raw: &RawInput) -> Result<Vec<String>, String> {
+    match *raw {}
+}
+
 pub(crate) fn lto_new(_cfg: &LtoConfig) -> Result<RawLto, String> {
     Err(NO_LLVM.to_string())
 }

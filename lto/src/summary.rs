@@ -232,6 +232,15 @@ impl BitcodeFile {
         Ok(build_refs(self, &graph))
     }
 
+    /// The text of every inline-asm statement and module-level asm block in the file, read
+    /// from the bitstream without loading IR (it costs about what reading the summary does).
+    ///
+    /// The summary has no edge for what inline asm calls or names (`asm("call helper")`), so
+    /// a linker walking the summary must look at the text itself to stay sound.
+    pub fn inline_asm(&self) -> Result<Vec<String>, String> {
+        ffi::read_asm(&self.raw).map_err(|e| format!("{}: {e}", self.module_id))
+    }
+
     /// Seed 003's conservative graph: every defined symbol references every
     /// other symbol of the file (through one synthetic internal node, so the
     /// graph stays linear in size), and `used` and asm symbols are roots.
