@@ -207,6 +207,9 @@ pub struct Config {
     pub gc_sections: bool,
     pub print_gc_sections: bool,
     pub gc_archive_members: bool,
+    /// `--verify-precise-graph`: after LTO, check that no symbol the graph hid from regular
+    /// objects is referenced by a live native section (see `verify_graph`).
+    pub verify_precise_graph: bool,
     pub dynamic_linker: Option<String>,
     pub no_dynamic_linker: bool,
     pub hash_style: HashStyle,
@@ -270,6 +273,7 @@ impl Default for Config {
             gc_sections: false,
             print_gc_sections: false,
             gc_archive_members: false,
+            verify_precise_graph: false,
             dynamic_linker: None,
             no_dynamic_linker: false,
             hash_style: HashStyle::Both,

@@ -93,6 +93,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     // and bitcode symbols *before* LTO, so LTO is told exactly what live code needs.
     let mut bitcode_report = String::new();
     let mut why_live_done = false;
+    let mut first_lto_file = 0;
     if !res.bitcode.is_empty() {
         let pre = if config.gc_sections {
             t.run("bitcode summaries", || {
@@ -123,6 +124,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         if config.lto.emit_asm {
             return Ok(());
         }
+        first_lto_file = res.files.len();
         res = t.run("resolution of LTO output", || {
             crate::resolve::add_lto_objects(&config, res, objects)
         })?;
@@ -138,6 +140,17 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
                 crate::mark_live::mark_live(&config, &res, gc_members, false)
             })
             .map_err(|e| vec![e])?;
+        if config.gc_sections && crate::verify_graph::enabled(config.verify_precise_graph) {
+            let errors = crate::verify_graph::verify(
+                &res,
+                &mark,
+                &lto_report.hidden_by_graph,
+                first_lto_file,
+            );
+            if !errors.is_empty() {
+                return Err(errors);
+            }
+        }
         if gc_members {
             crate::mark_live::unload_members(&mut res, &mark);
             crate::dynamic::compute_symbol_flags(&config, &mut res);

@@ -160,6 +160,18 @@ pub fn why_live(res: &Resolved, mark: &MarkResult, patterns: &[String]) -> Strin
     w.out
 }
 
+/// Why one section node is live, in `--why-live`'s wording: the chain from the section back
+/// to a root (for `--verify-precise-graph`).
+pub fn why_live_section(res: &Resolved, mark: &MarkResult, node: NodeId) -> String {
+    let mut w = WhyLive {
+        res,
+        mark,
+        out: String::new(),
+    };
+    w.explain_section(node, None, 0);
+    w.out
+}
+
 /// lld enters every versioned definition of a shared library into its symbol table a second
 /// time, as `name@version` (so that references naming the version bind to it). Nothing refers to
 /// those entries by that name here, so lld reports each as a live symbol without a section.

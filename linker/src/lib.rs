@@ -27,5 +27,6 @@ pub mod relocations;
 pub mod resolve;
 pub mod shared_files;
 pub mod symbol_table;
+pub mod verify_graph;
 pub mod version_script;
 pub mod writer;

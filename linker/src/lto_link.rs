@@ -22,6 +22,9 @@ pub struct LtoReport {
     pub objects: usize,
     pub cache_hits: usize,
     pub functions_compiled: usize,
+    /// Prevailing bitcode symbols lld's rule would have kept visible to regular objects and
+    /// the precise graph hid (for `--verify-precise-graph`).
+    pub hidden_by_graph: HashSet<SymbolId>,
 }
 
 /// Inputs to the resolution rule that are not in the symbol table: names that are roots.
@@ -269,7 +272,18 @@ pub fn run_lto(
         extra_roots,
     };
     let resolutions = match graph {
-        Some(g) => precise_resolutions(&ctx, res, g),
+        Some(g) => {
+            let precise = precise_resolutions(&ctx, res, g);
+            let lld = lld_resolutions(&ctx, res);
+            for ((b, p), l) in res.bitcode.iter().zip(&precise).zip(&lld) {
+                for ((&sid, p), l) in b.syms.iter().zip(p).zip(l) {
+                    if p.prevailing && l.visible_to_regular_obj && !p.visible_to_regular_obj {
+                        report.hidden_by_graph.insert(sid);
+                    }
+                }
+            }
+            precise
+        }
         None => lld_resolutions(&ctx, res),
     };
 

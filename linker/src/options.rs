@@ -942,6 +942,7 @@ pub static OPTIONS: &[OptionDef] = &[
         Some(f) => Err(not_yet(&format!("--print-gc-sections={f}"))),
     }},
     opt! {["--no-print-gc-sections"], Flag, Implemented, "Do not list removed unused sections (default)", "", |s, _| { s.config.print_gc_sections = false; Ok(()) }},
+    opt! {["--verify-precise-graph"], Flag, Implemented, "After LTO, check that no bitcode symbol hidden from regular objects is referenced by live native code (weld extension)", "(not an lld option)", |s, _| { s.config.verify_precise_graph = true; Ok(()) }},
     opt! {["--gc-archive-members"], Flag, Implemented, "Load archive members only when reached from live sections (weld extension)", "(not an lld option)", |s, _| { s.config.gc_archive_members = true; Ok(()) }},
     opt! {["--no-gc-archive-members"], Flag, Implemented, "Load archive members as GNU ld and lld do (default; weld extension)", "(not an lld option)", |s, _| { s.config.gc_archive_members = false; Ok(()) }},
     opt! {["--why-live"], Value, Implemented, "Report a chain of references preventing garbage collection for each symbol matching <glob>", "", |s, v| { s.config.why_live.push(value(v).to_string()); Ok(()) }},
