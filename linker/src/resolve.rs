@@ -420,7 +420,15 @@ impl Resolver<'_> {
                 if self.config.is_static {
                     bail!("attempted static link of dynamic object {name}");
                 }
-                let file = SharedFile::parse(name, data, input.state.as_needed)?;
+                // lld: a library found by -l is recorded by its file name, one named by
+                // path by the path exactly as written.
+                let default_soname = match input.kind {
+                    InputKind::Library(_) => path
+                        .file_name()
+                        .map_or_else(|| name.clone(), |f| f.to_string_lossy().into_owned()),
+                    InputKind::Path(_) => name.clone(),
+                };
+                let file = SharedFile::parse(name, default_soname, data, input.state.as_needed)?;
                 self.add_shared(file)?;
             }
             FileKind::Bitcode => self.add_bitcode(name, data)?,

@@ -40,7 +40,14 @@ pub struct SharedFile {
 
 impl SharedFile {
     /// Parses an ELF64 x86-64 shared object.
-    pub fn parse(name: String, data: &'static [u8], as_needed: bool) -> Result<SharedFile> {
+    /// `default_soname` is what `DT_NEEDED` records when the library has no `DT_SONAME`: as
+    /// in lld, the path as the command line wrote it, or the bare file name for `-l`.
+    pub fn parse(
+        name: String,
+        default_soname: String,
+        data: &'static [u8],
+        as_needed: bool,
+    ) -> Result<SharedFile> {
         if data.len() < 64 {
             bail!("{name}: corrupted ELF file: file is too short");
         }
@@ -131,12 +138,7 @@ impl SharedFile {
                 _ => {}
             }
         }
-        let soname = soname.unwrap_or_else(|| {
-            std::path::Path::new(&name)
-                .file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or_else(|| name.clone())
-        });
+        let soname = soname.unwrap_or(default_soname);
         for (i, s) in dynsyms.iter().enumerate() {
             if cstr(dynstr, s.st_name(LE) as usize).is_none() {
                 bail!("{name}: invalid symbol name offset for dynamic symbol {i}");
