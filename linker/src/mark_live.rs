@@ -582,29 +582,35 @@ pub fn read_bitcode_summaries(res: &mut Resolved) {
 /// like every other symbol name of the link.
 pub fn asm_identifiers(text: &str) -> Vec<&'static [u8]> {
     let b = text.as_bytes();
-    let mut out: Vec<&'static [u8]> = Vec::new();
-    let mut keep = |name: &[u8]| {
-        if !name.is_empty() && !out.iter().any(|n| *n == name) {
-            out.push(Box::leak(name.to_vec().into_boxed_slice()));
-        }
-    };
     let start = |c: u8| c.is_ascii_alphabetic() || matches!(c, b'_' | b'.' | b'$');
     let cont = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$');
+    let mut names: Vec<&[u8]> = Vec::new();
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'"' {
-            let end = b[i + 1..].iter().position(|&c| c == b'"').map_or(b.len(), |p| i + 1 + p);
-            keep(&b[i + 1..end]);
+            let end = b[i + 1..]
+                .iter()
+                .position(|&c| c == b'"')
+                .map_or(b.len(), |p| i + 1 + p);
+            names.push(&b[i + 1..end]);
             i = end + 1;
         } else if start(b[i]) && (i == 0 || !cont(b[i - 1])) {
-            let end = b[i..].iter().position(|&c| !cont(c)).map_or(b.len(), |p| i + p);
-            keep(&b[i..end]);
+            let end = b[i..]
+                .iter()
+                .position(|&c| !cont(c))
+                .map_or(b.len(), |p| i + p);
+            names.push(&b[i..end]);
             i = end;
         } else {
             i += 1;
         }
     }
-    out
+    let mut seen: hashbrown::HashSet<&[u8]> = hashbrown::HashSet::new();
+    names
+        .into_iter()
+        .filter(|n| !n.is_empty() && seen.insert(n))
+        .map(|n| -> &'static [u8] { Box::leak(n.to_vec().into_boxed_slice()) })
+        .collect()
 }
 
 /// Adds every bitcode module's summary graph: one node per summary node, symbol edges resolved
@@ -679,7 +685,9 @@ fn add_bitcode_nodes(
                     Target::Node(NodeId(base + t))
                 }
             });
-            graph.set_edges(NodeId(base + n), edges.chain(asm_node)).map_err(gerr)?;
+            graph
+                .set_edges(NodeId(base + n), edges.chain(asm_node))
+                .map_err(gerr)?;
         }
         for &n in refs.live() {
             // A live symbol node only matters if this copy prevails; resolve it by name.
@@ -1135,5 +1143,40 @@ fn forget_dead_references(res: &mut Resolved, mark: &MarkResult) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::asm_identifiers;
+
+    #[test]
+    fn asm_identifiers_names_what_asm_may_refer_to() {
+        let got = asm_identifiers(
+            "call native_helper\n\tlea foo@GOTPCREL(%rip), %rax\n.quad \"odd name\", $x1",
+        );
+        let got: Vec<&str> = got
+            .iter()
+            .map(|n| std::str::from_utf8(n).unwrap())
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "call",
+                "native_helper",
+                "lea",
+                "foo",
+                "GOTPCREL",
+                "rip",
+                "rax",
+                ".quad",
+                "odd name",
+                "$x1"
+            ]
+        );
+        assert!(asm_identifiers("").is_empty());
+        // An unterminated quote takes the rest of the text; repeated names once.
+        let got = asm_identifiers("a a \"b");
+        assert_eq!(got, [&b"a"[..], b"b"]);
     }
 }

@@ -1,0 +1,1 @@
+int bc_check(void) { return 0; }

@@ -1,0 +1,1 @@
+int cb_from_archive(void) { return 41; }
