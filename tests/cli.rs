@@ -1,6 +1,8 @@
 //! The command line as drivers and build systems use it: `--version` (alone, in the middle of a
 //! full link line, through both drivers), `--help` (autoconf looks for `supported targets:`), and
-//! the names weld answers to (`ld`, `ld.lld`, `ld.weld`).
+//! the names weld answers to (`ld`, `ld.lld`, `ld.weld`), and `-o` naming something that is not
+//! a regular file (a private character device made with mknod, a FIFO, a symlink): written into,
+//! never replaced, as ld.lld-22 does.
 
 use libtest_mimic::Arguments;
 use std::path::{Path, PathBuf};
@@ -23,6 +25,7 @@ fn main() {
                 "symlink_names_behave_the_same",
                 symlink_names_behave_the_same,
             ),
+            ("output_special_files", output_special_files),
         ],
     );
     libtest_mimic::run(&args, trials).exit();
@@ -240,4 +243,97 @@ fn check_runs(program: &Path, expected: &str, name: &str) -> Check {
             ran.report()
         ))
     }
+}
+
+/// `-o` naming a character device, a FIFO or a symlink, for weld and for ld.lld-22: the device
+/// and the FIFO stay what they are (the FIFO's reader receives the whole image), a symlink to a
+/// regular file is replaced by the output and its target left alone. The device is a private
+/// null device made with mknod in the work directory, never the machine's /dev/null.
+fn output_special_files(dir: &Path) -> Check {
+    use std::os::unix::fs::FileTypeExt;
+    let case = corpus::load("hello_c")?;
+    let mode = build::mode("static")?;
+    let objs = build::objects(&case, Compiler::Clang, &mode)?;
+    for linker in [Linker::weld()?, Linker::lld()?] {
+        let d = dir.join(linker.label);
+        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        let link = |out: &Path| -> Check {
+            let mut cmd = build::link_command(&case, &objs, Compiler::Clang, &mode, &linker, out)?;
+            run::run(&mut cmd, run::LINK_TIMEOUT)?.ok(&format!(
+                "{} -o {}",
+                linker.label,
+                out.display()
+            ))?;
+            Ok(())
+        };
+        let regular = d.join("regular");
+        link(&regular)?;
+        let image = std::fs::read(&regular).map_err(|e| e.to_string())?;
+
+        let dev = d.join("null");
+        let _ = std::fs::remove_file(&dev);
+        run::run(
+            Command::new("mknod").arg(&dev).args(["c", "1", "3"]),
+            run::TOOL_TIMEOUT,
+        )?
+        .ok("mknod")?;
+        link(&dev)?;
+        let t = std::fs::symlink_metadata(&dev)
+            .map_err(|e| e.to_string())?
+            .file_type();
+        if !t.is_char_device() {
+            return Err(format!(
+                "{}: -o {} replaced the device",
+                linker.label,
+                dev.display()
+            ));
+        }
+
+        let fifo = d.join("fifo");
+        let _ = std::fs::remove_file(&fifo);
+        run::run(Command::new("mkfifo").arg(&fifo), run::TOOL_TIMEOUT)?.ok("mkfifo")?;
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(&fifo).map_err(|e| e.to_string()))
+        };
+        link(&fifo)?;
+        let got = reader
+            .join()
+            .map_err(|_| "FIFO reader panicked".to_string())??;
+        let t = std::fs::symlink_metadata(&fifo)
+            .map_err(|e| e.to_string())?
+            .file_type();
+        if !t.is_fifo() {
+            return Err(format!(
+                "{}: -o {} replaced the FIFO",
+                linker.label,
+                fifo.display()
+            ));
+        }
+        if got != image {
+            return Err(format!(
+                "{}: the FIFO received {} bytes, the regular output has {}",
+                linker.label,
+                got.len(),
+                image.len()
+            ));
+        }
+
+        let target = d.join("target");
+        std::fs::write(&target, b"keep\n").map_err(|e| e.to_string())?;
+        let sym = d.join("symlink");
+        tools::symlink_fresh(&target, &sym)?;
+        link(&sym)?;
+        let t = std::fs::symlink_metadata(&sym)
+            .map_err(|e| e.to_string())?
+            .file_type();
+        let kept = std::fs::read(&target).map_err(|e| e.to_string())?;
+        if !t.is_file() || kept != b"keep\n" {
+            return Err(format!(
+                "{}: -o through a symlink should replace the link and leave its target alone",
+                linker.label
+            ));
+        }
+    }
+    Ok(())
 }

@@ -19,7 +19,6 @@ use object::elf;
 use object::read::elf::{Rela, Sym};
 use object::LittleEndian as LE;
 use rayon::prelude::*;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// One piece of work: fill `len` bytes at file offset `offset`.
@@ -129,15 +128,8 @@ pub fn write_output(
     res: &Resolved,
     lay: &Layout,
 ) -> std::result::Result<(), Vec<Error>> {
-    let (tmp, file) = TempOutput::create(&config.output, lay.file_size).map_err(|e| vec![e])?;
-    // SAFETY: the file was just created by this process with a unique name and is not shared.
-    let mut map = unsafe { memmap2::MmapMut::map_mut(&file) }.map_err(|e| {
-        vec![err!(
-            "cannot map output file {}: {}",
-            config.output.display(),
-            io_reason(&e)
-        )]
-    })?;
+    let mut out = OutputImage::create(&config.output, lay.file_size).map_err(|e| vec![e])?;
+    let map: &mut [u8] = out.bytes();
 
     let mut jobs = vec![Job {
         offset: 0,
@@ -214,21 +206,105 @@ pub fn write_output(
     }
 
     if lay.build_id_size > 0 {
-        write_build_id(config, lay, &mut map);
+        write_build_id(config, lay, out.bytes());
     }
-    map.flush().map_err(|e| {
-        vec![err!(
-            "failed to write output '{}': {}",
-            config.output.display(),
-            io_reason(&e)
-        )]
-    })?;
-    drop(map);
-    let mut file = file;
-    let _ = file.flush();
-    drop(file);
     let executable = config.output_kind != OutputKind::Relocatable;
-    tmp.commit(executable).map_err(|e| vec![e])
+    out.commit(executable).map_err(|e| vec![e])
+}
+
+/// Where the image is built. A regular output (or a new one) is a temporary file in the output
+/// directory, mapped and renamed over the output at the end, so a failed link leaves nothing.
+/// An output path that exists and is not a regular file (a character or block device such as
+/// `/dev/null`, a FIFO, a socket; symlinks followed) is never unlinked or replaced: as lld, the
+/// image is built in memory and written straight into it.
+enum OutputImage {
+    File {
+        tmp: TempOutput,
+        file: std::fs::File,
+        map: memmap2::MmapMut,
+    },
+    Special {
+        path: PathBuf,
+        image: Vec<u8>,
+    },
+}
+
+impl OutputImage {
+    fn create(path: &Path, size: u64) -> Result<OutputImage> {
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => Err(err!(
+                "cannot open output file {}: Is a directory",
+                path.display()
+            )),
+            Ok(m) if !m.is_file() => {
+                let len = usize::try_from(size)
+                    .map_err(|_| err!("output file too large: {} bytes", size))?;
+                Ok(OutputImage::Special {
+                    path: path.to_path_buf(),
+                    image: vec![0; len],
+                })
+            }
+            _ => {
+                let (tmp, file) = TempOutput::create(path, size)?;
+                // SAFETY: the file was just created by this process with a unique name and is
+                // not shared.
+                let map = unsafe { memmap2::MmapMut::map_mut(&file) }.map_err(|e| {
+                    err!(
+                        "cannot map output file {}: {}",
+                        path.display(),
+                        io_reason(&e)
+                    )
+                })?;
+                Ok(OutputImage::File { tmp, file, map })
+            }
+        }
+    }
+
+    fn bytes(&mut self) -> &mut [u8] {
+        match self {
+            OutputImage::File { map, .. } => &mut map[..],
+            OutputImage::Special { image, .. } => image,
+        }
+    }
+
+    fn commit(self, executable: bool) -> Result<()> {
+        match self {
+            OutputImage::File { tmp, file, map } => {
+                map.flush().map_err(|e| {
+                    err!(
+                        "failed to write output '{}': {}",
+                        tmp.final_path.display(),
+                        io_reason(&e)
+                    )
+                })?;
+                drop(map);
+                drop(file);
+                tmp.commit(executable)
+            }
+            OutputImage::Special { path, image } => {
+                use std::io::Write;
+                let write = |e: std::io::Error| {
+                    err!(
+                        "failed to write output '{}': {}",
+                        path.display(),
+                        io_reason(&e)
+                    )
+                };
+                let mut f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&path)
+                    .map_err(|e| {
+                        err!(
+                            "cannot open output file {}: {}",
+                            path.display(),
+                            io_reason(&e)
+                        )
+                    })?;
+                f.write_all(&image).map_err(write)?;
+                f.flush().map_err(write)
+            }
+        }
+    }
 }
 
 fn put16(b: &mut [u8], o: usize, v: u16) {
