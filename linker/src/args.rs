@@ -40,7 +40,9 @@ pub struct ParseState {
     /// `--as-needed`, `-Bstatic`, `--whole-archive` as they stand now.
     pub pos: PositionalState,
     /// `--push-state` saves.
-    pub stack: Vec<PositionalState>,
+    /// `--push-state` saves the positional state and whether `-static` was given, which
+    /// `--pop-state` restores (lld saves its `isStatic` with the rest).
+    pub stack: Vec<(PositionalState, bool)>,
     /// The open `--start-group`, if any.
     pub group: Option<u32>,
     /// The index the next `--start-group` gets.
@@ -701,7 +703,10 @@ mod tests {
                 ("e.o".into(), true, true, true, None),
             ]
         );
-        assert!(c.is_static, "-static sets is_static even after --pop-state");
+        assert!(
+            !c.is_static,
+            "--pop-state restores the static output state, as lld"
+        );
         assert_eq!(
             error("a.o --pop-state"),
             "unbalanced --push-state/--pop-state"

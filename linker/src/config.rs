@@ -92,6 +92,13 @@ pub struct ZOptions {
     pub nodlopen: bool,
     pub origin: bool,
     pub start_stop_gc: bool,
+    /// `-z global`, `-z initfirst`, `-z interpose`, `-z nodefaultlib`: `DT_FLAGS_1` bits.
+    pub global: bool,
+    pub initfirst: bool,
+    pub interpose: bool,
+    pub nodefaultlib: bool,
+    /// `-z stack-size=N`: `PT_GNU_STACK`'s `p_memsz`.
+    pub stack_size: u64,
     pub max_page_size: Option<u64>,
     pub common_page_size: Option<u64>,
 }
@@ -110,6 +117,11 @@ impl Default for ZOptions {
             nodlopen: false,
             origin: false,
             start_stop_gc: true,
+            global: false,
+            initfirst: false,
+            interpose: false,
+            nodefaultlib: false,
+            stack_size: 0,
             max_page_size: None,
             common_page_size: None,
         }
@@ -207,6 +219,8 @@ pub struct Config {
     pub gc_sections: bool,
     pub print_gc_sections: bool,
     pub gc_archive_members: bool,
+    /// `--trace`/`-t`: print each input file as it is read.
+    pub trace: bool,
     /// `--verify-precise-graph`: after LTO, check that no symbol the graph hid from regular
     /// objects is referenced by a live native section (see `verify_graph`).
     pub verify_precise_graph: bool,
@@ -226,6 +240,19 @@ pub struct Config {
     pub allow_shlib_undefined: Option<bool>,
     pub bsymbolic: bool,
     pub bsymbolic_functions: bool,
+    /// `-Bsymbolic-non-weak`: non-weak definitions of a shared object bind locally.
+    pub bsymbolic_non_weak: bool,
+    /// `-Bsymbolic-non-weak-functions`: non-weak function definitions bind locally.
+    pub bsymbolic_non_weak_functions: bool,
+    /// `--init=SYM`, `--fini=SYM`: the functions `DT_INIT`/`DT_FINI` name (default `_init`,
+    /// `_fini`).
+    pub init: String,
+    pub fini: String,
+    /// `--filter`/`-F` and `--auxiliary`/`-f`: `DT_FILTER` and `DT_AUXILIARY` names.
+    pub filters: Vec<String>,
+    pub auxiliaries: Vec<String>,
+    /// `--export-dynamic-symbol-list=FILE`: dynamic-list files whose patterns are exported.
+    pub export_dynamic_symbol_lists: Vec<PathBuf>,
     pub pack_dyn_relocs_relr: bool,
     pub map_file: Option<PathBuf>,
     /// `-M` / `--print-map`: the map goes to stdout.
@@ -273,6 +300,7 @@ impl Default for Config {
             gc_sections: false,
             print_gc_sections: false,
             gc_archive_members: false,
+            trace: false,
             verify_precise_graph: false,
             dynamic_linker: None,
             no_dynamic_linker: false,
@@ -291,6 +319,13 @@ impl Default for Config {
             allow_shlib_undefined: None,
             bsymbolic: false,
             bsymbolic_functions: false,
+            bsymbolic_non_weak: false,
+            bsymbolic_non_weak_functions: false,
+            init: "_init".to_string(),
+            fini: "_fini".to_string(),
+            filters: Vec::new(),
+            auxiliaries: Vec::new(),
+            export_dynamic_symbol_lists: Vec::new(),
             pack_dyn_relocs_relr: false,
             map_file: None,
             print_map: false,

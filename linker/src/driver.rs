@@ -83,6 +83,10 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     layout::add_linker_defined(&config, &mut res);
     res.versions =
         crate::version_script::Versions::load(&config.version_scripts).map_err(|e| vec![e])?;
+    for p in &config.export_dynamic_symbol_lists {
+        res.export_list
+            .extend(crate::version_script::read_dynamic_list(p).map_err(|e| vec![e])?);
+    }
     for p in &config.dynamic_lists {
         res.dynamic_list
             .extend(crate::version_script::read_dynamic_list(p).map_err(|e| vec![e])?);

@@ -154,23 +154,28 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
     };
     let versions = std::mem::take(&mut res.versions);
     let dynamic_list = std::mem::take(&mut res.dynamic_list);
-    let wants_cxx = !versions.is_empty() || dynamic_list.iter().any(|p| p.cxx);
-    let in_list = |name: &[u8], demangled: Option<&str>| {
-        dynamic_list.iter().any(|p| {
-            let subject = if p.cxx {
-                demangled.map(str::as_bytes)
-            } else {
-                Some(name)
-            };
-            subject.is_some_and(|s| {
-                if p.glob {
-                    crate::gc_report::glob_match(p.text.as_bytes(), s)
+    let wants_cxx =
+        !versions.is_empty() || dynamic_list.iter().chain(&res.export_list).any(|p| p.cxx);
+    let matches_any =
+        |list: &[crate::version_script::Pattern], name: &[u8], demangled: Option<&str>| {
+            list.iter().any(|p| {
+                let subject = if p.cxx {
+                    demangled.map(str::as_bytes)
                 } else {
-                    p.text.as_bytes() == s
-                }
+                    Some(name)
+                };
+                subject.is_some_and(|s| {
+                    if p.glob {
+                        crate::gc_report::glob_match(p.text.as_bytes(), s)
+                    } else {
+                        p.text.as_bytes() == s
+                    }
+                })
             })
-        })
-    };
+        };
+    let in_list =
+        |name: &[u8], demangled: Option<&str>| matches_any(&dynamic_list, name, demangled);
+    let export_list = std::mem::take(&mut res.export_list);
     res.exported_definitions.clear();
     for (id, s) in res.symtab.symbols.iter_mut().enumerate() {
         s.in_dynsym = false;
@@ -226,6 +231,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                         || config.export_dynamic
                         || s.referenced_by_dso
                         || export_named(s.name)
+                        || matches_any(&export_list, s.dynamic_name(), demangled.as_deref())
                         || listed
                         || s.symver.is_some());
                 match assignment {
@@ -248,8 +254,11 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                 // In an executable nothing defined can be preempted; in a shared object every
                 // exported default-visibility definition can, unless -Bsymbolic (or a dynamic
                 // list that does not name it) says otherwise.
+                let func = s.sym_type == elf::STT_FUNC;
                 let symbolic = config.bsymbolic
-                    || (config.bsymbolic_functions && s.sym_type == elf::STT_FUNC)
+                    || (config.bsymbolic_functions && func)
+                    || (config.bsymbolic_non_weak && !s.weak)
+                    || (config.bsymbolic_non_weak_functions && func && !s.weak)
                     || (!dynamic_list.is_empty() && !listed);
                 s.preemptible = shared_output && export && default_vis && !symbolic;
             }
@@ -258,6 +267,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
     }
     res.versions = versions;
     res.dynamic_list = dynamic_list;
+    res.export_list = export_list;
 }
 
 /// Checks version scripts against the symbols (lld's `--no-undefined-version` and `.symver`
@@ -342,6 +352,9 @@ pub struct DynTables {
     pub needed: Vec<u32>,
     pub soname: Option<u32>,
     pub runpath: Option<u32>,
+    /// `DT_FILTER` and `DT_AUXILIARY` names (offsets in `.dynstr`).
+    pub filters: Vec<u32>,
+    pub auxiliaries: Vec<u32>,
     dynstr_index: HashMap<Vec<u8>, u32>,
 }
 
@@ -426,6 +439,16 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
         let joined = config.rpath.join(":");
         t.runpath = Some(t.add_str(joined.as_bytes()));
     }
+    t.filters = config
+        .filters
+        .iter()
+        .map(|f| t.add_str(f.as_bytes()))
+        .collect();
+    t.auxiliaries = config
+        .auxiliaries
+        .iter()
+        .map(|f| t.add_str(f.as_bytes()))
+        .collect();
 
     if use_gnu {
         t.gnu_hash = build_gnu_hash(res, &exports, imports.len() as u32 + 1, nbuckets);

@@ -1434,11 +1434,12 @@ fn dynamic_tags(
 ) -> Vec<(u64, u64)> {
     let mut v: Vec<(u64, u64)> = Vec::new();
     let mut tag = |k: u32, val: u64| v.push((u64::from(k), val));
-    for &n in &t.needed {
-        tag(elf::DT_NEEDED, u64::from(n));
+    // lld's order: filters, the run path, the needed libraries, the soname.
+    for &n in &t.filters {
+        tag(elf::DT_FILTER, u64::from(n));
     }
-    if let Some(so) = t.soname {
-        tag(elf::DT_SONAME, u64::from(so));
+    for &n in &t.auxiliaries {
+        tag(elf::DT_AUXILIARY, u64::from(n));
     }
     if let Some(rp) = t.runpath {
         tag(
@@ -1449,6 +1450,12 @@ fn dynamic_tags(
             },
             u64::from(rp),
         );
+    }
+    for &n in &t.needed {
+        tag(elf::DT_NEEDED, u64::from(n));
+    }
+    if let Some(so) = t.soname {
+        tag(elf::DT_SONAME, u64::from(so));
     }
     let exe = config.output_kind == OutputKind::Executable;
     let mut flags = 0u64;
@@ -1466,6 +1473,16 @@ fn dynamic_tags(
     }
     if !config.z.text {
         flags |= u64::from(elf::DF_TEXTREL);
+    }
+    for (on, bit) in [
+        (config.z.global, elf::DF_1_GLOBAL),
+        (config.z.initfirst, elf::DF_1_INITFIRST),
+        (config.z.interpose, elf::DF_1_INTERPOSE),
+        (config.z.nodefaultlib, elf::DF_1_NODEFLIB),
+    ] {
+        if on {
+            flags1 |= u64::from(bit);
+        }
     }
     if config.z.nodelete {
         flags1 |= u64::from(elf::DF_1_NODELETE);
@@ -1540,11 +1557,11 @@ fn dynamic_tags(
             .lookup(n)
             .is_some_and(|id| res.symtab.get(id).is_defined())
     };
-    if defined(b"_init") {
-        tag(elf::DT_INIT, sym(b"_init").unwrap_or(0));
+    if defined(config.init.as_bytes()) {
+        tag(elf::DT_INIT, sym(config.init.as_bytes()).unwrap_or(0));
     }
-    if defined(b"_fini") {
-        tag(elf::DT_FINI, sym(b"_fini").unwrap_or(0));
+    if defined(config.fini.as_bytes()) {
+        tag(elf::DT_FINI, sym(config.fini.as_bytes()).unwrap_or(0));
     }
     if !t.versym.is_empty() {
         tag(
@@ -1931,7 +1948,7 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         offset: 0,
         vaddr: 0,
         filesz: 0,
-        memsz: 0,
+        memsz: config.z.stack_size,
         align: 0,
     });
     for (first, last) in notes {

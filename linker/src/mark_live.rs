@@ -420,8 +420,8 @@ fn add_symbol_roots(
             .add_root_symbol(SymId(id), reason::EXPORTED)
             .map_err(gerr)?;
     }
-    for n in [&b"_init"[..], b"_fini"] {
-        if let Some(id) = res.symtab.lookup(n) {
+    for n in [&config.init, &config.fini] {
+        if let Some(id) = res.symtab.lookup(n.as_bytes()) {
             graph
                 .add_root_symbol(SymId(id), reason::RESERVED)
                 .map_err(gerr)?;

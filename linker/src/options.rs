@@ -508,6 +508,23 @@ fn pack_dyn_relocs(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     Ok(())
 }
 
+/// The `-Bsymbolic` family: the last one given wins.
+enum Bsymbolic {
+    None,
+    All,
+    Functions,
+    NonWeak,
+    NonWeakFunctions,
+}
+
+fn bsymbolic(s: &mut ParseState, kind: Bsymbolic) {
+    let c = &mut s.config;
+    c.bsymbolic = matches!(kind, Bsymbolic::All);
+    c.bsymbolic_functions = matches!(kind, Bsymbolic::Functions);
+    c.bsymbolic_non_weak = matches!(kind, Bsymbolic::NonWeak);
+    c.bsymbolic_non_weak_functions = matches!(kind, Bsymbolic::NonWeakFunctions);
+}
+
 fn threads(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     let v = value(v);
     match parse_int(v) {
@@ -804,8 +821,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--unique"], Flag, NotYet, "Creates a separate output section for every orphan input section", "", accept},
     opt! {["--force-group-allocation"], Flag, NotYet, "Only meaningful for -r. Section groups are discarded", "", accept},
     opt! {["--retain-symbols-file"], Value, NotYet, "Retain only the symbols listed in the file", "", accept},
-    opt! {["--init"], Value, NotYet, "Specify an initializer function", "", accept},
-    opt! {["--fini"], Value, NotYet, "Specify a finalizer function", "", accept},
+    opt! {["--init"], Value, Implemented, "Specify an initializer function", "", |s, v| { s.config.init = value(v).to_string(); Ok(()) }},
+    opt! {["--fini"], Value, Implemented, "Specify a finalizer function", "", |s, v| { s.config.fini = value(v).to_string(); Ok(()) }},
     // ---- Linker scripts ----
     opt! {["--script", "-T"], Value, NotYet, "Read linker script", "", accept},
     opt! {["--default-script"], Value, NotYet, "In the absence of --script, read this default linker script", "", accept},
@@ -832,9 +849,9 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--Bdynamic", "--dy", "--call_shared"], Flag, Implemented, "Link against shared libraries (default)", "", |s, _| { s.pos.link_static = false; Ok(()) }},
     opt! {["--whole-archive"], Flag, Implemented, "Force load of all members in a static library", "", |s, _| { s.pos.whole_archive = true; Ok(()) }},
     opt! {["--no-whole-archive"], Flag, Implemented, "Do not force load of all members in a static library (default)", "", |s, _| { s.pos.whole_archive = false; Ok(()) }},
-    opt! {["--push-state"], Flag, Implemented, "Save the current state of --as-needed, -static and --whole-archive", "", |s, _| { s.stack.push(s.pos); Ok(()) }},
+    opt! {["--push-state"], Flag, Implemented, "Save the current state of --as-needed, -static and --whole-archive", "", |s, _| { s.stack.push((s.pos, s.config.is_static)); Ok(()) }},
     opt! {["--pop-state"], Flag, Implemented, "Restore the states saved by --push-state", "", |s, _| {
-        s.pos = s.stack.pop().ok_or_else(|| err!("unbalanced --push-state/--pop-state"))?;
+        (s.pos, s.config.is_static) = s.stack.pop().ok_or_else(|| err!("unbalanced --push-state/--pop-state"))?;
         Ok(())
     }},
     opt! {["--start-group", "-("], Flag, Implemented, "Start a group of archives searched repeatedly", "Ignored for compatibility with GNU unless you pass --warn-backrefs", |s, _| {
@@ -856,7 +873,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--no-dependent-libraries"], Flag, NotYet, "Ignore dependent library specifiers from input files", "", accept},
     opt! {["--fortran-common"], Flag, NotYet, "Search archive members for definitions to override COMMON symbols", "Search archive members for definitions to override COMMON symbols (default)", accept},
     opt! {["--no-fortran-common"], Flag, NotYet, "Do not search archive members for definitions to override COMMON symbols", "", accept},
-    opt! {["--trace", "-t"], Flag, NotYet, "Print the names of the input files", "", accept},
+    opt! {["--trace", "-t"], Flag, Implemented, "Print the names of the input files", "", |s, _| { s.config.trace = true; Ok(()) }},
     opt! {["--trace-symbol", "-y"], Value, NotYet, "Trace references to symbols", "", accept},
     opt! {["--print-archive-stats="], Joined, NotYet, "Write archive usage statistics to the specified file", "", accept},
     opt! {["--why-extract="], Joined, Implemented, "Print to a file about why archive members are extracted", "", |s, v| { s.config.why_extract = Some(PathBuf::from(value(v))); Ok(()) }},
@@ -903,36 +920,24 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--export-dynamic", "-E"], Flag, Implemented, "Put symbols in the dynamic symbol table", "", |s, _| { s.config.export_dynamic = true; Ok(()) }},
     opt! {["--no-export-dynamic"], Flag, Implemented, "Do not put symbols in the dynamic symbol table (default)", "", |s, _| { s.config.export_dynamic = false; Ok(()) }},
     opt! {["--export-dynamic-symbol"], Value, Implemented, "Put matched symbols in the dynamic symbol table", "(executable) Put matched symbols in the dynamic symbol table. (shared object) References to matched non-local STV_DEFAULT symbols shouldn't be bound to definitions within the shared object", |s, v| { s.config.export_dynamic_symbols.push(value(v).to_string()); Ok(()) }},
-    opt! {["--export-dynamic-symbol-list"], Value, NotYet, "Read a list of dynamic symbol patterns", "", accept},
+    opt! {["--export-dynamic-symbol-list"], Value, Implemented, "Read a list of dynamic symbol patterns", "Read a list of dynamic symbol patterns. Apply --export-dynamic-symbol on each pattern", |s, v| { s.config.export_dynamic_symbol_lists.push(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--dynamic-list"], Value, Implemented, "Read a list of dynamic symbols", "Similar to --export-dynamic-symbol-list. When creating a shared object, this additionally implies -Bsymbolic but does not set DF_SYMBOLIC", |s, v| { s.config.dynamic_lists.push(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--version-script"], Value, Implemented, "Read a version script", "", |s, v| { s.config.version_scripts.push(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--no-undefined-version"], Flag, Implemented, "Report version scripts that refer undefined symbols (default)", "Report version scripts that refer undefined symbols", |s, _| { s.config.no_undefined_version = true; Ok(()) }},
     opt! {["--undefined-version"], Flag, Implemented, "Allow unused version in version script", "Allow unused version in version script (disabled by default)", |s, _| { s.config.no_undefined_version = false; Ok(()) }},
-    opt! {["--Bsymbolic"], Flag, Implemented, "Bind default visibility defined symbols locally for -shared", "", |s, _| {
-        s.config.bsymbolic = true;
-        s.config.bsymbolic_functions = false;
-        Ok(())
-    }},
-    opt! {["--Bsymbolic-functions"], Flag, Implemented, "Bind default visibility defined function symbols locally for -shared", "", |s, _| {
-        s.config.bsymbolic = false;
-        s.config.bsymbolic_functions = true;
-        Ok(())
-    }},
-    opt! {["--Bno-symbolic"], Flag, Implemented, "Don't bind default visibility defined symbols locally for -shared (default)", "", |s, _| {
-        s.config.bsymbolic = false;
-        s.config.bsymbolic_functions = false;
-        Ok(())
-    }},
-    opt! {["--Bsymbolic-non-weak"], Flag, NotYet, "Bind default visibility defined STB_GLOBAL symbols locally for -shared", "", accept},
-    opt! {["--Bsymbolic-non-weak-functions"], Flag, NotYet, "Bind default visibility defined STB_GLOBAL function symbols locally for -shared", "", accept},
+    opt! {["--Bsymbolic"], Flag, Implemented, "Bind default visibility defined symbols locally for -shared", "", |s, _| { bsymbolic(s, Bsymbolic::All); Ok(()) }},
+    opt! {["--Bsymbolic-functions"], Flag, Implemented, "Bind default visibility defined function symbols locally for -shared", "", |s, _| { bsymbolic(s, Bsymbolic::Functions); Ok(()) }},
+    opt! {["--Bno-symbolic"], Flag, Implemented, "Don't bind default visibility defined symbols locally for -shared (default)", "", |s, _| { bsymbolic(s, Bsymbolic::None); Ok(()) }},
+    opt! {["--Bsymbolic-non-weak"], Flag, Implemented, "Bind default visibility defined STB_GLOBAL symbols locally for -shared", "", |s, _| { bsymbolic(s, Bsymbolic::NonWeak); Ok(()) }},
+    opt! {["--Bsymbolic-non-weak-functions"], Flag, Implemented, "Bind default visibility defined STB_GLOBAL function symbols locally for -shared", "", |s, _| { bsymbolic(s, Bsymbolic::NonWeakFunctions); Ok(()) }},
     opt! {["--hash-style"], Value, Implemented, "Specify hash style (sysv, gnu or both)", "", hash_style},
     opt! {["--pack-dyn-relocs"], Value, Implemented, "Pack dynamic relocations in the given format (none, relr)", "Pack dynamic relocations in the given format", pack_dyn_relocs},
     opt! {["--use-android-relr-tags"], Flag, NotYet, "Use SHT_ANDROID_RELR / DT_ANDROID_RELR* tags instead of SHT_RELR / DT_RELR*", "", accept},
     opt! {["--no-use-android-relr-tags"], Flag, IgnoredTuningOnly, "Use SHT_RELR / DT_RELR* tags (default)", "", accept},
-    opt! {["--auxiliary"], Value, NotYet, "Set DT_AUXILIARY field to the specified name", "", accept},
-    opt! {["-f"], Separate, NotYet, "Alias for --auxiliary", "", accept},
-    opt! {["--filter"], Value, NotYet, "Set DT_FILTER field to the specified name", "", accept},
-    opt! {["-F"], Separate, NotYet, "Alias for --filter", "", accept},
+    opt! {["--auxiliary"], Value, Implemented, "Set DT_AUXILIARY field to the specified name", "", |s, v| { s.config.auxiliaries.push(value(v).to_string()); Ok(()) }},
+    opt! {["-f"], Separate, Implemented, "Alias for --auxiliary", "", |s, v| { s.config.auxiliaries.push(value(v).to_string()); Ok(()) }},
+    opt! {["--filter"], Value, Implemented, "Set DT_FILTER field to the specified name", "", |s, v| { s.config.filters.push(value(v).to_string()); Ok(()) }},
+    opt! {["-F"], Separate, Implemented, "Alias for --filter", "", |s, v| { s.config.filters.push(value(v).to_string()); Ok(()) }},
     opt! {["--exclude-libs"], Value, NotYet, "Exclude static libraries from automatic export", "", accept},
     // ---- Garbage collection and reports ----
     opt! {["--gc-sections"], Flag, Implemented, "Enable garbage collection of unused sections", "", |s, _| { s.config.gc_sections = true; Ok(()) }},
@@ -1112,10 +1117,10 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z keep-text-section-prefix"], ZKeyword, NotYet, "Keep .text.hot/.text.unlikely/... as separate output sections", "", accept},
     opt! {["-z nokeep-text-section-prefix"], ZKeyword, IgnoredTuningOnly, "Merge .text.* into .text (default)", "", accept},
     opt! {["-z hazardplt"], ZKeyword, IgnoredTuningOnly, "Use hazard-barrier PLT entries (MIPS only)", "", accept},
-    opt! {["-z global"], ZKeyword, NotYet, "Make symbols available for subsequently loaded objects (DF_1_GLOBAL)", "", accept},
-    opt! {["-z initfirst"], ZKeyword, NotYet, "Run this object's initializers first (DF_1_INITFIRST)", "", accept},
-    opt! {["-z interpose"], ZKeyword, NotYet, "Mark the object as interposer (DF_1_INTERPOSE)", "", accept},
-    opt! {["-z nodefaultlib"], ZKeyword, NotYet, "Ignore default library search paths at run time (DF_1_NODEFLIB)", "", accept},
+    opt! {["-z global"], ZKeyword, Implemented, "Make symbols available for subsequently loaded objects (DF_1_GLOBAL)", "", |s, _| { s.config.z.global = true; Ok(()) }},
+    opt! {["-z initfirst"], ZKeyword, Implemented, "Run this object's initializers first (DF_1_INITFIRST)", "", |s, _| { s.config.z.initfirst = true; Ok(()) }},
+    opt! {["-z interpose"], ZKeyword, Implemented, "Mark the object as interposer (DF_1_INTERPOSE)", "", |s, _| { s.config.z.interpose = true; Ok(()) }},
+    opt! {["-z nodefaultlib"], ZKeyword, Implemented, "Ignore default library search paths at run time (DF_1_NODEFLIB)", "", |s, _| { s.config.z.nodefaultlib = true; Ok(()) }},
     opt! {["-z ifunc-noplt"], ZKeyword, NotYet, "Do not emit PLT entries for ifunc symbols", "", accept},
     opt! {["-z retpolineplt"], ZKeyword, NotYet, "Emit retpoline format PLT entries", "", accept},
     opt! {["-z rodynamic"], ZKeyword, NotYet, "Make the .dynamic section read-only", "", accept},
@@ -1128,7 +1133,10 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z bti-report="], ZKeyword, NotYet, "Report objects without BTI (AArch64 only)", "", accept},
     opt! {["-z oe-aware"], ZKeyword, NotYet, "Mark the output OE-aware", "", accept},
     opt! {["-z dead-reloc-in-nonalloc="], ZKeyword, NotYet, "Value for relocations in non-SHF_ALLOC sections that refer to discarded sections", "", accept},
-    opt! {["-z stack-size="], ZKeyword, NotYet, "Size of the main stack (PT_GNU_STACK p_memsz)", "", accept},
+    opt! {["-z stack-size="], ZKeyword, Implemented, "Size of the main stack (PT_GNU_STACK p_memsz)", "", |s, v| {
+        s.config.z.stack_size = parse_int(value(v)).ok_or_else(|| err!("invalid stack-size: {}", value(v)))?;
+        Ok(())
+    }},
     opt! {["-z start-stop-visibility="], ZKeyword, NotYet, "Visibility of __start_/__stop_ symbols", "", accept},
 ];
 

@@ -79,6 +79,8 @@ pub struct Resolved {
     pub versions: crate::version_script::Versions,
     /// `--dynamic-list` patterns.
     pub dynamic_list: Vec<crate::version_script::Pattern>,
+    /// `--export-dynamic-symbol-list` patterns: exported like `--export-dynamic-symbol`.
+    pub export_list: Vec<crate::version_script::Pattern>,
     /// `extractions` come from a liveness walk (`--gc-archive-members` with bitcode), not from
     /// lld-style member selection.
     pub extractions_from_walk: bool,
@@ -233,6 +235,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             bitcode: Vec::new(),
             versions: Default::default(),
             dynamic_list: Vec::new(),
+            export_list: Vec::new(),
             extractions_from_walk: false,
             common_candidates: Vec::new(),
             exported_definitions: Vec::new(),
@@ -279,6 +282,14 @@ impl Resolver<'_> {
         Ok(())
     }
 
+    /// `--trace`: each input file as it is read, on standard output (LTO's objects are not
+    /// inputs).
+    fn trace(&self, name: &str) {
+        if self.config.trace && !self.adding_lto_output {
+            println!("{name}");
+        }
+    }
+
     /// lld's `handleLibcall`: with bitcode in the link, an archive member whose *bitcode*
     /// defines a runtime library function is loaded before LTO, since LTO's output may call it
     /// and bitcode cannot join the link after LTO. Native definitions are loaded after LTO,
@@ -315,6 +326,7 @@ impl Resolver<'_> {
     /// Adds a shared library's dynamic symbols. A library whose soname was already seen is
     /// ignored, as lld does. Non-default versions (`foo@V`) do not take part in resolution.
     fn add_shared(&mut self, file: SharedFile) -> Result<()> {
+        self.trace(&file.name);
         if self.out.shared.iter().any(|s| s.soname == file.soname) {
             return Ok(());
         }
@@ -417,7 +429,8 @@ impl Resolver<'_> {
             }
             FileKind::Archive => self.add_archive(path, data, input)?,
             FileKind::ElfShared => {
-                if self.config.is_static {
+                // lld: under -static or -Bstatic at this point of the command line.
+                if input.state.link_static {
                     bail!("attempted static link of dynamic object {name}");
                 }
                 // lld: a library found by -l is recorded by its file name, one named by
@@ -672,6 +685,7 @@ impl Resolver<'_> {
 
     /// Adds an LLVM bitcode module: its symbols take part in resolution like any others.
     fn add_bitcode(&mut self, name: String, data: &'static [u8]) -> Result<()> {
+        self.trace(&name);
         let index = self.out.bitcode.len() as u32;
         // LTO needs distinct module ids; the same member can appear in two archives.
         let mut module_id = name.clone();
@@ -798,6 +812,7 @@ impl Resolver<'_> {
     }
 
     fn add_object(&mut self, mut file: ObjectFile) -> Result<()> {
+        self.trace(&file.name);
         input_files::check_not_gcc_lto(&file)?;
         let id = self.out.files.len() as FileId;
 
