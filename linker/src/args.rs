@@ -995,8 +995,8 @@ mod tests {
             "option --icf=all is not implemented yet"
         );
         assert_eq!(
-            error("-z shstk a.o"),
-            "option -z shstk is not implemented yet"
+            error("-z force-ibt a.o"),
+            "option -z force-ibt is not implemented yet"
         );
         assert_eq!(
             error("--pack-dyn-relocs=android a.o"),

@@ -97,6 +97,10 @@ pub struct ZOptions {
     pub initfirst: bool,
     pub interpose: bool,
     pub nodefaultlib: bool,
+    /// `-z keep-text-section-prefix`: `.text.hot` & co. stay separate output sections.
+    pub keep_text_section_prefix: bool,
+    /// `-z shstk`: the output claims shadow-stack compatibility whatever the inputs say.
+    pub shstk: bool,
     /// `-z stack-size=N`: `PT_GNU_STACK`'s `p_memsz`.
     pub stack_size: u64,
     pub max_page_size: Option<u64>,
@@ -121,6 +125,8 @@ impl Default for ZOptions {
             initfirst: false,
             interpose: false,
             nodefaultlib: false,
+            keep_text_section_prefix: false,
+            shstk: false,
             stack_size: 0,
             max_page_size: None,
             common_page_size: None,
@@ -221,6 +227,8 @@ pub struct Config {
     pub gc_archive_members: bool,
     /// `--trace`/`-t`: print each input file as it is read.
     pub trace: bool,
+    /// `--demangle` (default) / `--no-demangle`: symbol names in diagnostics.
+    pub demangle: bool,
     /// `--verify-precise-graph`: after LTO, check that no symbol the graph hid from regular
     /// objects is referenced by a live native section (see `verify_graph`).
     pub verify_precise_graph: bool,
@@ -238,6 +246,15 @@ pub struct Config {
     pub no_undefined_version: bool,
     pub unresolved_symbols: UnresolvedPolicy,
     pub allow_shlib_undefined: Option<bool>,
+    /// Whether undefined symbols referenced by objects are reported, as the last of
+    /// `--unresolved-symbols`, `--no-undefined`, `-z defs`, `-z undefs` says (lld weighs them in
+    /// command-line order); `None`: the default, reported unless `-shared`.
+    pub report_undefined_in_objects: Option<bool>,
+    /// The same for shared libraries' undefined references (`--[no-]allow-shlib-undefined`).
+    pub report_undefined_in_shlibs: Option<bool>,
+    /// `--warn-unresolved-symbols` (versus `--error-unresolved-symbols`, the default): reported
+    /// undefined symbols that may be defined at run time are warnings.
+    pub warn_unresolved_symbols: bool,
     pub bsymbolic: bool,
     pub bsymbolic_functions: bool,
     /// `-Bsymbolic-non-weak`: non-weak definitions of a shared object bind locally.
@@ -301,6 +318,7 @@ impl Default for Config {
             print_gc_sections: false,
             gc_archive_members: false,
             trace: false,
+            demangle: true,
             verify_precise_graph: false,
             dynamic_linker: None,
             no_dynamic_linker: false,
@@ -317,6 +335,9 @@ impl Default for Config {
             no_undefined_version: true,
             unresolved_symbols: UnresolvedPolicy::ReportAll,
             allow_shlib_undefined: None,
+            report_undefined_in_objects: None,
+            report_undefined_in_shlibs: None,
+            warn_unresolved_symbols: false,
             bsymbolic: false,
             bsymbolic_functions: false,
             bsymbolic_non_weak: false,
@@ -346,6 +367,25 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Reports a warning as lld does: `weld: warning: MSG` on standard error; an error under
+    /// `--fatal-warnings`; nothing under `--no-warnings`.
+    pub fn warn(&self, msg: &str) -> crate::error::Result<()> {
+        if self.fatal_warnings {
+            return Err(crate::error::Error(msg.to_string()));
+        }
+        if !self.no_warnings {
+            eprintln!("weld: warning: {msg}");
+        }
+        Ok(())
+    }
+
+    /// Whether undefined symbols referenced by objects are reported (lld's unresolved-symbol
+    /// policy for regular objects).
+    pub fn reports_undefined_in_objects(&self) -> bool {
+        self.report_undefined_in_objects
+            .unwrap_or(self.output_kind != OutputKind::SharedObject)
+    }
+
     /// Position-independent output: a PIE or a shared object.
     pub fn is_pic(&self) -> bool {
         self.pie || self.output_kind == OutputKind::SharedObject

@@ -71,6 +71,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         return Ok(());
     };
     *error_limit = config.error_limit;
+    crate::input_files::set_demangle(config.demangle);
     check_supported(&config).map_err(|e| vec![e])?;
     if let Some(n) = config.threads {
         // A second call (in tests running several links in one process) keeps the first pool.
@@ -82,7 +83,8 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let mut res = t.run("input loading and resolution", || resolve::resolve(&config))?;
     layout::add_linker_defined(&config, &mut res);
     res.versions =
-        crate::version_script::Versions::load(&config.version_scripts).map_err(|e| vec![e])?;
+        crate::version_script::Versions::load(&config.version_scripts, &config.search_paths)
+            .map_err(|e| vec![e])?;
     for p in &config.export_dynamic_symbol_lists {
         res.export_list
             .extend(crate::version_script::read_dynamic_list(p).map_err(|e| vec![e])?);

@@ -141,6 +141,9 @@ fn llvm_style(d: &str) -> String {
 pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
     let dynamic = is_dynamic(config, res);
     let shared_output = config.output_kind == OutputKind::SharedObject;
+    // Undefined symbols the link does not reject are imported, to be found at run time.
+    let may_import =
+        shared_output || !config.reports_undefined_in_objects() || config.warn_unresolved_symbols;
     // --export-dynamic-symbol takes glob patterns.
     let export_patterns: Vec<&[u8]> = config
         .export_dynamic_symbols
@@ -196,7 +199,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
             // treats it as a weak undefined symbol, imported like any other.
             SymbolDef::Undefined | SymbolDef::Lazy { .. } => {
                 let lazy = matches!(s.def, SymbolDef::Lazy { .. });
-                if s.referenced && default_vis && (s.weak || (shared_output && !lazy)) {
+                if s.referenced && default_vis && (s.weak || (may_import && !lazy)) {
                     s.in_dynsym = true;
                     s.preemptible = true;
                 }

@@ -498,10 +498,23 @@ pub fn sym_name(strtab: &'static [u8], sym: &Sym64) -> Option<&'static [u8]> {
     Some(&rest[..end])
 }
 
-/// A symbol name as lld prints it in diagnostics: C++ names demangled (lld's default
-/// `--demangle`), anything else as is.
+/// `--demangle` (lld's default) or `--no-demangle`: how diagnostics print symbol names. One
+/// setting for the whole process, decided by the command line before anything is printed, so
+/// the many places that name a symbol need no configuration passed down.
+static DEMANGLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Sets `--demangle`/`--no-demangle` for every later diagnostic.
+pub fn set_demangle(on: bool) {
+    DEMANGLE.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// A symbol name as lld prints it in diagnostics: C++ names demangled (unless
+/// `--no-demangle`), anything else as is.
 pub fn demangle(name: &[u8]) -> String {
-    crate::dynamic::demangle(name).unwrap_or_else(|| String::from_utf8_lossy(name).into_owned())
+    let on = DEMANGLE.load(std::sync::atomic::Ordering::Relaxed);
+    on.then(|| crate::dynamic::demangle(name))
+        .flatten()
+        .unwrap_or_else(|| String::from_utf8_lossy(name).into_owned())
 }
 
 fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionKind {

@@ -310,7 +310,11 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     for (fi, file) in res.files.iter().enumerate() {
         for (si, sec) in file.sections.iter().enumerate() {
             let name = sec.name;
-            let oname = sec.output_name;
+            let oname = if config.z.keep_text_section_prefix && sec.output_name == ".text" {
+                crate::output_sections::text_prefix_section(sec.name_str())
+            } else {
+                sec.output_name
+            };
             match sec.kind {
                 SectionKind::Regular => {}
                 SectionKind::Merge => {
@@ -469,7 +473,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let w = u64::from(elf::SHF_WRITE);
     let x = u64::from(elf::SHF_EXECINSTR);
 
-    let gnu_property = gnu_property_note(res);
+    let gnu_property = gnu_property_note(config, res);
     if !gnu_property.is_empty() {
         add_synth(
             &mut b,
@@ -1214,8 +1218,8 @@ pub fn align_to(v: u64, a: u64) -> u64 {
 }
 
 /// The merged `.note.gnu.property`: the AND of every object's x86 feature bits (IBT, SHSTK), as
-/// lld emits it; absent when any object lacks the note or the AND is zero.
-fn gnu_property_note(res: &Resolved) -> Vec<u8> {
+/// lld emits it, plus `-z shstk`'s bit; absent when the result is zero.
+fn gnu_property_note(config: &Config, res: &Resolved) -> Vec<u8> {
     let mut and: Option<u32> = None;
     for f in &res.files {
         let mut this = 0u32;
@@ -1227,7 +1231,10 @@ fn gnu_property_note(res: &Resolved) -> Vec<u8> {
         }
         and = Some(and.map_or(this, |a| a & this));
     }
-    let and = and.unwrap_or(0);
+    let mut and = and.unwrap_or(0);
+    if config.z.shstk {
+        and |= elf::GNU_PROPERTY_X86_FEATURE_1_SHSTK;
+    }
     if and == 0 {
         return Vec::new();
     }

@@ -59,6 +59,16 @@ pub fn find_in_search_paths(
         .find(|p| exists(p))
 }
 
+/// lld's `searchScript`, for `--version-script` and linker scripts: the path as given if it
+/// exists, otherwise the first search directory that has it.
+pub fn find_script(path: &Path, search_paths: &[PathBuf]) -> Option<PathBuf> {
+    if path.exists() {
+        return Some(path.to_path_buf());
+    }
+    let name = path.to_str()?;
+    find_in_search_paths(name, search_paths, &|p: &Path| p.exists())
+}
+
 /// A search directory with its sysroot prefix applied: `=DIR` and `$SYSROOT/DIR` (GNU ld's two
 /// spellings) mean `DIR` under `--sysroot`, or plain `DIR` when there is no sysroot. Other
 /// directories are returned unchanged.

@@ -486,13 +486,16 @@ fn hash_style(s: &mut ParseState, v: Option<&str>) -> Result<()> {
 }
 
 fn unresolved_symbols(s: &mut ParseState, v: Option<&str>) -> Result<()> {
-    s.config.unresolved_symbols = match value(v) {
-        "report-all" => UnresolvedPolicy::ReportAll,
-        "ignore-all" => UnresolvedPolicy::IgnoreAll,
-        "ignore-in-object-files" => UnresolvedPolicy::IgnoreInObjectFiles,
-        "ignore-in-shared-libs" => UnresolvedPolicy::IgnoreInSharedLibs,
+    let (policy, objects, shlibs) = match value(v) {
+        "report-all" => (UnresolvedPolicy::ReportAll, true, true),
+        "ignore-all" => (UnresolvedPolicy::IgnoreAll, false, false),
+        "ignore-in-object-files" => (UnresolvedPolicy::IgnoreInObjectFiles, false, true),
+        "ignore-in-shared-libs" => (UnresolvedPolicy::IgnoreInSharedLibs, true, false),
         other => bail!("unknown --unresolved-symbols value: {other}"),
     };
+    s.config.unresolved_symbols = policy;
+    s.config.report_undefined_in_objects = Some(objects);
+    s.config.report_undefined_in_shlibs = Some(shlibs);
     Ok(())
 }
 
@@ -720,8 +723,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--chroot"], Separate, NotYet, "Prefix of absolute paths (internal to lld --reproduce)", "", accept},
     opt! {["--mmap-output-file"], Flag, IgnoredTuningOnly, "Mmap the output file for writing (default)", "", accept},
     opt! {["--no-mmap-output-file"], Flag, IgnoredTuningOnly, "Do not mmap the output file for writing", "", accept},
-    opt! {["--demangle"], Flag, IgnoredTuningOnly, "Demangle symbol names in diagnostics (default)", "Demangle symbol names (default)", accept},
-    opt! {["--no-demangle"], Flag, IgnoredTuningOnly, "Do not demangle symbol names in diagnostics", "Do not demangle symbol names", accept},
+    opt! {["--demangle"], Flag, Implemented, "Demangle symbol names in diagnostics (default)", "Demangle symbol names (default)", |s, _| { s.config.demangle = true; Ok(()) }},
+    opt! {["--no-demangle"], Flag, Implemented, "Do not demangle symbol names in diagnostics", "Do not demangle symbol names", |s, _| { s.config.demangle = false; Ok(()) }},
     // ---- Output ----
     opt! {["-o", "--output"], Value, Implemented, "Path to file to write output", "", |s, v| { s.config.output = PathBuf::from(value(v)); Ok(()) }},
     opt! {["-m"], Value, Implemented, "Set target emulation (elf_x86_64 only)", "Set target emulation", emulation},
@@ -885,12 +888,12 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--wrap"], Value, Implemented, "Redirect symbol references to __wrap_symbol and __real_symbol references to symbol", "", |s, v| { s.config.wrap.push(value(v).to_string()); Ok(()) }},
     opt! {["--allow-multiple-definition"], Flag, Implemented, "Allow multiple definitions", "", |s, _| { s.config.allow_multiple_definition = true; Ok(()) }},
     opt! {["--no-allow-multiple-definition"], Flag, Implemented, "Do not allow multiple definitions (default)", "", |s, _| { s.config.allow_multiple_definition = false; Ok(()) }},
-    opt! {["--no-undefined"], Flag, Implemented, "Report unresolved symbols even if the linker is creating a shared library (= -z defs)", "Report unresolved symbols even if the linker is creating a shared library", |s, _| { s.config.z.defs = true; Ok(()) }},
+    opt! {["--no-undefined"], Flag, Implemented, "Report unresolved symbols even if the linker is creating a shared library (= -z defs)", "Report unresolved symbols even if the linker is creating a shared library", |s, _| { s.config.z.defs = true; s.config.report_undefined_in_objects = Some(true); Ok(()) }},
     opt! {["--unresolved-symbols"], Value, Implemented, "Determine how to handle unresolved symbols", "", unresolved_symbols},
-    opt! {["--error-unresolved-symbols"], Flag, Implemented, "Report unresolved symbols as errors (default)", "Report unresolved symbols as errors", accept},
-    opt! {["--warn-unresolved-symbols"], Flag, NotYet, "Report unresolved symbols as warnings", "", accept},
-    opt! {["--allow-shlib-undefined"], Flag, Implemented, "Allow unresolved references in shared libraries", "Allow unresolved references in shared libraries (default when linking a shared library)", |s, _| { s.config.allow_shlib_undefined = Some(true); Ok(()) }},
-    opt! {["--no-allow-shlib-undefined"], Flag, Implemented, "Do not allow unresolved references in shared libraries", "Do not allow unresolved references in shared libraries (default when linking an executable)", |s, _| { s.config.allow_shlib_undefined = Some(false); Ok(()) }},
+    opt! {["--error-unresolved-symbols"], Flag, Implemented, "Report unresolved symbols as errors (default)", "Report unresolved symbols as errors", |s, _| { s.config.warn_unresolved_symbols = false; Ok(()) }},
+    opt! {["--warn-unresolved-symbols"], Flag, Implemented, "Report unresolved symbols as warnings", "", |s, _| { s.config.warn_unresolved_symbols = true; Ok(()) }},
+    opt! {["--allow-shlib-undefined"], Flag, Implemented, "Allow unresolved references in shared libraries", "Allow unresolved references in shared libraries (default when linking a shared library)", |s, _| { s.config.allow_shlib_undefined = Some(true); s.config.report_undefined_in_shlibs = Some(false); Ok(()) }},
+    opt! {["--no-allow-shlib-undefined"], Flag, Implemented, "Do not allow unresolved references in shared libraries", "Do not allow unresolved references in shared libraries (default when linking an executable)", |s, _| { s.config.allow_shlib_undefined = Some(false); s.config.report_undefined_in_shlibs = Some(true); Ok(()) }},
     opt! {["--warn-common"], Flag, IgnoredTuningOnly, "Warn about duplicate common symbols (diagnostics only)", "Warn about duplicate common symbols", accept},
     opt! {["--no-warn-common"], Flag, IgnoredTuningOnly, "Do not warn about duplicate common symbols (default)", "", accept},
     opt! {["--warn-backrefs"], Flag, IgnoredTuningOnly, "Warn about backward symbol references to extract archive members (diagnostics only)", "Warn about backward symbol references to extract archive members", accept},
@@ -1098,8 +1101,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z common-page-size="], ZKeyword, Implemented, "Common page size (RELRO end alignment)", "", |s, v| { s.config.z.common_page_size = Some(page_size(v, "common-page-size")?); Ok(()) }},
     opt! {["-z text"], ZKeyword, Implemented, "Do not allow relocations against read-only segments (default)", "", |s, _| { s.config.z.text = true; Ok(()) }},
     opt! {["-z notext"], ZKeyword, Implemented, "Allow relocations against read-only segments (DT_TEXTREL)", "", |s, _| { s.config.z.text = false; Ok(()) }},
-    opt! {["-z defs"], ZKeyword, Implemented, "Report unresolved symbols in shared objects too (= --no-undefined)", "", |s, _| { s.config.z.defs = true; Ok(()) }},
-    opt! {["-z undefs"], ZKeyword, Implemented, "Allow unresolved symbols in shared objects (default for -shared)", "", |s, _| { s.config.z.defs = false; Ok(()) }},
+    opt! {["-z defs"], ZKeyword, Implemented, "Report unresolved symbols in shared objects too (= --no-undefined)", "", |s, _| { s.config.z.defs = true; s.config.report_undefined_in_objects = Some(true); Ok(()) }},
+    opt! {["-z undefs"], ZKeyword, Implemented, "Allow unresolved symbols in shared objects (default for -shared)", "", |s, _| { s.config.z.defs = false; s.config.report_undefined_in_objects = Some(false); Ok(()) }},
     opt! {["-z muldefs"], ZKeyword, Implemented, "Allow multiple definitions (= --allow-multiple-definition)", "", |s, _| { s.config.allow_multiple_definition = true; Ok(()) }},
     opt! {["-z nodelete"], ZKeyword, Implemented, "Mark the shared object not unloadable (DF_1_NODELETE)", "", |s, _| { s.config.z.nodelete = true; Ok(()) }},
     opt! {["-z nodlopen"], ZKeyword, Implemented, "Mark the shared object not dlopen-able (DF_1_NOOPEN)", "", |s, _| { s.config.z.nodlopen = true; Ok(()) }},
@@ -1114,8 +1117,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z nocopyreloc"], ZKeyword, NotYet, "Disallow copy relocations", "", accept},
     opt! {["-z rela"], ZKeyword, IgnoredTuningOnly, "Use RELA dynamic relocations (always on x86-64)", "", accept},
     opt! {["-z rel"], ZKeyword, NotYet, "Use REL dynamic relocations", "", accept},
-    opt! {["-z keep-text-section-prefix"], ZKeyword, NotYet, "Keep .text.hot/.text.unlikely/... as separate output sections", "", accept},
-    opt! {["-z nokeep-text-section-prefix"], ZKeyword, IgnoredTuningOnly, "Merge .text.* into .text (default)", "", accept},
+    opt! {["-z keep-text-section-prefix"], ZKeyword, Implemented, "Keep .text.hot/.text.unlikely/... as separate output sections", "", |s, _| { s.config.z.keep_text_section_prefix = true; Ok(()) }},
+    opt! {["-z nokeep-text-section-prefix"], ZKeyword, Implemented, "Merge .text.* into .text (default)", "", |s, _| { s.config.z.keep_text_section_prefix = false; Ok(()) }},
     opt! {["-z hazardplt"], ZKeyword, IgnoredTuningOnly, "Use hazard-barrier PLT entries (MIPS only)", "", accept},
     opt! {["-z global"], ZKeyword, Implemented, "Make symbols available for subsequently loaded objects (DF_1_GLOBAL)", "", |s, _| { s.config.z.global = true; Ok(()) }},
     opt! {["-z initfirst"], ZKeyword, Implemented, "Run this object's initializers first (DF_1_INITFIRST)", "", |s, _| { s.config.z.initfirst = true; Ok(()) }},
@@ -1125,7 +1128,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z retpolineplt"], ZKeyword, NotYet, "Emit retpoline format PLT entries", "", accept},
     opt! {["-z rodynamic"], ZKeyword, NotYet, "Make the .dynamic section read-only", "", accept},
     opt! {["-z wxneeded"], ZKeyword, NotYet, "Set PT_OPENBSD_WXNEEDED", "", accept},
-    opt! {["-z shstk"], ZKeyword, NotYet, "Force the SHSTK (shadow stack) GNU property", "", accept},
+    opt! {["-z shstk"], ZKeyword, Implemented, "Force the SHSTK (shadow stack) GNU property", "", |s, _| { s.config.z.shstk = true; Ok(()) }},
     opt! {["-z force-ibt"], ZKeyword, NotYet, "Force the IBT GNU property and IBT-enabled PLT", "", accept},
     opt! {["-z cet-report="], ZKeyword, NotYet, "Report objects without IBT/SHSTK properties (none, warning, error)", "", accept},
     opt! {["-z force-bti"], ZKeyword, NotYet, "Force the BTI property (AArch64 only)", "", accept},

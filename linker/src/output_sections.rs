@@ -7,7 +7,8 @@ use object::elf;
 /// Prefixes whose `.prefix.anything` input sections are merged into `.prefix`, as lld does
 /// without `-z keep-text-section-prefix`. Those with a dot inside are tried first, whole
 /// (`.data.rel.ro.x` goes to `.data.rel.ro`, not `.data`).
-const MERGED_DOTTED_PREFIXES: &[&str] = &[".data.rel.ro", ".bss.rel.ro"];
+const MERGED_DOTTED_PREFIXES: &[&str] =
+    &[".data.rel.ro", ".bss.rel.ro", ".ARM.exidx", ".ARM.extab"];
 const MERGED_PREFIXES: &[&str] = &[
     ".text",
     ".rodata",
@@ -23,6 +24,9 @@ const MERGED_PREFIXES: &[&str] = &[
     ".tdata",
     ".ctors",
     ".dtors",
+    ".sbss",
+    ".sdata",
+    ".srodata",
 ];
 
 /// The output section name for an input section. Runs once per input section while objects
@@ -45,6 +49,27 @@ pub fn output_section_name(name: &str) -> &str {
         .find(|&&p| p == head)
         .copied()
         .unwrap_or(name)
+}
+
+/// `-z keep-text-section-prefix`: a `.text.hot.*`, `.text.unknown.*`, `.text.unlikely.*`,
+/// `.text.startup.*`, `.text.exit.*` or `.text.split.*` input goes to an output section of that
+/// name instead of `.text` (lld's list).
+pub fn text_prefix_section(name: &str) -> &'static str {
+    const KEPT: &[&str] = &[
+        ".text.hot",
+        ".text.unknown",
+        ".text.unlikely",
+        ".text.startup",
+        ".text.exit",
+        ".text.split",
+    ];
+    KEPT.iter()
+        .find(|&&p| {
+            name.strip_prefix(p)
+                .is_some_and(|r| r.is_empty() || r.starts_with('.'))
+        })
+        .copied()
+        .unwrap_or(".text")
 }
 
 /// The section a `__start_SEC` or `__stop_SEC` symbol bounds, and whether it is the start.
@@ -182,6 +207,9 @@ mod tests {
         assert_eq!(output_section_name(".init_array.00101"), ".init_array");
         assert_eq!(output_section_name("my_section"), "my_section");
         assert_eq!(output_section_name(".data.rel.ro"), ".data.rel.ro");
+        assert_eq!(output_section_name(".srodata.foo"), ".srodata");
+        assert_eq!(output_section_name(".sbss.x"), ".sbss");
+        assert_eq!(output_section_name(".ARM.extab.foo"), ".ARM.extab");
         assert_eq!(output_section_name(".data.rel.rox"), ".data");
         assert_eq!(output_section_name(".bss.rel.ro.x"), ".bss.rel.ro");
         assert_eq!(output_section_name(".tbss.x.y"), ".tbss");

@@ -330,8 +330,7 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
     let mut out = ScanResult::default();
     let mut errors = Vec::new();
     let mut undefs: Vec<UndefRef> = Vec::new();
-    let report_undefined =
-        config.output_kind != crate::config::OutputKind::SharedObject || config.z.defs;
+    let report_undefined = config.reports_undefined_in_objects();
     for (fi, file) in res.files.iter().enumerate() {
         let fid = fi as FileId;
         for (si, sec) in file.sections.iter().enumerate() {
@@ -362,10 +361,21 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                 {
                     continue;
                 }
-                let t = target_of(res, fid, sym_index);
-                if !t.defined && !t.undef_weak && (report_undefined || !t.preemptible) {
-                    {
-                        if let SymKey::Global(g) = t.key {
+                let mut t = target_of(res, fid, sym_index);
+                if !t.defined && !t.undef_weak {
+                    // lld's "can be external": a default-visibility global. Unreported (ignored
+                    // or only warned about), it is imported where the output is dynamic and
+                    // resolves to 0 where it is not, as a weak undefined symbol does.
+                    let global = match t.key {
+                        SymKey::Global(g) => Some(g),
+                        SymKey::Local(..) => None,
+                    };
+                    let external =
+                        global.is_some_and(|g| res.symtab.get(g).visibility == elf::STV_DEFAULT);
+                    let warned = external && config.warn_unresolved_symbols;
+                    let ignored = external && !report_undefined;
+                    if report_undefined || !t.preemptible {
+                        if let Some(g) = global.filter(|_| !ignored) {
                             undefs.push(UndefRef {
                                 symbol: g,
                                 file: fid,
@@ -373,7 +383,12 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                                 offset,
                             });
                         }
-                        continue;
+                        if !(warned || ignored) {
+                            continue;
+                        }
+                    }
+                    if !t.preemptible {
+                        t.undef_weak = true;
                     }
                 }
                 if !alloc {
@@ -448,7 +463,18 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
         }
     }
     if !undefs.is_empty() {
-        errors.extend(undefined_errors(res, &undefs));
+        // --warn-unresolved-symbols: a symbol that may be defined at run time (default
+        // visibility) is a warning; the others stay errors, as in lld.
+        let (warned, erred): (Vec<UndefRef>, Vec<UndefRef>) = undefs.into_iter().partition(|u| {
+            config.warn_unresolved_symbols
+                && res.symtab.get(u.symbol).visibility == elf::STV_DEFAULT
+        });
+        for w in undefined_errors(res, &warned) {
+            if let Err(e) = config.warn(&w.0) {
+                errors.push(e);
+            }
+        }
+        errors.extend(undefined_errors(res, &erred));
     }
     if errors.is_empty() {
         Ok(out)

@@ -4,7 +4,7 @@
 
 use crate::error::Result;
 use crate::{bail, err};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One pattern of a version node.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -316,10 +316,14 @@ pub struct Versions {
 
 impl Versions {
     /// Loads every `--version-script`.
-    pub fn load(paths: &[std::path::PathBuf]) -> Result<Versions> {
+    /// Loads every `--version-script`, each found as lld finds scripts: as given, or in the
+    /// library search directories.
+    pub fn load(paths: &[std::path::PathBuf], search_paths: &[PathBuf]) -> Result<Versions> {
         let mut v = Versions::default();
         for p in paths {
-            let script = read(p)?;
+            let found = crate::library_search::find_script(p, search_paths)
+                .ok_or_else(|| err!("cannot find version script {}", p.display()))?;
+            let script = read(&found)?;
             for node in script.nodes {
                 let index = if node.name.is_empty() {
                     1
