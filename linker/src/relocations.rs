@@ -268,7 +268,8 @@ pub fn plan(
     use arch::RelExpr as E;
     match info.expr {
         E::None => Plan::None,
-        E::Plt => {
+        // A call through the PLT, PC-relative or (large code model) GOT-relative.
+        E::Plt | E::PltGotOff => {
             if t.preemptible {
                 Plan::ViaPlt
             } else {
@@ -1065,7 +1066,12 @@ pub fn apply_relocs(
                 let l = map
                     .plt_entry_address(g)
                     .ok_or_else(|| err!("{}: internal error: missing PLT entry", f.name))?;
-                l.wrapping_add(addend as u64).wrapping_sub(p)
+                let base = if info.expr == E::PltGotOff {
+                    map.got_base()
+                } else {
+                    p
+                };
+                l.wrapping_add(addend as u64).wrapping_sub(base)
             }
             Plan::ViaGot(kind) => {
                 let slot = got(kind)?;
