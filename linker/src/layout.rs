@@ -1691,11 +1691,29 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     let mut relro_start: Option<(u64, u64)> = None;
     let mut relro_end = 0u64;
     let mut relro_file_end = 0u64;
+    let mut tbss_end: Option<u64> = None;
     let nsec = lay.sections.len();
+    // As lld: the first TLS section starts at the alignment of the whole PT_TLS segment, so
+    // that the TLS block's layout (the offsets from the thread pointer) honours every TLS
+    // variable's alignment.
+    let tls_segment_align = lay
+        .sections
+        .iter()
+        .filter(|s| s.is_alloc() && s.flags & u64::from(elf::SHF_TLS) != 0)
+        .map(|s| s.align)
+        .max()
+        .unwrap_or(1);
     for i in 0..nsec {
         if !lay.sections[i].is_alloc() {
             continue;
         }
+        let first_tls =
+            tls_start == u64::MAX && lay.sections[i].flags & u64::from(elf::SHF_TLS) != 0;
+        let sec_align = if first_tls {
+            lay.sections[i].align.max(tls_segment_align)
+        } else {
+            lay.sections[i].align
+        };
         let class = segment_class(config, &lay.sections[i]);
         let is_tbss =
             lay.sections[i].is_nobits() && lay.sections[i].flags & u64::from(elf::SHF_TLS) != 0;
@@ -1721,8 +1739,7 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
                 addr = align_to(addr, page) + (addr % page);
             }
             cur_class = class;
-            let os = &lay.sections[i];
-            addr = align_to(addr, os.align);
+            addr = align_to(addr, sec_align);
             // File offset congruent to the address modulo the page size.
             off = align_to(off, 1);
             let want = addr % page;
@@ -1749,7 +1766,15 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             continue;
         }
         let (addr_before, off_before) = (addr, off);
-        let aligned = align_to(addr, os.align);
+        // Consecutive .tbss sections follow each other inside PT_TLS.
+        if is_tbss {
+            if let Some(end) = tbss_end {
+                addr = end;
+            }
+        } else {
+            tbss_end = None;
+        }
+        let aligned = align_to(addr, sec_align);
         off += aligned - addr;
         addr = aligned;
         os.addr = addr;
@@ -1774,7 +1799,8 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         if is_tbss {
             // .tbss takes no space outside PT_TLS, not even its alignment padding: as in lld,
             // the next section starts where the one before .tbss ended.
-            os.offset = off;
+            os.offset = off_before;
+            tbss_end = Some(addr + os.size);
             addr = addr_before;
             off = off_before;
             continue;
