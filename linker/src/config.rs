@@ -97,6 +97,9 @@ pub struct ZOptions {
     pub initfirst: bool,
     pub interpose: bool,
     pub nodefaultlib: bool,
+    /// `-z copyreloc` (default) / `-z nocopyreloc`: whether an executable may copy a shared
+    /// library's data into itself.
+    pub copyreloc: bool,
     /// `-z keep-text-section-prefix`: `.text.hot` & co. stay separate output sections.
     pub keep_text_section_prefix: bool,
     /// `-z shstk`: the output claims shadow-stack compatibility whatever the inputs say.
@@ -125,6 +128,7 @@ impl Default for ZOptions {
             initfirst: false,
             interpose: false,
             nodefaultlib: false,
+            copyreloc: true,
             keep_text_section_prefix: false,
             shstk: false,
             stack_size: 0,

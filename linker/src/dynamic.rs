@@ -258,11 +258,19 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                 // exported default-visibility definition can, unless -Bsymbolic (or a dynamic
                 // list that does not name it) says otherwise.
                 let func = s.sym_type == elf::STT_FUNC;
-                let symbolic = config.bsymbolic
+                // lld: --export-dynamic-symbol(-list) keeps a definition of a shared object
+                // preemptible whatever -Bsymbolic says.
+                let export_requested = export_named(s.name)
+                    || matches_any(&export_list, s.dynamic_name(), demangled.as_deref());
+                // lld's computeIsPreemptible: under -Bsymbolic (or a dynamic list) and its
+                // variants, a symbol stays preemptible only if a dynamic list or
+                // --export-dynamic-symbol(-list) names it.
+                let symbolic_mode = config.bsymbolic
+                    || !dynamic_list.is_empty()
                     || (config.bsymbolic_functions && func)
                     || (config.bsymbolic_non_weak && !s.weak)
-                    || (config.bsymbolic_non_weak_functions && func && !s.weak)
-                    || (!dynamic_list.is_empty() && !listed);
+                    || (config.bsymbolic_non_weak_functions && func && !s.weak);
+                let symbolic = symbolic_mode && !(listed || export_requested);
                 s.preemptible = shared_output && export && default_vis && !symbolic;
             }
             SymbolDef::Synthetic => {}

@@ -395,7 +395,7 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                 if !alloc {
                     continue;
                 }
-                let site = || reference_site(file, si, offset);
+                let site = || located_reference(file, si, offset);
                 let p = plan(shape, &info, r_type, &t, sec.data, offset, addend);
                 let place = Place::Input {
                     file: fid,
@@ -538,6 +538,13 @@ fn scan_direct(
         // for functions (their address must be the same everywhere).
         if shape.exe && t.shared {
             let Some(g) = g else { return Ok(()) };
+            if !t.func && !config.z.copyreloc {
+                return Err(format!(
+                    "unresolvable relocation {} against symbol '{}'; recompile with -fPIC or remove '-z nocopyreloc'",
+                    info.name,
+                    res.symtab.get(g).name_str()
+                ));
+            }
             if t.func {
                 add_plt(out, g);
                 out.canonical_plt.insert(g);
@@ -779,6 +786,22 @@ fn describe_target(res: &Resolved, file: FileId, index: usize) -> String {
     }
 }
 
+/// The `>>> referenced by` text lld prints for a place: the DWARF line or the source file name
+/// when known, then [`reference_site`] on a line of its own.
+pub fn located_reference(file: &ObjectFile, sec: usize, offset: u64) -> String {
+    let src = crate::debug_info::source_location(file, sec, offset).or_else(|| {
+        file.source_name
+            .map(|s| String::from_utf8_lossy(s).into_owned())
+    });
+    match src {
+        Some(src) => format!(
+            "{src}\n>>>               {}",
+            reference_site(file, sec, offset)
+        ),
+        None => reference_site(file, sec, offset),
+    }
+}
+
 /// `file.o:(function)` or `file.o:(.section+0xoff)` for a place in an input section.
 pub fn reference_site(file: &ObjectFile, sec: usize, offset: u64) -> String {
     match file.enclosing_symbol(sec, offset) {
@@ -813,17 +836,7 @@ fn undefined_errors(res: &Resolved, undefs: &[UndefRef]) -> Vec<Error> {
         for u in refs.iter().take(3) {
             let f = &res.files[u.file as usize];
             msg.push_str("\n>>> referenced by ");
-            // lld: the DWARF line if there is one, else the source file name.
-            let src =
-                crate::debug_info::source_location(f, u.sec as usize, u.offset).or_else(|| {
-                    f.source_name
-                        .map(|s| String::from_utf8_lossy(s).into_owned())
-                });
-            if let Some(src) = src {
-                msg.push_str(&src);
-                msg.push_str("\n>>>               ");
-            }
-            msg.push_str(&reference_site(f, u.sec as usize, u.offset));
+            msg.push_str(&located_reference(f, u.sec as usize, u.offset));
         }
         if refs.len() > 3 {
             msg.push_str(&format!("\n>>> referenced {} more times", refs.len() - 3));

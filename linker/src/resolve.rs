@@ -413,16 +413,26 @@ impl Resolver<'_> {
     }
 
     fn add_file(&mut self, path: &Path, input: &Input) -> Result<()> {
-        // The same file reached by two paths (`/lib` is a symlink to `/usr/lib`) is one input.
-        if let Ok(meta) = std::fs::metadata(path) {
-            use std::os::unix::fs::MetadataExt;
-            if !self.seen_files.insert((meta.dev(), meta.ino())) {
-                return Ok(());
+        let data = input_files::map_file(path)?;
+        let kind = classify(data);
+        // The same library reached by two paths (`/lib` is a symlink to `/usr/lib`) is one
+        // input. An object given twice is linked twice, as lld does (its symbols are then
+        // duplicates), and a linker script is read again (what it names may now be needed).
+        if matches!(kind, FileKind::Archive | FileKind::ElfShared) {
+            if let Ok(meta) = std::fs::metadata(path) {
+                use std::os::unix::fs::MetadataExt;
+                if !self.seen_files.insert((meta.dev(), meta.ino())) {
+                    // lld reads a library again (and `--trace` lists it again) before finding
+                    // its soname taken.
+                    if kind == FileKind::ElfShared {
+                        self.trace(&path.display().to_string());
+                    }
+                    return Ok(());
+                }
             }
         }
-        let data = input_files::map_file(path)?;
         let name = path.display().to_string();
-        match classify(data) {
+        match kind {
             FileKind::ElfRelocatable => {
                 let file = ObjectFile::parse(name, None, data)?;
                 self.add_object_or_fat_bitcode(file)?;
@@ -586,6 +596,11 @@ impl Resolver<'_> {
     fn add_lazy(&mut self, name: &'static [u8], archive: u32, member: u64) -> Result<()> {
         let id = self.out.symtab.intern(name);
         let sym = self.out.symtab.get(id).clone();
+        // lld: an undefined reference with non-default visibility must be satisfied in this
+        // output, so a shared library's definition does not do and the member is loaded.
+        if matches!(sym.def, SymbolDef::Shared { .. }) && sym.visibility != elf::STV_DEFAULT {
+            return self.fetch(archive, member, id);
+        }
         // Only an undefined name becomes lazy: the first archive that defines a name wins.
         if sym.def == SymbolDef::Undefined {
             if (sym.referenced && !sym.weak) || sym.dso_needs_definition {

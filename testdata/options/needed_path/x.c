@@ -1,0 +1,2 @@
+/* sub/libx.so, linked without -soname. */
+int x_value(void) { return 7; }

@@ -1,0 +1,1265 @@
+//! Linker options weld implements as lld does, each checked against ld.lld-22. Every trial builds
+//! a small real program or shared library from `testdata/options/<group>/` (see its README.md)
+//! with clang-22 (gcc for one variant), links it once with ld.lld-22 and once with weld (through
+//! `clang-22 -fuse-ld=lld --ld-path=<linker>`, or by calling the linker directly), and compares
+//! the two outputs' structure, normalised so that addresses and offsets may differ but contents
+//! and counts may not:
+//!
+//! * the dynamic section (`llvm-readelf-22 -d`): every tag in file order with its value, except
+//!   that address-valued tags (`INIT`, `SYMTAB`, `RELA`, ...) only count as present (run paths
+//!   are `$ORIGIN` or directories both sides share, so that string table sizes compare too);
+//! * the dynamic symbols (`llvm-readelf-22 --dyn-syms`): name with version, type, binding,
+//!   visibility, defined or not;
+//! * the dynamic relocations (`llvm-readelf-22 -r`) as a set of (type, symbol) pairs;
+//! * `PT_GNU_STACK`'s flags and `p_memsz` (`llvm-readelf-22 -l`);
+//! * the program's run: exit status, stdout and stderr.
+//!
+//! lld's output is the specification, but it is checked first: it must show what the option is
+//! about (the tag, flag, symbol or line really is there, the program prints the output stated
+//! here), or the trial fails as broken. A trial never passes because nothing happened, and a
+//! missing tool is a failure, never a skip.
+//!
+//! Groups (trials are named `<group>::<variant>`):
+//!
+//! * `init_fini`: `--init=SYM`/`--fini=SYM` and the single-dash `-init`/`-fini` (through `-Wl`)
+//!   on an executable and on a shared library: `DT_INIT`/`DT_FINI` hold the address of the named
+//!   function in that same output, and the program prints the same.
+//! * `filter`: `--filter=NAME`/`-F NAME` and `--auxiliary=NAME`/`-f NAME` on `-shared` (long,
+//!   short and interleaved spellings, with `-soname` and `-rpath`): the ordered list of dynamic
+//!   tags, the `FILTER`/`AUXILIARY` values, and a program whose filtee's definition wins.
+//! * `z_flags`: `-z global`, `-z initfirst`, `-z interpose`, `-z nodefaultlib`, all four, and all
+//!   four with `-z now`, each on an executable and on a shared library: `DT_FLAGS`/`DT_FLAGS_1`.
+//! * `stack_size`: `-z stack-size=0x900000` and a decimal size: `PT_GNU_STACK`'s flags and
+//!   `p_memsz`; `-z stack-size=xyz` (the linker called directly): both fail with exit code 1, the
+//!   same message but for the program name, and no file left behind.
+//! * `bsymbolic`: `-Bsymbolic-non-weak`, `-Bsymbolic-non-weak-functions` (and the last of the two
+//!   winning; no flag, `-Bsymbolic-functions` and `-Bsymbolic` for contrast) on a library whose own
+//!   code calls a strong and a weak function and reads a strong and a weak variable, all four
+//!   interposed by the program: which definition the library gets, and its dynamic relocations.
+//! * `export_list`: `--export-dynamic-symbol-list=FILE` (globs and `extern "C++"`) on an
+//!   executable (its dynamic symbols), and on a shared library alone, with `-Bsymbolic-functions`
+//!   and with `-Bsymbolic` (matched symbols stay preemptible: relocations and the run of an
+//!   interposing program).
+//! * `trace`: `--trace` and `-t` with an object, an llvm-ar archive member and a shared library:
+//!   the linker's stdout lines.
+//! * `needed_path`: a library without `DT_SONAME` given as `sub/libx.so` or as `-L sub -lx`:
+//!   `DT_NEEDED` is the path as given or the file name.
+//! * `push_state`: `-Wl,--push-state,-static,--pop-state` around nothing in a normal dynamic
+//!   link through gcc and through clang: the output is dynamic and runs like lld's.
+//!
+//! Each trial works in `target/weld-tests/options/<group>-<variant>/`, each linker's outputs (with
+//! `*.link.txt` reports of every link and `run.txt` of the program's run) in `lld/` and `weld/`.
+
+use libtest_mimic::{Arguments, Trial};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use weld_tests::build::Compiler;
+use weld_tests::dynlink::{self, trial};
+use weld_tests::run::{self, Output};
+use weld_tests::tools::{self, Linker};
+use weld_tests::{dynelf, elf, paths, text_diff, Check};
+
+const GROUP: &str = "options";
+const LLVM_AR: &str = "llvm-ar-22";
+
+fn main() {
+    let args = Arguments::from_args();
+    libtest_mimic::run(&args, trials()).exit();
+}
+
+// =============================================================================================
+// Variants
+
+/// `init_fini`: name, shared library (else executable), driver flags.
+const INIT_VARIANTS: &[(&str, bool, &[&str])] = &[
+    ("exe", false, &["-Wl,--init=prog_init,--fini=prog_fini"]),
+    (
+        "exe_single_dash",
+        false,
+        &["-Wl,-init,prog_init,-fini,prog_fini"],
+    ),
+    (
+        "shared",
+        true,
+        &["-Wl,--init=lib_init", "-Wl,--fini=lib_fini"],
+    ),
+    (
+        "shared_single_dash",
+        true,
+        &["-Wl,-init,lib_init", "-Wl,-fini,lib_fini"],
+    ),
+];
+
+/// `filter`: name, driver flags naming the filtees and auxiliary libraries.
+const FILTER_VARIANTS: &[(&str, &[&str])] = &[
+    (
+        "long",
+        &[
+            "-Wl,--filter=libimpl.so",
+            "-Wl,--filter=libimpl2.so",
+            "-Wl,--auxiliary=libaux.so",
+            "-Wl,--auxiliary=libaux2.so",
+        ],
+    ),
+    (
+        "short",
+        &[
+            "-Wl,-F,libimpl.so",
+            "-Wl,-F,libimpl2.so",
+            "-Wl,-f,libaux.so",
+            "-Wl,-f,libaux2.so",
+        ],
+    ),
+    (
+        "interleaved",
+        &[
+            "-Wl,--auxiliary=libaux.so",
+            "-Wl,-F,libimpl.so",
+            "-Wl,-f,libaux2.so",
+            "-Wl,--filter=libimpl2.so",
+        ],
+    ),
+];
+
+/// A dynamic tag and one flag its value must show: `("FLAGS_1", "GLOBAL")`.
+type TagFlag = (&'static str, &'static str);
+
+/// `z_flags`: name, driver flags, the `(tag, flag)` pairs lld's output must show.
+const Z_VARIANTS: &[(&str, &[&str], &[TagFlag])] = &[
+    ("global", &["-Wl,-z,global"], &[("FLAGS_1", "GLOBAL")]),
+    (
+        "initfirst",
+        &["-Wl,-z,initfirst"],
+        &[("FLAGS_1", "INITFIRST")],
+    ),
+    (
+        "interpose",
+        &["-Wl,-z,interpose"],
+        &[("FLAGS_1", "INTERPOSE")],
+    ),
+    (
+        "nodefaultlib",
+        &["-Wl,-z,nodefaultlib"],
+        &[("FLAGS_1", "NODEFLIB")],
+    ),
+    (
+        "all",
+        &["-Wl,-z,global,-z,initfirst,-z,interpose,-z,nodefaultlib"],
+        &[
+            ("FLAGS_1", "GLOBAL"),
+            ("FLAGS_1", "INITFIRST"),
+            ("FLAGS_1", "INTERPOSE"),
+            ("FLAGS_1", "NODEFLIB"),
+        ],
+    ),
+    (
+        "all_now",
+        &["-Wl,-z,global,-z,initfirst,-z,interpose,-z,nodefaultlib,-z,now"],
+        &[
+            ("FLAGS", "BIND_NOW"),
+            ("FLAGS_1", "NOW"),
+            ("FLAGS_1", "GLOBAL"),
+            ("FLAGS_1", "INITFIRST"),
+            ("FLAGS_1", "INTERPOSE"),
+            ("FLAGS_1", "NODEFLIB"),
+        ],
+    ),
+];
+
+/// `stack_size`: name, the value of `-z stack-size=`, the `p_memsz` lld gives `PT_GNU_STACK`.
+const STACK_VARIANTS: &[(&str, &str, u64)] = &[
+    ("hex", "0x900000", 0x90_0000),
+    ("decimal", "1048576", 0x10_0000),
+];
+
+/// What `bsymbolic/main.c` prints after the library's line.
+const BSYMBOLIC_MAIN: &str = "main: strong_fn=10 weak_fn=20 strong_var=30 weak_var=40\n";
+
+/// `bsymbolic`: name, the library's link flags, the library's line of the program's output.
+const BSYMBOLIC_VARIANTS: &[(&str, &[&str], &str)] = &[
+    (
+        "default",
+        &[],
+        "lib: strong_fn=10 weak_fn=20 strong_var=30 weak_var=40\n",
+    ),
+    (
+        "non_weak",
+        &["-Wl,-Bsymbolic-non-weak"],
+        "lib: strong_fn=1 weak_fn=20 strong_var=3 weak_var=40\n",
+    ),
+    (
+        "non_weak_functions",
+        &["-Wl,-Bsymbolic-non-weak-functions"],
+        "lib: strong_fn=1 weak_fn=20 strong_var=30 weak_var=40\n",
+    ),
+    (
+        "non_weak_then_non_weak_functions",
+        &[
+            "-Wl,-Bsymbolic-non-weak",
+            "-Wl,-Bsymbolic-non-weak-functions",
+        ],
+        "lib: strong_fn=1 weak_fn=20 strong_var=30 weak_var=40\n",
+    ),
+    (
+        "functions",
+        &["-Wl,-Bsymbolic-functions"],
+        "lib: strong_fn=1 weak_fn=2 strong_var=30 weak_var=40\n",
+    ),
+    (
+        "all",
+        &["-Wl,-Bsymbolic"],
+        "lib: strong_fn=1 weak_fn=2 strong_var=3 weak_var=4\n",
+    ),
+];
+
+/// `export_list` on a shared library: name, extra link flags of the library, what the
+/// interposing program prints.
+const EXPORT_SHARED_VARIANTS: &[(&str, &[&str], &str)] = &[
+    (
+        "shared",
+        &[],
+        "report: foo=110 bar1=111 bar2=112 baz=113 ns::f1=101 ns::f2=102 ns::g=103\n",
+    ),
+    (
+        "shared_bsymbolic_functions",
+        &["-Wl,-Bsymbolic-functions"],
+        "report: foo=110 bar1=111 bar2=112 baz=13 ns::f1=101 ns::f2=102 ns::g=3\n",
+    ),
+    (
+        // DF_SYMBOLIC makes the dynamic loader prefer the library's own definitions anyway: the
+        // relocations show whether the matched symbols stayed preemptible.
+        "shared_bsymbolic",
+        &["-Wl,-Bsymbolic"],
+        "report: foo=10 bar1=11 bar2=12 baz=13 ns::f1=1 ns::f2=2 ns::g=3\n",
+    ),
+];
+
+/// Symbols `export_list/list.txt` matches, and symbols of `syms.cpp` it does not.
+const LIST_MATCHED: &[&str] = &["foo", "bar1", "bar2", "_ZN2ns2f1Ev", "_ZN2ns2f2Ei"];
+const LIST_UNMATCHED: &[&str] = &["baz", "report", "_ZN2ns1gEv"];
+
+/// `needed_path`: name, how the program's link names the library, the `DT_NEEDED` expected.
+const NEEDED_VARIANTS: &[(&str, &[&str], &str)] = &[
+    ("by_path", &["sub/libx.so"], "sub/libx.so"),
+    ("by_lib", &["-Lsub", "-lx"], "libx.so"),
+];
+
+fn trials() -> Vec<Trial> {
+    let mut t = Vec::new();
+    for &(name, shared, flags) in INIT_VARIANTS {
+        t.push(trial(GROUP, format!("init_fini::{name}"), move |d| {
+            init_fini(d, shared, flags)
+        }));
+    }
+    for &(name, flags) in FILTER_VARIANTS {
+        t.push(trial(GROUP, format!("filter::{name}"), move |d| {
+            filter(d, flags)
+        }));
+    }
+    for &(name, flags, want) in Z_VARIANTS {
+        for shared in [false, true] {
+            let kind = if shared { "shared" } else { "exe" };
+            t.push(trial(GROUP, format!("z_flags::{name}::{kind}"), move |d| {
+                z_flags(d, shared, flags, want)
+            }));
+        }
+    }
+    for &(name, value, memsz) in STACK_VARIANTS {
+        t.push(trial(GROUP, format!("stack_size::{name}"), move |d| {
+            stack_size(d, value, memsz)
+        }));
+    }
+    t.push(trial(
+        GROUP,
+        "stack_size::invalid".into(),
+        stack_size_invalid,
+    ));
+    for &(name, flags, lib_line) in BSYMBOLIC_VARIANTS {
+        t.push(trial(GROUP, format!("bsymbolic::{name}"), move |d| {
+            bsymbolic(d, flags, lib_line)
+        }));
+    }
+    t.push(trial(GROUP, "export_list::exe".into(), export_list_exe));
+    for &(name, flags, stdout) in EXPORT_SHARED_VARIANTS {
+        t.push(trial(GROUP, format!("export_list::{name}"), move |d| {
+            export_list_shared(d, flags, stdout)
+        }));
+    }
+    for (name, flag) in [("long", "-Wl,--trace"), ("short", "-Wl,-t")] {
+        t.push(trial(GROUP, format!("trace::{name}"), move |d| {
+            trace(d, flag)
+        }));
+    }
+    for &(name, args, needed) in NEEDED_VARIANTS {
+        t.push(trial(GROUP, format!("needed_path::{name}"), move |d| {
+            needed_path(d, args, needed)
+        }));
+    }
+    for c in [Compiler::Gcc, Compiler::Clang] {
+        t.push(trial(
+            GROUP,
+            format!("push_state::{}", c.name()),
+            move |d| push_state(d, c),
+        ));
+    }
+    t.push(Trial::test("support::parsers", || {
+        self_test().map_err(Into::into)
+    }));
+    t
+}
+
+// =============================================================================================
+// Building, linking, running
+
+fn src_dir(group: &str) -> PathBuf {
+    paths::workspace_root()
+        .join("testdata")
+        .join("options")
+        .join(group)
+}
+
+/// `testdata/options/<group>/<file>` compiled (`-O1 -g0 FLAGS`, cached across runs).
+fn obj(group: &str, file: &str, c: Compiler, flags: &[&str]) -> Result<PathBuf, String> {
+    dynlink::object(&src_dir(group), file, c, flags)
+}
+
+fn arg(p: &Path) -> String {
+    p.display().to_string()
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// One linker's half of a trial: its outputs go to `<trial>/<label>/`.
+struct Side {
+    linker: Linker,
+    dir: PathBuf,
+}
+
+impl Side {
+    fn label(&self) -> &'static str {
+        self.linker.label
+    }
+
+    /// Links `args` through the driver of `c` into `<dir>/<out>` (the driver runs in `cwd`, by
+    /// default the output's directory); the report is saved as `<out>.link.txt`. Ok only if the
+    /// link succeeded, wrote the output, and the output comes from this linker.
+    fn link_in(
+        &self,
+        cwd: Option<&Path>,
+        c: Compiler,
+        cxx: bool,
+        args: &[String],
+        out: &str,
+    ) -> Result<(PathBuf, Output), String> {
+        let path = self.dir.join(out);
+        let _ = std::fs::remove_file(&path);
+        let mut cmd = dynlink::link_command(c, cxx, &self.linker, args, &path)?;
+        if let Some(cwd) = cwd {
+            cmd.current_dir(cwd);
+        }
+        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+        paths::write(&self.dir.join(format!("{out}.link.txt")), o.report())?;
+        dynlink::check_link(&o, &self.linker, &path)?;
+        Ok((path, o))
+    }
+
+    fn link(&self, c: Compiler, cxx: bool, args: &[String], out: &str) -> Result<PathBuf, String> {
+        Ok(self.link_in(None, c, cxx, args, out)?.0)
+    }
+
+    /// Runs `exe` in this side's directory (no `LD_LIBRARY_PATH`); saved as `run.txt`.
+    fn run(&self, exe: &Path) -> Result<Output, String> {
+        let o = dynlink::run_exe(exe, &[], None, &self.dir)?;
+        paths::write(&self.dir.join("run.txt"), o.report())?;
+        Ok(o)
+    }
+}
+
+/// lld's side and weld's side of a trial, with fresh directories.
+fn sides(dir: &Path) -> Result<(Side, Side), String> {
+    let [lld, weld] = dynlink::linkers()?;
+    let mk = |linker: Linker| -> Result<Side, String> {
+        let d = dir.join(linker.label);
+        paths::fresh_dir(&d)?;
+        Ok(Side { linker, dir: d })
+    };
+    Ok((mk(lld)?, mk(weld)?))
+}
+
+/// lld's side failing means the scenario (or the harness) is broken.
+fn reference<T>(r: Result<T, String>) -> Result<T, String> {
+    r.map_err(|e| format!("ld.lld-22's side failed: the scenario or the harness is broken\n{e}"))
+}
+
+/// A property lld's output must have for the trial to test anything.
+fn expect_lld(ok: bool, what: impl FnOnce() -> String) -> Check {
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} (the scenario or the harness is broken)",
+            what()
+        ))
+    }
+}
+
+/// lld's program must exit with `code` printing exactly `stdout`.
+fn expect_lld_run(o: &Output, code: i32, stdout: &str) -> Check {
+    expect_lld(o.code == Some(code) && o.stdout_str() == stdout, || {
+        format!(
+            "the program linked by ld.lld-22 should exit with {code} printing {stdout:?}\n{}",
+            o.report()
+        )
+    })
+}
+
+/// The differences found in a trial.
+#[derive(Default)]
+struct Problems(Vec<String>);
+
+impl Problems {
+    fn check(&mut self, c: Check) {
+        if let Err(e) = c {
+            self.0.push(e);
+        }
+    }
+    fn done(self) -> Check {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(self.0.join("\n\n"))
+        }
+    }
+}
+
+/// weld's run must be lld's: status, stdout, stderr.
+fn same_run(weld: &Output, lld: &Output) -> Check {
+    let p = run::run_differences("weld", weld, "lld", lld);
+    if p.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the programs behave differently:\n{}\nweld's run: {}\nlld's run: {}",
+            p.join("\n"),
+            weld.cmdline,
+            lld.cmdline
+        ))
+    }
+}
+
+/// Two lists of lines must be equal.
+fn same_lines(what: &str, weld: &[String], lld: &[String]) -> Check {
+    if weld == lld {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} differs: {}--- weld (all)\n{}\n--- lld (all)\n{}",
+            text_diff("weld", &weld.join("\n"), "lld", &lld.join("\n")),
+            weld.join("\n"),
+            lld.join("\n")
+        ))
+    }
+}
+
+// =============================================================================================
+// Reading outputs
+
+/// The dynamic section of `file` as `TAG value` lines in file order (see `dynelf::summarise`:
+/// address-valued tags as `TAG` alone). Run paths name only directories both sides share, or
+/// `$ORIGIN`, so that the string table sizes can be compared too.
+fn dyn_lines(file: &Path) -> Result<Vec<String>, String> {
+    let entries = dynelf::dynamic(file)?;
+    let tags: Vec<&str> = entries.iter().map(|(t, _)| t.as_str()).collect();
+    Ok(dynelf::summarise(&entries, &tags))
+}
+
+/// Both outputs' dynamic sections are the same (`dyn_lines`).
+fn same_dynamic(what: &str, weld: &Path, lld: &Path) -> Check {
+    same_lines(
+        &format!("the dynamic section of {what}"),
+        &dyn_lines(weld)?,
+        &dyn_lines(lld)?,
+    )
+}
+
+/// The dynamic symbols as sorted `name TYPE BIND VIS UND|DEF|ABS` lines (no value, no size).
+fn dyn_sym_lines(file: &Path) -> Result<Vec<String>, String> {
+    let mut v: Vec<String> = dynelf::dyn_syms(file)?
+        .into_iter()
+        .map(|s| format!("{} {} {} {} {}", s.name, s.kind, s.bind, s.vis, s.ndx))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+/// The names (without versions) of the defined dynamic symbols.
+fn defined_dyn_names(file: &Path) -> Result<BTreeSet<String>, String> {
+    Ok(dynelf::dyn_syms(file)?
+        .iter()
+        .filter(|s| s.is_defined())
+        .map(|s| s.base_name().to_string())
+        .collect())
+}
+
+/// The dynamic relocations as a set of `TYPE symbol` (symbol without version).
+fn reloc_set(file: &Path) -> Result<BTreeSet<String>, String> {
+    Ok(dynelf::dyn_relocs(file)?.into_iter().collect())
+}
+
+/// `0x1750` -> 0x1750.
+fn parse_hex(s: &str) -> Option<u64> {
+    u64::from_str_radix(s.trim().strip_prefix("0x")?, 16).ok()
+}
+
+/// The value of symbol `name` in the `.symtab` of `llvm-readelf -sW` output.
+fn parse_symbol_value(text: &str, name: &str) -> Option<u64> {
+    let mut in_symtab = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with("Symbol table '") {
+            in_symtab = t.starts_with("Symbol table '.symtab'");
+            continue;
+        }
+        let toks: Vec<&str> = t.split_whitespace().collect();
+        // Num: Value Size Type Bind Vis Ndx Name
+        if in_symtab && toks.len() == 8 && toks[0].ends_with(':') && toks[7] == name {
+            return u64::from_str_radix(toks[1], 16).ok();
+        }
+    }
+    None
+}
+
+/// `DT_<tag>` of `file` is present once and holds the address of `symbol` in that same file.
+fn tag_points_at(file: &Path, tag: &str, symbol: &str) -> Check {
+    let entries = dynelf::dynamic(file)?;
+    let values: Vec<&String> = entries
+        .iter()
+        .filter(|(t, _)| t == tag)
+        .map(|(_, v)| v)
+        .collect();
+    let [value] = values[..] else {
+        return Err(format!(
+            "{} has {} DT_{tag} entries, want one",
+            file.display(),
+            values.len()
+        ));
+    };
+    let value = parse_hex(value).ok_or_else(|| format!("DT_{tag} value `{value}`"))?;
+    let text = dynelf::readelf(&["-sW"], file)?;
+    let addr = parse_symbol_value(&text, symbol)
+        .ok_or_else(|| format!("{} has no symbol {symbol} in .symtab", file.display()))?;
+    if value == addr {
+        Ok(())
+    } else {
+        Err(format!(
+            "DT_{tag} of {} is {value:#x}, but {symbol} is at {addr:#x}",
+            file.display()
+        ))
+    }
+}
+
+/// `PT_GNU_STACK`'s flags and `p_memsz` from `llvm-readelf -lW` output.
+fn parse_gnu_stack(text: &str) -> Option<(String, u64)> {
+    text.lines().find_map(|line| {
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        // Type Offset VirtAddr PhysAddr FileSiz MemSiz Flg... Align
+        if toks.first() != Some(&"GNU_STACK") || toks.len() < 8 {
+            return None;
+        }
+        Some((toks[6..toks.len() - 1].join(" "), parse_hex(toks[5])?))
+    })
+}
+
+fn gnu_stack(file: &Path) -> Result<(String, u64), String> {
+    let text = dynelf::readelf(&["-lW"], file)?;
+    parse_gnu_stack(&text).ok_or_else(|| format!("{} has no PT_GNU_STACK:\n{text}", file.display()))
+}
+
+/// The directory of the libc.so.6 the drivers link against (an `-rpath` for `-z nodefaultlib`).
+fn libc_dir() -> Result<PathBuf, String> {
+    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let mut cmd = Command::new(tools::find(tools::CLANG)?);
+        cmd.arg("-print-file-name=libc.so.6");
+        let o = run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("clang-22 -print-file-name")?;
+        let p = PathBuf::from(o.stdout_str().trim());
+        match p.parent() {
+            Some(d) if p.is_absolute() && p.is_file() => Ok(d.to_path_buf()),
+            _ => Err(format!("clang-22 cannot find libc.so.6: {}", p.display())),
+        }
+    })
+    .clone()
+}
+
+// =============================================================================================
+// The trials
+
+/// `--init`/`--fini` (or `-init`/`-fini`) on a program, or on a library a program uses.
+fn init_fini(dir: &Path, shared: bool, flags: &[&str]) -> Check {
+    let c = Compiler::Clang;
+    let (lld, weld) = sides(dir)?;
+    // (the output carrying DT_INIT/DT_FINI, the program)
+    let build = |s: &Side| -> Result<(PathBuf, PathBuf), String> {
+        if shared {
+            let mut a = vec![
+                "-shared".to_string(),
+                arg(&obj("init_fini", "lib.c", c, &["-fPIC"])?),
+            ];
+            a.extend(strings(flags));
+            let lib = s.link(c, false, &a, "libinit.so")?;
+            let a = vec![
+                arg(&obj("init_fini", "use_lib.c", c, &[])?),
+                format!("-L{}", s.dir.display()),
+                "-linit".into(),
+                "-Wl,-rpath,$ORIGIN".to_string(),
+            ];
+            Ok((lib, s.link(c, false, &a, "a.out")?))
+        } else {
+            let mut a = vec![arg(&obj("init_fini", "prog.c", c, &[])?)];
+            a.extend(strings(flags));
+            let exe = s.link(c, false, &a, "a.out")?;
+            Ok((exe.clone(), exe))
+        }
+    };
+    let (init, fini, stdout) = if shared {
+        (
+            "lib_init",
+            "lib_fini",
+            "lib_init\nmain\nlib_hello\nlib_fini\n",
+        )
+    } else {
+        ("prog_init", "prog_fini", "prog_init\nmain\nprog_fini\n")
+    };
+    let (l_out, l_exe) = reference(build(&lld))?;
+    reference(tag_points_at(&l_out, "INIT", init))?;
+    reference(tag_points_at(&l_out, "FINI", fini))?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, stdout)?;
+
+    let (w_out, w_exe) = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(tag_points_at(&w_out, "INIT", init).map_err(|e| format!("weld: {e}")));
+    p.check(tag_points_at(&w_out, "FINI", fini).map_err(|e| format!("weld: {e}")));
+    let what = if shared { "libinit.so" } else { "a.out" };
+    p.check(same_dynamic(what, &w_out, &l_out));
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+/// `--filter`/`-F` and `--auxiliary`/`-f` on a shared library.
+fn filter(dir: &Path, flags: &[&str]) -> Check {
+    let c = Compiler::Clang;
+    // The filtees, linked by ld.lld-22 for both sides; the auxiliary libraries do not exist.
+    let impl_dir = dir.join("impl");
+    let lld_linker = Linker::lld()?;
+    for (src, lib) in [("impl.c", "libimpl.so"), ("impl2.c", "libimpl2.so")] {
+        let a = vec![
+            "-shared".to_string(),
+            arg(&obj("filter", src, c, &["-fPIC"])?),
+        ];
+        reference(dynlink::link(
+            c,
+            false,
+            &lld_linker,
+            &a,
+            &impl_dir.join(lib),
+        ))?;
+    }
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<(PathBuf, PathBuf), String> {
+        let mut a = vec![
+            "-shared".to_string(),
+            arg(&obj("filter", "front.c", c, &["-fPIC"])?),
+            "-Wl,-soname,libfront.so".into(),
+            format!("-Wl,-rpath,{}", impl_dir.display()),
+        ];
+        a.extend(strings(flags));
+        let lib = s.link(c, false, &a, "libfront.so")?;
+        let a = vec![
+            arg(&obj("filter", "main.c", c, &[])?),
+            format!("-L{}", s.dir.display()),
+            "-lfront".into(),
+            "-Wl,-rpath,$ORIGIN".to_string(),
+        ];
+        Ok((lib, s.link(c, false, &a, "a.out")?))
+    };
+    let (l_lib, l_exe) = reference(build(&lld))?;
+    let l_dyn = dyn_lines(&l_lib)?;
+    let want = [
+        "FILTER libimpl.so",
+        "FILTER libimpl2.so",
+        "AUXILIARY libaux.so",
+        "AUXILIARY libaux2.so",
+    ];
+    let found: Vec<&str> = l_dyn
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("FILTER ") || l.starts_with("AUXILIARY "))
+        .collect();
+    expect_lld(found == want, || {
+        format!(
+            "ld.lld-22's libfront.so should have the entries {want:?}:\n{}",
+            l_dyn.join("\n")
+        )
+    })?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, "answer=42\n")?;
+
+    let (w_lib, w_exe) = build(&weld)?;
+    let w_dyn = dyn_lines(&w_lib)?;
+    let tag_names = |v: &[String]| -> Vec<String> {
+        v.iter()
+            .map(|l| l.split(' ').next().unwrap_or("").to_string())
+            .collect()
+    };
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "the order of the dynamic tags of libfront.so",
+        &tag_names(&w_dyn),
+        &tag_names(&l_dyn),
+    ));
+    p.check(same_lines(
+        "the dynamic section of libfront.so",
+        &w_dyn,
+        &l_dyn,
+    ));
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+/// `-z global/initfirst/interpose/nodefaultlib/now` on the program or on the library.
+fn z_flags(dir: &Path, shared: bool, flags: &[&str], want: &[TagFlag]) -> Check {
+    let c = Compiler::Clang;
+    let libc = libc_dir()?;
+    let (lld, weld) = sides(dir)?;
+    // (the output linked with the flags, the program)
+    let build = |s: &Side| -> Result<(PathBuf, PathBuf), String> {
+        let mut a = vec![
+            "-shared".to_string(),
+            arg(&obj("z_flags", "lib.c", c, &["-fPIC"])?),
+        ];
+        if shared {
+            a.extend(strings(flags));
+        }
+        let lib = s.link(c, false, &a, "libz.so")?;
+        let mut a = vec![
+            arg(&obj("z_flags", "main.c", c, &[])?),
+            format!("-L{}", s.dir.display()),
+            "-lz".into(),
+            // -z nodefaultlib: the dynamic loader no longer looks in the default directories.
+            format!("-Wl,-rpath,$ORIGIN:{}", libc.display()),
+        ];
+        if !shared {
+            a.extend(strings(flags));
+        }
+        let exe = s.link(c, false, &a, "a.out")?;
+        Ok((if shared { lib.clone() } else { exe.clone() }, exe))
+    };
+    let what = if shared { "libz.so" } else { "a.out" };
+    let flag_lines = |v: &[String]| -> Vec<String> {
+        v.iter()
+            .filter(|l| l.starts_with("FLAGS ") || l.starts_with("FLAGS_1 "))
+            .cloned()
+            .collect()
+    };
+
+    let (l_out, l_exe) = reference(build(&lld))?;
+    let l_dyn = dyn_lines(&l_out)?;
+    for (tag, flag) in want {
+        let prefix = format!("{tag} ");
+        expect_lld(
+            l_dyn.iter().any(|l| {
+                l.strip_prefix(&prefix)
+                    .is_some_and(|v| v.split_whitespace().any(|f| f == *flag))
+            }),
+            || {
+                format!(
+                    "ld.lld-22's {what} should have {flag} in DT_{tag}:\n{}",
+                    l_dyn.join("\n")
+                )
+            },
+        )?;
+    }
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, "lib_value=5\n")?;
+
+    let (w_out, w_exe) = build(&weld)?;
+    let w_dyn = dyn_lines(&w_out)?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        &format!("DT_FLAGS/DT_FLAGS_1 of {what}"),
+        &flag_lines(&w_dyn),
+        &flag_lines(&l_dyn),
+    ));
+    p.check(same_lines(
+        &format!("the dynamic section of {what}"),
+        &w_dyn,
+        &l_dyn,
+    ));
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+/// `-z stack-size=VALUE` on a program.
+fn stack_size(dir: &Path, value: &str, memsz: u64) -> Check {
+    let c = Compiler::Clang;
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<PathBuf, String> {
+        let a = vec![
+            arg(&obj("stack_size", "main.c", c, &[])?),
+            format!("-Wl,-z,stack-size={value}"),
+        ];
+        s.link(c, false, &a, "a.out")
+    };
+    let l_exe = reference(build(&lld))?;
+    let l_stack = gnu_stack(&l_exe)?;
+    expect_lld(l_stack == ("RW".to_string(), memsz), || {
+        format!("ld.lld-22's PT_GNU_STACK should be RW with p_memsz {memsz:#x}, not {l_stack:?}")
+    })?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, "stack\n")?;
+
+    let w_exe = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(dynlink::same(
+        "PT_GNU_STACK (flags, p_memsz)",
+        &gnu_stack(&w_exe)?,
+        &l_stack,
+    ));
+    p.check(dynlink::same(
+        "the program headers (type -> flags of each)",
+        &elf::segments(&w_exe)?,
+        &elf::segments(&l_exe)?,
+    ));
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+/// The files in `dir`, sorted.
+fn listing(dir: &Path) -> Result<Vec<String>, String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+/// `-z stack-size=xyz`, the linker called directly: exit code 1, lld's message (but for the
+/// program name), nothing written.
+fn stack_size_invalid(dir: &Path) -> Check {
+    let main_o = obj("stack_size", "main.c", Compiler::Clang, &[])?;
+    let (lld, weld) = sides(dir)?;
+    let link = |s: &Side| -> Result<Output, String> {
+        let mut cmd = Command::new(&s.linker.path);
+        cmd.current_dir(&s.dir)
+            .arg(&main_o)
+            .args(["-z", "stack-size=xyz", "-o", "a.out"]);
+        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+        // Saved outside the directory whose emptiness is checked.
+        paths::write(&dir.join(format!("{}.link.txt", s.label())), o.report())?;
+        Ok(o)
+    };
+    let lo = link(&lld)?;
+    let l_files = listing(&lld.dir)?;
+    expect_lld(
+        lo.code == Some(1)
+            && lo.stderr_str().contains("error: invalid stack-size: xyz")
+            && l_files.is_empty(),
+        || {
+            format!(
+                "ld.lld-22 should fail with exit code 1, `invalid stack-size: xyz` and no \
+                 output (it left {l_files:?})\n{}",
+                lo.report()
+            )
+        },
+    )?;
+
+    let wo = link(&weld)?;
+    let mut p = Problems::default();
+    if wo.code != Some(1) {
+        p.0.push(format!(
+            "weld should exit with 1, as ld.lld-22 does, but: {}",
+            wo.status_text()
+        ));
+    }
+    let lld_name = tools::LLD;
+    let weld_name = tools::diag_name(&weld.linker.path);
+    let want: String = lo
+        .stderr_str()
+        .lines()
+        .map(|l| match l.strip_prefix(&format!("{lld_name}: ")) {
+            Some(rest) => format!("{weld_name}: {rest}\n"),
+            None => format!("{l}\n"),
+        })
+        .collect();
+    let got = wo.stderr_str();
+    if got != want {
+        p.0.push(format!(
+            "weld's diagnostics differ from ld.lld-22's (program name replaced): {}",
+            text_diff("weld", &got, "lld", &want)
+        ));
+    }
+    let w_files = listing(&weld.dir)?;
+    if !w_files.is_empty() {
+        p.0.push(format!("weld left files behind: {w_files:?}"));
+    }
+    if !p.0.is_empty() {
+        p.0.push(wo.report());
+    }
+    p.done()
+}
+
+/// `-Bsymbolic-non-weak(-functions)` and friends on `libbs.so`, interposed by the program.
+fn bsymbolic(dir: &Path, flags: &[&str], lib_line: &str) -> Check {
+    let c = Compiler::Clang;
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<(PathBuf, PathBuf), String> {
+        let mut a = vec![
+            "-shared".to_string(),
+            arg(&obj(
+                "bsymbolic",
+                "lib.c",
+                c,
+                &["-fPIC", "-fsemantic-interposition"],
+            )?),
+        ];
+        a.extend(strings(flags));
+        let lib = s.link(c, false, &a, "libbs.so")?;
+        let a = vec![
+            arg(&obj("bsymbolic", "main.c", c, &[])?),
+            format!("-L{}", s.dir.display()),
+            "-lbs".into(),
+            "-Wl,-rpath,$ORIGIN".to_string(),
+        ];
+        Ok((lib, s.link(c, false, &a, "a.out")?))
+    };
+    let (l_lib, l_exe) = reference(build(&lld))?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, &format!("{lib_line}{BSYMBOLIC_MAIN}"))?;
+    let l_defs = defined_dyn_names(&l_lib)?;
+    expect_lld(
+        ["strong_fn", "weak_fn", "strong_var", "weak_var"]
+            .iter()
+            .all(|n| l_defs.contains(*n)),
+        || format!("ld.lld-22's libbs.so should export all four symbols: {l_defs:?}"),
+    )?;
+
+    let (w_lib, w_exe) = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.check(dynlink::same_set(
+        "the dynamic relocations (type, symbol) of libbs.so",
+        &reloc_set(&w_lib)?,
+        &reloc_set(&l_lib)?,
+    ));
+    p.check(same_lines(
+        "the dynamic symbols of libbs.so",
+        &dyn_sym_lines(&w_lib)?,
+        &dyn_sym_lines(&l_lib)?,
+    ));
+    p.check(same_dynamic("libbs.so", &w_lib, &l_lib));
+    p.done()
+}
+
+fn list_flag() -> String {
+    format!(
+        "-Wl,--export-dynamic-symbol-list={}",
+        src_dir("export_list").join("list.txt").display()
+    )
+}
+
+/// The `syms.cpp` object of `export_list` (PIC, interposition honoured).
+fn syms_obj() -> Result<PathBuf, String> {
+    obj(
+        "export_list",
+        "syms.cpp",
+        Compiler::Clang,
+        &["-fPIC", "-fsemantic-interposition"],
+    )
+}
+
+/// `--export-dynamic-symbol-list` on an executable: exactly the matched symbols are exported.
+fn export_list_exe(dir: &Path) -> Check {
+    let c = Compiler::Clang;
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<PathBuf, String> {
+        let a = vec![
+            arg(&obj("export_list", "main.cpp", c, &[])?),
+            arg(&syms_obj()?),
+            list_flag(),
+        ];
+        s.link(c, true, &a, "a.out")
+    };
+    let l_exe = reference(build(&lld))?;
+    let l_defs = defined_dyn_names(&l_exe)?;
+    expect_lld(
+        LIST_MATCHED.iter().all(|n| l_defs.contains(*n))
+            && !LIST_UNMATCHED.iter().any(|n| l_defs.contains(*n)),
+        || {
+            format!(
+                "ld.lld-22's program should export {LIST_MATCHED:?} and none of \
+                 {LIST_UNMATCHED:?}, but exports {l_defs:?}"
+            )
+        },
+    )?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(
+        &l_run,
+        0,
+        "report: foo=10 bar1=11 bar2=12 baz=13 ns::f1=1 ns::f2=2 ns::g=3\n",
+    )?;
+
+    let w_exe = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "the dynamic symbols of the program",
+        &dyn_sym_lines(&w_exe)?,
+        &dyn_sym_lines(&l_exe)?,
+    ));
+    p.check(same_dynamic("the program", &w_exe, &l_exe));
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+/// `--export-dynamic-symbol-list` on a shared library (with `flags`), used by a program that
+/// defines every symbol again.
+fn export_list_shared(dir: &Path, flags: &[&str], stdout: &str) -> Check {
+    let c = Compiler::Clang;
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<(PathBuf, PathBuf), String> {
+        let mut a = vec!["-shared".to_string(), arg(&syms_obj()?)];
+        a.extend(strings(flags));
+        a.push(list_flag());
+        let lib = s.link(c, true, &a, "libsyms.so")?;
+        let a = vec![
+            arg(&obj("export_list", "interpose.cpp", c, &[])?),
+            format!("-L{}", s.dir.display()),
+            "-lsyms".into(),
+            "-Wl,-rpath,$ORIGIN".to_string(),
+        ];
+        Ok((lib, s.link(c, true, &a, "a.out")?))
+    };
+    let (l_lib, l_exe) = reference(build(&lld))?;
+    let l_defs = defined_dyn_names(&l_lib)?;
+    expect_lld(
+        LIST_MATCHED
+            .iter()
+            .chain(LIST_UNMATCHED)
+            .all(|n| l_defs.contains(*n)),
+        || format!("ld.lld-22's libsyms.so should export every symbol of syms.cpp: {l_defs:?}"),
+    )?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, stdout)?;
+
+    let (w_lib, w_exe) = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.check(dynlink::same_set(
+        "the dynamic relocations (type, symbol) of libsyms.so",
+        &reloc_set(&w_lib)?,
+        &reloc_set(&l_lib)?,
+    ));
+    p.check(same_lines(
+        "the dynamic symbols of libsyms.so",
+        &dyn_sym_lines(&w_lib)?,
+        &dyn_sym_lines(&l_lib)?,
+    ));
+    p.check(same_dynamic("libsyms.so", &w_lib, &l_lib));
+    p.done()
+}
+
+/// `--trace`/`-t`: the inputs are named relative to the trial directory, where the driver runs.
+fn trace(dir: &Path, flag: &str) -> Check {
+    let c = Compiler::Clang;
+    for (src, o) in [("main.c", "main.o"), ("a.c", "a.o"), ("b.c", "b.o")] {
+        let from = obj("trace", src, c, &[])?;
+        std::fs::copy(&from, dir.join(o)).map_err(|e| format!("{}: {e}", from.display()))?;
+    }
+    let mut cmd = Command::new(tools::find(LLVM_AR)?);
+    cmd.current_dir(dir).args(["rcs", "liba.a", "a.o", "b.o"]);
+    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-ar-22 rcs liba.a")?;
+    let a = vec![
+        "-shared".to_string(),
+        arg(&obj("trace", "t.c", c, &["-fPIC"])?),
+    ];
+    reference(dynlink::link(
+        c,
+        false,
+        &Linker::lld()?,
+        &a,
+        &dir.join("libt.so"),
+    ))?;
+
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<(PathBuf, Vec<String>), String> {
+        let mut a = strings(&["main.o", "liba.a", "libt.so", flag]);
+        a.push(format!("-Wl,-rpath,{}", dir.display()));
+        let (exe, o) = s.link_in(Some(dir), c, false, &a, "a.out")?;
+        Ok((exe, o.stdout_str().lines().map(String::from).collect()))
+    };
+    let (l_exe, l_lines) = reference(build(&lld))?;
+    expect_lld(
+        ["main.o", "liba.a(a.o)", "libt.so"]
+            .iter()
+            .all(|w| l_lines.iter().any(|l| l == w))
+            && !l_lines.iter().any(|l| l == "liba.a(b.o)"),
+        || {
+            format!(
+                "ld.lld-22's trace should list main.o, liba.a(a.o) and libt.so, not \
+                 liba.a(b.o):\n{}",
+                l_lines.join("\n")
+            )
+        },
+    )?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, "a_fn=5 t_fn=7\n")?;
+
+    let (w_exe, w_lines) = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_lines("the trace on stdout", &w_lines, &l_lines));
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+/// A library without `DT_SONAME` named by path or by `-l`: `DT_NEEDED`.
+fn needed_path(dir: &Path, lib_args: &[&str], needed: &str) -> Check {
+    let c = Compiler::Clang;
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<(PathBuf, PathBuf), String> {
+        let a = vec![
+            "-shared".to_string(),
+            arg(&obj("needed_path", "x.c", c, &["-fPIC"])?),
+        ];
+        let lib = s.link(c, false, &a, "sub/libx.so")?;
+        let mut a = vec![arg(&obj("needed_path", "main.c", c, &[])?)];
+        a.extend(strings(lib_args));
+        a.push("-Wl,-rpath,$ORIGIN/sub".to_string());
+        // The driver runs in the side's directory, where `sub/` is.
+        Ok((lib, s.link(c, false, &a, "a.out")?))
+    };
+    let (l_lib, l_exe) = reference(build(&lld))?;
+    let l_lib_dyn = dyn_lines(&l_lib)?;
+    expect_lld(!l_lib_dyn.iter().any(|l| l.starts_with("SONAME")), || {
+        format!(
+            "ld.lld-22's sub/libx.so should have no DT_SONAME:\n{}",
+            l_lib_dyn.join("\n")
+        )
+    })?;
+    let l_needed = dynelf::needed(&l_exe)?;
+    expect_lld(l_needed == [needed, "libc.so.6"], || {
+        format!("ld.lld-22's program should need [{needed}, libc.so.6], not {l_needed:?}")
+    })?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, "x=7\n")?;
+
+    let (_, w_exe) = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(dynlink::same(
+        "DT_NEEDED of the program",
+        &dynelf::needed(&w_exe)?,
+        &l_needed,
+    ));
+    p.check(same_dynamic("the program", &w_exe, &l_exe));
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+/// `--push-state -static --pop-state` around nothing, in a dynamic link through `c`.
+fn push_state(dir: &Path, c: Compiler) -> Check {
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<PathBuf, String> {
+        let a = vec![
+            arg(&obj("push_state", "main.c", c, &[])?),
+            "-Wl,--push-state,-static,--pop-state".to_string(),
+        ];
+        s.link(c, false, &a, "a.out")
+    };
+    let l_exe = reference(build(&lld))?;
+    let l_seg = elf::segments(&l_exe)?;
+    let l_needed = dynelf::needed(&l_exe)?;
+    expect_lld(
+        l_seg.contains_key("INTERP")
+            && l_seg.contains_key("DYNAMIC")
+            && l_needed.iter().any(|n| n == "libc.so.6"),
+        || {
+            format!(
+                "ld.lld-22's program should be dynamic (INTERP, DYNAMIC, needing libc.so.6): \
+                 {l_seg:?}, needed {l_needed:?}"
+            )
+        },
+    )?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 3, "dynamic\n")?;
+
+    let w_exe = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(dynlink::same(
+        "the program headers (type -> flags of each)",
+        &elf::segments(&w_exe)?,
+        &l_seg,
+    ));
+    p.check(same_dynamic("the program", &w_exe, &l_exe));
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+// =============================================================================================
+// The parsers, on canned llvm-readelf-22 output
+
+fn self_test() -> Check {
+    let symtab = "
+Symbol table '.dynsym' contains 2 entries:
+   Num:    Value          Size Type    Bind   Vis       Ndx Name
+     0: 0000000000000000     0 NOTYPE  LOCAL  DEFAULT   UND 
+     1: 0000000000000000     0 FUNC    GLOBAL DEFAULT   UND prog_init
+
+Symbol table '.symtab' contains 3 entries:
+   Num:    Value          Size Type    Bind   Vis       Ndx Name
+     0: 0000000000000000     0 NOTYPE  LOCAL  DEFAULT   UND 
+     1: 0000000000001784     0 FUNC    LOCAL  DEFAULT    13 _init
+     2: 0000000000001750    11 FUNC    GLOBAL DEFAULT    14 prog_init
+";
+    let checks = [
+        (
+            parse_symbol_value(symtab, "prog_init") == Some(0x1750),
+            "prog_init from .symtab, not .dynsym",
+        ),
+        (
+            parse_symbol_value(symtab, "_init") == Some(0x1784),
+            "a local symbol",
+        ),
+        (
+            parse_symbol_value(symtab, "init").is_none(),
+            "no prefix match",
+        ),
+        (parse_hex("0x1750") == Some(0x1750), "hex"),
+        (parse_hex("1750").is_none(), "hex needs 0x"),
+        (
+            parse_gnu_stack(
+                "  LOAD           0x000000 0x0000000000000000 0x0000000000000000 0x000718 \
+                 0x000718 R   0x1000\n  GNU_STACK      0x000000 0x0000000000000000 \
+                 0x0000000000000000 0x000000 0x900000 RW  0x0\n",
+            ) == Some(("RW".to_string(), 0x90_0000)),
+            "PT_GNU_STACK",
+        ),
+        (
+            parse_gnu_stack("  LOAD  0x0 0x0 0x0 0x1 0x1 R E 0x1000\n").is_none(),
+            "no PT_GNU_STACK",
+        ),
+    ];
+    let failed: Vec<&str> = checks
+        .iter()
+        .filter(|(ok, _)| !ok)
+        .map(|(_, what)| *what)
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("parser checks failed: {failed:?}"))
+    }
+}
