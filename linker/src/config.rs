@@ -86,6 +86,8 @@ pub struct ZOptions {
     pub now: bool,
     pub execstack: bool,
     pub separate_code: bool,
+    /// `-z separate-loadable-segments`: every PT_LOAD in pages of its own.
+    pub separate_loadable: bool,
     pub text: bool,
     pub defs: bool,
     pub nodelete: bool,
@@ -97,6 +99,8 @@ pub struct ZOptions {
     pub initfirst: bool,
     pub interpose: bool,
     pub nodefaultlib: bool,
+    /// `-z rodynamic`: `.dynamic` is read-only and has no `DT_DEBUG`.
+    pub rodynamic: bool,
     /// `-z copyreloc` (default) / `-z nocopyreloc`: whether an executable may copy a shared
     /// library's data into itself.
     pub copyreloc: bool,
@@ -118,6 +122,7 @@ impl Default for ZOptions {
             now: false,
             execstack: false,
             separate_code: false,
+            separate_loadable: false,
             text: true,
             defs: false,
             nodelete: false,
@@ -128,6 +133,7 @@ impl Default for ZOptions {
             initfirst: false,
             interpose: false,
             nodefaultlib: false,
+            rodynamic: false,
             copyreloc: true,
             keep_text_section_prefix: false,
             shstk: false,
@@ -213,6 +219,8 @@ pub struct Config {
     pub is_static: bool,
     pub entry: Option<String>,
     pub undefined: Vec<String>,
+    /// `--undefined-glob=PATTERN`: archive members defining a matching symbol are loaded.
+    pub undefined_globs: Vec<String>,
     pub require_defined: Vec<String>,
     pub defsyms: Vec<Defsym>,
     pub wrap: Vec<String>,
@@ -305,6 +313,7 @@ impl Default for Config {
             is_static: false,
             entry: None,
             undefined: Vec::new(),
+            undefined_globs: Vec::new(),
             require_defined: Vec::new(),
             defsyms: Vec::new(),
             wrap: Vec::new(),

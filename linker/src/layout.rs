@@ -702,7 +702,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             &mut b,
             ".dynamic",
             elf::SHT_DYNAMIC,
-            a | w,
+            if config.z.rodynamic { a } else { a | w },
             Synthetic::Dynamic,
             size,
             8,
@@ -1481,6 +1481,12 @@ fn dynamic_tags(
     if !config.z.text {
         flags |= u64::from(elf::DF_TEXTREL);
     }
+    // A shared object using initial-exec TLS needs static TLS space (lld's hasTlsIe).
+    if config.output_kind == OutputKind::SharedObject
+        && scan.got.iter().any(|&(_, k)| k == GotKind::TlsIe)
+    {
+        flags |= u64::from(elf::DF_STATIC_TLS);
+    }
     for (on, bit) in [
         (config.z.global, elf::DF_1_GLOBAL),
         (config.z.initfirst, elf::DF_1_INITFIRST),
@@ -1507,7 +1513,9 @@ fn dynamic_tags(
         tag(elf::DT_FLAGS_1, flags1);
     }
     if exe {
-        tag(elf::DT_DEBUG, 0);
+        if !config.z.rodynamic {
+            tag(elf::DT_DEBUG, 0);
+        }
     }
     if let Some((addr, size)) = synth(Synthetic::RelaDyn).filter(|_| !scan.dyn_relocs.is_empty()) {
         tag(elf::DT_RELA, addr);
@@ -1730,7 +1738,9 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
                 }
                 relro_end = pad_end;
             }
-            if config.z.separate_code && (class == 1 || cur_class == 1) {
+            if config.z.separate_loadable
+                || (config.z.separate_code && (class == 1 || cur_class == 1))
+            {
                 // -z separate-code: executable code gets pages of its own, in memory and in
                 // the file, so no other bytes are mapped executable.
                 addr = align_to(addr, page);
@@ -1925,7 +1935,12 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         if let Some(os) = lay.sections.iter().find(|s| s.sh_type == elf::SHT_DYNAMIC) {
             segs.push(Segment {
                 p_type: elf::PT_DYNAMIC,
-                flags: elf::PF_R | elf::PF_W,
+                // The loader reads PF_W to know whether it may relocate `.dynamic` in place.
+                flags: if config.z.rodynamic {
+                    elf::PF_R
+                } else {
+                    elf::PF_R | elf::PF_W
+                },
                 offset: os.offset,
                 vaddr: os.addr,
                 filesz: os.size,

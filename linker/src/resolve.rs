@@ -1103,6 +1103,32 @@ impl Resolver<'_> {
                 roots.push(w.clone());
             }
         }
+        // --undefined-glob: every lazy symbol the pattern matches loads its member (lld's
+        // handleUndefinedGlob; the matches are collected first, as loading adds symbols).
+        if !self.config.undefined_globs.is_empty() {
+            let matched: Vec<(u32, u64, SymbolId)> = self
+                .out
+                .symtab
+                .symbols
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    self.config
+                        .undefined_globs
+                        .iter()
+                        .any(|p| crate::gc_report::glob_match(p.as_bytes(), s.name))
+                })
+                .filter_map(|(id, s)| match s.def {
+                    SymbolDef::Lazy { archive, member } => Some((archive, member, id as SymbolId)),
+                    _ => None,
+                })
+                .collect();
+            for (archive, member, id) in matched {
+                if matches!(self.out.symtab.get(id).def, SymbolDef::Lazy { .. }) {
+                    self.load_member(archive, member, Some(id), None, false)?;
+                }
+            }
+        }
         for name in roots {
             let leaked: &'static [u8] = Box::leak(name.into_bytes().into_boxed_slice());
             let id = self.out.symtab.intern(leaked);

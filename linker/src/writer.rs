@@ -227,23 +227,33 @@ enum OutputImage {
         path: PathBuf,
         image: Vec<u8>,
     },
+    /// `-o -`: the image goes to standard output, as lld writes it.
+    Stdout {
+        image: Vec<u8>,
+    },
 }
 
 impl OutputImage {
     fn create(path: &Path, size: u64) -> Result<OutputImage> {
+        let in_memory = || -> Result<Vec<u8>> {
+            let len =
+                usize::try_from(size).map_err(|_| err!("output file too large: {} bytes", size))?;
+            Ok(vec![0; len])
+        };
+        if path.as_os_str() == "-" {
+            return Ok(OutputImage::Stdout {
+                image: in_memory()?,
+            });
+        }
         match std::fs::metadata(path) {
             Ok(m) if m.is_dir() => Err(err!(
                 "cannot open output file {}: Is a directory",
                 path.display()
             )),
-            Ok(m) if !m.is_file() => {
-                let len = usize::try_from(size)
-                    .map_err(|_| err!("output file too large: {} bytes", size))?;
-                Ok(OutputImage::Special {
-                    path: path.to_path_buf(),
-                    image: vec![0; len],
-                })
-            }
+            Ok(m) if !m.is_file() => Ok(OutputImage::Special {
+                path: path.to_path_buf(),
+                image: in_memory()?,
+            }),
             _ => {
                 let (tmp, file) = TempOutput::create(path, size)?;
                 // SAFETY: the file was just created by this process with a unique name and is
@@ -263,7 +273,7 @@ impl OutputImage {
     fn bytes(&mut self) -> &mut [u8] {
         match self {
             OutputImage::File { map, .. } => &mut map[..],
-            OutputImage::Special { image, .. } => image,
+            OutputImage::Special { image, .. } | OutputImage::Stdout { image } => image,
         }
     }
 
@@ -280,6 +290,13 @@ impl OutputImage {
                 drop(map);
                 drop(file);
                 tmp.commit(executable)
+            }
+            OutputImage::Stdout { image } => {
+                use std::io::Write;
+                let mut out = std::io::stdout().lock();
+                out.write_all(&image)
+                    .and_then(|()| out.flush())
+                    .map_err(|e| err!("failed to write output '-': {}", io_reason(&e)))
             }
             OutputImage::Special { path, image } => {
                 use std::io::Write;
