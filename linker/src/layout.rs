@@ -1512,10 +1512,8 @@ fn dynamic_tags(
     if flags1 != 0 {
         tag(elf::DT_FLAGS_1, flags1);
     }
-    if exe {
-        if !config.z.rodynamic {
-            tag(elf::DT_DEBUG, 0);
-        }
+    if exe && !config.z.rodynamic {
+        tag(elf::DT_DEBUG, 0);
     }
     if let Some((addr, size)) = synth(Synthetic::RelaDyn).filter(|_| !scan.dyn_relocs.is_empty()) {
         tag(elf::DT_RELA, addr);
