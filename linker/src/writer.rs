@@ -748,7 +748,7 @@ fn write_dynsym(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
         };
         let (mut value, mut shndx) = lay.symtab_value(res, &e);
         let size = lay.global_size[id as usize];
-        let mut ty = match s.def {
+        let ty = match s.def {
             SymbolDef::Defined { file, index } => {
                 res.files[file as usize].symbols[index as usize].st_type()
             }
@@ -770,9 +770,6 @@ fn write_dynsym(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
         }
         if ty == elf::STT_TLS && shndx != elf::SHN_UNDEF {
             value = value.wrapping_sub(lay.tls_start);
-        }
-        if ty == elf::STT_GNU_IFUNC && s.preemptible {
-            ty = elf::STT_FUNC;
         }
         let bind = if s.weak {
             elf::STB_WEAK
