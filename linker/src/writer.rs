@@ -734,6 +734,22 @@ fn write_rela_dyn(
     Ok(())
 }
 
+/// An IFUNC whose address is taken directly has a canonical IPLT entry: its address in the
+/// output, which symbol tables list as a plain function (as lld). The entry's address and the
+/// index of the section holding the IPLT.
+fn canonical_iplt(lay: &Layout, key: SymKey) -> Option<(u64, Option<u16>)> {
+    let &i = lay
+        .scan
+        .iplt_index
+        .get(&key)
+        .filter(|_| lay.scan.iplt_canonical.contains(&key))?;
+    let shndx = lay
+        .synthetic_index
+        .get(&Synthetic::Iplt)
+        .map(|x| lay.sections[x.0 as usize].shndx as u16);
+    Some((lay.iplt_addr + u64::from(i) * IPLT_ENTRY_SIZE, shndx))
+}
+
 /// `.dynsym`: imports are undefined (a canonical PLT import keeps its PLT address as value);
 /// definitions carry their address and output section.
 fn write_dynsym(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
@@ -747,8 +763,8 @@ fn write_dynsym(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
             local: false,
         };
         let (mut value, mut shndx) = lay.symtab_value(res, &e);
-        let size = lay.global_size[id as usize];
-        let ty = match s.def {
+        let mut size = lay.global_size[id as usize];
+        let mut ty = match s.def {
             SymbolDef::Defined { file, index } => {
                 res.files[file as usize].symbols[index as usize].st_type()
             }
@@ -770,6 +786,13 @@ fn write_dynsym(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
         }
         if ty == elf::STT_TLS && shndx != elf::SHN_UNDEF {
             value = value.wrapping_sub(lay.tls_start);
+        }
+        if ty == elf::STT_GNU_IFUNC {
+            if let Some((v, sh)) = canonical_iplt(lay, SymKey::Global(id)) {
+                // Other modules must see the address this one uses, not the resolver.
+                (ty, value, size) = (elf::STT_FUNC, v, 0);
+                shndx = sh.unwrap_or(shndx);
+            }
         }
         let bind = if s.weak {
             elf::STB_WEAK
@@ -844,19 +867,10 @@ fn write_symtab(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
                 SymtabEntry::Local { file, index, .. } => SymKey::Local(file, index),
                 SymtabEntry::Global { id, .. } => SymKey::Global(id),
             };
-            if let Some(&i) = lay
-                .scan
-                .iplt_index
-                .get(&key)
-                .filter(|_| lay.scan.iplt_canonical.contains(&key))
-            {
-                value = lay.iplt_addr + u64::from(i) * IPLT_ENTRY_SIZE;
+            if let Some((v, sh)) = canonical_iplt(lay, key) {
+                value = v;
                 info = (info & 0xf0) | elf::STT_FUNC;
-                shndx = lay
-                    .synthetic_index
-                    .get(&Synthetic::Iplt)
-                    .map(|x| lay.sections[x.0 as usize].shndx as u16)
-                    .unwrap_or(shndx);
+                shndx = sh.unwrap_or(shndx);
             }
         }
         if info & 0xf == elf::STT_TLS {
