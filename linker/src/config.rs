@@ -280,6 +280,9 @@ pub struct Config {
     /// `--filter`/`-F` and `--auxiliary`/`-f`: `DT_FILTER` and `DT_AUXILIARY` names.
     pub filters: Vec<String>,
     pub auxiliaries: Vec<String>,
+    /// `--exclude-libs=LIB[,:]...` (file names of archives, or `ALL`): what members of those
+    /// archives define is not exported.
+    pub exclude_libs: Vec<String>,
     /// `--export-dynamic-symbol-list=FILE`: dynamic-list files whose patterns are exported.
     pub export_dynamic_symbol_lists: Vec<PathBuf>,
     pub pack_dyn_relocs_relr: bool,
@@ -359,6 +362,7 @@ impl Default for Config {
             fini: "_fini".to_string(),
             filters: Vec::new(),
             auxiliaries: Vec::new(),
+            exclude_libs: Vec::new(),
             export_dynamic_symbol_lists: Vec::new(),
             pack_dyn_relocs_relr: false,
             map_file: None,

@@ -179,6 +179,27 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
     let in_list =
         |name: &[u8], demangled: Option<&str>| matches_any(&dynamic_list, name, demangled);
     let export_list = std::mem::take(&mut res.export_list);
+    // --exclude-libs: definitions from members of the named archives are not exported (lld
+    // makes them local, as a version script's `local:` would).
+    let excluded_file: Vec<bool> = res
+        .files
+        .iter()
+        .map(|f| {
+            f.archive
+                .as_deref()
+                .is_some_and(|a| excluded_archive(config, a))
+        })
+        .collect();
+    let excluded_bitcode: Vec<bool> = res
+        .bitcode
+        .iter()
+        .map(|b| {
+            b.member
+                && b.name
+                    .split_once('(')
+                    .is_some_and(|(a, _)| excluded_archive(config, a))
+        })
+        .collect();
     res.exported_definitions.clear();
     for (id, s) in res.symtab.symbols.iter_mut().enumerate() {
         s.in_dynsym = false;
@@ -237,6 +258,19 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                         || matches_any(&export_list, s.dynamic_name(), demangled.as_deref())
                         || listed
                         || s.symver.is_some());
+                let excluded = match s.def {
+                    SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. } => {
+                        excluded_file.get(file as usize).copied().unwrap_or(false)
+                    }
+                    SymbolDef::Bitcode { file, .. } => {
+                        excluded_bitcode.get(file as usize).copied().unwrap_or(false)
+                    }
+                    _ => false,
+                };
+                if excluded {
+                    export = false;
+                    s.version_local = true;
+                }
                 match assignment {
                     crate::version_script::Assignment::Local => {
                         export = false;
@@ -279,6 +313,21 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
     res.versions = versions;
     res.dynamic_list = dynamic_list;
     res.export_list = export_list;
+}
+
+/// Whether `--exclude-libs` names the archive at `path` (by file name, or `ALL`).
+fn excluded_archive(config: &Config, path: &str) -> bool {
+    if config.exclude_libs.is_empty() {
+        return false;
+    }
+    let name = std::path::Path::new(path)
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    config
+        .exclude_libs
+        .iter()
+        .any(|l| l == "ALL" || *l == name)
 }
 
 /// Checks version scripts against the symbols (lld's `--no-undefined-version` and `.symver`

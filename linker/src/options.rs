@@ -941,7 +941,10 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-f"], Separate, Implemented, "Alias for --auxiliary", "", |s, v| { s.config.auxiliaries.push(value(v).to_string()); Ok(()) }},
     opt! {["--filter"], Value, Implemented, "Set DT_FILTER field to the specified name", "", |s, v| { s.config.filters.push(value(v).to_string()); Ok(()) }},
     opt! {["-F"], Separate, Implemented, "Alias for --filter", "", |s, v| { s.config.filters.push(value(v).to_string()); Ok(()) }},
-    opt! {["--exclude-libs"], Value, NotYet, "Exclude static libraries from automatic export", "", accept},
+    opt! {["--exclude-libs"], Value, Implemented, "Exclude static libraries from automatic export", "", |s, v| {
+        s.config.exclude_libs.extend(value(v).split([',', ':']).filter(|l| !l.is_empty()).map(str::to_string));
+        Ok(())
+    }},
     // ---- Garbage collection and reports ----
     opt! {["--gc-sections"], Flag, Implemented, "Enable garbage collection of unused sections", "", |s, _| { s.config.gc_sections = true; Ok(()) }},
     opt! {["--no-gc-sections"], Flag, Implemented, "Disable garbage collection of unused sections (default)", "", |s, _| { s.config.gc_sections = false; Ok(()) }},
