@@ -350,7 +350,28 @@ impl Resolver<'_> {
                 }
                 continue;
             }
-            let (_, hidden) = file.version(i);
+            let (ver, hidden) = file.version(i);
+            // lld also enters a versioned definition as `name@version`, which a reference
+            // naming the version (`.symver foo,foo@V`) binds to.
+            if let Some(vname) = (ver >= 2).then(|| file.version_name(ver)).flatten() {
+                let full = [name, b"@", vname].concat();
+                if let Some(vid) = self.out.symtab.lookup(&full) {
+                    let vs = self.out.symtab.get_mut(vid);
+                    if vs.def == SymbolDef::Undefined {
+                        vs.def = SymbolDef::Shared {
+                            file: index,
+                            index: i as u32,
+                        };
+                        vs.sym_type = match s.st_type() {
+                            elf::STT_GNU_IFUNC => elf::STT_FUNC,
+                            t => t,
+                        };
+                        // Its `.dynsym` name is the bare name; the version comes from the
+                        // library, as for any import.
+                        vs.symver = Some(vname);
+                    }
+                }
+            }
             if hidden {
                 continue;
             }
