@@ -99,6 +99,8 @@ pub struct ZOptions {
     pub initfirst: bool,
     pub interpose: bool,
     pub nodefaultlib: bool,
+    /// `-z nodynamic-undefined-weak`: weak undefined symbols are not imported (they stay 0).
+    pub nodynamic_undefined_weak: bool,
     /// `-z rodynamic`: `.dynamic` is read-only and has no `DT_DEBUG`.
     pub rodynamic: bool,
     /// `-z copyreloc` (default) / `-z nocopyreloc`: whether an executable may copy a shared
@@ -133,6 +135,7 @@ impl Default for ZOptions {
             initfirst: false,
             interpose: false,
             nodefaultlib: false,
+            nodynamic_undefined_weak: false,
             rodynamic: false,
             copyreloc: true,
             keep_text_section_prefix: false,

@@ -220,7 +220,8 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
             // treats it as a weak undefined symbol, imported like any other.
             SymbolDef::Undefined | SymbolDef::Lazy { .. } => {
                 let lazy = matches!(s.def, SymbolDef::Lazy { .. });
-                if s.referenced && default_vis && (s.weak || (may_import && !lazy)) {
+                let weak_import = s.weak && !config.z.nodynamic_undefined_weak;
+                if s.referenced && default_vis && (weak_import || (may_import && !lazy && !s.weak)) {
                     s.in_dynsym = true;
                     s.preemptible = true;
                 }

@@ -1129,6 +1129,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z nodefaultlib"], ZKeyword, Implemented, "Ignore default library search paths at run time (DF_1_NODEFLIB)", "", |s, _| { s.config.z.nodefaultlib = true; Ok(()) }},
     opt! {["-z ifunc-noplt"], ZKeyword, NotYet, "Do not emit PLT entries for ifunc symbols", "", accept},
     opt! {["-z retpolineplt"], ZKeyword, NotYet, "Emit retpoline format PLT entries", "", accept},
+    opt! {["-z dynamic-undefined-weak"], ZKeyword, Implemented, "Import weak undefined symbols through the dynamic symbol table (default)", "", |s, _| { s.config.z.nodynamic_undefined_weak = false; Ok(()) }},
+    opt! {["-z nodynamic-undefined-weak"], ZKeyword, Implemented, "Resolve weak undefined symbols to 0 instead of importing them", "", |s, _| { s.config.z.nodynamic_undefined_weak = true; Ok(()) }},
     opt! {["-z rodynamic"], ZKeyword, Implemented, "Make the .dynamic section read-only", "", |s, _| { s.config.z.rodynamic = true; Ok(()) }},
     opt! {["-z wxneeded"], ZKeyword, NotYet, "Set PT_OPENBSD_WXNEEDED", "", accept},
     opt! {["-z shstk"], ZKeyword, Implemented, "Force the SHSTK (shadow stack) GNU property", "", |s, _| { s.config.z.shstk = true; Ok(()) }},
