@@ -162,8 +162,10 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
     let matches_any =
         |list: &[crate::version_script::Pattern], name: &[u8], demangled: Option<&str>| {
             list.iter().any(|p| {
+                // An `extern "C++"` pattern sees the demangled name; an unmangled name stands
+                // for itself, as in lld.
                 let subject = if p.cxx {
-                    demangled.map(str::as_bytes)
+                    Some(demangled.map_or(name, str::as_bytes))
                 } else {
                     Some(name)
                 };
@@ -200,6 +202,10 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     .is_some_and(|(a, _)| excluded_archive(config, a))
         })
         .collect();
+    // --defsym aliases are definitions of this output, exported like any other (lld defines
+    // them from the script); the other linker-defined symbols are not.
+    let defsym_names: hashbrown::HashSet<&[u8]> =
+        config.defsyms.iter().map(|d| d.name.as_bytes()).collect();
     res.exported_definitions.clear();
     for (id, s) in res.symtab.symbols.iter_mut().enumerate() {
         s.in_dynsym = false;
@@ -221,14 +227,17 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
             SymbolDef::Undefined | SymbolDef::Lazy { .. } => {
                 let lazy = matches!(s.def, SymbolDef::Lazy { .. });
                 let weak_import = s.weak && !config.z.nodynamic_undefined_weak;
-                if s.referenced && default_vis && (weak_import || (may_import && !lazy && !s.weak)) {
+                if s.referenced && default_vis && (weak_import || (may_import && !lazy && !s.weak))
+                {
                     s.in_dynsym = true;
                     s.preemptible = true;
                 }
             }
+            SymbolDef::Synthetic if !defsym_names.contains(s.name) => {}
             SymbolDef::Defined { .. }
             | SymbolDef::Common { .. }
             | SymbolDef::Absolute(_)
+            | SymbolDef::Synthetic
             | SymbolDef::Bitcode { .. } => {
                 let demangled = if wants_cxx {
                     demangle(s.dynamic_name())
@@ -263,9 +272,10 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. } => {
                         excluded_file.get(file as usize).copied().unwrap_or(false)
                     }
-                    SymbolDef::Bitcode { file, .. } => {
-                        excluded_bitcode.get(file as usize).copied().unwrap_or(false)
-                    }
+                    SymbolDef::Bitcode { file, .. } => excluded_bitcode
+                        .get(file as usize)
+                        .copied()
+                        .unwrap_or(false),
                     _ => false,
                 };
                 if excluded {
@@ -286,7 +296,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     }
                 }
                 s.in_dynsym = export;
-                if export && !matches!(s.def, SymbolDef::Absolute(_)) {
+                if export && !matches!(s.def, SymbolDef::Absolute(_) | SymbolDef::Synthetic) {
                     res.exported_definitions.push(id as SymbolId);
                 }
                 // In an executable nothing defined can be preempted; in a shared object every
@@ -308,7 +318,6 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                 let symbolic = symbolic_mode && !(listed || export_requested);
                 s.preemptible = shared_output && export && default_vis && !symbolic;
             }
-            SymbolDef::Synthetic => {}
         }
     }
     res.versions = versions;
@@ -325,10 +334,7 @@ fn excluded_archive(config: &Config, path: &str) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy())
         .unwrap_or_default();
-    config
-        .exclude_libs
-        .iter()
-        .any(|l| l == "ALL" || *l == name)
+    config.exclude_libs.iter().any(|l| l == "ALL" || *l == name)
 }
 
 /// Checks version scripts against the symbols (lld's `--no-undefined-version` and `.symver`

@@ -1723,6 +1723,22 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         let class = segment_class(config, &lay.sections[i]);
         let is_tbss =
             lay.sections[i].is_nobits() && lay.sections[i].flags & u64::from(elf::SHF_TLS) != 0;
+        if is_tbss && class != cur_class {
+            // lld puts .tbss in no PT_LOAD (PT_TLS alone gives it space): at the start of a
+            // segment it sits where the previous one ended, before the new one's alignment.
+            let os = &mut lay.sections[i];
+            let at = align_to(tbss_end.unwrap_or(addr), sec_align);
+            os.addr = at;
+            os.offset = off;
+            if tls_start == u64::MAX {
+                tls_start = at;
+                tls_off = off;
+            }
+            tls_align = tls_align.max(os.align);
+            tls_end = tls_end.max(at + os.size);
+            tbss_end = Some(at + os.size);
+            continue;
+        }
         if class != cur_class {
             // lld starts a new PT_LOAD on a new page, keeping the address congruent to the offset.
             if cur_class == 2 && config.z.relro {
@@ -1748,13 +1764,20 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             }
             cur_class = class;
             addr = align_to(addr, sec_align);
-            // File offset congruent to the address modulo the page size.
-            off = align_to(off, 1);
-            let want = addr % page;
-            off = if off % page <= want {
-                off - off % page + want
+            // File offset congruent to the address modulo the segment's alignment: the page
+            // size, or more when one of its sections is more aligned (as lld, so that p_offset
+            // and p_vaddr agree modulo p_align).
+            let seg_align = lay.sections[i..]
+                .iter()
+                .filter(|s| s.is_alloc())
+                .take_while(|s| segment_class(config, s) == class)
+                .map(|s| s.align)
+                .fold(page, u64::max);
+            let want = addr % seg_align;
+            off = if off % seg_align <= want {
+                off - off % seg_align + want
             } else {
-                off - off % page + page + want
+                off - off % seg_align + seg_align + want
             };
             loads.push(Segment {
                 p_type: elf::PT_LOAD,

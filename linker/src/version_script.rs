@@ -362,11 +362,10 @@ impl Versions {
     pub fn assign(&self, name: &[u8], demangled: Option<&str>) -> Assignment {
         let name_str = String::from_utf8_lossy(name);
         let matches = |p: &Pattern, exact: bool| -> bool {
+            // lld matches `extern "C++"` patterns against demangled names, a name that is
+            // not mangled standing for itself.
             let subject: &str = if p.cxx {
-                match demangled {
-                    Some(d) => d,
-                    None => return false,
-                }
+                demangled.unwrap_or(&name_str)
             } else {
                 &name_str
             };
