@@ -46,6 +46,12 @@
 //!   `DT_NEEDED` is the path as given or the file name.
 //! * `push_state`: `-Wl,--push-state,-static,--pop-state` around nothing in a normal dynamic
 //!   link through gcc and through clang: the output is dynamic and runs like lld's.
+//! * `shlib_undefined`: lld's check of shared libraries' undefined references (on by default
+//!   for executables; `--allow-shlib-undefined`, `--no-allow-shlib-undefined`,
+//!   `--warn-unresolved-symbols`, `-shared`), the linker called directly on a library that needs
+//!   a symbol nothing defines, that another library defines, that the program defines hidden,
+//!   or whose own `DT_NEEDED` is not in the link: exit code, diagnostics but for the program
+//!   name, no file left behind on error, and the dynamic symbols on success.
 //!
 //! Each trial works in `target/weld-tests/options/<group>-<variant>/`, each linker's outputs (with
 //! `*.link.txt` reports of every link and `run.txt` of the program's run) in `lld/` and `weld/`.
@@ -303,6 +309,11 @@ fn trials() -> Vec<Trial> {
             format!("push_state::{}", c.name()),
             move |d| push_state(d, c),
         ));
+    }
+    for &(name, inputs, flags, want) in SHLIB_UNDEFINED_VARIANTS {
+        t.push(trial(GROUP, format!("shlib_undefined::{name}"), move |d| {
+            shlib_undefined(d, inputs, flags, want)
+        }));
     }
     t.push(Trial::test("support::parsers", || {
         self_test().map_err(Into::into)
@@ -887,23 +898,7 @@ fn stack_size_invalid(dir: &Path) -> Check {
             wo.status_text()
         ));
     }
-    let lld_name = tools::LLD;
-    let weld_name = tools::diag_name(&weld.linker.path);
-    let want: String = lo
-        .stderr_str()
-        .lines()
-        .map(|l| match l.strip_prefix(&format!("{lld_name}: ")) {
-            Some(rest) => format!("{weld_name}: {rest}\n"),
-            None => format!("{l}\n"),
-        })
-        .collect();
-    let got = wo.stderr_str();
-    if got != want {
-        p.0.push(format!(
-            "weld's diagnostics differ from ld.lld-22's (program name replaced): {}",
-            text_diff("weld", &got, "lld", &want)
-        ));
-    }
+    p.check(same_diagnostics(&wo, &lo, &weld));
     let w_files = listing(&weld.dir)?;
     if !w_files.is_empty() {
         p.0.push(format!("weld left files behind: {w_files:?}"));
@@ -1206,6 +1201,190 @@ fn push_state(dir: &Path, c: Compiler) -> Check {
     p.check(same_dynamic("the program", &w_exe, &l_exe));
     p.check(same_run(&weld.run(&w_exe)?, &l_run));
     p.done()
+}
+
+/// What ld.lld-22 does with a `shlib_undefined` variant.
+#[derive(Clone, Copy)]
+enum LinkOutcome {
+    /// Links, saying nothing.
+    Quiet,
+    /// Links, warning with this text.
+    Warns(&'static str),
+    /// Fails with exit code 1 and this text, leaving no output.
+    Fails(&'static str),
+}
+
+const UNDEF_FOO: &str = "undefined reference: foo";
+const NON_EXPORTED_FOO: &str = "non-exported symbol 'foo' in 'hidden.o' is referenced by DSO";
+
+/// (variant, inputs, flags, lld's outcome). `libbar.so` needs `foo` and has no `DT_NEEDED`;
+/// `libbarfoo.so` needs it too but names `libfoo.so` in `DT_NEEDED`; `libfoo.so` defines it.
+const SHLIB_UNDEFINED_VARIANTS: &[(&str, &[&str], &[&str], LinkOutcome)] = &[
+    (
+        "default",
+        &["main.o", "libbar.so"],
+        &[],
+        LinkOutcome::Fails(UNDEF_FOO),
+    ),
+    (
+        "no_allow",
+        &["main.o", "libbar.so"],
+        &["--allow-shlib-undefined", "--no-allow-shlib-undefined"],
+        LinkOutcome::Fails(UNDEF_FOO),
+    ),
+    (
+        "allow",
+        &["main.o", "libbar.so"],
+        &["--allow-shlib-undefined"],
+        LinkOutcome::Quiet,
+    ),
+    (
+        "warn",
+        &["main.o", "libbar.so"],
+        &["--warn-unresolved-symbols"],
+        LinkOutcome::Warns(UNDEF_FOO),
+    ),
+    (
+        "shared",
+        &["main.o", "libbar.so"],
+        &["-shared"],
+        LinkOutcome::Quiet,
+    ),
+    (
+        "defined_by_library",
+        &["main.o", "libbar.so", "libfoo.so"],
+        &[],
+        LinkOutcome::Quiet,
+    ),
+    (
+        "hidden_definition",
+        &["main.o", "hidden.o", "libbar.so"],
+        &[],
+        LinkOutcome::Fails(NON_EXPORTED_FOO),
+    ),
+    (
+        "needed_not_in_link",
+        &["main.o", "libbarfoo.so"],
+        &[],
+        LinkOutcome::Quiet,
+    ),
+];
+
+/// The inputs of `shlib_undefined`, built once per trial with ld.lld-22 into `dir`.
+fn shlib_undefined_inputs(dir: &Path) -> Check {
+    let c = Compiler::Clang;
+    let pic = |f: &str| obj("shlib_undefined", f, c, &["-fPIC"]);
+    for (src, o) in [("main.c", "main.o"), ("hidden.c", "hidden.o")] {
+        let from = pic(src)?;
+        std::fs::copy(&from, dir.join(o)).map_err(|e| format!("{}: {e}", from.display()))?;
+    }
+    let lld = Linker::lld()?;
+    let shared = |srcs: Vec<String>, out: &str| -> Check {
+        let mut a = strings(&["-shared", "-nostdlib"]);
+        a.extend(srcs);
+        reference(dynlink::link(c, false, &lld, &a, &dir.join(out)))?;
+        Ok(())
+    };
+    shared(vec![arg(&pic("foo.c")?)], "libfoo.so")?;
+    shared(vec![arg(&pic("bar.c")?)], "libbar.so")?;
+    shared(
+        vec![arg(&pic("bar.c")?), arg(&dir.join("libfoo.so"))],
+        "libbarfoo.so",
+    )?;
+    Ok(())
+}
+
+/// A `shlib_undefined` variant: the linker called directly in the trial's directory.
+fn shlib_undefined(dir: &Path, inputs: &[&str], flags: &[&str], want: LinkOutcome) -> Check {
+    shlib_undefined_inputs(dir)?;
+    let (lld, weld) = sides(dir)?;
+    let link = |s: &Side| -> Result<Output, String> {
+        let mut cmd = Command::new(&s.linker.path);
+        cmd.current_dir(dir)
+            .args(inputs)
+            .args(flags)
+            .args(["-e", "main", "-o"])
+            .arg(s.dir.join("a.out"));
+        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+        // Saved outside the directory whose emptiness is checked.
+        paths::write(&dir.join(format!("{}.link.txt", s.label())), o.report())?;
+        Ok(o)
+    };
+    let lo = link(&lld)?;
+    let l_files = listing(&lld.dir)?;
+    let l_stderr = lo.stderr_str();
+    let as_expected = match want {
+        LinkOutcome::Quiet => lo.code == Some(0) && l_stderr.is_empty(),
+        LinkOutcome::Warns(text) => {
+            lo.code == Some(0) && l_stderr.contains(&format!("warning: {text}"))
+        }
+        LinkOutcome::Fails(text) => {
+            lo.code == Some(1) && l_stderr.contains(&format!("error: {text}")) && l_files.is_empty()
+        }
+    };
+    expect_lld(as_expected, || {
+        format!(
+            "ld.lld-22 should {} (files left: {l_files:?})\n{}",
+            match want {
+                LinkOutcome::Quiet => "link without a diagnostic".to_string(),
+                LinkOutcome::Warns(t) => format!("link, warning `{t}`"),
+                LinkOutcome::Fails(t) =>
+                    format!("fail with exit code 1 and `{t}`, writing nothing"),
+            },
+            lo.report()
+        )
+    })?;
+
+    let wo = link(&weld)?;
+    let mut p = Problems::default();
+    if wo.code != lo.code {
+        p.0.push(format!(
+            "weld should exit as ld.lld-22 does ({}), but: {}",
+            lo.status_text(),
+            wo.status_text()
+        ));
+    }
+    p.check(same_diagnostics(&wo, &lo, &weld));
+    let w_files = listing(&weld.dir)?;
+    if w_files != l_files {
+        p.0.push(format!(
+            "weld left {w_files:?} in its directory, ld.lld-22 {l_files:?}"
+        ));
+    }
+    if lo.code == Some(0) && wo.code == Some(0) {
+        p.check(same_lines(
+            "the dynamic symbols",
+            &dyn_sym_lines(&weld.dir.join("a.out"))?,
+            &dyn_sym_lines(&lld.dir.join("a.out"))?,
+        ));
+    }
+    if !p.0.is_empty() {
+        p.0.push(wo.report());
+    }
+    p.done()
+}
+
+/// weld's stderr must be lld's with the program name replaced.
+fn same_diagnostics(weld_out: &Output, lld_out: &Output, weld: &Side) -> Check {
+    let lld_prefix = format!("{}: ", tools::LLD);
+    let weld_name = tools::diag_name(&weld.linker.path);
+    let want: String = lld_out
+        .stderr_str()
+        .lines()
+        .map(|l| match l.strip_prefix(&lld_prefix) {
+            Some(rest) => format!("{weld_name}: {rest}\n"),
+            None => format!("{l}\n"),
+        })
+        .collect();
+    let got = weld_out.stderr_str();
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!(
+            "weld's diagnostics differ from ld.lld-22's (program name replaced): {}",
+            text_diff("weld", &got, "lld", &want)
+        ))
+    }
 }
 
 // =============================================================================================

@@ -180,7 +180,8 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             }
         }
     }
-    let version_errors = crate::dynamic::check_versions(&config, &res);
+    let mut version_errors = crate::dynamic::check_versions(&config, &res);
+    version_errors.extend(crate::dynamic::check_shlib_undefined(&config, &res));
     if !version_errors.is_empty() {
         return Err(version_errors);
     }

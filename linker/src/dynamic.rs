@@ -337,6 +337,83 @@ fn excluded_archive(config: &Config, path: &str) -> bool {
     config.exclude_libs.iter().any(|l| l == "ALL" || *l == name)
 }
 
+/// lld's check of shared libraries' undefined references (`--no-allow-shlib-undefined`, the
+/// default for executables): for a library whose `DT_NEEDED` libraries are all in the link, a
+/// non-weak undefined reference that nothing defines, or that only a non-exported definition
+/// of this output would satisfy, is an error (a warning with `--warn-unresolved-symbols`).
+pub fn check_shlib_undefined(config: &Config, res: &Resolved) -> Vec<crate::error::Error> {
+    let mut errors = Vec::new();
+    let report = config
+        .report_undefined_in_shlibs
+        .unwrap_or(config.output_kind != OutputKind::SharedObject);
+    if !report {
+        return errors;
+    }
+    let sonames: hashbrown::HashSet<&str> = res.shared.iter().map(|s| s.soname.as_str()).collect();
+    for file in &res.shared {
+        if !file.needed.iter().all(|n| sonames.contains(n.as_str())) {
+            continue;
+        }
+        for (i, d) in file.dynsyms.iter().enumerate().skip(1) {
+            if d.st_shndx(LE) != elf::SHN_UNDEF || d.st_bind() == elf::STB_WEAK {
+                continue;
+            }
+            let name = file.sym_name(i);
+            // A versioned reference (`foo@VER_1` through `.gnu.version_r`) is satisfied by a
+            // library defining `foo` at a non-default version, which does not take part in
+            // resolution by its bare name. weld does not read `.gnu.version_r`, so any
+            // library's definition of the name counts (lld would also check the version).
+            if file.version(i).0 >= 2 && defined_by_some_library(res, name) {
+                continue;
+            }
+            let Some(id) = res.symtab.lookup(name) else {
+                continue;
+            };
+            let s = res.symtab.get(id);
+            if s.dso_defined {
+                continue;
+            }
+            let msg = match s.def {
+                SymbolDef::Undefined | SymbolDef::Lazy { .. } if !s.weak => format!(
+                    "undefined reference: {}\n>>> referenced by {} (disallowed by --no-allow-shlib-undefined)",
+                    s.display_name(),
+                    file.name
+                ),
+                SymbolDef::Defined { file: def, .. }
+                    if matches!(s.visibility, elf::STV_HIDDEN | elf::STV_INTERNAL)
+                        || s.version_local =>
+                {
+                    format!(
+                        "non-exported symbol '{}' in '{}' is referenced by DSO '{}'",
+                        s.display_name(),
+                        res.files[def as usize].name,
+                        file.name
+                    )
+                }
+                _ => continue,
+            };
+            if config.warn_unresolved_symbols {
+                if let Err(e) = config.warn(&msg) {
+                    errors.push(e);
+                }
+            } else {
+                errors.push(crate::error::Error(msg));
+            }
+        }
+    }
+    errors
+}
+
+fn defined_by_some_library(res: &Resolved, name: &[u8]) -> bool {
+    res.shared.iter().any(|f| {
+        f.dynsyms
+            .iter()
+            .enumerate()
+            .skip(1)
+            .any(|(i, d)| d.st_shndx(LE) != elf::SHN_UNDEF && f.sym_name(i) == name)
+    })
+}
+
 /// Checks version scripts against the symbols (lld's `--no-undefined-version` and `.symver`
 /// version checks).
 pub fn check_versions(config: &Config, res: &Resolved) -> Vec<crate::error::Error> {

@@ -376,6 +376,7 @@ impl Resolver<'_> {
                 continue;
             }
             let sym = self.out.symtab.get_mut(id);
+            sym.dso_defined = true;
             // lld: a shared definition replaces only an undefined symbol (keeping the
             // references' binding); lazy, defined and common symbols win over it.
             if sym.def == SymbolDef::Undefined {

@@ -55,6 +55,9 @@ pub struct Symbol {
     /// Some shared library has a non-weak undefined reference to the symbol: as in lld, that
     /// loads the archive member defining it (and the executable then exports it).
     pub dso_needs_definition: bool,
+    /// Some shared library defines the symbol (default version): lld's `dsoDefined`, which
+    /// satisfies other libraries' references whatever this output does with the name.
+    pub dso_defined: bool,
     /// A native (non-bitcode) object refers to or defines the symbol: lld's `isUsedInRegularObj`,
     /// which makes a bitcode definition visible to regular objects.
     pub used_in_regular_obj: bool,
@@ -137,6 +140,7 @@ impl SymbolTable {
             first_referrer: None,
             referenced_by_dso: false,
             dso_needs_definition: false,
+            dso_defined: false,
             bitcode_omittable: false,
             bitcode_not_omittable: false,
             used_in_regular_obj: false,

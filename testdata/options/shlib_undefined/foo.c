@@ -1,0 +1,2 @@
+/* libfoo.so: defines foo. */
+int foo(void) { return 41; }

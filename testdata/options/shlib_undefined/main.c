@@ -1,0 +1,2 @@
+int bar(void);
+int main(void) { return bar(); }
