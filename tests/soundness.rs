@@ -56,6 +56,11 @@
 //! * `cxx_shared_linkonce` (P): a C++ shared library of bitcode with inline virtual functions
 //!   (vtable, typeinfo), used by a native program found through `-rpath`.
 //!
+//! * `safety_net::{thin,full}`: `--verify-precise-graph` itself. The `inline_asm` case is linked
+//!   by weld alone with `WELD_FAULT_IGNORE_INLINE_ASM=1`, which hides every inline-asm edge from
+//!   the walk: unchecked, the link fails with `undefined symbol: bc_cb`; checked, it fails with
+//!   the check's report (the hidden symbol, the live section, the chain to the entry point).
+//!
 //! lld's program must print the output written in this file (and its link must succeed), or its
 //! link must fail with the expected error, or the trial fails as broken: a trial never passes
 //! because nothing happened. With `WELD=/usr/bin/ld.lld-22` (checking the harness), the
@@ -575,10 +580,101 @@ fn trials() -> Vec<Trial> {
             }
         }
     }
+    for lto in [Lto::Thin, Lto::Full] {
+        let dir = paths::work_root()
+            .join("soundness")
+            .join("safety_net")
+            .join(lto.name());
+        t.push(Trial::test(
+            format!("safety_net::{}", lto.name()),
+            move || {
+                paths::fresh_dir(&dir)?;
+                safety_net(&dir, lto)
+                    .map_err(|e| Failed::from(format!("{e}\nwork directory: {}", dir.display())))
+            },
+        ));
+    }
     t.push(Trial::test("support::helpers", || {
         self_test().map_err(Failed::from)
     }));
     t
+}
+
+// =============================================================================================
+// The safety net
+
+/// `--verify-precise-graph` catches an edge the walk missed: the `inline_asm` case linked by
+/// weld with `--gc-sections` while `WELD_FAULT_IGNORE_INLINE_ASM=1` hides every inline-asm edge
+/// from the walk. Without the check the link fails with a puzzling `undefined symbol: bc_cb`;
+/// with it, the link fails (exit code 1, no output) naming the hidden symbol, the live section
+/// that refers to it and the chain that made the section live, through LTO's `main`.
+fn safety_net(dir: &Path, lto: Lto) -> Check {
+    let case = CASES
+        .iter()
+        .find(|c| c.name == "inline_asm")
+        .ok_or("no inline_asm case")?;
+    build(dir, case, lto)?;
+    let weld = Linker::weld()?;
+    let link = |extra: &[&str], out: &str| -> Result<Output, String> {
+        let mut args = strings(&["-no-pie", "bc.o", "nat.o", "-Wl,--gc-sections"]);
+        args.extend(strings(extra));
+        let mut cmd = lto::driver_command(dir, &weld, false, &args, &dir.join(out))?;
+        cmd.env("WELD_FAULT_IGNORE_INLINE_ASM", "1")
+            .env_remove("WELD_VERIFY_PRECISE_GRAPH");
+        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+        paths::write(&dir.join(format!("{out}.link.txt")), o.report())?;
+        Ok(o)
+    };
+    // The fault really hides the edge: without the check, weld's link fails.
+    let unchecked = link(&[], "unchecked.out")?;
+    if unchecked.success() || !unchecked.stderr_str().contains("undefined symbol: bc_cb") {
+        return Err(format!(
+            "with WELD_FAULT_IGNORE_INLINE_ASM=1 and no check, weld should fail with \
+             `undefined symbol: bc_cb` (the fault injection does nothing?)\n{}",
+            unchecked.report()
+        ));
+    }
+    let checked = link(&["-Wl,--verify-precise-graph"], "checked.out")?;
+    let stderr = checked.stderr_str();
+    let want = [
+        "error: --verify-precise-graph: bitcode symbol bc_cb was hidden from regular objects \
+         before LTO, but live section nat.o:(.text.native_helper) refers to it",
+        ">>> contained live symbol: nat.o:(native_helper)",
+        ".lto.", // the chain goes through LTO's output ...
+        "(main)",
+        "(_start) (entry point)", // ... down to the entry point
+    ];
+    let missing: Vec<&str> = want
+        .iter()
+        .copied()
+        .filter(|w| !stderr.contains(w))
+        .collect();
+    let mut problems = Vec::new();
+    if checked.code != Some(1) {
+        problems.push(format!("exit {}, not 1", checked.status_text()));
+    }
+    if !missing.is_empty() {
+        problems.push(format!("the report lacks {missing:?}"));
+    }
+    if stderr.contains("undefined symbol") {
+        problems.push("the check should stop the link before `undefined symbol`".to_string());
+    }
+    if dir.join("checked.out").exists() {
+        problems.push("an output file was left behind".to_string());
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "--verify-precise-graph did not catch the missed edge as it should: {}\n{}",
+            problems.join("; "),
+            checked.report()
+        ))
+    }
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
 }
 
 // =============================================================================================
