@@ -61,6 +61,8 @@ pub struct ParseState {
     pub spelling: String,
     /// The option's first argument as typed, value included when joined (for messages).
     pub arg_text: String,
+    /// Inside `--start-lib` ... `--end-lib`.
+    pub in_lib: bool,
 }
 
 impl ParseState {
@@ -78,6 +80,7 @@ impl ParseState {
             warnings: Vec::new(),
             spelling: String::new(),
             arg_text: String::new(),
+            in_lib: false,
         }
     }
 
@@ -87,6 +90,7 @@ impl ParseState {
             kind,
             state: self.pos,
             group: self.group,
+            lazy: self.in_lib,
         });
     }
 

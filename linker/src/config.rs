@@ -210,6 +210,9 @@ pub struct Input {
     pub state: PositionalState,
     /// Index of the `--start-group` this input is inside, if any.
     pub group: Option<u32>,
+    /// Between `--start-lib` and `--end-lib`: an object file that joins the link only if it
+    /// defines a symbol something needs, like an archive member.
+    pub lazy: bool,
 }
 
 /// Everything the command line says.
@@ -238,6 +241,11 @@ pub struct Config {
     pub allow_multiple_definition: bool,
     pub eh_frame_hdr: bool,
     pub gc_sections: bool,
+    /// `--rosegment` (default) / `--no-rosegment`: read-only sections get a segment apart from
+    /// executable ones.
+    pub rosegment: bool,
+    /// `--section-start=NAME=ADDR` and `-Ttext`/`-Tdata`/`-Tbss` (flagged `true`), in order.
+    pub section_starts: Vec<(String, u64, bool)>,
     pub print_gc_sections: bool,
     pub gc_archive_members: bool,
     /// `--trace`/`-t`: print each input file as it is read.
@@ -334,6 +342,8 @@ impl Default for Config {
             allow_multiple_definition: false,
             eh_frame_hdr: false,
             gc_sections: false,
+            rosegment: true,
+            section_starts: Vec::new(),
             print_gc_sections: false,
             gc_archive_members: false,
             trace: false,
@@ -404,6 +414,18 @@ impl Config {
     pub fn reports_undefined_in_objects(&self) -> bool {
         self.report_undefined_in_objects
             .unwrap_or(self.output_kind != OutputKind::SharedObject)
+    }
+
+    /// The address `--section-start` (or `-Ttext`/`-Tdata`/`-Tbss`, which win) gives output
+    /// section `name`; the last one given counts.
+    pub fn section_start(&self, name: &str) -> Option<u64> {
+        let mut found = None;
+        for (n, addr, from_t) in &self.section_starts {
+            if n == name && (*from_t || !matches!(found, Some((_, true)))) {
+                found = Some((*addr, *from_t));
+            }
+        }
+        found.map(|(a, _)| a)
     }
 
     /// Position-independent output: a PIE or a shared object.

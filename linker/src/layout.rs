@@ -884,9 +884,18 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
 
     // 5. Order sections.
     let mut order: Vec<u32> = (0..b.sections.len() as u32).collect();
+    // As lld: sections given an address by `--section-start` come first, by address.
     order.sort_by_key(|&i| {
         let s = &b.sections[i as usize];
-        section_rank(&config.z, &s.name, s.sh_type, s.flags)
+        let start = s
+            .is_alloc()
+            .then(|| config.section_start(&s.name))
+            .flatten();
+        (
+            start.is_none(),
+            start.unwrap_or(0),
+            section_rank(&config.z, &s.name, s.sh_type, s.flags),
+        )
     });
     // Non-alloc synthetic tables go last: .symtab, .shstrtab, .strtab.
     let mut sections: Vec<OutputSection> = Vec::with_capacity(order.len() + 3);
@@ -1611,11 +1620,14 @@ fn synth_osec(synth: &dyn Fn(Synthetic) -> Option<(u64, u64)>, name: &str) -> (u
     synth(kind).unwrap_or((0, 0))
 }
 
-/// Segment class of an allocated output section: 0 = R, 1 = RX, 2 = RW (RELRO), 3 = RW.
+/// Segment class of an allocated output section: 0 = R, 1 = RX, 2 = RW (RELRO), 3 = RW. With
+/// `--no-rosegment` read-only and executable sections share class 0, mapped R+X.
 fn segment_class(config: &Config, os: &OutputSection) -> u8 {
     let exec = os.flags & u64::from(elf::SHF_EXECINSTR) != 0;
     let write = os.flags & u64::from(elf::SHF_WRITE) != 0;
-    if exec {
+    if exec && !write && !config.rosegment {
+        0
+    } else if exec {
         1
     } else if !write {
         0
@@ -1626,8 +1638,9 @@ fn segment_class(config: &Config, os: &OutputSection) -> u8 {
     }
 }
 
-fn pflags(class: u8) -> u32 {
+fn pflags(config: &Config, class: u8) -> u32 {
     match class {
+        0 if !config.rosegment => elf::PF_R | elf::PF_X,
         0 => elf::PF_R,
         1 => elf::PF_R | elf::PF_X,
         _ => elf::PF_R | elf::PF_W,
@@ -1682,7 +1695,7 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     let mut cur_class = 0u8;
     let mut loads: Vec<Segment> = vec![Segment {
         p_type: elf::PT_LOAD,
-        flags: elf::PF_R,
+        flags: pflags(config, 0),
         offset: 0,
         vaddr: base,
         filesz: headers,
@@ -1721,6 +1734,7 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             lay.sections[i].align
         };
         let class = segment_class(config, &lay.sections[i]);
+        let start = config.section_start(&lay.sections[i].name);
         let is_tbss =
             lay.sections[i].is_nobits() && lay.sections[i].flags & u64::from(elf::SHF_TLS) != 0;
         if is_tbss && class != cur_class {
@@ -1763,7 +1777,7 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
                 addr = align_to(addr, page) + (addr % page);
             }
             cur_class = class;
-            addr = align_to(addr, sec_align);
+            addr = start.unwrap_or_else(|| align_to(addr, sec_align));
             // File offset congruent to the address modulo the segment's alignment: the page
             // size, or more when one of its sections is more aligned (as lld, so that p_offset
             // and p_vaddr agree modulo p_align).
@@ -1781,7 +1795,7 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             };
             loads.push(Segment {
                 p_type: elf::PT_LOAD,
-                flags: pflags(class),
+                flags: pflags(config, class),
                 offset: off,
                 vaddr: addr,
                 filesz: 0,
@@ -1805,8 +1819,12 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         } else {
             tbss_end = None;
         }
-        let aligned = align_to(addr, sec_align);
-        off += aligned - addr;
+        // A `--section-start` address is taken as given; inside a segment the file offset
+        // moves with it, as in lld.
+        let aligned = start.unwrap_or_else(|| align_to(addr, sec_align));
+        if start.is_none() || !os.is_nobits() {
+            off += aligned.saturating_sub(addr);
+        }
         addr = aligned;
         os.addr = addr;
         os.offset = off;
@@ -1920,7 +1938,8 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         let r_end = lay
             .sections
             .iter()
-            .filter(|s| s.is_alloc() && segment_class(config, s) == 0)
+            .filter(|s| s.is_alloc())
+            .take_while(|s| segment_class(config, s) == 0)
             .map(|s| (s.addr + s.size, s.offset + s.file_size()))
             .fold((base + headers, headers), |a, b| {
                 (a.0.max(b.0), a.1.max(b.1))

@@ -537,6 +537,42 @@ fn threads(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     Ok(())
 }
 
+/// `--section-start=NAME=ADDRESS`: the address is hexadecimal, with or without `0x`, as in lld.
+fn section_start(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let v = value(v);
+    let (name, addr) = v.split_once('=').ok_or_else(|| invalid_argument(s, v))?;
+    let addr = parse_section_address(addr).ok_or_else(|| invalid_argument(s, v))?;
+    s.config
+        .section_starts
+        .push((name.to_string(), addr, false));
+    Ok(())
+}
+
+/// `-Ttext`/`-Tdata`/`-Tbss ADDRESS`: these win over `--section-start` for their section.
+fn section_start_of(s: &mut ParseState, name: &str, v: Option<&str>) -> Result<()> {
+    let v = value(v);
+    let addr = parse_section_address(v).ok_or_else(|| invalid_argument(s, v))?;
+    s.config.section_starts.push((name.to_string(), addr, true));
+    Ok(())
+}
+
+fn parse_section_address(v: &str) -> Option<u64> {
+    let digits = v.strip_prefix("0x").unwrap_or(v);
+    if digits.is_empty() || digits.starts_with('+') {
+        return None;
+    }
+    u64::from_str_radix(digits, 16).ok()
+}
+
+/// lld's `invalid argument: OPTION` with the option as written (`-Ttext=zz`, `-Ttext zz`).
+fn invalid_argument(s: &ParseState, v: &str) -> Error {
+    if s.arg_text.ends_with(v) && s.arg_text.len() > s.spelling.len() {
+        err!("invalid argument: {}", s.arg_text)
+    } else {
+        err!("invalid argument: {} {v}", s.spelling)
+    }
+}
+
 fn image_base(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     let v = value(v);
     let n = parse_int(v).ok_or_else(|| err!("--image-base: number expected, but got {v}"))?;
@@ -776,8 +812,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--no-omagic"], Flag, IgnoredTuningOnly, "Page align sections, read-only text (default)", "", accept},
     opt! {["--nmagic", "-n"], Flag, NotYet, "Do not page align sections, link against static libraries", "", accept},
     opt! {["--no-nmagic"], Flag, IgnoredTuningOnly, "Page align sections (default)", "", accept},
-    opt! {["--rosegment"], Flag, IgnoredTuningOnly, "Put read-only non-executable sections in their own segment (default)", "", accept},
-    opt! {["--no-rosegment"], Flag, NotYet, "Do not put read-only non-executable sections in their own segment", "", accept},
+    opt! {["--rosegment"], Flag, Implemented, "Put read-only non-executable sections in their own segment (default)", "", |s, _| { s.config.rosegment = true; Ok(()) }},
+    opt! {["--no-rosegment"], Flag, Implemented, "Do not put read-only non-executable sections in their own segment", "", |s, _| { s.config.rosegment = false; Ok(()) }},
     opt! {["--xosegment"], Flag, NotYet, "Put execute-only sections in their own segment", "", accept},
     opt! {["--no-xosegment"], Flag, IgnoredTuningOnly, "Do not put execute-only sections in their own segment (default)", "", accept},
     opt! {["--execute-only"], Flag, NotYet, "Mark executable sections unreadable", "", accept},
@@ -816,11 +852,11 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--verbose-bp-section-orderer"], Flag, NotYet, "Print information on balanced partitioning", "", accept},
     opt! {["--format"], Value, Implemented, "Change the input format of the inputs following this option (elf/default only)", "Change the input format of the inputs following this option", format},
     opt! {["-b"], Separate, Implemented, "Alias for --format", "", format},
-    opt! {["--section-start"], Value, NotYet, "Set address of section", "", accept},
-    opt! {["--Ttext"], Value, NotYet, "Same as --section-start with .text as the sectionname", "", accept},
-    opt! {["--Tdata"], Value, NotYet, "Same as --section-start with .data as the sectionname", "", accept},
-    opt! {["--Tbss"], Value, NotYet, "Same as --section-start with .bss as the sectionname", "", accept},
-    opt! {["--Ttext-segment"], Value, NotYet, "Set the address of the text segment", "", accept},
+    opt! {["--section-start"], Value, Implemented, "Set address of section (SECTION=ADDRESS, hexadecimal)", "Set address of section", section_start},
+    opt! {["--Ttext"], Value, Implemented, "Same as --section-start with .text as the sectionname", "", |s, v| section_start_of(s, ".text", v)},
+    opt! {["--Tdata"], Value, Implemented, "Same as --section-start with .data as the sectionname", "", |s, v| section_start_of(s, ".data", v)},
+    opt! {["--Tbss"], Value, Implemented, "Same as --section-start with .bss as the sectionname", "", |s, v| section_start_of(s, ".bss", v)},
+    opt! {["--Ttext-segment"], Value, Implemented, "Rejected, as lld does: use --image-base", "Set the address of the text segment", |_, _| bail!("-Ttext-segment is not supported. Use --image-base if you intend to set the base address")},
     opt! {["--unique"], Flag, NotYet, "Creates a separate output section for every orphan input section", "", accept},
     opt! {["--force-group-allocation"], Flag, NotYet, "Only meaningful for -r. Section groups are discarded", "", accept},
     opt! {["--retain-symbols-file"], Value, NotYet, "Retain only the symbols listed in the file", "", accept},
@@ -858,7 +894,7 @@ pub static OPTIONS: &[OptionDef] = &[
         Ok(())
     }},
     opt! {["--start-group", "-("], Flag, Implemented, "Start a group of archives searched repeatedly", "Ignored for compatibility with GNU unless you pass --warn-backrefs", |s, _| {
-        if s.group.is_some() { bail!("nested --start-group"); }
+        if s.group.is_some() || s.in_lib { bail!("nested --start-group"); }
         s.group = Some(s.next_group);
         s.next_group += 1;
         Ok(())
@@ -867,8 +903,13 @@ pub static OPTIONS: &[OptionDef] = &[
         if s.group.take().is_none() { bail!("stray --end-group"); }
         Ok(())
     }},
-    opt! {["--start-lib"], Flag, NotYet, "Start a grouping of objects that should be treated as if they were together in an archive", "", accept},
-    opt! {["--end-lib"], Flag, NotYet, "End a grouping of objects that should be treated as if they were together in an archive", "", accept},
+    opt! {["--start-lib"], Flag, Implemented, "Start a grouping of objects that should be treated as if they were together in an archive", "", |s, _| {
+        if s.in_lib { bail!("nested --start-lib"); }
+        if s.group.is_some() { bail!("may not nest --start-lib in --start-group"); }
+        s.in_lib = true;
+        Ok(())
+    }},
+    opt! {["--end-lib"], Flag, Implemented, "End a grouping of objects that should be treated as if they were together in an archive", "", |s, _| { if !s.in_lib { bail!("stray --end-lib"); } s.in_lib = false; Ok(()) }},
     opt! {["--just-symbols"], Value, NotYet, "Just link symbols", "", accept},
     opt! {["--remap-inputs"], Value, NotYet, "Remap input files matching <from-glob> to <to-file>", "", accept},
     opt! {["--remap-inputs-file="], Joined, NotYet, "Each line contains 'from-glob=to-file'", "", accept},

@@ -44,9 +44,16 @@ enum SymbolInput {
 /// An archive on the command line.
 pub struct ArchiveInput {
     pub path: PathBuf,
-    pub archive: archive::Archive<'static>,
+    pub source: LazySource,
     /// Header offsets of members already loaded, so a member is never loaded twice.
     pub loaded: HashSet<u64>,
+}
+
+/// Where lazy definitions come from: an archive's members, or one object file named between
+/// `--start-lib` and `--end-lib` (lld's lazy object: a one-member archive, member offset 0).
+pub enum LazySource {
+    Archive(archive::Archive<'static>),
+    Object(&'static [u8]),
 }
 
 /// One line of `--why-extract` output.
@@ -308,14 +315,9 @@ impl Resolver<'_> {
             let SymbolDef::Lazy { archive, member } = self.out.symtab.get(id).def else {
                 continue;
             };
-            let a = &self.out.archives[archive as usize];
-            let m = a
-                .archive
-                .member_at(member)
-                .map_err(|e| err!("{}: {e}", a.path.display()))?;
             let is_bitcode = self
-                .member_bytes(archive, &m)?
-                .is_some_and(|data| classify(data) == FileKind::Bitcode);
+                .lazy_member(archive, member)?
+                .is_some_and(|(_, data)| classify(data) == FileKind::Bitcode);
             if is_bitcode {
                 self.load_member(archive, member, Some(id), None, false)?;
             }
@@ -455,6 +457,9 @@ impl Resolver<'_> {
         }
         let name = path.display().to_string();
         match kind {
+            FileKind::ElfRelocatable | FileKind::Bitcode if input.lazy => {
+                self.add_lazy_object(path, data, kind)?
+            }
             FileKind::ElfRelocatable => {
                 let file = ObjectFile::parse(name, None, data)?;
                 self.add_object_or_fat_bitcode(file)?;
@@ -530,31 +535,30 @@ impl Resolver<'_> {
             }
         }
         let index = self.out.archives.len() as u32;
+        let symbols: Vec<(&'static [u8], u64)> = parsed
+            .symbols()
+            .iter()
+            .map(|s| (s.name, s.member_offset))
+            .collect();
+        let has_symbol_table = parsed.has_symbol_table();
+        let offsets: Vec<u64> = parsed
+            .members()
+            .map(|m| m.map(|m| m.header_offset))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|e| err!("{}: {e}", path.display()))?;
         self.out.archives.push(ArchiveInput {
             path: path.to_path_buf(),
-            archive: parsed,
+            source: LazySource::Archive(parsed),
             loaded: HashSet::new(),
         });
         if input.state.whole_archive {
-            let offsets: Vec<u64> = self.out.archives[index as usize]
-                .archive
-                .members()
-                .map(|m| m.map(|m| m.header_offset))
-                .collect::<std::result::Result<_, _>>()
-                .map_err(|e| err!("{}: {e}", path.display()))?;
             for off in offsets {
                 self.load_member(index, off, None, None, true)?;
             }
             return Ok(());
         }
-        let symbols: Vec<(&'static [u8], u64)> = self.out.archives[index as usize]
-            .archive
-            .symbols()
-            .iter()
-            .map(|s| (s.name, s.member_offset))
-            .collect();
-        if !self.out.archives[index as usize].archive.has_symbol_table() {
-            self.index_archive_without_symtab(index)?;
+        if !has_symbol_table {
+            self.index_archive_without_symtab(index, &offsets)?;
             return Ok(());
         }
         for (name, member) in symbols {
@@ -563,56 +567,59 @@ impl Resolver<'_> {
         Ok(())
     }
 
+    /// An object between `--start-lib` and `--end-lib`: its defined symbols become lazy, as an
+    /// archive member's would (lld's `LazyObject`).
+    fn add_lazy_object(&mut self, path: &Path, data: &'static [u8], kind: FileKind) -> Result<()> {
+        let index = self.out.archives.len() as u32;
+        self.out.archives.push(ArchiveInput {
+            path: path.to_path_buf(),
+            source: LazySource::Object(data),
+            loaded: HashSet::new(),
+        });
+        for name in defined_names(path.display().to_string(), data, kind)? {
+            self.add_lazy(name, index, 0)?;
+        }
+        Ok(())
+    }
+
     /// lld accepts archives without a symbol index by reading each member's symbols.
-    fn index_archive_without_symtab(&mut self, index: u32) -> Result<()> {
-        let path = self.out.archives[index as usize].path.clone();
-        let members: Vec<_> = self.out.archives[index as usize]
-            .archive
-            .members()
-            .collect::<std::result::Result<_, _>>()
-            .map_err(|e| err!("{}: {e}", path.display()))?;
-        for m in members {
-            let Some(data) = self.member_bytes(index, &m)? else {
+    fn index_archive_without_symtab(&mut self, index: u32, offsets: &[u64]) -> Result<()> {
+        for &off in offsets {
+            let Some((name, data)) = self.lazy_member(index, off)? else {
                 continue;
             };
-            if classify(data) != FileKind::ElfRelocatable {
+            let kind = classify(data);
+            if kind != FileKind::ElfRelocatable {
                 continue;
             }
-            let name = self.member_display(index, m.name);
-            let obj = ObjectFile::parse(name, None, data)?;
-            for i in obj.first_global..obj.symbols.len() {
-                let s = &obj.symbols[i];
-                if s.st_shndx(LE) != elf::SHN_UNDEF {
-                    self.add_lazy(obj.sym_name(i), index, m.header_offset)?;
-                }
+            for sym in defined_names(name, data, kind)? {
+                self.add_lazy(sym, index, off)?;
             }
         }
         Ok(())
     }
 
-    fn member_display(&self, index: u32, member_name: &[u8]) -> String {
-        archive::display_name(&self.out.archives[index as usize].path, member_name)
-    }
-
-    fn member_bytes(
-        &self,
-        index: u32,
-        m: &archive::Member<'static>,
-    ) -> Result<Option<&'static [u8]>> {
-        match m.data {
-            archive::MemberData::Bytes(b) => Ok(Some(b)),
+    /// The display name (`lib.a(member.o)`, or the path of a lazy object) and the bytes of
+    /// lazy member `offset` of `index` (`None`: nothing to load).
+    fn lazy_member(&self, index: u32, offset: u64) -> Result<Option<(String, &'static [u8])>> {
+        let a = &self.out.archives[index as usize];
+        let m = match &a.source {
+            LazySource::Object(data) => return Ok(Some((a.path.display().to_string(), data))),
+            LazySource::Archive(archive) => archive
+                .member_at(offset)
+                .map_err(|e| err!("{}: {e}", a.path.display()))?,
+        };
+        let display = archive::display_name(&a.path, m.name);
+        let data = match m.data {
+            archive::MemberData::Bytes(b) => b,
             archive::MemberData::Thin { .. } => {
-                let p = m
-                    .thin_path(&self.out.archives[index as usize].path)
-                    .ok_or_else(|| {
-                        err!(
-                            "{}: invalid thin archive member name",
-                            self.out.archives[index as usize].path.display()
-                        )
-                    })?;
-                Ok(Some(input_files::map_file(&p)?))
+                let p = m.thin_path(&a.path).ok_or_else(|| {
+                    err!("{}: invalid thin archive member name", a.path.display())
+                })?;
+                input_files::map_file(&p)?
             }
-        }
+        };
+        Ok(Some((display, data)))
     }
 
     fn add_lazy(&mut self, name: &'static [u8], archive: u32, member: u64) -> Result<()> {
@@ -650,17 +657,7 @@ impl Resolver<'_> {
         if !self.out.archives[archive as usize].loaded.insert(offset) {
             return Ok(());
         }
-        let m = self.out.archives[archive as usize]
-            .archive
-            .member_at(offset)
-            .map_err(|e| {
-                err!(
-                    "{}: {e}",
-                    self.out.archives[archive as usize].path.display()
-                )
-            })?;
-        let display = self.member_display(archive, m.name);
-        let Some(data) = self.member_bytes(archive, &m)? else {
+        let Some((display, data)) = self.lazy_member(archive, offset)? else {
             return Ok(());
         };
         let bitcode = match classify(data) {
@@ -684,11 +681,11 @@ impl Resolver<'_> {
             self.loading_member = false;
             r?;
         } else {
-            let archive_path = self.out.archives[archive as usize]
-                .path
-                .display()
-                .to_string();
-            let file = ObjectFile::parse(display, Some(archive_path), data)?;
+            // A lazy object is no archive member (`--exclude-libs` does not apply to it).
+            let a = &self.out.archives[archive as usize];
+            let archive_path =
+                matches!(a.source, LazySource::Archive(_)).then(|| a.path.display().to_string());
+            let file = ObjectFile::parse(display, archive_path, data)?;
             self.add_object_or_fat_bitcode(file)?;
         }
         self.out.extractions.extend(record);
@@ -1246,4 +1243,22 @@ pub fn location_of_symbol(file: &ObjectFile, index: usize, by_name: bool) -> Str
         ));
     }
     loc
+}
+
+/// The names a lazy object (archive member or `--start-lib` object) defines: its symbols that
+/// can satisfy an undefined reference.
+fn defined_names(name: String, data: &'static [u8], kind: FileKind) -> Result<Vec<&'static [u8]>> {
+    if kind == FileKind::Bitcode {
+        let bc = lto::BitcodeFile::open_owned(data, &name).map_err(|e| err!("{e}"))?;
+        return Ok(bc
+            .symbols()
+            .filter(|s| !s.flags.is_undefined())
+            .map(|s| &*Box::leak(s.name.to_vec().into_boxed_slice()))
+            .collect());
+    }
+    let obj = ObjectFile::parse(name, None, data)?;
+    Ok((obj.first_global..obj.symbols.len())
+        .filter(|&i| obj.symbols[i].st_shndx(LE) != elf::SHN_UNDEF)
+        .map(|i| obj.sym_name(i))
+        .collect())
 }
