@@ -244,6 +244,8 @@ pub struct Config {
     /// `--rosegment` (default) / `--no-rosegment`: read-only sections get a segment apart from
     /// executable ones.
     pub rosegment: bool,
+    /// `--warn-common`: warn when a common symbol meets another common or a definition.
+    pub warn_common: bool,
     /// `--section-start=NAME=ADDR` and `-Ttext`/`-Tdata`/`-Tbss` (flagged `true`), in order.
     pub section_starts: Vec<(String, u64, bool)>,
     pub print_gc_sections: bool,
@@ -343,6 +345,7 @@ impl Default for Config {
             eh_frame_hdr: false,
             gc_sections: false,
             rosegment: true,
+            warn_common: false,
             section_starts: Vec::new(),
             print_gc_sections: false,
             gc_archive_members: false,

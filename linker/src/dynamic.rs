@@ -212,7 +212,17 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
         s.preemptible = false;
         s.version = elf::VER_NDX_GLOBAL;
         s.version_local = false;
-        if !dynamic {
+        // A static output has no dynamic symbols, but `local:` and `--exclude-libs` still make
+        // definitions local in `.symtab`, as in lld.
+        let defined = matches!(
+            s.def,
+            SymbolDef::Defined { .. }
+                | SymbolDef::Common { .. }
+                | SymbolDef::Absolute(_)
+                | SymbolDef::Synthetic
+                | SymbolDef::Bitcode { .. }
+        );
+        if !dynamic && !defined {
             continue;
         }
         let default_vis = s.visibility == elf::STV_DEFAULT;
@@ -294,6 +304,9 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     if let Some(n) = versions.index_of(v) {
                         s.version = n;
                     }
+                }
+                if !dynamic {
+                    continue;
                 }
                 s.in_dynsym = export;
                 if export && !matches!(s.def, SymbolDef::Absolute(_) | SymbolDef::Synthetic) {

@@ -79,6 +79,13 @@ pub fn glob_match(pat: &[u8], s: &[u8]) -> bool {
                         continue;
                     }
                 }
+            } else if pat[p] == b'\\' && p + 1 < pat.len() {
+                // `\c` stands for `c` itself (`foo\?` matches only `foo?`), as in lld's globs.
+                if pat[p + 1] == s[i] {
+                    p += 2;
+                    i += 1;
+                    continue;
+                }
             } else if pat[p] == b'?' || pat[p] == s[i] {
                 p += 1;
                 i += 1;

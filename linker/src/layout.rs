@@ -1077,7 +1077,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     assign_addresses(config, &mut lay)?;
     lay.fill_addresses(res);
     define_synthetic_symbols(config, res, &mut lay)?;
-    lay.entry = entry_address(config, res, &lay);
+    lay.entry = entry_address(config, res, &lay)?;
     if has_dynamic {
         let synth = |k: Synthetic| -> Option<(u64, u64)> {
             let name = match k {
@@ -2641,7 +2641,7 @@ fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -
     Ok(())
 }
 
-fn entry_address(config: &Config, res: &Resolved, lay: &Layout) -> u64 {
+fn entry_address(config: &Config, res: &Resolved, lay: &Layout) -> Result<u64> {
     // A shared object has no entry point unless -e names one.
     let default = if config.output_kind == OutputKind::Executable {
         "_start"
@@ -2650,17 +2650,29 @@ fn entry_address(config: &Config, res: &Resolved, lay: &Layout) -> u64 {
     };
     let name = config.entry.as_deref().unwrap_or(default);
     if let Some(id) = res.symtab.lookup(name.as_bytes()) {
-        if res.symtab.get(id).is_defined() {
-            return lay.global_value[id as usize];
+        let s = res.symtab.get(id);
+        if s.is_defined() {
+            return Ok(lay.global_value[id as usize]);
+        }
+        // lld takes an undefined (referenced) symbol as found: its address is 0.
+        if s.referenced {
+            return Ok(0);
         }
     }
     // lld also accepts a number.
-    if let Some(hex) = name.strip_prefix("0x") {
-        if let Ok(v) = u64::from_str_radix(hex, 16) {
-            return v;
-        }
+    let number = match name.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => name.parse::<u64>().ok(),
+    };
+    if let Some(v) = number {
+        return Ok(v);
     }
-    name.parse::<u64>().unwrap_or(0)
+    if !name.is_empty() {
+        config.warn(&format!(
+            "cannot find entry symbol {name}; not setting start address"
+        ))?;
+    }
+    Ok(0)
 }
 
 /// The linker-defined names that weld provides when an object refers to them.

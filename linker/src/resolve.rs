@@ -439,18 +439,17 @@ impl Resolver<'_> {
     fn add_file(&mut self, path: &Path, input: &Input) -> Result<()> {
         let data = input_files::map_file(path)?;
         let kind = classify(data);
-        // The same library reached by two paths (`/lib` is a symlink to `/usr/lib`) is one
-        // input. An object given twice is linked twice, as lld does (its symbols are then
-        // duplicates), and a linker script is read again (what it names may now be needed).
-        if matches!(kind, FileKind::Archive | FileKind::ElfShared) {
+        // The same shared library reached by two paths (`/lib` is a symlink to `/usr/lib`) is
+        // one input. An object or archive given twice is read twice, as lld does (a whole
+        // archive's symbols are then duplicates), and a linker script is read again (what it
+        // names may now be needed).
+        if kind == FileKind::ElfShared {
             if let Ok(meta) = std::fs::metadata(path) {
                 use std::os::unix::fs::MetadataExt;
                 if !self.seen_files.insert((meta.dev(), meta.ino())) {
                     // lld reads a library again (and `--trace` lists it again) before finding
                     // its soname taken.
-                    if kind == FileKind::ElfShared {
-                        self.trace(&path.display().to_string());
-                    }
+                    self.trace(&path.display().to_string());
                     return Ok(());
                 }
             }
@@ -1001,6 +1000,19 @@ impl Resolver<'_> {
             }
             SymbolInput::Common { size, align, def } => {
                 self.out.common_candidates.push(sid);
+                if self.config.warn_common {
+                    let msg = match sym.def {
+                        SymbolDef::Common { .. } => Some("multiple common of"),
+                        SymbolDef::Defined { .. } | SymbolDef::Bitcode { .. } if !sym.weak => {
+                            Some("common")
+                        }
+                        _ => None,
+                    };
+                    if let Some(msg) = msg {
+                        self.warn_common(sid, msg);
+                    }
+                }
+                let sym = self.out.symtab.get_mut(sid);
                 match sym.def {
                     SymbolDef::Undefined | SymbolDef::Lazy { .. } | SymbolDef::Shared { .. } => {
                         sym.def = def;
@@ -1045,8 +1057,14 @@ impl Resolver<'_> {
                     }
                     // LTO's output replaces the bitcode it was compiled from.
                     SymbolDef::Bitcode { .. } if self.adding_lto_output => true,
-                    SymbolDef::Common { .. } => !weak,
+                    SymbolDef::Common { .. } => {
+                        if !weak && self.config.warn_common {
+                            self.warn_common(sid, "common");
+                        }
+                        !weak
+                    }
                     SymbolDef::Defined { .. } | SymbolDef::Bitcode { .. } => {
+                        let sym = self.out.symtab.get(sid);
                         if sym.weak && !weak {
                             true
                         } else {
@@ -1068,6 +1086,19 @@ impl Resolver<'_> {
                 }
                 None
             }
+        }
+    }
+
+    /// `--warn-common`: lld's `multiple common of NAME` and `common NAME is overridden`.
+    fn warn_common(&mut self, sid: SymbolId, what: &str) {
+        let name = self.out.symtab.get(sid).display_name();
+        let msg = if what == "common" {
+            format!("common {name} is overridden")
+        } else {
+            format!("{what} {name}")
+        };
+        if let Err(e) = self.config.warn(&msg) {
+            self.errors.push(e);
         }
     }
 
