@@ -93,6 +93,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         res.dynamic_list
             .extend(crate::version_script::read_dynamic_list(p).map_err(|e| vec![e])?);
     }
+    resolve::redirect_symver_aliases(&mut res);
     crate::dynamic::compute_symbol_flags(&config, &mut res);
     let mut lto_report = crate::lto_link::LtoReport::default();
     // With bitcode and --gc-sections, liveness is computed over one graph of native sections

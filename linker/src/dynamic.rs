@@ -433,10 +433,9 @@ pub fn check_versions(config: &Config, res: &Resolved) -> Vec<crate::error::Erro
     let mut errors = Vec::new();
     if config.no_undefined_version {
         for (version, name) in res.versions.exact_globals() {
-            let defined = res
-                .symtab
-                .lookup(name.as_bytes())
-                .is_some_and(|id| res.symtab.get(id).is_defined());
+            let defined = res.symtab.lookup(name.as_bytes()).is_some_and(|id| {
+                res.symtab.get(id).is_defined() || res.symver_aliases.contains(&id)
+            });
             if !defined {
                 let version = if version.is_empty() {
                     "anonymous version"
@@ -449,16 +448,35 @@ pub fn check_versions(config: &Config, res: &Resolved) -> Vec<crate::error::Erro
             }
         }
     }
+    // lld reports a `.symver` version no version script defines only for shared objects: an
+    // executable may define `foo@V1` to override a library's, and a local symbol is not
+    // exported anyway.
+    if config.output_kind != OutputKind::SharedObject {
+        return errors;
+    }
     for s in &res.symtab.symbols {
-        if let Some(v) = s.symver {
-            if s.is_defined() && res.versions.index_of(v).is_none() && is_dynamic(config, res) {
-                errors.push(crate::err!(
-                    "{} has undefined version {}",
-                    s.name_str(),
-                    String::from_utf8_lossy(v)
-                ));
-            }
+        let Some(v) = s.symver else {
+            continue;
+        };
+        if !s.is_defined() || s.version_local || res.versions.index_of(v).is_some() {
+            continue;
         }
+        let full = if s.version_hidden {
+            s.name_str()
+        } else {
+            format!("{}@@{}", s.name_str(), String::from_utf8_lossy(v))
+        };
+        let file = match s.def {
+            SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. } => {
+                format!("{}: ", res.files[file as usize].name)
+            }
+            SymbolDef::Bitcode { file, .. } => format!("{}: ", res.bitcode[file as usize].name),
+            _ => String::new(),
+        };
+        errors.push(crate::err!(
+            "{file}symbol {full} has undefined version {}",
+            String::from_utf8_lossy(v)
+        ));
     }
     errors
 }

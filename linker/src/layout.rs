@@ -2483,7 +2483,14 @@ fn build_symtab(
         let hidden =
             s.visibility == elf::STV_HIDDEN || s.visibility == elf::STV_INTERNAL || s.version_local;
         if hidden {
-            let name_off = add_name(strtab, s.name);
+            // As lld: `.symtab` names carry no version (`foo@V1` is written `foo`), except
+            // where a version script made the symbol local before its version was read.
+            let name = if s.version_local {
+                s.name
+            } else {
+                s.dynamic_name()
+            };
+            let name_off = add_name(strtab, name);
             symtab.push(SymtabEntry::Global {
                 id: id as SymbolId,
                 name_off,
@@ -2495,7 +2502,7 @@ fn build_symtab(
     }
     *first_global = symtab.len() as u32 + 1;
     for id in globals {
-        let name_off = add_name(strtab, res.symtab.get(id).name);
+        let name_off = add_name(strtab, res.symtab.get(id).dynamic_name());
         symtab.push(SymtabEntry::Global {
             id,
             name_off,

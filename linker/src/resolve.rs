@@ -84,6 +84,9 @@ pub struct Resolved {
     pub bitcode: Vec<BitcodeInput>,
     /// `--version-script` contents (empty without one).
     pub versions: crate::version_script::Versions,
+    /// Names that `.symver foo, foo@V1` made aliases of `foo@V1` (`redirect_symver_aliases`):
+    /// defined, though the symbol table no longer says so.
+    pub symver_aliases: Vec<SymbolId>,
     /// `--dynamic-list` patterns.
     pub dynamic_list: Vec<crate::version_script::Pattern>,
     /// `--export-dynamic-symbol-list` patterns: exported like `--export-dynamic-symbol`.
@@ -241,6 +244,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             shared_used: Vec::new(),
             bitcode: Vec::new(),
             versions: Default::default(),
+            symver_aliases: Vec::new(),
             dynamic_list: Vec::new(),
             export_list: Vec::new(),
             extractions_from_walk: false,
@@ -1220,6 +1224,75 @@ impl Resolver<'_> {
                 }
             }
         }
+    }
+}
+
+/// lld's rule for an assembler quirk: `.symver foo, foo@V1` defines both `foo@V1` and `foo`.
+/// Unless a version script binds `foo` to another version, `foo` is an alias of `foo@V1`:
+/// references to it go to `foo@V1` and `foo` itself leaves the output (`.symtab`, `.dynsym`).
+/// Without a version for `foo`, it is an alias only if both name the same place.
+pub fn redirect_symver_aliases(res: &mut Resolved) {
+    let mut redirect: HashMap<SymbolId, SymbolId> = HashMap::new();
+    for (id, s) in res.symtab.symbols.iter().enumerate() {
+        let (Some(version), true) = (s.symver, s.version_hidden) else {
+            continue;
+        };
+        let SymbolDef::Defined { file, index } = s.def else {
+            continue;
+        };
+        let Some(at) = s.name.iter().position(|&c| c == b'@') else {
+            continue;
+        };
+        let Some(base_id) = res.symtab.lookup(&s.name[..at]) else {
+            continue;
+        };
+        let base = res.symtab.get(base_id);
+        let SymbolDef::Defined {
+            file: bfile,
+            index: bindex,
+        } = base.def
+        else {
+            continue;
+        };
+        if base.symver.is_some() {
+            continue;
+        }
+        let alias = match res.versions.assign(base.name, None) {
+            crate::version_script::Assignment::Version(n) => {
+                res.versions
+                    .names
+                    .get(usize::from(n) - 2)
+                    .map(String::as_bytes)
+                    == Some(version)
+            }
+            _ => {
+                let place = |f: FileId, i: u32| {
+                    let sym = &res.files[f as usize].symbols[i as usize];
+                    (f, sym.st_shndx(LE), sym.st_value(LE))
+                };
+                place(file, index) == place(bfile, bindex)
+            }
+        };
+        if alias {
+            redirect.insert(base_id, id as SymbolId);
+        }
+    }
+    if redirect.is_empty() {
+        return;
+    }
+    for ids in res.file_syms.iter_mut() {
+        for id in ids.iter_mut() {
+            if let Some(&to) = redirect.get(id) {
+                *id = to;
+            }
+        }
+    }
+    for &base in redirect.keys() {
+        res.symver_aliases.push(base);
+        let s = res.symtab.get_mut(base);
+        s.def = SymbolDef::Undefined;
+        s.referenced = false;
+        s.weak = false;
     }
 }
 
