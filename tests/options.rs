@@ -52,6 +52,9 @@
 //!   a symbol nothing defines, that another library defines, that the program defines hidden,
 //!   or whose own `DT_NEEDED` is not in the link: exit code, diagnostics but for the program
 //!   name, no file left behind on error, and the dynamic symbols on success.
+//! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
+//!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
+//!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
 //!
 //! Each trial works in `target/weld-tests/options/<group>-<variant>/`, each linker's outputs (with
 //! `*.link.txt` reports of every link and `run.txt` of the program's run) in `lld/` and `weld/`.
@@ -313,6 +316,11 @@ fn trials() -> Vec<Trial> {
     for &(name, inputs, flags, want) in SHLIB_UNDEFINED_VARIANTS {
         t.push(trial(GROUP, format!("shlib_undefined::{name}"), move |d| {
             shlib_undefined(d, inputs, flags, want)
+        }));
+    }
+    for &(name, flags) in OTHER_TARGET_VARIANTS {
+        t.push(trial(GROUP, format!("other_targets::{name}"), move |d| {
+            other_targets(d, flags)
         }));
     }
     t.push(Trial::test("support::parsers", || {
@@ -1356,6 +1364,95 @@ fn shlib_undefined(dir: &Path, inputs: &[&str], flags: &[&str], want: LinkOutcom
             "the dynamic symbols",
             &dyn_sym_lines(&weld.dir.join("a.out"))?,
             &dyn_sym_lines(&lld.dir.join("a.out"))?,
+        ));
+    }
+    if !p.0.is_empty() {
+        p.0.push(wo.report());
+    }
+    p.done()
+}
+
+/// Options of other targets, on an x86-64 link (the linker called directly on `main.o` of
+/// `stack_size`): refused with lld's message, accepted and ignored, or warned about, exactly as
+/// ld.lld-22 does. `{obj}` stands for the object's path.
+const OTHER_TARGET_VARIANTS: &[(&str, &[&str])] = &[
+    ("be8", &["--be8"]),
+    ("fix_cortex_a53", &["--fix-cortex-a53-843419"]),
+    ("fix_cortex_a8", &["--fix-cortex-a8"]),
+    ("cmse_implib", &["--cmse-implib"]),
+    ("in_implib_missing", &["--in-implib=missing.lib"]),
+    ("in_implib", &["--in-implib={obj}"]),
+    ("out_implib", &["--out-implib=x.lib"]),
+    ("relax_gp", &["--relax-gp"]),
+    ("execute_only", &["--execute-only"]),
+    ("z_force_bti", &["-z", "force-bti"]),
+    ("z_pac_plt", &["-z", "pac-plt"]),
+    ("z_bti_report", &["-z", "bti-report=warning"]),
+    (
+        "arm_ignored",
+        &[
+            "--no-merge-exidx-entries",
+            "--pic-veneer",
+            "--target1-rel",
+            "--target2=got-rel",
+        ],
+    ),
+    ("target2_bad", &["--target2=bogus"]),
+    (
+        "ppc_ignored",
+        &[
+            "--no-toc-optimize",
+            "--no-pcrel-optimize",
+            "--power10-stubs=auto",
+            "--no-power10-stubs",
+        ],
+    ),
+    ("mips_got_size", &["--mips-got-size=64"]),
+    ("mips_got_size_bad", &["--mips-got-size=x"]),
+    (
+        "memtag_no_mode",
+        &["--android-memtag-heap", "--android-memtag-stack"],
+    ),
+    (
+        "memtag_mode",
+        &["--android-memtag-mode=sync", "--android-memtag-heap"],
+    ),
+    ("memtag_mode_bad", &["--android-memtag-mode=bogus"]),
+    ("eb", &["--EB"]),
+];
+
+/// An `other_targets` variant: exit code, diagnostics (program name replaced) and the files left
+/// behind must be lld's.
+fn other_targets(dir: &Path, flags: &[&str]) -> Check {
+    let main_o = obj("stack_size", "main.c", Compiler::Clang, &[])?;
+    let (lld, weld) = sides(dir)?;
+    let link = |s: &Side| -> Result<Output, String> {
+        let mut cmd = Command::new(&s.linker.path);
+        cmd.current_dir(dir)
+            .arg(&main_o)
+            .args(flags.iter().map(|f| f.replace("{obj}", &arg(&main_o))))
+            .args(["-e", "main", "--unresolved-symbols=ignore-all", "-o"])
+            .arg(s.dir.join("a.out"));
+        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+        paths::write(&dir.join(format!("{}.link.txt", s.label())), o.report())?;
+        Ok(o)
+    };
+    let lo = link(&lld)?;
+    // (`--unresolved-symbols=ignore-all`: main.o calls printf, which nothing defines here.)
+    let wo = link(&weld)?;
+    let mut p = Problems::default();
+    if wo.code != lo.code {
+        p.0.push(format!(
+            "weld should exit as ld.lld-22 does ({}), but: {}",
+            lo.status_text(),
+            wo.status_text()
+        ));
+    }
+    p.check(same_diagnostics(&wo, &lo, &weld));
+    let (w_files, l_files) = (listing(&weld.dir)?, listing(&lld.dir)?);
+    if w_files != l_files {
+        p.0.push(format!(
+            "weld left {w_files:?} in its directory, ld.lld-22 {l_files:?}"
         ));
     }
     if !p.0.is_empty() {

@@ -63,6 +63,11 @@ pub struct ParseState {
     pub arg_text: String,
     /// Inside `--start-lib` ... `--end-lib`.
     pub in_lib: bool,
+    /// `--android-memtag-heap`, `--android-memtag-stack`, `--android-memtag-mode` seen (only
+    /// for lld's warning: memory tagging does nothing on x86-64).
+    pub memtag_heap: bool,
+    pub memtag_stack: bool,
+    pub memtag_mode: bool,
 }
 
 impl ParseState {
@@ -81,6 +86,9 @@ impl ParseState {
             spelling: String::new(),
             arg_text: String::new(),
             in_lib: false,
+            memtag_heap: false,
+            memtag_stack: false,
+            memtag_mode: false,
         }
     }
 
@@ -223,6 +231,13 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
                 "--image-base: address isn't multiple of page size: {text}"
             ));
         }
+    }
+    // lld says it once, naming the stack option when both are given.
+    if !st.memtag_mode && (st.memtag_heap || st.memtag_stack) {
+        let name = if st.memtag_stack { "stack" } else { "heap" };
+        st.warnings.push(format!(
+            "--android-memtag-mode is unspecified, leaving --android-memtag-{name} a no-op"
+        ));
     }
     let print = st.print_version.then(|| format!("{VERSION_LINE}\n"));
     // As lld (and GNU ld): `-v` without input files only prints the version.

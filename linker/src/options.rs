@@ -537,6 +537,27 @@ fn threads(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     Ok(())
 }
 
+/// `--in-implib=FILE`: lld reads the file before refusing the option on x86-64.
+fn in_implib(_: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let path = value(v);
+    if let Err(e) = std::fs::metadata(path) {
+        bail!("cannot open {path}: {}", crate::input_files::io_reason(&e));
+    }
+    bail!("--in-implib is only supported on ARM targets")
+}
+
+fn android_memtag_mode(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    match value(v) {
+        "async" | "sync" | "none" => {
+            s.memtag_mode = true;
+            Ok(())
+        }
+        o => bail!(
+            "unknown --android-memtag-mode value: \"{o}\", should be one of {{async, sync, none}}"
+        ),
+    }
+}
+
 /// `--section-start=NAME=ADDRESS`: the address is hexadecimal, with or without `0x`, as in lld.
 fn section_start(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     let v = value(v);
@@ -816,7 +837,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--no-rosegment"], Flag, Implemented, "Do not put read-only non-executable sections in their own segment", "", |s, _| { s.config.rosegment = false; Ok(()) }},
     opt! {["--xosegment"], Flag, NotYet, "Put execute-only sections in their own segment", "", accept},
     opt! {["--no-xosegment"], Flag, IgnoredTuningOnly, "Do not put execute-only sections in their own segment (default)", "", accept},
-    opt! {["--execute-only"], Flag, NotYet, "Mark executable sections unreadable", "", accept},
+    opt! {["--execute-only"], Flag, Implemented, "Refused on x86-64, as lld refuses it (AArch64 and ARM only)", "Mark executable sections unreadable", |_, _| bail!("--execute-only is only supported on AArch64 targets")},
     opt! {["--no-execute-only"], Flag, IgnoredTuningOnly, "Mark executable sections readable (default)", "", accept},
     opt! {["--check-sections"], Flag, IgnoredTuningOnly, "Check section addresses for overlaps (default; weld's layout never overlaps)", "Check section addresses for overlaps (default)", accept},
     opt! {["--no-check-sections"], Flag, IgnoredTuningOnly, "Do not check section addresses for overlaps", "", accept},
@@ -870,7 +891,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--sort-section"], Value, NotYet, "Specifies sections sorting rule when linkerscript is used", "", accept},
     opt! {["--enable-non-contiguous-regions"], Flag, NotYet, "Spill input sections to later matching output sections to avoid memory region overflow", "", accept},
     opt! {["--print-memory-usage"], Flag, NotYet, "Report target memory usage", "", accept},
-    opt! {["--EB"], Flag, NotYet, "Select the big-endian format in OUTPUT_FORMAT", "", accept},
+    opt! {["--EB"], Flag, IgnoredTuningOnly, "Accepted and ignored, as lld does (it only selects OUTPUT_FORMAT's big-endian name)", "Select the big-endian format in OUTPUT_FORMAT", accept},
     opt! {["--EL"], Flag, IgnoredTuningOnly, "Select the little-endian format in OUTPUT_FORMAT (x86-64 is little-endian)", "Select the little-endian format in OUTPUT_FORMAT", accept},
     // ---- Inputs and positional state ----
     opt! {["-l", "--library"], Value, Implemented, "Search for library <libname> (-l:FILE searches for FILE)", "Search for library <libname>", |s, v| { s.add_input(InputKind::Library(value(v).to_string())); Ok(()) }},
@@ -1104,31 +1125,31 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--warn-once"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
     opt! {["--warn-shared-textrel"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
     // ---- Other architectures (lld accepts them; x86-64 links cannot use them) ----
-    opt! {["--be8"], Flag, NotYet, "write a Big Endian ELF file using BE8 format (AArch32 only)", "", accept},
-    opt! {["--fix-cortex-a53-843419"], Flag, NotYet, "Apply fixes for AArch64 Cortex-A53 erratum 843419", "", accept},
-    opt! {["--fix-cortex-a8"], Flag, NotYet, "Apply fixes for ARM Cortex-A8 erratum 657417", "", accept},
+    opt! {["--be8"], Flag, Implemented, "Refused on x86-64, as lld refuses it (ARM only)", "write a Big Endian ELF file using BE8 format (AArch32 only)", |_, _| bail!("--be8 is only supported on ARM targets")},
+    opt! {["--fix-cortex-a53-843419"], Flag, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Apply fixes for AArch64 Cortex-A53 erratum 843419", |_, _| bail!("--fix-cortex-a53-843419 is only supported on AArch64")},
+    opt! {["--fix-cortex-a8"], Flag, Implemented, "Refused on x86-64, as lld refuses it (ARM only)", "Apply fixes for ARM Cortex-A8 erratum 657417", |_, _| bail!("--fix-cortex-a8 is only supported on ARM targets")},
     opt! {["--merge-exidx-entries"], Flag, IgnoredTuningOnly, "Enable merging .ARM.exidx entries (ARM only; default)", "Enable merging .ARM.exidx entries (default)", accept},
-    opt! {["--no-merge-exidx-entries"], Flag, NotYet, "Disable merging .ARM.exidx entries", "", accept},
-    opt! {["--pic-veneer"], Flag, NotYet, "Always generate position independent thunks (veneers)", "", accept},
+    opt! {["--no-merge-exidx-entries"], Flag, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (ARM exception index tables)", "Disable merging .ARM.exidx entries", accept},
+    opt! {["--pic-veneer"], Flag, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (ARM thunks)", "Always generate position independent thunks (veneers)", accept},
     opt! {["--target1-abs"], Flag, IgnoredTuningOnly, "Interpret R_ARM_TARGET1 as R_ARM_ABS32 (ARM only; default)", "Interpret R_ARM_TARGET1 as R_ARM_ABS32 (default)", accept},
-    opt! {["--target1-rel"], Flag, NotYet, "Interpret R_ARM_TARGET1 as R_ARM_REL32", "", accept},
-    opt! {["--target2"], Value, NotYet, "Interpret R_ARM_TARGET2 as <type>, where <type> is one of rel, abs, or got-rel", "", accept},
-    opt! {["--cmse-implib"], Flag, NotYet, "Make the output library to be a CMSE secure code import library", "", accept},
-    opt! {["--in-implib"], Value, NotYet, "Read an existing CMSE secure code import library", "", accept},
-    opt! {["--out-implib"], Value, NotYet, "Output the CMSE secure code import library to <file>", "", accept},
-    opt! {["--relax-gp"], Flag, NotYet, "Enable global pointer relaxation", "", accept},
+    opt! {["--target1-rel"], Flag, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (an ARM relocation)", "Interpret R_ARM_TARGET1 as R_ARM_REL32", accept},
+    opt! {["--target2"], Value, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (an ARM relocation); the value is checked", "Interpret R_ARM_TARGET2 as <type>, where <type> is one of rel, abs, or got-rel", |_, v| match value(v) { "rel" | "abs" | "got-rel" => Ok(()), o => bail!("unknown --target2 option: {o}") }},
+    opt! {["--cmse-implib"], Flag, Implemented, "Refused on x86-64, as lld refuses it (ARM only)", "Make the output library to be a CMSE secure code import library", |_, _| bail!("--cmse-implib is only supported on ARM targets")},
+    opt! {["--in-implib"], Value, Implemented, "Refused on x86-64, as lld refuses it (ARM only; a missing file is reported first)", "Read an existing CMSE secure code import library", in_implib},
+    opt! {["--out-implib"], Value, Implemented, "Refused on x86-64, as lld refuses it (ARM only)", "Output the CMSE secure code import library to <file>", |_, _| bail!("--out-implib is only supported on ARM targets")},
+    opt! {["--relax-gp"], Flag, Implemented, "Refused on x86-64, as lld refuses it (RISC-V only)", "Enable global pointer relaxation", |_, _| bail!("--relax-gp is only supported on RISC-V targets")},
     opt! {["--no-relax-gp"], Flag, IgnoredTuningOnly, "Disable global pointer relaxation (RISC-V only; default)", "Disable global pointer relaxation (default)", accept},
     opt! {["--toc-optimize"], Flag, IgnoredTuningOnly, "(PowerPC64) Enable TOC related optimizations (default)", "", accept},
-    opt! {["--no-toc-optimize"], Flag, NotYet, "(PowerPC64) Disable TOC related optimizations", "", accept},
+    opt! {["--no-toc-optimize"], Flag, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (PowerPC64)", "(PowerPC64) Disable TOC related optimizations", accept},
     opt! {["--pcrel-optimize"], Flag, IgnoredTuningOnly, "(PowerPC64) Enable PC-relative optimizations (default)", "", accept},
-    opt! {["--no-pcrel-optimize"], Flag, NotYet, "(PowerPC64) Disable PC-relative optimizations", "", accept},
-    opt! {["--power10-stubs"], OptionalValue, NotYet, "Whether to use Power10 instructions in call stubs", "", accept},
-    opt! {["--no-power10-stubs"], Flag, NotYet, "Alias for --power10-stubs=no", "", accept},
-    opt! {["--mips-got-size"], Value, NotYet, "Max size of a single MIPS GOT", "", accept},
+    opt! {["--no-pcrel-optimize"], Flag, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (PowerPC64)", "(PowerPC64) Disable PC-relative optimizations", accept},
+    opt! {["--power10-stubs"], OptionalValue, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (PowerPC64)", "Whether to use Power10 instructions in call stubs", accept},
+    opt! {["--no-power10-stubs"], Flag, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (PowerPC64)", "Alias for --power10-stubs=no", accept},
+    opt! {["--mips-got-size"], Value, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (MIPS); the value is checked", "Max size of a single MIPS GOT", |s, v| { parse_int(value(v)).map(|_| ()).ok_or_else(|| err!("{}: number expected, but got '{}'", s.arg_text, value(v))) }},
     opt! {["--split-stack-adjust-size"], Value, NotYet, "Specify adjustment to stack size when a split-stack function calls a non-split-stack function", "", accept},
-    opt! {["--android-memtag-heap"], Flag, NotYet, "Instruct the dynamic loader to enable MTE protection for the heap", "", accept},
-    opt! {["--android-memtag-stack"], Flag, NotYet, "Instruct the dynamic loader to prepare for MTE stack instrumentation", "", accept},
-    opt! {["--android-memtag-mode"], Value, NotYet, "Instruct the dynamic loader to start under MTE mode {async, sync, none}", "", accept},
+    opt! {["--android-memtag-heap"], Flag, IgnoredTuningOnly, "Accepted, as lld does on x86-64 (memory tagging is AArch64 only); without --android-memtag-mode it warns as lld does", "Instruct the dynamic loader to enable MTE protection for the heap", |s, _| { s.memtag_heap = true; Ok(()) }},
+    opt! {["--android-memtag-stack"], Flag, IgnoredTuningOnly, "Accepted, as lld does on x86-64 (memory tagging is AArch64 only); without --android-memtag-mode it warns as lld does", "Instruct the dynamic loader to prepare for MTE stack instrumentation", |s, _| { s.memtag_stack = true; Ok(()) }},
+    opt! {["--android-memtag-mode"], Value, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (AArch64 only); the value is checked", "Instruct the dynamic loader to start under MTE mode {async, sync, none}", android_memtag_mode},
     // ---- -z keywords ----
     opt! {["-z"], Value, Implemented, "Linker option extensions (the -z keywords below; unknown ones are a warning)", "Linker option extensions", |s, v| dispatch_z(s, value(v))},
     opt! {["-z relro"], ZKeyword, Implemented, "Create a PT_GNU_RELRO segment (default)", "", |s, _| { s.config.z.relro = true; Ok(()) }},
@@ -1177,9 +1198,9 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z shstk"], ZKeyword, Implemented, "Force the SHSTK (shadow stack) GNU property", "", |s, _| { s.config.z.shstk = true; Ok(()) }},
     opt! {["-z force-ibt"], ZKeyword, NotYet, "Force the IBT GNU property and IBT-enabled PLT", "", accept},
     opt! {["-z cet-report="], ZKeyword, NotYet, "Report objects without IBT/SHSTK properties (none, warning, error)", "", accept},
-    opt! {["-z force-bti"], ZKeyword, NotYet, "Force the BTI property (AArch64 only)", "", accept},
-    opt! {["-z pac-plt"], ZKeyword, NotYet, "Use PAC PLT entries (AArch64 only)", "", accept},
-    opt! {["-z bti-report="], ZKeyword, NotYet, "Report objects without BTI (AArch64 only)", "", accept},
+    opt! {["-z force-bti"], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Force the BTI property (AArch64 only)", |_, _| bail!("-z force-bti only supported on AArch64")},
+    opt! {["-z pac-plt"], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Use PAC PLT entries (AArch64 only)", |_, _| bail!("-z pac-plt only supported on AArch64")},
+    opt! {["-z bti-report="], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Report objects without BTI (AArch64 only)", |_, _| bail!("-z bti-report only supported on AArch64")},
     opt! {["-z oe-aware"], ZKeyword, NotYet, "Mark the output OE-aware", "", accept},
     opt! {["-z dead-reloc-in-nonalloc="], ZKeyword, NotYet, "Value for relocations in non-SHF_ALLOC sections that refer to discarded sections", "", accept},
     opt! {["-z stack-size="], ZKeyword, Implemented, "Size of the main stack (PT_GNU_STACK p_memsz)", "", |s, v| {
