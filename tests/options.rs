@@ -52,6 +52,10 @@
 //!   a symbol nothing defines, that another library defines, that the program defines hidden,
 //!   or whose own `DT_NEEDED` is not in the link: exit code, diagnostics but for the program
 //!   name, no file left behind on error, and the dynamic symbols on success.
+//! * `relr`: `-z pack-relative-relocs`, `--pack-dyn-relocs=relr`, `--use-android-relr-tags`
+//!   (and `-z pack-relative-relocs` winning over `--pack-dyn-relocs=none`) on a shared library
+//!   and a PIE: the places `.relr.dyn` relocates, its type, the dynamic section, `.rela.dyn`,
+//!   the version needs (`GLIBC_ABI_DT_RELR`), and the run where glibc can run it.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -316,6 +320,11 @@ fn trials() -> Vec<Trial> {
     for &(name, inputs, flags, want) in SHLIB_UNDEFINED_VARIANTS {
         t.push(trial(GROUP, format!("shlib_undefined::{name}"), move |d| {
             shlib_undefined(d, inputs, flags, want)
+        }));
+    }
+    for &(name, flags, runs) in RELR_VARIANTS {
+        t.push(trial(GROUP, format!("relr::{name}"), move |d| {
+            relr(d, flags, runs)
         }));
     }
     for &(name, flags) in OTHER_TARGET_VARIANTS {
@@ -1368,6 +1377,147 @@ fn shlib_undefined(dir: &Path, inputs: &[&str], flags: &[&str], want: LinkOutcom
     }
     if !p.0.is_empty() {
         p.0.push(wo.report());
+    }
+    p.done()
+}
+
+/// (variant, flags on both links, the program runs). glibc's loader refuses DT_RELR without
+/// the `GLIBC_ABI_DT_RELR` version that only `-z pack-relative-relocs` adds, and knows nothing
+/// of Android's tags: those programs are compared by structure only.
+const RELR_VARIANTS: &[(&str, &[&str], bool)] = &[
+    (
+        "z_pack_relative_relocs",
+        &["-Wl,-z,pack-relative-relocs"],
+        true,
+    ),
+    ("pack_dyn_relocs", &["-Wl,--pack-dyn-relocs=relr"], false),
+    (
+        "android_tags",
+        &["-Wl,--pack-dyn-relocs=relr", "-Wl,--use-android-relr-tags"],
+        false,
+    ),
+    (
+        "z_wins_over_none",
+        &["-Wl,-z,pack-relative-relocs", "-Wl,--pack-dyn-relocs=none"],
+        true,
+    ),
+];
+
+/// The relocations `.relr.dyn` (or `SHT_ANDROID_RELR`) stands for, by the symbolic address
+/// `llvm-readelf-22 -r` decodes them to (`table+0x8`), sorted; and the section's type.
+fn relr_places(file: &Path) -> Result<(Vec<String>, Vec<String>), String> {
+    let text = dynelf::readelf(&["-rW"], file)?;
+    let mut places = Vec::new();
+    let mut in_relr = false;
+    for l in text.lines() {
+        if l.starts_with("Relocation section") {
+            in_relr = l.contains(".relr.dyn");
+            continue;
+        }
+        // `0001:  ENTRY ADDRESS SYMBOL + OFF`, or for the further places of a bitmap entry
+        // `ADDRESS SYMBOL + OFF` alone.
+        let toks: Vec<&str> = l.split_whitespace().collect();
+        if !in_relr || toks.is_empty() || toks[0] == "Index:" {
+            continue;
+        }
+        let rest = if toks[0].ends_with(':') {
+            &toks[3.min(toks.len())..]
+        } else {
+            &toks[1..]
+        };
+        if !rest.is_empty() {
+            places.push(rest.join(" "));
+        }
+    }
+    places.sort();
+    let types = dynelf::readelf(&["-SW"], file)?
+        .lines()
+        .filter(|l| l.contains(".relr.dyn"))
+        .map(|l| {
+            l.split_whitespace()
+                .skip_while(|t| *t != ".relr.dyn")
+                .nth(1)
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    Ok((places, types))
+}
+
+/// `-z pack-relative-relocs` / `--pack-dyn-relocs=relr` (`--use-android-relr-tags`) on a
+/// library with 80 relative relocations (more than one RELR bitmap) and a PIE using it, with
+/// a pointer at an odd offset that stays in `.rela.dyn`: the places RELR stands for, the
+/// section type, the dynamic sections (tags, `RELACOUNT`), the remaining `.rela.dyn`, the
+/// version needs (`GLIBC_ABI_DT_RELR`), and the run.
+fn relr(dir: &Path, flags: &[&str], runs: bool) -> Check {
+    let c = Compiler::Clang;
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<(PathBuf, PathBuf), String> {
+        let mut a = strings(&["-shared", "-Wl,-soname,librelr.so"]);
+        a.push(arg(&obj("relr", "lib.c", c, &["-fPIC"])?));
+        a.extend(strings(flags));
+        let lib = s.link(c, false, &a, "librelr.so")?;
+        let mut a = strings(&["-pie", "-Wl,-rpath,$ORIGIN"]);
+        a.push(arg(&obj("relr", "main.c", c, &["-fPIE"])?));
+        a.push(arg(&lib));
+        a.extend(strings(flags));
+        Ok((lib, s.link(c, false, &a, "a.out")?))
+    };
+    let (l_lib, l_exe) = reference(build(&lld))?;
+    let (l_lib_places, l_lib_types) = relr_places(&l_lib)?;
+    expect_lld(l_lib_places.len() >= 80 && !l_lib_types.is_empty(), || {
+        format!(
+            "ld.lld-22's librelr.so should pack at least 80 relocations in .relr.dyn, not \
+             {l_lib_places:?} ({l_lib_types:?})"
+        )
+    })?;
+    let l_run = if runs {
+        let o = lld.run(&l_exe)?;
+        expect_lld_run(&o, 0, "alpha beta gamma delta sum=157 lib=3160\n")?;
+        Some(o)
+    } else {
+        None
+    };
+
+    let (w_lib, w_exe) = build(&weld)?;
+    let mut p = Problems::default();
+    for (what, w, l) in [
+        ("librelr.so", &w_lib, &l_lib),
+        ("the program", &w_exe, &l_exe),
+    ] {
+        let (wp, wt) = relr_places(w)?;
+        let (lp, lt) = relr_places(l)?;
+        p.check(same_lines(
+            &format!("the places .relr.dyn of {what} relocates"),
+            &wp,
+            &lp,
+        ));
+        p.check(same_lines(
+            &format!("the type of .relr.dyn of {what}"),
+            &wt,
+            &lt,
+        ));
+        p.check(same_dynamic(what, w, l));
+        p.check(same_lines(
+            &format!("the .rela.dyn relocations of {what}"),
+            &reloc_set(w)?.into_iter().collect::<Vec<_>>(),
+            &reloc_set(l)?.into_iter().collect::<Vec<_>>(),
+        ));
+        let needs = |f: &Path| -> Result<Vec<String>, String> {
+            Ok(dynelf::readelf(&["-V"], f)?
+                .lines()
+                .filter(|l| l.contains("Name:"))
+                .map(|l| l.split_whitespace().nth(2).unwrap_or("").to_string())
+                .collect())
+        };
+        p.check(same_lines(
+            &format!("the version names of {what}"),
+            &needs(w)?,
+            &needs(l)?,
+        ));
+    }
+    if let Some(l_run) = l_run {
+        p.check(same_run(&weld.run(&w_exe)?, &l_run));
     }
     p.done()
 }

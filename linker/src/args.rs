@@ -232,6 +232,10 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
             ));
         }
     }
+    // lld lets `-z pack-relative-relocs` win over `--pack-dyn-relocs=none`, wherever it is.
+    if c.relr_glibc {
+        c.pack_dyn_relocs_relr = true;
+    }
     // lld says it once, naming the stack option when both are given.
     if !st.memtag_mode && (st.memtag_heap || st.memtag_stack) {
         let name = if st.memtag_stack { "stack" } else { "heap" };

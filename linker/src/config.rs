@@ -299,6 +299,11 @@ pub struct Config {
     /// `--export-dynamic-symbol-list=FILE`: dynamic-list files whose patterns are exported.
     pub export_dynamic_symbol_lists: Vec<PathBuf>,
     pub pack_dyn_relocs_relr: bool,
+    /// `--use-android-relr-tags`: `SHT_ANDROID_RELR` and `DT_ANDROID_RELR*`.
+    pub use_android_relr_tags: bool,
+    /// `-z pack-relative-relocs` (not `--pack-dyn-relocs=relr`): also require glibc's
+    /// `GLIBC_ABI_DT_RELR` version.
+    pub relr_glibc: bool,
     pub map_file: Option<PathBuf>,
     /// `-M` / `--print-map`: the map goes to stdout.
     pub print_map: bool,
@@ -381,6 +386,8 @@ impl Default for Config {
             exclude_libs: Vec::new(),
             export_dynamic_symbol_lists: Vec::new(),
             pack_dyn_relocs_relr: false,
+            use_android_relr_tags: false,
+            relr_glibc: false,
             map_file: None,
             print_map: false,
             why_extract: None,

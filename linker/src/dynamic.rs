@@ -763,8 +763,21 @@ fn build_versions(config: &Config, res: &Resolved, t: &mut DynTables) {
     let mut aux = Vec::new();
     for (k, &li) in libs.iter().enumerate() {
         let lib = &res.shared[li];
-        let mut entries = per_lib[li].clone();
-        entries.sort_by_key(|&(v, _)| v);
+        let mut sorted = per_lib[li].clone();
+        sorted.sort_by_key(|&(v, _)| v);
+        let mut entries: Vec<(&[u8], u16)> = sorted
+            .iter()
+            .map(|&(v, out)| (lib.version_name(v).unwrap_or(b""), out))
+            .collect();
+        // As lld: `-z pack-relative-relocs` tells glibc's loader that DT_RELR is needed, by a
+        // version it checks, when the program needs glibc 2 versions at all.
+        if config.relr_glibc
+            && lib.soname.starts_with("libc.so.")
+            && entries.iter().any(|(n, _)| n.starts_with(b"GLIBC_2"))
+        {
+            entries.push((b"GLIBC_ABI_DT_RELR", next));
+            next += 1;
+        }
         let file_off = t.add_str(lib.soname.as_bytes());
         let here = 16 * k;
         need.extend_from_slice(&1u16.to_le_bytes());
@@ -773,8 +786,7 @@ fn build_versions(config: &Config, res: &Resolved, t: &mut DynTables) {
         need.extend_from_slice(&((aux_off - here) as u32).to_le_bytes());
         let next_need = if k + 1 == n_need { 0u32 } else { 16 };
         need.extend_from_slice(&next_need.to_le_bytes());
-        for (j, &(v, out)) in entries.iter().enumerate() {
-            let name = lib.version_name(v).unwrap_or(b"");
+        for (j, &(name, out)) in entries.iter().enumerate() {
             let name_off = t.add_str(name);
             aux.extend_from_slice(&elf_hash(name).to_le_bytes());
             aux.extend_from_slice(&0u16.to_le_bytes());

@@ -47,6 +47,8 @@ pub enum Synthetic {
     GnuHash,
     DynStr,
     RelaDyn,
+    /// `.relr.dyn`: relative relocations packed as RELR (`-z pack-relative-relocs`).
+    RelrDyn,
     EhFrameHdr,
     EhFrame,
     Iplt,
@@ -243,8 +245,33 @@ pub struct Layout {
     pub synthetic_section: HashMap<SymbolId, u16>,
     pub rela_dyn_count: u64,
     pub relative_count: u64,
+    /// The places of the relative relocations packed in `.relr.dyn`, sorted.
+    pub relr: Vec<u64>,
+    /// `.relr.dyn`'s contents.
+    pub relr_words: Vec<u64>,
     pub scan: ScanResult,
 }
+
+/// How many dynamic relocations go where (for `.dynamic`).
+#[derive(Clone, Copy)]
+struct DynRelocCounts {
+    /// Entries of `.rela.dyn`.
+    rela: u64,
+    /// Of those, `R_X86_64_RELATIVE` (`DT_RELACOUNT`).
+    relative: u64,
+    /// Relative relocations packed in `.relr.dyn`.
+    relr: u64,
+}
+
+/// `SHT_ANDROID_RELR` and its dynamic tags (`--use-android-relr-tags`).
+const SHT_ANDROID_RELR: u32 = 0x6fff_ff00;
+/// gABI's `DT_RELR*` (the `object` crate does not name them).
+const DT_RELRSZ: u32 = 35;
+const DT_RELR: u32 = 36;
+const DT_RELRENT: u32 = 37;
+const DT_ANDROID_RELR: u32 = 0x6fff_e000;
+const DT_ANDROID_RELRSZ: u32 = 0x6fff_e001;
+const DT_ANDROID_RELRENT: u32 = 0x6fff_e003;
 
 /// The `.comment` string weld adds, as lld adds "Linker: LLD ...".
 pub const LINKER_COMMENT: &[u8] = b"Linker: weld 0.1.0\0";
@@ -603,12 +630,18 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             1,
         );
     }
-    let rela_dyn_count = scan.dyn_relocs.len() as u64;
+    let relr_count = scan
+        .dyn_relocs
+        .iter()
+        .filter(|d| packs_as_relr(config, res, d))
+        .count() as u64;
+    let rela_dyn_count = scan.dyn_relocs.len() as u64 - relr_count;
     let relative_count = scan
         .dyn_relocs
         .iter()
         .filter(|r| matches!(r.kind, crate::relocations::DynKind::Relative { .. }))
-        .count() as u64;
+        .count() as u64
+        - relr_count;
     if rela_dyn_count > 0 || has_dynamic {
         let size = rela_dyn_count * RELA_SIZE;
         add_synth(
@@ -618,6 +651,23 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             a,
             Synthetic::RelaDyn,
             size,
+            8,
+        );
+    }
+    if relr_count > 0 {
+        // Sized once addresses are known (`size_relr_dyn`); at most one word per relocation.
+        let sh_type = if config.use_android_relr_tags {
+            SHT_ANDROID_RELR
+        } else {
+            elf::SHT_RELR
+        };
+        add_synth(
+            &mut b,
+            ".relr.dyn",
+            sh_type,
+            a,
+            Synthetic::RelrDyn,
+            relr_count * 8,
             8,
         );
     }
@@ -691,7 +741,11 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             arrays_present,
             &|_| Some((0, 0)),
             &|_| None,
-            relative_count,
+            DynRelocCounts {
+                rela: rela_dyn_count,
+                relative: relative_count,
+                relr: relr_count,
+            },
         )
     } else {
         Vec::new()
@@ -981,6 +1035,9 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         if os.sh_type == elf::SHT_RELA {
             os.entsize = RELA_SIZE;
         }
+        if os.sh_type == elf::SHT_RELR || os.sh_type == SHT_ANDROID_RELR {
+            os.entsize = 8;
+        }
         if os.sh_type == elf::SHT_DYNAMIC {
             os.entsize = 16;
         }
@@ -1063,6 +1120,8 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         dynamic,
         rela_dyn_count,
         relative_count,
+        relr: Vec::new(),
+        relr_words: Vec::new(),
         scan,
         dyn_tables,
         dynamic_output,
@@ -1076,6 +1135,9 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let _ = nfiles;
     assign_addresses(config, &mut lay)?;
     lay.fill_addresses(res);
+    if relr_count > 0 {
+        size_relr_dyn(config, res, &mut lay)?;
+    }
     define_synthetic_symbols(config, res, &mut lay)?;
     lay.entry = entry_address(config, res, &lay)?;
     if has_dynamic {
@@ -1106,7 +1168,11 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             arrays_present,
             &synth,
             &sym,
-            lay.relative_count,
+            DynRelocCounts {
+                rela: lay.rela_dyn_count,
+                relative: lay.relative_count,
+                relr: lay.relr.len() as u64,
+            },
         );
         lay.dynamic = tags;
     }
@@ -1180,6 +1246,92 @@ fn mark_live_pieces(
             mark(piece_of(file, index as usize, 0));
         }
     }
+}
+
+/// Whether a dynamic relocation goes to `.relr.dyn`: with `-z pack-relative-relocs`, a
+/// relative relocation at an even place, as lld decides it (from the section's alignment and
+/// the offset in it, so that the choice does not depend on addresses). Its addend is then the
+/// value already written at the place.
+pub fn packs_as_relr(config: &Config, res: &Resolved, d: &crate::relocations::DynReloc) -> bool {
+    use crate::relocations::{DynKind, Place};
+    if !config.pack_dyn_relocs_relr || !matches!(d.kind, DynKind::Relative { .. }) {
+        return false;
+    }
+    match d.place {
+        Place::Got(_) => true,
+        Place::Input { file, sec, offset } => {
+            res.files[file as usize].sections[sec as usize].align() >= 2 && offset % 2 == 0
+        }
+        Place::IgotPlt(_) | Place::Copy(_) => false,
+    }
+}
+
+/// `.relr.dyn`'s size depends on the places' addresses, and the places move with its size:
+/// lay out again until the encoding fits. As lld, the section never shrinks once it has
+/// grown (a shorter encoding is padded with empty bitmaps), so this ends.
+fn size_relr_dyn(config: &Config, res: &Resolved, lay: &mut Layout) -> Result<()> {
+    let Some(&(os, _)) = lay.synthetic_index.get(&Synthetic::RelrDyn) else {
+        return Ok(());
+    };
+    let mut rounds = 0;
+    loop {
+        let mut places: Vec<u64> = lay
+            .scan
+            .dyn_relocs
+            .iter()
+            .filter(|d| packs_as_relr(config, res, d))
+            .map(|d| lay.dyn_place_address(d.place))
+            .collect();
+        places.sort_unstable();
+        let mut words = encode_relr(&places);
+        let have = lay.sections[os as usize].size / 8;
+        let first_round = rounds == 0;
+        if words.len() as u64 == have || (!first_round && (words.len() as u64) < have) {
+            // An odd word without bits relocates nothing.
+            words.resize(have as usize, 1);
+            lay.relr = places;
+            lay.relr_words = words;
+            return Ok(());
+        }
+        rounds += 1;
+        if rounds > 32 {
+            bail!("internal error: .relr.dyn's size does not converge");
+        }
+        set_synth_size(&mut lay.sections[os as usize], words.len() as u64 * 8);
+        assign_addresses(config, lay)?;
+        lay.fill_addresses(res);
+    }
+}
+
+/// The RELR encoding of sorted, 8-byte aligned places: an address word, then bitmap words
+/// (odd) whose bit `i` (1..=63) stands for the word `i - 1` places after the ones so far.
+fn encode_relr(places: &[u64]) -> Vec<u64> {
+    const BITS: u64 = 63;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < places.len() {
+        let mut base = places[i];
+        out.push(base);
+        i += 1;
+        base += 8;
+        loop {
+            let mut bitmap = 0u64;
+            while i < places.len() {
+                let d = places[i].wrapping_sub(base);
+                if d >= BITS * 8 || d % 8 != 0 {
+                    break;
+                }
+                bitmap |= 1 << (d / 8);
+                i += 1;
+            }
+            if bitmap == 0 {
+                break;
+            }
+            out.push((bitmap << 1) | 1);
+            base += BITS * 8;
+        }
+    }
+    out
 }
 
 fn set_synth_size(os: &mut OutputSection, size: u64) {
@@ -1446,7 +1598,7 @@ fn dynamic_tags(
     arrays_present: [bool; 3],
     synth: &dyn Fn(Synthetic) -> Option<(u64, u64)>,
     sym: &dyn Fn(&[u8]) -> Option<u64>,
-    relative_count: u64,
+    counts: DynRelocCounts,
 ) -> Vec<(u64, u64)> {
     let mut v: Vec<(u64, u64)> = Vec::new();
     let mut tag = |k: u32, val: u64| v.push((u64::from(k), val));
@@ -1524,13 +1676,23 @@ fn dynamic_tags(
     if exe && !config.z.rodynamic {
         tag(elf::DT_DEBUG, 0);
     }
-    if let Some((addr, size)) = synth(Synthetic::RelaDyn).filter(|_| !scan.dyn_relocs.is_empty()) {
+    if let Some((addr, size)) = synth(Synthetic::RelaDyn).filter(|_| counts.rela > 0) {
         tag(elf::DT_RELA, addr);
         tag(elf::DT_RELASZ, size);
         tag(elf::DT_RELAENT, RELA_SIZE);
-        if relative_count > 0 {
-            tag(elf::DT_RELACOUNT, relative_count);
+        if counts.relative > 0 {
+            tag(elf::DT_RELACOUNT, counts.relative);
         }
+    }
+    if let Some((addr, size)) = synth(Synthetic::RelrDyn).filter(|_| counts.relr > 0) {
+        let (relr, relrsz, relrent) = if config.use_android_relr_tags {
+            (DT_ANDROID_RELR, DT_ANDROID_RELRSZ, DT_ANDROID_RELRENT)
+        } else {
+            (DT_RELR, DT_RELRSZ, DT_RELRENT)
+        };
+        tag(relr, addr);
+        tag(relrsz, size);
+        tag(relrent, 8);
     }
     if !scan.plt.is_empty() {
         let (addr, size) = synth(Synthetic::RelaPlt).unwrap_or((0, 0));
@@ -2093,6 +2255,19 @@ fn note_groups(lay: &Layout) -> Vec<(usize, usize)> {
 
 impl Layout {
     /// Address of the `.got.plt` slot of IPLT entry `i` (after the PLT entries' slots).
+    /// The address a dynamic relocation applies to.
+    pub fn dyn_place_address(&self, place: crate::relocations::Place) -> u64 {
+        use crate::relocations::Place;
+        match place {
+            Place::Input { file, sec, offset } => {
+                self.sec_addr[file as usize][sec as usize] + offset
+            }
+            Place::Got(n) => self.got_addr + u64::from(n) * 8,
+            Place::IgotPlt(n) => self.igotplt_slot(n),
+            Place::Copy(n) => self.copy_address(n),
+        }
+    }
+
     pub fn igotplt_slot(&self, i: u32) -> u64 {
         self.synthetic_address(Synthetic::IgotPlt).unwrap_or(0) + u64::from(i) * 8
     }

@@ -11,7 +11,7 @@ use crate::layout::{
     ChunkKind, Layout, SymtabEntry, Synthetic, EHDR_SIZE, IPLT_ENTRY_SIZE, PHDR_SIZE, RELA_SIZE,
     SHDR_SIZE, SYM_SIZE,
 };
-use crate::relocations::{apply_relocs, AddressMap, DynKind, GotKind, Place, SymKey};
+use crate::relocations::{apply_relocs, AddressMap, DynKind, GotKind, SymKey};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymbolDef;
 use crate::{arch::x86_64 as arch, err};
@@ -527,7 +527,12 @@ fn write_synthetic(
         }
         Synthetic::GnuVersionR => buf.copy_from_slice(&t.verneed),
         Synthetic::GnuVersionD => buf.copy_from_slice(&t.verdef),
-        Synthetic::RelaDyn => write_rela_dyn(res, lay, map, buf)?,
+        Synthetic::RelaDyn => write_rela_dyn(config, res, lay, map, buf)?,
+        Synthetic::RelrDyn => {
+            for (i, w) in lay.relr_words.iter().enumerate() {
+                put64(buf, i * 8, *w);
+            }
+        }
         Synthetic::RelaPlt => {
             for (i, g) in lay.scan.plt.iter().enumerate() {
                 let slot = lay.gotplt_addr + 24 + i as u64 * 8;
@@ -670,6 +675,7 @@ fn write_synthetic(
 /// `.rela.dyn`: RELATIVE relocations first, sorted by address (lld's `-z combreloc`), then the
 /// symbolic ones in scan order, then IRELATIVE (resolvers may need everything else relocated).
 fn write_rela_dyn(
+    config: &Config,
     res: &Resolved,
     lay: &Layout,
     map: &dyn AddressMap,
@@ -680,14 +686,10 @@ fn write_rela_dyn(
     let mut other = Vec::new();
     let mut irelative = Vec::new();
     for d in &lay.scan.dyn_relocs {
-        let place = match d.place {
-            Place::Input { file, sec, offset } => {
-                lay.sec_addr[file as usize][sec as usize] + offset
-            }
-            Place::Got(n) => lay.got_addr + u64::from(n) * 8,
-            Place::IgotPlt(n) => lay.igotplt_slot(n),
-            Place::Copy(n) => lay.copy_address(n),
-        };
+        if crate::layout::packs_as_relr(config, res, d) {
+            continue;
+        }
+        let place = lay.dyn_place_address(d.place);
         match d.kind {
             DynKind::Relative { target, addend } => relative.push((
                 place,
