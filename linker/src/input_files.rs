@@ -270,6 +270,16 @@ impl ObjectFile {
                 }
                 symtab_index = Some(i);
             }
+            // A compressed section (`-gz`) joins the link decompressed, under a header that
+            // describes the decompressed contents.
+            let (shdr, sdata) = if shdr.sh_flags(LE) & u64::from(elf::SHF_COMPRESSED) != 0
+                && sh_type != elf::SHT_NOBITS
+            {
+                let what = || format!("{name}:({})", String::from_utf8_lossy(sname));
+                decompress_section(shdr, sdata).map_err(|e| err!("{}: {e}", what()))?
+            } else {
+                (shdr, sdata)
+            };
             let kind = initial_kind(sname, sh_type, shdr.sh_flags(LE), i);
             sections.push(InputSection {
                 name: sname,
@@ -573,4 +583,52 @@ pub fn check_not_gcc_lto(file: &ObjectFile) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The decompressed contents of an `SHF_COMPRESSED` section (zlib or zstd, after its
+/// `Elf64_Chdr`), with a copy of its header that says what they are: their size and alignment,
+/// and no `SHF_COMPRESSED`. Messages are lld's.
+fn decompress_section(
+    shdr: &'static SectionHeader64,
+    data: &'static [u8],
+) -> std::result::Result<(&'static SectionHeader64, &'static [u8]), String> {
+    use std::io::Read;
+    if data.len() < 24 {
+        return Err("corrupted compressed section".to_string());
+    }
+    let word = |o: usize, n: usize| -> u64 {
+        let mut b = [0u8; 8];
+        b[..n].copy_from_slice(&data[o..o + n]);
+        u64::from_le_bytes(b)
+    };
+    let (ch_type, size, align) = (word(0, 4) as u32, word(8, 8), word(16, 8));
+    let body = &data[24..];
+    let size_usize =
+        usize::try_from(size).map_err(|_| "corrupted compressed section".to_string())?;
+    let mut out = Vec::with_capacity(size_usize.min(1 << 30));
+    match ch_type {
+        elf::ELFCOMPRESS_ZLIB => {
+            flate2::read::ZlibDecoder::new(body)
+                .take(size)
+                .read_to_end(&mut out)
+                .map_err(|e| format!("decompress failed: {e}"))?;
+        }
+        elf::ELFCOMPRESS_ZSTD => {
+            zstd::stream::read::Decoder::new(body)
+                .and_then(|d| d.take(size).read_to_end(&mut out))
+                .map_err(|e| format!("decompress failed: {e}"))?;
+        }
+        other => return Err(format!("unsupported compression type ({other})")),
+    }
+    if out.len() as u64 != size {
+        return Err("decompress failed: the data is shorter than the header says".to_string());
+    }
+    let mut header = *shdr;
+    header.sh_flags = object::U64::new(LE, shdr.sh_flags(LE) & !u64::from(elf::SHF_COMPRESSED));
+    header.sh_size = object::U64::new(LE, size);
+    header.sh_addralign = object::U64::new(LE, align);
+    Ok((
+        Box::leak(Box::new(header)),
+        Box::leak(out.into_boxed_slice()),
+    ))
 }
