@@ -14,7 +14,7 @@ use weld_tests::build::{self, Compiler, Mode, Objects, COMPILERS};
 use weld_tests::corpus::{self, Case};
 use weld_tests::run::Output;
 use weld_tests::tools::Linker;
-use weld_tests::{elf, paths, text_diff, Check};
+use weld_tests::{elf, paths, structure, text_diff, Check};
 
 fn main() {
     let args = Arguments::from_args();
@@ -112,6 +112,7 @@ fn differential(case: &Case, compiler: Compiler, mode: &Mode) -> Check {
     if let Err(e) = compare_elf(case, &weld_out, &lld_out) {
         problems.push(e);
     }
+    problems.extend(compare_structure(&dir, &weld_out, &lld_out)?);
     if problems.is_empty() {
         Ok(())
     } else {
@@ -187,6 +188,15 @@ fn save_run(dir: &Path, label: &str, run: &Output) -> Check {
     paths::write(&dir.join(format!("run.{label}.stdout")), &run.stdout)?;
     paths::write(&dir.join(format!("run.{label}.stderr")), &run.stderr)?;
     paths::write(&dir.join(format!("run.{label}.status")), run.status_text())
+}
+
+/// The normalised `llvm-readelf` views of both outputs (saved as `structure.<linker>.txt` in the
+/// work directory): one message per view that differs.
+fn compare_structure(dir: &Path, weld: &Path, lld: &Path) -> Result<Vec<String>, String> {
+    let (wf, lf) = (structure::facts(weld)?, structure::facts(lld)?);
+    paths::write(&dir.join("structure.weld.txt"), wf.text())?;
+    paths::write(&dir.join("structure.lld.txt"), lf.text())?;
+    Ok(structure::differences(&wf, &lf))
 }
 
 /// Segment types and flags, note types, debug info, required sections.
