@@ -1,23 +1,28 @@
 //! A small JSON reader for `llvm-readelf-22 --elf-output-style=JSON`: enough of RFC 8259 to read
 //! what llvm-readelf prints, kept here because the tests crate has no JSON dependency and needs
 //! none beyond this. Numbers keep their text, so 64-bit values and negative addends stay exact.
+//! Values borrow from the input where they can: a static binary's JSON is megabytes of small
+//! strings, read twice per differential trial.
+
+use std::borrow::Cow;
 
 /// A parsed JSON value. Objects keep their keys in order (and duplicates, which llvm-readelf
 /// never prints but which must not be silently merged).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Json {
+pub enum Json<'a> {
     Null,
     Bool(bool),
     /// The number as written.
-    Num(String),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(Vec<(String, Json)>),
+    Num(&'a str),
+    Str(Cow<'a, str>),
+    Arr(Vec<Json<'a>>),
+    Obj(Vec<(Cow<'a, str>, Json<'a>)>),
 }
 
-impl Json {
-    pub fn parse(text: &str) -> Result<Json, String> {
+impl<'a> Json<'a> {
+    pub fn parse(text: &'a str) -> Result<Json<'a>, String> {
         let mut p = Parser {
+            text,
             s: text.as_bytes(),
             i: 0,
         };
@@ -30,7 +35,7 @@ impl Json {
     }
 
     /// The member `key` of an object, if this is an object that has it.
-    pub fn get(&self, key: &str) -> Option<&Json> {
+    pub fn get(&self, key: &str) -> Option<&Json<'a>> {
         match self {
             Json::Obj(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
@@ -38,13 +43,13 @@ impl Json {
     }
 
     /// The member `key`, or an error naming it.
-    pub fn at(&self, key: &str) -> Result<&Json, String> {
+    pub fn at(&self, key: &str) -> Result<&Json<'a>, String> {
         self.get(key)
             .ok_or_else(|| format!("JSON: no member `{key}` in {}", self.brief()))
     }
 
     /// Follows a path of member names: `j.path(&["Type", "Name"])`.
-    pub fn path(&self, keys: &[&str]) -> Result<&Json, String> {
+    pub fn path(&self, keys: &[&str]) -> Result<&Json<'a>, String> {
         keys.iter().try_fold(self, |j, k| j.at(k))
     }
 
@@ -55,7 +60,7 @@ impl Json {
         }
     }
 
-    pub fn as_arr(&self) -> Result<&[Json], String> {
+    pub fn as_arr(&self) -> Result<&[Json<'a>], String> {
         match self {
             Json::Arr(a) => Ok(a),
             _ => Err(format!("JSON: expected an array, found {}", self.brief())),
@@ -85,12 +90,15 @@ impl Json {
         let s = match self {
             Json::Null => "null".to_string(),
             Json::Bool(b) => b.to_string(),
-            Json::Num(n) => n.clone(),
+            Json::Num(n) => n.to_string(),
             Json::Str(s) => format!("{s:?}"),
             Json::Arr(a) => format!("an array of {}", a.len()),
             Json::Obj(m) => format!(
                 "an object with {}",
-                m.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")
+                m.iter()
+                    .map(|(k, _)| k.as_ref())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         };
         s.chars().take(200).collect()
@@ -98,11 +106,12 @@ impl Json {
 }
 
 struct Parser<'a> {
+    text: &'a str,
     s: &'a [u8],
     i: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn error(&self, what: &str) -> String {
         let from = self.i.saturating_sub(40);
         let to = (self.i + 40).min(self.s.len());
@@ -129,7 +138,7 @@ impl Parser<'_> {
         }
     }
 
-    fn value(&mut self) -> Result<Json, String> {
+    fn value(&mut self) -> Result<Json<'a>, String> {
         self.ws();
         match self.s.get(self.i) {
             Some(b'{') => self.object(),
@@ -153,7 +162,7 @@ impl Parser<'_> {
         }
     }
 
-    fn object(&mut self) -> Result<Json, String> {
+    fn object(&mut self) -> Result<Json<'a>, String> {
         self.eat(b'{')?;
         let mut members = Vec::new();
         self.ws();
@@ -181,7 +190,7 @@ impl Parser<'_> {
         }
     }
 
-    fn array(&mut self) -> Result<Json, String> {
+    fn array(&mut self) -> Result<Json<'a>, String> {
         self.eat(b'[')?;
         let mut items = Vec::new();
         self.ws();
@@ -203,18 +212,33 @@ impl Parser<'_> {
         }
     }
 
-    fn number(&mut self) -> Json {
+    fn number(&mut self) -> Json<'a> {
         let start = self.i;
         while self.i < self.s.len()
-            && matches!(self.s[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+            && matches!(
+                self.s[self.i],
+                b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
+            )
         {
             self.i += 1;
         }
-        Json::Num(String::from_utf8_lossy(&self.s[start..self.i]).into_owned())
+        // Only ASCII was consumed, so both ends are character boundaries.
+        Json::Num(&self.text[start..self.i])
     }
 
-    fn string(&mut self) -> Result<String, String> {
+    fn string(&mut self) -> Result<Cow<'a, str>, String> {
         self.i += 1; // the opening quote
+                     // Fast path, taken by nearly every string llvm-readelf prints: no escapes.
+        let start = self.i;
+        let plain = self.s[start..]
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\')
+            .map(|n| start + n);
+        if let Some(end) = plain.filter(|&e| self.s[e] == b'"') {
+            self.i = end + 1;
+            // Quotes are ASCII, so both ends are character boundaries.
+            return Ok(Cow::Borrowed(&self.text[start..end]));
+        }
         let mut bytes = Vec::new();
         loop {
             let Some(&c) = self.s.get(self.i) else {
@@ -254,7 +278,7 @@ impl Parser<'_> {
                 _ => bytes.push(c),
             }
         }
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
+        Ok(Cow::Owned(String::from_utf8_lossy(&bytes).into_owned()))
     }
 
     fn hex4(&mut self) -> Result<u32, String> {
@@ -295,7 +319,9 @@ mod tests {
         // What llvm-readelf-22 prints for a version definition: text inside an object.
         let bad = r#"{"Definition":{"Name":"V1"Predecessors: []
 }}"#;
-        assert!(Json::parse(bad).unwrap_err().contains("expected `,` or `}`"));
+        assert!(Json::parse(bad)
+            .unwrap_err()
+            .contains("expected `,` or `}`"));
         assert!(Json::parse("[1, 2").is_err());
         assert!(Json::parse("{} x").is_err());
         assert!(Json::parse(r#""abc"#).is_err());
