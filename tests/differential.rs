@@ -1,6 +1,8 @@
 //! Differential tests: every corpus program is compiled by clang-22 and gcc, linked through the
 //! real compiler driver by weld and by ld.lld-22 in every enabled mode, and both programs are run
-//! and compared.
+//! and compared, and so is the structure of both outputs (normalised `llvm-readelf-22` views:
+//! sections, segments, symbols, dynamic tags, relocations, versions; see `support/structure.rs`
+//! for what is compared and the intended differences).
 //!
 //! One trial per `<case>::<compiler>::<mode>`; work directories are kept under
 //! `target/weld-tests/<case>/<compiler>-<mode>/` for inspection. Objects are compiled once per
