@@ -758,10 +758,10 @@ pub const KNOWN_WELD_BUGS: &[Rule] = &[
     Rule {
         name: "undefined TLS symbols lose STT_TLS in .symtab",
         trials: &["*"],
-        why:
-            "an undefined symbol referenced as STT_TLS (static glibc's _nl_current_LC_CTYPE etc., \
-              LOCAL HIDDEN UND) is written to .symtab with type NOTYPE; lld keeps TLS. weld must \
-              keep the type of undefined symbols",
+        why: "an undefined symbol referenced as STT_TLS (static glibc's \
+              _nl_current_LC_ADDRESS, _nl_current_LC_COLLATE, ..., LOCAL HIDDEN UND) is written \
+              to .symtab with type NOTYPE; lld keeps TLS. weld must keep the type of undefined \
+              symbols",
         apply: |f| {
             rewrite_syms(f, SYMTAB, |s| {
                 let hit = s.section == "UND" && s.kind == "TLS";
