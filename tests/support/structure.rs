@@ -52,7 +52,7 @@
 //! [`KNOWN_WELD_BUGS`] tolerates, in the trials it names, differences that are weld bugs still to
 //! be fixed; each entry says what must change. An entry is checked to still be needed: the
 //! differential binary fails a full run in which some entry tolerated nothing (see
-//! [`needed_known_bugs`]), so a fixed bug cannot linger in the list.
+//! [`unneeded_known_bugs`]), so a fixed bug cannot linger in the list.
 
 use crate::json::Json;
 use crate::run;
