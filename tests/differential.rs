@@ -1,6 +1,8 @@
 //! Differential tests: every corpus program is compiled by clang-22 and gcc, linked through the
 //! real compiler driver by weld and by ld.lld-22 in every enabled mode, and both programs are run
-//! and compared.
+//! and compared, and so is the structure of both outputs (normalised `llvm-readelf-22` views:
+//! sections, segments, symbols, dynamic tags, relocations, versions; see `support/structure.rs`
+//! for what is compared and the intended differences).
 //!
 //! One trial per `<case>::<compiler>::<mode>`; work directories are kept under
 //! `target/weld-tests/<case>/<compiler>-<mode>/` for inspection. Objects are compiled once per
@@ -13,12 +15,52 @@ use std::path::Path;
 use weld_tests::build::{self, Compiler, Mode, Objects, COMPILERS};
 use weld_tests::corpus::{self, Case};
 use weld_tests::run::Output;
-use weld_tests::tools::Linker;
-use weld_tests::{elf, paths, text_diff, Check};
+use weld_tests::tools::{self, Linker};
+use weld_tests::{elf, paths, structure, text_diff, Check};
 
 fn main() {
     let args = Arguments::from_args();
-    libtest_mimic::run(&args, trials()).exit();
+    let conclusion = libtest_mimic::run(&args, trials());
+    if let Err(e) = check_known_bugs_needed(&args, &conclusion) {
+        eprintln!("\n{e}");
+        std::process::exit(101);
+    }
+    conclusion.exit();
+}
+
+/// After a full, passing run with weld, every entry of `structure::KNOWN_WELD_BUGS` must have
+/// tolerated a difference in some trial: an entry that tolerated nothing is a fixed bug (or a
+/// stale rewrite) and must go. A filtered run, a run of other modes, a run with failures (whose
+/// trials may not have reached the comparison) and a run with lld standing in for weld
+/// (`WELD=ld.lld-22`, while working on the harness) cannot tell, and say so.
+fn check_known_bugs_needed(
+    args: &Arguments,
+    conclusion: &libtest_mimic::Conclusion,
+) -> Result<(), String> {
+    let full = args.filter.is_none()
+        && args.skip.is_empty()
+        && !args.list
+        && !args.ignored
+        && std::env::var("WELD_TEST_MODES").map_or(true, |m| m.trim().is_empty());
+    let weld_is_lld = tools::weld().is_ok_and(|w| tools::diag_name(&w) != "weld");
+    if !full || conclusion.has_failed() || weld_is_lld {
+        if !args.list {
+            eprintln!(
+                "note: not a full passing run of weld, so unneeded KNOWN_WELD_BUGS entries \
+                 were not looked for"
+            );
+        }
+        return Ok(());
+    }
+    let unneeded = structure::unneeded_known_bugs();
+    if unneeded.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "these KNOWN_WELD_BUGS entries (tests/support/structure.rs) tolerated no difference \
+             in any trial: the bugs are fixed, remove the entries: {unneeded:?}"
+        ))
+    }
 }
 
 fn trials() -> Vec<Trial> {
@@ -34,6 +76,9 @@ fn trials() -> Vec<Trial> {
         } else {
             Err(format!("the corpus has {count} cases, expected at least 28").into())
         }
+    }));
+    trials.push(Trial::test("structure::normaliser", || {
+        structure::self_test().map_err(Into::into)
     }));
     let modes = match build::enabled_modes() {
         Ok(m) => m,
@@ -110,6 +155,10 @@ fn differential(case: &Case, compiler: Compiler, mode: &Mode) -> Check {
 
     let mut problems = weld_tests::run::run_differences("weld", &weld_run, "lld", &lld_run);
     if let Err(e) = compare_elf(case, &weld_out, &lld_out) {
+        problems.push(e);
+    }
+    let trial = format!("{}::{}::{}", case.name, compiler.name(), mode.name);
+    if let Err(e) = compare_structure(&trial, &dir, &weld_out, &lld_out) {
         problems.push(e);
     }
     if problems.is_empty() {
@@ -189,9 +238,26 @@ fn save_run(dir: &Path, label: &str, run: &Output) -> Check {
     paths::write(&dir.join(format!("run.{label}.status")), run.status_text())
 }
 
-/// Segment types and flags, note types, debug info, required sections.
+/// The normalised `llvm-readelf-22` views of both outputs (saved as `structure.<linker>.txt` in
+/// the work directory) must agree, but for the intended differences and known weld bugs listed
+/// in `support/structure.rs`.
+fn compare_structure(trial: &str, dir: &Path, weld: &Path, lld: &Path) -> Check {
+    let (wf, lf) = (structure::facts(weld)?, structure::facts(lld)?);
+    paths::write(&dir.join("structure.weld.txt"), wf.text())?;
+    paths::write(&dir.join("structure.lld.txt"), lf.text())?;
+    structure::compare(trial, &wf, &lf)
+}
+
+/// Note types, debug info, required sections. (Program headers are compared, in order and with
+/// their sections, by `compare_structure`.)
 fn compare_elf(case: &Case, weld: &Path, lld: &Path) -> Check {
-    let mut problems = elf::header_differences(weld, lld)?;
+    let mut problems = Vec::new();
+    let (wn, ln) = (elf::notes(weld)?, elf::notes(lld)?);
+    if wn != ln {
+        problems.push(format!(
+            "note types differ:\n  weld: {wn:?}\n  lld:  {ln:?}"
+        ));
+    }
     if !case.config.sections.is_empty() || case.config.dwarf_verify {
         let (wsec, lsec) = (elf::section_names(weld)?, elf::section_names(lld)?);
         let mut required = case.config.sections.clone();

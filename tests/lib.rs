@@ -19,12 +19,16 @@ pub mod dynlink;
 pub mod elf;
 #[path = "support/gc.rs"]
 pub mod gc;
+#[path = "support/json.rs"]
+pub mod json;
 #[path = "support/linkerr.rs"]
 pub mod linkerr;
 #[path = "support/paths.rs"]
 pub mod paths;
 #[path = "support/run.rs"]
 pub mod run;
+#[path = "support/structure.rs"]
+pub mod structure;
 #[path = "support/tools.rs"]
 pub mod tools;
 
