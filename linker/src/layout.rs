@@ -104,9 +104,21 @@ pub struct OutputSection {
     pub info: u32,
     /// Index in the section header table (1-based; 0 is the null section).
     pub shndx: u32,
+    /// An input section has joined (its `sh_entsize` is `entsize` unless they disagree).
+    has_inputs: bool,
 }
 
 impl OutputSection {
+    /// lld's `sh_entsize` rule: that of the first input section, or 0 once two disagree.
+    fn add_input_entsize(&mut self, entsize: u64) {
+        if !self.has_inputs {
+            self.has_inputs = true;
+            self.entsize = entsize;
+        } else if self.entsize != entsize {
+            self.entsize = 0;
+        }
+    }
+
     fn new(name: &str, sh_type: u32, flags: u64) -> Self {
         OutputSection {
             name: name.to_string(),
@@ -121,6 +133,7 @@ impl OutputSection {
             link: 0,
             info: 0,
             shndx: 0,
+            has_inputs: false,
         }
     }
     pub fn is_alloc(&self) -> bool {
@@ -352,6 +365,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
                     let osec = b.osec(oname, sec.sh_type(), sec.flags());
                     b.last = Some((oname, osec));
                     let key = (oname, sec.flags(), sec.shdr.sh_entsize(LE), sec.align());
+                    b.sections[osec as usize].add_input_entsize(sec.shdr.sh_entsize(LE));
                     let g = match b.merge_groups.get(&key) {
                         Some(&g) => g,
                         None => {
@@ -400,6 +414,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             }
             let osec = b.osec(oname, sh_type, sec.flags());
             b.last = Some((oname, osec));
+            b.sections[osec as usize].add_input_entsize(sec.shdr.sh_entsize(LE));
             b.sections[osec as usize].chunks.push(Chunk {
                 kind: ChunkKind::Input {
                     file: fi as FileId,
@@ -1026,12 +1041,6 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         }
         os.size = off;
         os.align = align;
-        if os.sh_type == elf::SHT_INIT_ARRAY
-            || os.sh_type == elf::SHT_FINI_ARRAY
-            || os.sh_type == elf::SHT_PREINIT_ARRAY
-        {
-            os.entsize = 8;
-        }
         if os.sh_type == elf::SHT_RELA {
             os.entsize = RELA_SIZE;
         }

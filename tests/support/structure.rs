@@ -841,36 +841,6 @@ pub const KNOWN_WELD_BUGS: &[Rule] = &[
         },
     },
     Rule {
-        name: "sh_entsize of init/fini arrays when inputs disagree",
-        trials: &["*::clang::*"],
-        why: "clang's .init_array/.fini_array/.preinit_array inputs have sh_entsize 0, crtbegin's \
-              8; weld writes 8, lld 0 (an output section's sh_entsize is 0 unless all its input \
-              sections agree). weld must write 0 when the inputs' entsizes differ",
-        apply: |f| {
-            blank_section_field(
-                f,
-                &[".init_array", ".fini_array", ".preinit_array"],
-                "entsize",
-            )
-        },
-    },
-    Rule {
-        name: "sh_entsize of merged strings with --gc-sections",
-        trials: &["*::gc-sections"],
-        why: "with --gc-sections, .rodata (AMS) has sh_entsize 0 in weld and 1 in lld: the live \
-              inputs are all .rodata.str1.1 (entsize 1); the entsize-0/4 input that made it 0 \
-              without GC (crt1's .rodata.cst4) is collected. weld must compute sh_entsize from the \
-              live input sections",
-        apply: |f| blank_section_field(f, &[".rodata"], "entsize"),
-    },
-    Rule {
-        name: "sh_entsize of .debug_str/.debug_line_str",
-        trials: &["debug_info::*"],
-        why: ".debug_str and .debug_line_str (MS) have sh_entsize 0 in weld and 1 in lld, though \
-              every input has entsize 1. weld must keep entsize 1",
-        apply: |f| blank_section_field(f, &[".debug_str", ".debug_line_str"], "entsize"),
-    },
-    Rule {
         name: "static-pie GOT entry for a non-preemptible IFUNC",
         trials: &["func_pointers::*::static-pie"],
         why: "`(void *)memcpy` through GOTPCREL in a static-pie: weld adds a .got slot holding \
