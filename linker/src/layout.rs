@@ -2563,6 +2563,7 @@ impl Layout {
                         .get(&id)
                         .map(|x| self.sections[x.0 as usize].shndx as u16)
                         .unwrap_or(elf::SHN_ABS),
+                    SymbolDef::Synthetic if s.name == b"_TLS_MODULE_BASE_" => elf::SHN_ABS,
                     SymbolDef::Synthetic => match self.synthetic_section.get(&id) {
                         Some(&shndx) => shndx,
                         None => self
@@ -2571,6 +2572,15 @@ impl Layout {
                             .unwrap_or(elf::SHN_ABS),
                     },
                     SymbolDef::Absolute(_) => elf::SHN_ABS,
+                    // A copy-relocated symbol is defined where its copy is.
+                    SymbolDef::Shared { .. } => self
+                        .scan
+                        .copy_index
+                        .get(&id)
+                        .and_then(|&c| self.copy_section(c))
+                        .map_or(elf::SHN_UNDEF, |(os, _)| {
+                            self.sections[os as usize].shndx as u16
+                        }),
                     _ => elf::SHN_UNDEF,
                 };
                 (v, shndx)
@@ -2581,7 +2591,8 @@ impl Layout {
     fn section_containing(&self, addr: u64) -> Option<&OutputSection> {
         self.sections
             .iter()
-            .filter(|s| s.is_alloc())
+            // .tbss takes no address space outside PT_TLS: `_end` is never in it.
+            .filter(|s| s.is_alloc() && !(s.is_nobits() && s.flags & u64::from(elf::SHF_TLS) != 0))
             .find(|s| s.addr <= addr && addr <= s.addr + s.size)
             .or_else(|| self.sections.iter().find(|s| s.is_alloc()))
     }
@@ -2977,10 +2988,20 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
         }
         if define {
             s.def = SymbolDef::Synthetic;
-            // lld gives __start_/__stop_ protected visibility (global in .symtab) and hides the
-            // other linker-defined symbols.
+            // As lld: the start of this module's TLS block, a TLS symbol of value 0.
+            if s.name == b"_TLS_MODULE_BASE_" {
+                s.sym_type = elf::STT_TLS;
+            }
+            // lld gives __start_/__stop_ protected visibility (global in .symtab), the
+            // traditional Unix names (`end`, `_edata`, ...) default visibility (the references'
+            // still count), and hides the other linker-defined symbols.
             s.visibility = if start_stop_section(s.name).is_some() {
                 elf::STV_PROTECTED
+            } else if matches!(
+                s.name,
+                b"__bss_start" | b"end" | b"_end" | b"etext" | b"_etext" | b"edata" | b"_edata"
+            ) {
+                s.visibility
             } else {
                 elf::STV_HIDDEN
             };

@@ -28,6 +28,8 @@ enum Site<'a> {
 enum SymbolInput {
     Undefined {
         weak: bool,
+        /// `STT_*` of the reference: the first one is the type of a symbol nothing defines.
+        sym_type: u8,
     },
     Common {
         size: u64,
@@ -793,7 +795,12 @@ impl Resolver<'_> {
                 index: s.index,
             };
             let input = if flags.is_undefined() || in_lost_comdat {
-                SymbolInput::Undefined { weak }
+                let sym_type = if flags.is_tls() {
+                    elf::STT_TLS
+                } else {
+                    elf::STT_NOTYPE
+                };
+                SymbolInput::Undefined { weak, sym_type }
             } else if s.common.is_some() {
                 // A bitcode tentative definition yields to any real definition and LTO emits
                 // it as a common if it prevails; resolving it as a weak definition does that.
@@ -916,7 +923,10 @@ impl Resolver<'_> {
                     .copied()
                     .unwrap_or(false);
             let input = if shndx == elf::SHN_UNDEF || discarded {
-                SymbolInput::Undefined { weak }
+                SymbolInput::Undefined {
+                    weak,
+                    sym_type: s.st_type(),
+                }
             } else if shndx == elf::SHN_COMMON {
                 let (size, align) = (s.st_size(LE), s.st_value(LE).max(1));
                 let def = SymbolDef::Common {
@@ -984,12 +994,15 @@ impl Resolver<'_> {
         let sym = self.out.symtab.get_mut(sid);
         sym.visibility = merge_visibility(sym.visibility, visibility);
         match input {
-            SymbolInput::Undefined { weak } => {
+            SymbolInput::Undefined { weak, sym_type } => {
                 if !sym.referenced {
                     sym.first_referrer = Some(referrer);
                     sym.referenced = true;
                     if sym.def == SymbolDef::Undefined {
                         sym.weak = weak;
+                    }
+                    if matches!(sym.def, SymbolDef::Undefined | SymbolDef::Lazy { .. }) {
+                        sym.sym_type = sym_type;
                     }
                 } else if sym.def == SymbolDef::Undefined && !weak {
                     sym.weak = false;

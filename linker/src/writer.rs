@@ -815,7 +815,7 @@ fn write_symtab(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
     for (i, e) in lay.symtab.iter().enumerate() {
         let o = (i + 1) * SYM_SIZE as usize;
         let (mut value, shndx) = lay.symtab_value(res, e);
-        let (name_off, info, other, size) = match *e {
+        let (name_off, info, other, mut size) = match *e {
             SymtabEntry::Local {
                 file,
                 index,
@@ -830,16 +830,25 @@ fn write_symtab(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
                 local,
             } => {
                 let s = res.symtab.get(id);
+                let mut unique = false;
                 let (ty, size) = match s.def {
                     SymbolDef::Defined { file, index } => {
                         let sym = &res.files[file as usize].symbols[index as usize];
+                        unique = sym.st_bind() == elf::STB_GNU_UNIQUE;
                         (sym.st_type(), sym.st_size(LE))
                     }
                     SymbolDef::Common { size, .. } => (elf::STT_OBJECT, size),
+                    // A copy-relocated definition has the library's size.
+                    SymbolDef::Shared { file, index } if lay.scan.copy_index.contains_key(&id) => {
+                        let lib = &res.shared[file as usize];
+                        (s.sym_type, lib.dynsyms[index as usize].st_size(LE))
+                    }
                     _ => (s.sym_type, 0),
                 };
                 let bind = if local {
                     elf::STB_LOCAL
+                } else if unique {
+                    elf::STB_GNU_UNIQUE
                 } else if s.weak {
                     elf::STB_WEAK
                 } else {
@@ -873,6 +882,8 @@ fn write_symtab(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
                 value = v;
                 info = (info & 0xf0) | elf::STT_FUNC;
                 shndx = sh.unwrap_or(shndx);
+                // lld's symbol for the IPLT entry has no size (the resolver's says nothing).
+                size = 0;
             }
         }
         if info & 0xf == elf::STT_TLS {
