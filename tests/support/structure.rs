@@ -695,17 +695,6 @@ pub const INTENDED: &[Rule] = &[
     },
 ];
 
-/// Reserved symbols the linker defines (lld's names).
-const RESERVED: &[&str] = &[
-    "__bss_start",
-    "_edata",
-    "edata",
-    "_etext",
-    "etext",
-    "_end",
-    "end",
-];
-
 /// Differences that are weld bugs, tolerated until fixed (each is also written up in the
 /// linker's findings). Keep this list short and honest: one entry per bug, narrow rewrites, and
 /// remove an entry as soon as it tolerates nothing (a full differential run fails otherwise).
