@@ -56,6 +56,9 @@
 //!   (and `-z pack-relative-relocs` winning over `--pack-dyn-relocs=none`) on a shared library
 //!   and a PIE: the places `.relr.dyn` relocates, its type, the dynamic section, `.rela.dyn`,
 //!   the version needs (`GLIBC_ABI_DT_RELR`), and the run where glibc can run it.
+//! * `reports`: `--dependency-file` (inputs found by `-l` in a directory with a space, an
+//!   archive, a shared library, a version script) and `--print-archive-stats` (an archive given
+//!   twice; a `--start-lib` object; to stdout): the file is byte for byte lld's.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -325,6 +328,11 @@ fn trials() -> Vec<Trial> {
     for &(name, flags, runs) in RELR_VARIANTS {
         t.push(trial(GROUP, format!("relr::{name}"), move |d| {
             relr(d, flags, runs)
+        }));
+    }
+    for &(name, args, file) in REPORT_VARIANTS {
+        t.push(trial(GROUP, format!("reports::{name}"), move |d| {
+            reports(d, args, file)
         }));
     }
     for &(name, flags) in OTHER_TARGET_VARIANTS {
@@ -1520,6 +1528,110 @@ fn relr(dir: &Path, flags: &[&str], runs: bool) -> Check {
         p.check(same_run(&weld.run(&w_exe)?, &l_run));
     }
     p.done()
+}
+
+/// (variant, linker arguments after `main.o`, the report file each linker writes in its
+/// directory, `-` for stdout). The inputs are `trace`'s: `main.o`, `liba.a` (`a.o`, `b.o`),
+/// `libt.so`, and `lib dir/libq.a` (a copy of `liba.a` in a directory with a space).
+const REPORT_VARIANTS: &[(&str, &[&str], &str)] = &[
+    (
+        "dependency_file",
+        &[
+            "-Llib dir",
+            "-lq",
+            "liba.a",
+            "libt.so",
+            "--version-script=v.map",
+            "--dependency-file={dir}/deps.d",
+        ],
+        "deps.d",
+    ),
+    (
+        "archive_stats",
+        &[
+            "liba.a",
+            "liba.a",
+            "libt.so",
+            "--print-archive-stats={dir}/stats.txt",
+        ],
+        "stats.txt",
+    ),
+    (
+        "archive_stats_stdout",
+        &[
+            "--start-lib",
+            "b.o",
+            "--end-lib",
+            "liba.a",
+            "libt.so",
+            "-u",
+            "b_fn",
+            "--print-archive-stats=-",
+        ],
+        "-",
+    ),
+];
+
+/// A `reports` variant, the linker called directly in the trial's directory (relative paths,
+/// so both reports name the same files): the report is byte for byte lld's.
+fn reports(dir: &Path, args: &[&str], file: &str) -> Check {
+    let c = Compiler::Clang;
+    for (src, o) in [("main.c", "main.o"), ("a.c", "a.o"), ("b.c", "b.o")] {
+        let from = obj("trace", src, c, &[])?;
+        std::fs::copy(&from, dir.join(o)).map_err(|e| format!("{}: {e}", from.display()))?;
+    }
+    let mut cmd = Command::new(tools::find(LLVM_AR)?);
+    cmd.current_dir(dir).args(["rcs", "liba.a", "a.o", "b.o"]);
+    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-ar-22 rcs liba.a")?;
+    std::fs::create_dir_all(dir.join("lib dir")).map_err(|e| e.to_string())?;
+    std::fs::copy(dir.join("liba.a"), dir.join("lib dir/libq.a")).map_err(|e| e.to_string())?;
+    paths::write(&dir.join("v.map"), "{ global: *; };\n")?;
+    let a = vec![
+        "-shared".to_string(),
+        arg(&obj("trace", "t.c", c, &["-fPIC"])?),
+    ];
+    reference(dynlink::link(
+        c,
+        false,
+        &Linker::lld()?,
+        &a,
+        &dir.join("libt.so"),
+    ))?;
+
+    let (lld, weld) = sides(dir)?;
+    let link = |s: &Side| -> Result<String, String> {
+        let label = s.label();
+        let mut cmd = Command::new(&s.linker.path);
+        cmd.current_dir(dir)
+            .arg("main.o")
+            .args(args.iter().map(|a| a.replace("{dir}", label)))
+            .args(["--unresolved-symbols=ignore-all", "-e", "main", "-o"])
+            .arg(format!("{label}/a.out"));
+        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+        paths::write(&dir.join(format!("{label}.link.txt")), o.report())?;
+        let o = o.ok(&format!("{label}'s link"))?;
+        if file == "-" {
+            Ok(o.stdout_str().to_string())
+        } else {
+            let text = std::fs::read_to_string(s.dir.join(file))
+                .map_err(|e| format!("{label}/{file}: {e}"))?;
+            // Each linker wrote its own output path: the rule's target differs by that only.
+            Ok(text.replace(&format!("{label}/"), "OUT/"))
+        }
+    };
+    let l = reference(link(&lld))?;
+    expect_lld(l.lines().count() >= 2, || {
+        format!("ld.lld-22's report says nothing:\n{l}")
+    })?;
+    let w = link(&weld)?;
+    if w == l {
+        Ok(())
+    } else {
+        Err(format!(
+            "weld's report differs from ld.lld-22's:\n{}",
+            text_diff("weld", &w, "lld", &l)
+        ))
+    }
 }
 
 /// Options of other targets, on an x86-64 link (the linker called directly on `main.o` of

@@ -246,6 +246,10 @@ pub struct Config {
     pub rosegment: bool,
     /// `--warn-common`: warn when a common symbol meets another common or a definition.
     pub warn_common: bool,
+    /// `--print-archive-stats=FILE`.
+    pub print_archive_stats: Option<PathBuf>,
+    /// `--dependency-file=FILE`.
+    pub dependency_file: Option<PathBuf>,
     /// `--section-start=NAME=ADDR` and `-Ttext`/`-Tdata`/`-Tbss` (flagged `true`), in order.
     pub section_starts: Vec<(String, u64, bool)>,
     pub print_gc_sections: bool,
@@ -351,6 +355,8 @@ impl Default for Config {
             gc_sections: false,
             rosegment: true,
             warn_common: false,
+            print_archive_stats: None,
+            dependency_file: None,
             section_starts: Vec::new(),
             print_gc_sections: false,
             gc_archive_members: false,

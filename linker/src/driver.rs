@@ -222,7 +222,13 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         }
     }
     if let Some(path) = &config.why_extract {
-        write_why_extract(path, &res).map_err(|e| vec![e])?;
+        crate::link_reports::write_why_extract(path, &res).map_err(|e| vec![e])?;
+    }
+    if let Some(path) = &config.print_archive_stats {
+        crate::link_reports::write_archive_stats(path, &res).map_err(|e| vec![e])?;
+    }
+    if let Some(path) = &config.dependency_file {
+        crate::link_reports::write_dependency_file(path, &config, &res).map_err(|e| vec![e])?;
     }
     if config.time {
         for (name, d) in &t.phases {
@@ -268,23 +274,4 @@ fn check_supported(config: &Config) -> Result<(), Error> {
         OutputKind::Relocatable => Err(err!("-r (relocatable output) is not implemented yet")),
         OutputKind::SharedObject | OutputKind::Executable => Ok(()),
     }
-}
-
-/// `--why-extract=FILE`: lld's tab-separated format.
-fn write_why_extract(path: &std::path::Path, res: &resolve::Resolved) -> Result<(), Error> {
-    let mut s = String::from("reference\textracted\tsymbol\n");
-    for e in &res.extractions {
-        s.push_str(&format!("{}\t{}\t{}\n", e.reference, e.extracted, e.symbol));
-    }
-    if path.as_os_str() == "-" {
-        print!("{s}");
-        return Ok(());
-    }
-    std::fs::write(path, s).map_err(|e| {
-        err!(
-            "cannot open {}: {}",
-            path.display(),
-            crate::input_files::io_reason(&e)
-        )
-    })
 }

@@ -16,6 +16,7 @@ pub mod input_files;
 pub mod layout;
 pub mod libcalls;
 pub mod library_search;
+pub mod link_reports;
 pub mod linker_script;
 pub mod lto_link;
 pub mod map_file;

@@ -775,7 +775,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--time-trace"], OptionalValue, NotYet, "Record time trace to <file> (or next to the output)", "", accept},
     opt! {["--time-trace-granularity"], Value, NotYet, "Minimum time granularity (in microseconds) traced by time profiler", "", accept},
     opt! {["--reproduce"], Value, NotYet, "Write tar file containing inputs and command to reproduce link", "", accept},
-    opt! {["--dependency-file"], Value, NotYet, "Write a dependency file", "", accept},
+    opt! {["--dependency-file"], Value, Implemented, "Write a dependency file", "", |s, v| { s.config.dependency_file = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--error-handling-script"], Value, NotYet, "Specify an error handling script", "", accept},
     opt! {["--chroot"], Separate, NotYet, "Prefix of absolute paths (internal to lld --reproduce)", "", accept},
     opt! {["--mmap-output-file"], Flag, IgnoredTuningOnly, "Mmap the output file for writing (default)", "", accept},
@@ -940,7 +940,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--no-fortran-common"], Flag, NotYet, "Do not search archive members for definitions to override COMMON symbols", "", accept},
     opt! {["--trace", "-t"], Flag, Implemented, "Print the names of the input files", "", |s, _| { s.config.trace = true; Ok(()) }},
     opt! {["--trace-symbol", "-y"], Value, NotYet, "Trace references to symbols", "", accept},
-    opt! {["--print-archive-stats="], Joined, NotYet, "Write archive usage statistics to the specified file", "", accept},
+    opt! {["--print-archive-stats="], Joined, Implemented, "Write archive usage statistics to the specified file", "", |s, v| { s.config.print_archive_stats = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--why-extract="], Joined, Implemented, "Print to a file about why archive members are extracted", "", |s, v| { s.config.why_extract = Some(PathBuf::from(value(v))); Ok(()) }},
     // ---- Symbols ----
     opt! {["--undefined", "-u"], Value, Implemented, "Force undefined symbol during linking", "", |s, v| { s.config.undefined.push(value(v).to_string()); Ok(()) }},

@@ -89,6 +89,8 @@ pub struct Resolved {
     /// Names that `.symver foo, foo@V1` made aliases of `foo@V1` (`redirect_symver_aliases`):
     /// defined, though the symbol table no longer says so.
     pub symver_aliases: Vec<SymbolId>,
+    /// Every file opened as input, in order (`--dependency-file`).
+    pub opened_files: Vec<PathBuf>,
     /// `--dynamic-list` patterns.
     pub dynamic_list: Vec<crate::version_script::Pattern>,
     /// `--export-dynamic-symbol-list` patterns: exported like `--export-dynamic-symbol`.
@@ -247,6 +249,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             bitcode: Vec::new(),
             versions: Default::default(),
             symver_aliases: Vec::new(),
+            opened_files: Vec::new(),
             dynamic_list: Vec::new(),
             export_list: Vec::new(),
             extractions_from_walk: false,
@@ -444,6 +447,7 @@ impl Resolver<'_> {
 
     fn add_file(&mut self, path: &Path, input: &Input) -> Result<()> {
         let data = input_files::map_file(path)?;
+        self.out.opened_files.push(path.to_path_buf());
         let kind = classify(data);
         // The same shared library reached by two paths (`/lib` is a symlink to `/usr/lib`) is
         // one input. An object or archive given twice is read twice, as lld does (a whole
