@@ -59,6 +59,9 @@
 //! * `reports`: `--dependency-file` (inputs found by `-l` in a directory with a space, an
 //!   archive, a shared library, a version script) and `--print-archive-stats` (an archive given
 //!   twice; a `--start-lib` object; to stdout): the file is byte for byte lld's.
+//! * `noinhibit_exec`: `--noinhibit-exec` with an undefined symbol and a duplicate definition
+//!   (alone, under `--fatal-warnings`, and without the option): exit code, diagnostics and
+//!   whether the output is written.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -333,6 +336,11 @@ fn trials() -> Vec<Trial> {
     for &(name, args, file) in REPORT_VARIANTS {
         t.push(trial(GROUP, format!("reports::{name}"), move |d| {
             reports(d, args, file)
+        }));
+    }
+    for &(name, inputs, flags) in NOINHIBIT_VARIANTS {
+        t.push(trial(GROUP, format!("noinhibit_exec::{name}"), move |d| {
+            noinhibit_exec(d, inputs, flags)
         }));
     }
     for &(name, flags) in OTHER_TARGET_VARIANTS {
@@ -1632,6 +1640,66 @@ fn reports(dir: &Path, args: &[&str], file: &str) -> Check {
             text_diff("weld", &w, "lld", &l)
         ))
     }
+}
+
+/// (variant, sources of `noinhibit/`, flags): an undefined symbol, a duplicate definition (and
+/// an undefined symbol), and both under `--fatal-warnings`.
+const NOINHIBIT_VARIANTS: &[(&str, &[&str], &[&str])] = &[
+    ("undefined", &["undef.c"], &["--noinhibit-exec"]),
+    ("duplicate", &["undef.c", "dup.c"], &["--noinhibit-exec"]),
+    (
+        "fatal_warnings",
+        &["undef.c", "dup.c"],
+        &["--noinhibit-exec", "--fatal-warnings"],
+    ),
+    ("without", &["undef.c", "dup.c"], &[]),
+];
+
+/// `--noinhibit-exec`, the linker called directly: exit code, every diagnostic (warnings, or
+/// errors under `--fatal-warnings`, blank lines between multi-line ones) but for the program
+/// name, and whether the output was written, as ld.lld-22.
+fn noinhibit_exec(dir: &Path, inputs: &[&str], flags: &[&str]) -> Check {
+    let objs: Vec<PathBuf> = inputs
+        .iter()
+        .map(|f| obj("noinhibit", f, Compiler::Clang, &[]))
+        .collect::<Result<_, _>>()?;
+    let (lld, weld) = sides(dir)?;
+    let link = |s: &Side| -> Result<Output, String> {
+        let mut cmd = Command::new(&s.linker.path);
+        cmd.current_dir(dir)
+            .args(&objs)
+            .args(flags)
+            .args(["-e", "main", "-o"])
+            .arg(s.dir.join("a.out"));
+        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+        paths::write(&dir.join(format!("{}.link.txt", s.label())), o.report())?;
+        Ok(o)
+    };
+    let lo = link(&lld)?;
+    expect_lld(lo.stderr_str().contains(" symbol: "), || {
+        format!(
+            "ld.lld-22 should report an undefined or duplicate symbol\n{}",
+            lo.report()
+        )
+    })?;
+    let wo = link(&weld)?;
+    let mut p = Problems::default();
+    if wo.code != lo.code {
+        p.0.push(format!(
+            "weld should exit as ld.lld-22 does ({}), but: {}",
+            lo.status_text(),
+            wo.status_text()
+        ));
+    }
+    p.check(same_diagnostics(&wo, &lo, &weld));
+    let (w_files, l_files) = (listing(&weld.dir)?, listing(&lld.dir)?);
+    if w_files != l_files {
+        p.0.push(format!("weld left {w_files:?}, ld.lld-22 {l_files:?}"));
+    }
+    if !p.0.is_empty() {
+        p.0.push(wo.report());
+    }
+    p.done()
 }
 
 /// Options of other targets, on an x86-64 link (the linker called directly on `main.o` of

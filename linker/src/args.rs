@@ -232,6 +232,10 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
             ));
         }
     }
+    // lld reports undefined symbols as warnings under --noinhibit-exec.
+    if c.noinhibit_exec {
+        c.warn_unresolved_symbols = true;
+    }
     // lld lets `-z pack-relative-relocs` win over `--pack-dyn-relocs=none`, wherever it is.
     if c.relr_glibc {
         c.pack_dyn_relocs_relr = true;

@@ -246,6 +246,8 @@ pub struct Config {
     pub rosegment: bool,
     /// `--warn-common`: warn when a common symbol meets another common or a definition.
     pub warn_common: bool,
+    /// `--noinhibit-exec`: undefined and duplicate symbols are warnings; the output is written.
+    pub noinhibit_exec: bool,
     /// `--print-archive-stats=FILE`.
     pub print_archive_stats: Option<PathBuf>,
     /// `--dependency-file=FILE`.
@@ -355,6 +357,7 @@ impl Default for Config {
             gc_sections: false,
             rosegment: true,
             warn_common: false,
+            noinhibit_exec: false,
             print_archive_stats: None,
             dependency_file: None,
             section_starts: Vec::new(),
@@ -420,7 +423,7 @@ impl Config {
             return Err(crate::error::Error(msg.to_string()));
         }
         if !self.no_warnings {
-            eprintln!("weld: warning: {msg}");
+            crate::error::print_diagnostic("warning", msg);
         }
         Ok(())
     }

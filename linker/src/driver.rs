@@ -23,20 +23,15 @@ pub fn main_entry(argv: Vec<String>) -> i32 {
 /// Prints errors as lld does: `weld: error: ` before each, stopping after `limit` of them
 /// (0: no limit) with lld's notice.
 fn report(errors: &[Error], limit: usize) {
-    use std::io::Write;
-    let stderr = std::io::stderr();
-    let mut out = stderr.lock();
     for (i, e) in errors.iter().enumerate() {
-        // As lld: a blank line separates a multi-line message from the next line, the notice
-        // included.
-        if i > 0 && errors[i - 1].0.contains('\n') {
-            let _ = writeln!(out);
-        }
         if limit != 0 && i == limit {
-            let _ = writeln!(out, "weld: error: too many errors emitted, stopping now (use --error-limit=0 to see all errors)");
+            crate::error::print_diagnostic(
+                "error",
+                "too many errors emitted, stopping now (use --error-limit=0 to see all errors)",
+            );
             break;
         }
-        let _ = writeln!(out, "weld: error: {e}");
+        crate::error::print_diagnostic("error", &e.0);
     }
 }
 
@@ -65,7 +60,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         print!("{text}");
     }
     for w in &parsed.warnings {
-        eprintln!("weld: warning: {w}");
+        crate::error::print_diagnostic("warning", w);
     }
     let Some(config) = parsed.config else {
         return Ok(());

@@ -29,6 +29,23 @@ impl From<&str> for Error {
     }
 }
 
+/// Whether the last diagnostic printed ran over several lines.
+static LAST_WAS_MULTILINE: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Prints one diagnostic as lld does: `weld: KIND: MESSAGE`, after a blank line when the
+/// previous diagnostic (warning or error) ran over several lines.
+pub fn print_diagnostic(kind: &str, msg: &str) {
+    use std::io::Write;
+    use std::sync::atomic::Ordering;
+    let stderr = std::io::stderr();
+    let mut out = stderr.lock();
+    if LAST_WAS_MULTILINE.swap(msg.contains('\n'), Ordering::Relaxed) {
+        let _ = writeln!(out);
+    }
+    let _ = writeln!(out, "weld: {kind}: {msg}");
+}
+
 /// Builds an `Error` from a format string.
 #[macro_export]
 macro_rules! err {

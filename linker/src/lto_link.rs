@@ -308,7 +308,7 @@ pub fn run_lto(
     let out = lto.run().map_err(|e| one(err!("LTO: {e}")))?;
     for d in &out.diagnostics {
         match d.severity {
-            lto::Severity::Warning => eprintln!("weld: warning: {}", d.message),
+            lto::Severity::Warning => crate::error::print_diagnostic("warning", &d.message),
             // lld prints optimization remarks (-mllvm -pass-remarks=...) on standard output.
             lto::Severity::Remark => println!("{}", d.message),
             _ => {}

@@ -848,7 +848,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--gnu-unique"], Flag, IgnoredTuningOnly, "Enable STB_GNU_UNIQUE symbol binding (default)", "", accept},
     opt! {["--no-gnu-unique"], Flag, NotYet, "Disable STB_GNU_UNIQUE symbol binding", "", accept},
     opt! {["--package-metadata="], Joined, NotYet, "Emit a percent-encoded string to the .note.package section", "", accept},
-    opt! {["--noinhibit-exec"], Flag, NotYet, "Retain the executable output file whenever it is still usable", "", accept},
+    opt! {["--noinhibit-exec"], Flag, Implemented, "Retain the executable output file whenever it is still usable (undefined and duplicate symbols are warnings)", "Retain the executable output file whenever it is still usable", |s, _| { s.config.noinhibit_exec = true; Ok(()) }},
     opt! {["--apply-dynamic-relocs"], Flag, NotYet, "Apply link-time values for dynamic relocations", "", accept},
     opt! {["--no-apply-dynamic-relocs"], Flag, IgnoredTuningOnly, "Do not apply link-time values for dynamic relocations (default)", "", accept},
     opt! {["--branch-to-branch"], Flag, NotYet, "Enable branch-to-branch optimization", "Enable branch-to-branch optimization (default at -O2)", accept},

@@ -1092,7 +1092,7 @@ impl Resolver<'_> {
                             if !sym.weak && !weak && !self.config.allow_multiple_definition {
                                 let old = sym.def;
                                 let e = self.duplicate_error(sid, old, site);
-                                self.errors.push(e);
+                                self.error_or_warn(e);
                             }
                             false
                         }
@@ -1107,6 +1107,15 @@ impl Resolver<'_> {
                 }
                 None
             }
+        }
+    }
+
+    /// An error that `--noinhibit-exec` turns into a warning (lld's `errorOrWarn`).
+    fn error_or_warn(&mut self, e: Error) {
+        if !self.config.noinhibit_exec {
+            self.errors.push(e);
+        } else if let Err(e) = self.config.warn(&e.0) {
+            self.errors.push(e);
         }
     }
 

@@ -1,0 +1,2 @@
+/* A second main. */
+int main(void) { return 0; }

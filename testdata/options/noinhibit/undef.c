@@ -1,0 +1,3 @@
+/* Calls g, which nothing defines. */
+int g(void);
+int main(void) { return g(); }
