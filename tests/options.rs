@@ -62,6 +62,9 @@
 //! * `noinhibit_exec`: `--noinhibit-exec` with an undefined symbol and a duplicate definition
 //!   (alone, under `--fatal-warnings`, and without the option): exit code, diagnostics and
 //!   whether the output is written.
+//! * `output_shape`: `-z wxneeded`, `-z nognustack`, `--package-metadata` (percent-encoded),
+//!   `-z start-stop-visibility=`, `--no-gnu-unique` (gcc's `STB_GNU_UNIQUE` template data):
+//!   program headers, notes and `.note.package`'s bytes, `.symtab`, `.dynsym`, run.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -341,6 +344,11 @@ fn trials() -> Vec<Trial> {
     for &(name, inputs, flags) in NOINHIBIT_VARIANTS {
         t.push(trial(GROUP, format!("noinhibit_exec::{name}"), move |d| {
             noinhibit_exec(d, inputs, flags)
+        }));
+    }
+    for &(name, c, src, shared, flags) in OUTPUT_SHAPE_VARIANTS {
+        t.push(trial(GROUP, format!("output_shape::{name}"), move |d| {
+            output_shape(d, c, src, shared, flags)
         }));
     }
     for &(name, flags) in OTHER_TARGET_VARIANTS {
@@ -1698,6 +1706,134 @@ fn noinhibit_exec(dir: &Path, inputs: &[&str], flags: &[&str]) -> Check {
     }
     if !p.0.is_empty() {
         p.0.push(wo.report());
+    }
+    p.done()
+}
+
+/// (variant, compiler, source in `symbols/`, shared library, flags).
+const OUTPUT_SHAPE_VARIANTS: &[(&str, Compiler, &str, bool, &[&str])] = &[
+    (
+        "headers_and_package_note",
+        Compiler::Clang,
+        "startstop.c",
+        false,
+        &[
+            "-Wl,-z,wxneeded",
+            "-Wl,-z,nognustack",
+            "-Wl,--package-metadata=%7B%22os%22:%22weld%22%7D",
+        ],
+    ),
+    (
+        "start_stop_default",
+        Compiler::Clang,
+        "startstop.c",
+        false,
+        &["-Wl,-z,start-stop-visibility=default"],
+    ),
+    (
+        "start_stop_hidden",
+        Compiler::Clang,
+        "startstop.c",
+        false,
+        &["-Wl,-z,start-stop-visibility=hidden"],
+    ),
+    ("gnu_unique", Compiler::Gcc, "unique.cc", true, &[]),
+    (
+        "no_gnu_unique",
+        Compiler::Gcc,
+        "unique.cc",
+        true,
+        &["-Wl,--no-gnu-unique"],
+    ),
+];
+
+/// The `.symtab` entries of `file` as sorted lines `name type bind vis defined|UND|ABS`.
+fn symtab_lines(file: &Path) -> Result<Vec<String>, String> {
+    let text = dynelf::readelf(&["-sW"], file)?;
+    let mut v = Vec::new();
+    let mut in_symtab = false;
+    for l in text.lines() {
+        if l.starts_with("Symbol table") {
+            in_symtab = l.contains("'.symtab'");
+            continue;
+        }
+        let t: Vec<&str> = l.split_whitespace().collect();
+        if !in_symtab || t.len() < 8 || !t[0].ends_with(':') {
+            continue;
+        }
+        let ndx = match t[6] {
+            "UND" | "ABS" => t[6],
+            _ => "DEF",
+        };
+        v.push(format!("{} {} {} {} {ndx}", t[7], t[3], t[4], t[5]));
+    }
+    v.sort();
+    Ok(v)
+}
+
+/// Options that shape the output's headers and symbol tables (`-z wxneeded`, `-z nognustack`,
+/// `--package-metadata`, `-z start-stop-visibility=`, `--no-gnu-unique`): program headers,
+/// notes and `.note.package`'s bytes, `.symtab`, `.dynsym`, and the program's run.
+fn output_shape(dir: &Path, c: Compiler, src: &str, shared: bool, flags: &[&str]) -> Check {
+    let cxx = src.ends_with(".cc");
+    let pic: &[&str] = if shared { &["-fPIC"] } else { &[] };
+    let o = obj("symbols", src, c, pic)?;
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<PathBuf, String> {
+        let mut a = Vec::new();
+        if shared {
+            a.push("-shared".to_string());
+        }
+        a.push(arg(&o));
+        a.extend(strings(flags));
+        s.link(c, cxx, &a, if shared { "libx.so" } else { "a.out" })
+    };
+    let package = |f: &Path| -> Result<Vec<String>, String> {
+        let text = dynelf::readelf(&["-x", ".note.package"], f).unwrap_or_default();
+        Ok(text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("0x"))
+            // The address column goes: the bytes stay.
+            .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+            .collect())
+    };
+    let l_out = reference(build(&lld))?;
+    let l_run = if shared {
+        None
+    } else {
+        let r = lld.run(&l_out)?;
+        expect_lld_run(&r, 0, "myset=2\n")?;
+        Some(r)
+    };
+    let w_out = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(dynlink::same(
+        "the program headers (type -> flags of each)",
+        &elf::segments(&w_out)?,
+        &elf::segments(&l_out)?,
+    ));
+    p.check(dynlink::same(
+        "the notes",
+        &elf::notes(&w_out)?,
+        &elf::notes(&l_out)?,
+    ));
+    p.check(same_lines(
+        ".note.package",
+        &package(&w_out)?,
+        &package(&l_out)?,
+    ));
+    p.check(same_lines(
+        ".symtab",
+        &symtab_lines(&w_out)?,
+        &symtab_lines(&l_out)?,
+    ));
+    p.check(same_lines(
+        ".dynsym",
+        &dyn_sym_lines(&w_out)?,
+        &dyn_sym_lines(&l_out)?,
+    ));
+    if let Some(l_run) = l_run {
+        p.check(same_run(&weld.run(&w_out)?, &l_run));
     }
     p.done()
 }

@@ -112,6 +112,12 @@ pub struct ZOptions {
     pub shstk: bool,
     /// `-z stack-size=N`: `PT_GNU_STACK`'s `p_memsz`.
     pub stack_size: u64,
+    /// `-z nognustack`: no `PT_GNU_STACK` at all.
+    pub nognustack: bool,
+    /// `-z wxneeded`: a `PT_OPENBSD_WXNEEDED` header.
+    pub wxneeded: bool,
+    /// `-z start-stop-visibility=`: the `STV_*` of `__start_`/`__stop_` symbols.
+    pub start_stop_visibility: u8,
     pub max_page_size: Option<u64>,
     pub common_page_size: Option<u64>,
 }
@@ -138,6 +144,9 @@ impl Default for ZOptions {
             nodynamic_undefined_weak: false,
             rodynamic: false,
             copyreloc: true,
+            nognustack: false,
+            wxneeded: false,
+            start_stop_visibility: object::elf::STV_PROTECTED,
             keep_text_section_prefix: false,
             shstk: false,
             stack_size: 0,
@@ -248,6 +257,10 @@ pub struct Config {
     pub warn_common: bool,
     /// `--noinhibit-exec`: undefined and duplicate symbols are warnings; the output is written.
     pub noinhibit_exec: bool,
+    /// `--no-gnu-unique`: `STB_GNU_UNIQUE` definitions are written `STB_GLOBAL`.
+    pub no_gnu_unique: bool,
+    /// `--package-metadata=`: the (percent-decoded) text of `.note.package`.
+    pub package_metadata: Option<String>,
     /// `--print-archive-stats=FILE`.
     pub print_archive_stats: Option<PathBuf>,
     /// `--dependency-file=FILE`.
@@ -358,6 +371,8 @@ impl Default for Config {
             rosegment: true,
             warn_common: false,
             noinhibit_exec: false,
+            no_gnu_unique: false,
+            package_metadata: None,
             print_archive_stats: None,
             dependency_file: None,
             section_starts: Vec::new(),

@@ -721,7 +721,10 @@ fn build_versions(config: &Config, res: &Resolved, t: &mut DynTables) {
             SymbolDef::Shared { file, index } => {
                 let lib = &res.shared[file as usize];
                 let (v, _) = lib.version(index as usize);
-                if v <= elf::VER_NDX_GLOBAL || lib.version_name(v).is_none() {
+                // As lld: only a library in DT_NEEDED lends its versions (an --as-needed one
+                // that nothing strong needs is not loaded on its account).
+                let needed = !lib.as_needed || res.shared_used[file as usize];
+                if !needed || v <= elf::VER_NDX_GLOBAL || lib.version_name(v).is_none() {
                     elf::VER_NDX_GLOBAL
                 } else {
                     any = true;

@@ -43,6 +43,8 @@ pub enum Synthetic {
     FiniArray,
     GnuProperty,
     BuildId,
+    /// `.note.package` (`--package-metadata`).
+    PackageNote,
     DynSym,
     GnuHash,
     DynStr,
@@ -275,6 +277,11 @@ struct DynRelocCounts {
     /// Relative relocations packed in `.relr.dyn`.
     relr: u64,
 }
+
+/// OpenBSD's program header for `-z wxneeded`.
+const PT_OPENBSD_WXNEEDED: u32 = 0x65a3_dbe7;
+/// `.note.package`'s note type (the FDO packaging metadata note).
+pub const NT_FDO_PACKAGING_METADATA: u32 = 0xcafe_1a7e;
 
 /// `SHT_ANDROID_RELR` and its dynamic tags (`--use-android-relr-tags`).
 const SHT_ANDROID_RELR: u32 = 0x6fff_ff00;
@@ -542,6 +549,19 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             a,
             Synthetic::BuildId,
             16 + build_id_size,
+            4,
+        );
+    }
+    if let Some(text) = &config.package_metadata {
+        // Name "FDO\0", then the text and its NUL, padded to 4 bytes.
+        let desc = align_to(text.len() as u64 + 1, 4);
+        add_synth(
+            &mut b,
+            ".note.package",
+            elf::SHT_NOTE,
+            a,
+            Synthetic::PackageNote,
+            16 + desc,
             4,
         );
     }
@@ -1856,7 +1876,8 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         + usize::from(has_tls)
         + usize::from(has_relro)
         + usize::from(has_eh_hdr)
-        + 1 // GNU_STACK
+        + usize::from(!config.z.nognustack)
+        + usize::from(config.z.wxneeded)
         + notes.len()
         + usize::from(has_gnu_property);
     let headers = EHDR_SIZE + PHDR_SIZE * nphdr as u64;
@@ -2197,19 +2218,32 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             align: 8,
         });
     }
-    segs.push(Segment {
-        p_type: elf::PT_GNU_STACK,
-        flags: if config.z.execstack {
-            elf::PF_R | elf::PF_W | elf::PF_X
-        } else {
-            elf::PF_R | elf::PF_W
-        },
-        offset: 0,
-        vaddr: 0,
-        filesz: 0,
-        memsz: config.z.stack_size,
-        align: 0,
-    });
+    if !config.z.nognustack {
+        segs.push(Segment {
+            p_type: elf::PT_GNU_STACK,
+            flags: if config.z.execstack {
+                elf::PF_R | elf::PF_W | elf::PF_X
+            } else {
+                elf::PF_R | elf::PF_W
+            },
+            offset: 0,
+            vaddr: 0,
+            filesz: 0,
+            memsz: config.z.stack_size,
+            align: 0,
+        });
+    }
+    if config.z.wxneeded {
+        segs.push(Segment {
+            p_type: PT_OPENBSD_WXNEEDED,
+            flags: elf::PF_X,
+            offset: 0,
+            vaddr: 0,
+            filesz: 0,
+            memsz: 0,
+            align: 0,
+        });
+    }
     for (first, last) in notes {
         let a = &lay.sections[first];
         let b = &lay.sections[last];
@@ -2996,7 +3030,7 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
             // traditional Unix names (`end`, `_edata`, ...) default visibility (the references'
             // still count), and hides the other linker-defined symbols.
             s.visibility = if start_stop_section(s.name).is_some() {
-                elf::STV_PROTECTED
+                config.z.start_stop_visibility
             } else if matches!(
                 s.name,
                 b"__bss_start" | b"end" | b"_end" | b"etext" | b"_etext" | b"edata" | b"_edata"

@@ -537,6 +537,34 @@ fn threads(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     Ok(())
 }
 
+/// `--package-metadata=TEXT`: `%XX` stands for the byte XX, as in lld.
+fn package_metadata(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let text = value(v).as_bytes();
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] == b'%' {
+            let hex = text
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok());
+            match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                Some(b) => {
+                    out.push(b);
+                    i += 3;
+                    continue;
+                }
+                None => bail!(
+                    "--package-metadata=: invalid % escape at byte {i}; supports only %[0-9a-fA-F][0-9a-fA-F]"
+                ),
+            }
+        }
+        out.push(text[i]);
+        i += 1;
+    }
+    s.config.package_metadata = Some(String::from_utf8_lossy(&out).into_owned());
+    Ok(())
+}
+
 /// `--in-implib=FILE`: lld reads the file before refusing the option on x86-64.
 fn in_implib(_: &mut ParseState, v: Option<&str>) -> Result<()> {
     let path = value(v);
@@ -846,8 +874,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--debug-names"], Flag, NotYet, "Generate a merged .debug_names section", "", accept},
     opt! {["--no-debug-names"], Flag, IgnoredTuningOnly, "Do not generate a merged .debug_names section (default)", "", accept},
     opt! {["--gnu-unique"], Flag, IgnoredTuningOnly, "Enable STB_GNU_UNIQUE symbol binding (default)", "", accept},
-    opt! {["--no-gnu-unique"], Flag, NotYet, "Disable STB_GNU_UNIQUE symbol binding", "", accept},
-    opt! {["--package-metadata="], Joined, NotYet, "Emit a percent-encoded string to the .note.package section", "", accept},
+    opt! {["--no-gnu-unique"], Flag, Implemented, "Disable STB_GNU_UNIQUE symbol binding", "", |s, _| { s.config.no_gnu_unique = true; Ok(()) }},
+    opt! {["--package-metadata="], Joined, Implemented, "Emit a percent-encoded string to the .note.package section", "", package_metadata},
     opt! {["--noinhibit-exec"], Flag, Implemented, "Retain the executable output file whenever it is still usable (undefined and duplicate symbols are warnings)", "Retain the executable output file whenever it is still usable", |s, _| { s.config.noinhibit_exec = true; Ok(()) }},
     opt! {["--apply-dynamic-relocs"], Flag, NotYet, "Apply link-time values for dynamic relocations", "", accept},
     opt! {["--no-apply-dynamic-relocs"], Flag, IgnoredTuningOnly, "Do not apply link-time values for dynamic relocations (default)", "", accept},
@@ -1158,7 +1186,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z lazy"], ZKeyword, Implemented, "Lazy function binding (default)", "", |s, _| { s.config.z.now = false; Ok(()) }},
     opt! {["-z execstack"], ZKeyword, Implemented, "Make the main stack executable (PT_GNU_STACK RWX)", "", |s, _| { s.config.z.execstack = true; Ok(()) }},
     opt! {["-z noexecstack"], ZKeyword, Implemented, "Make the main stack non-executable (default)", "", |s, _| { s.config.z.execstack = false; Ok(()) }},
-    opt! {["-z nognustack"], ZKeyword, NotYet, "Do not emit PT_GNU_STACK", "", accept},
+    opt! {["-z nognustack"], ZKeyword, Implemented, "Do not emit PT_GNU_STACK", "", |s, _| { s.config.z.nognustack = true; Ok(()) }},
     opt! {["-z separate-code"], ZKeyword, Implemented, "Put executable code in pages of its own", "", |s, _| { s.config.z.separate_code = true; s.config.z.separate_loadable = false; Ok(()) }},
     opt! {["-z noseparate-code"], ZKeyword, Implemented, "Let code share pages with other data (default)", "", |s, _| { s.config.z.separate_code = false; s.config.z.separate_loadable = false; Ok(()) }},
     opt! {["-z separate-loadable-segments"], ZKeyword, Implemented, "Put every loadable segment in pages of its own", "", |s, _| { s.config.z.separate_code = true; s.config.z.separate_loadable = true; Ok(()) }},
@@ -1194,7 +1222,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z dynamic-undefined-weak"], ZKeyword, Implemented, "Import weak undefined symbols through the dynamic symbol table (default)", "", |s, _| { s.config.z.nodynamic_undefined_weak = false; Ok(()) }},
     opt! {["-z nodynamic-undefined-weak"], ZKeyword, Implemented, "Resolve weak undefined symbols to 0 instead of importing them", "", |s, _| { s.config.z.nodynamic_undefined_weak = true; Ok(()) }},
     opt! {["-z rodynamic"], ZKeyword, Implemented, "Make the .dynamic section read-only", "", |s, _| { s.config.z.rodynamic = true; Ok(()) }},
-    opt! {["-z wxneeded"], ZKeyword, NotYet, "Set PT_OPENBSD_WXNEEDED", "", accept},
+    opt! {["-z wxneeded"], ZKeyword, Implemented, "Set PT_OPENBSD_WXNEEDED", "", |s, _| { s.config.z.wxneeded = true; Ok(()) }},
     opt! {["-z shstk"], ZKeyword, Implemented, "Force the SHSTK (shadow stack) GNU property", "", |s, _| { s.config.z.shstk = true; Ok(()) }},
     opt! {["-z force-ibt"], ZKeyword, NotYet, "Force the IBT GNU property and IBT-enabled PLT", "", accept},
     opt! {["-z cet-report="], ZKeyword, NotYet, "Report objects without IBT/SHSTK properties (none, warning, error)", "", accept},
@@ -1207,7 +1235,16 @@ pub static OPTIONS: &[OptionDef] = &[
         s.config.z.stack_size = parse_int(value(v)).ok_or_else(|| err!("invalid stack-size: {}", value(v)))?;
         Ok(())
     }},
-    opt! {["-z start-stop-visibility="], ZKeyword, NotYet, "Visibility of __start_/__stop_ symbols", "", accept},
+    opt! {["-z start-stop-visibility="], ZKeyword, Implemented, "Visibility of __start_/__stop_ symbols", "", |s, v| {
+        s.config.z.start_stop_visibility = match value(v) {
+            "default" => object::elf::STV_DEFAULT,
+            "internal" => object::elf::STV_INTERNAL,
+            "hidden" => object::elf::STV_HIDDEN,
+            "protected" => object::elf::STV_PROTECTED,
+            o => bail!("unknown -z start-stop-visibility= value: {o}"),
+        };
+        Ok(())
+    }},
 ];
 
 /// How the argument is shown in help and documentation.

@@ -509,6 +509,15 @@ fn write_synthetic(
     match k {
         Synthetic::Interp => buf.copy_from_slice(&lay.interp),
         Synthetic::GnuProperty => buf.copy_from_slice(&lay.gnu_property),
+        Synthetic::PackageNote => {
+            let text = config.package_metadata.as_deref().unwrap_or("");
+            buf.fill(0);
+            put32(buf, 0, 4);
+            put32(buf, 4, text.len() as u32 + 1);
+            put32(buf, 8, crate::layout::NT_FDO_PACKAGING_METADATA);
+            buf[12..15].copy_from_slice(b"FDO");
+            buf[16..16 + text.len()].copy_from_slice(text.as_bytes());
+        }
         Synthetic::BuildId => {
             put32(buf, 0, 4);
             put32(buf, 4, lay.build_id_size as u32);
@@ -516,7 +525,7 @@ fn write_synthetic(
             buf[12..16].copy_from_slice(b"GNU\0");
             // The descriptor is filled after everything else is written.
         }
-        Synthetic::DynSym => write_dynsym(res, lay, buf),
+        Synthetic::DynSym => write_dynsym(config, res, lay, buf),
         Synthetic::DynStr => buf.copy_from_slice(&t.dynstr),
         Synthetic::GnuHash => buf.copy_from_slice(&t.gnu_hash),
         Synthetic::Hash => buf.copy_from_slice(&t.sysv_hash),
@@ -665,7 +674,7 @@ fn write_synthetic(
         Synthetic::RelroPadding => {}
         Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
         Synthetic::Comment => buf.copy_from_slice(&lay.comment),
-        Synthetic::Symtab => write_symtab(res, lay, buf),
+        Synthetic::Symtab => write_symtab(config, res, lay, buf),
         Synthetic::Strtab => buf.copy_from_slice(&lay.strtab),
         Synthetic::Shstrtab => buf.copy_from_slice(&lay.shstrtab),
     }
@@ -754,7 +763,7 @@ fn canonical_iplt(lay: &Layout, key: SymKey) -> Option<(u64, Option<u16>)> {
 
 /// `.dynsym`: imports are undefined (a canonical PLT import keeps its PLT address as value);
 /// definitions carry their address and output section.
-fn write_dynsym(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
+fn write_dynsym(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
     buf[..SYM_SIZE as usize].fill(0);
     for (i, &id) in lay.dyn_tables.dynsym.iter().enumerate() {
         let o = (i + 1) * SYM_SIZE as usize;
@@ -796,7 +805,12 @@ fn write_dynsym(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
                 shndx = sh.unwrap_or(shndx);
             }
         }
-        let bind = if s.weak {
+        let unique = !config.no_gnu_unique
+            && matches!(s.def, SymbolDef::Defined { file, index }
+                if res.files[file as usize].symbols[index as usize].st_bind() == elf::STB_GNU_UNIQUE);
+        let bind = if unique {
+            elf::STB_GNU_UNIQUE
+        } else if s.weak {
             elf::STB_WEAK
         } else {
             elf::STB_GLOBAL
@@ -810,7 +824,7 @@ fn write_dynsym(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
     }
 }
 
-fn write_symtab(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
+fn write_symtab(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
     buf[..SYM_SIZE as usize].fill(0);
     for (i, e) in lay.symtab.iter().enumerate() {
         let o = (i + 1) * SYM_SIZE as usize;
@@ -847,7 +861,7 @@ fn write_symtab(res: &Resolved, lay: &Layout, buf: &mut [u8]) {
                 };
                 let bind = if local {
                     elf::STB_LOCAL
-                } else if unique {
+                } else if unique && !config.no_gnu_unique {
                     elf::STB_GNU_UNIQUE
                 } else if s.weak {
                     elf::STB_WEAK
