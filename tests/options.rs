@@ -63,7 +63,8 @@
 //!   (alone, under `--fatal-warnings`, and without the option): exit code, diagnostics and
 //!   whether the output is written.
 //! * `output_shape`: `-z wxneeded`, `-z nognustack`, `--package-metadata` (percent-encoded),
-//!   `-z start-stop-visibility=`, `--no-gnu-unique` (gcc's `STB_GNU_UNIQUE` template data):
+//!   `-z start-stop-visibility=`, `--no-gnu-unique` (gcc's `STB_GNU_UNIQUE` template data),
+//!   `--retain-symbols-file` (with `--export-dynamic`):
 //!   program headers, notes and `.note.package`'s bytes, `.symtab`, `.dynsym`, run.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
@@ -1737,6 +1738,16 @@ const OUTPUT_SHAPE_VARIANTS: &[(&str, Compiler, &str, bool, &[&str])] = &[
         false,
         &["-Wl,-z,start-stop-visibility=hidden"],
     ),
+    (
+        "retain_symbols_file",
+        Compiler::Clang,
+        "startstop.c",
+        false,
+        &[
+            "-Wl,--retain-symbols-file={src}/retain.txt",
+            "-Wl,--export-dynamic",
+        ],
+    ),
     ("gnu_unique", Compiler::Gcc, "unique.cc", true, &[]),
     (
         "no_gnu_unique",
@@ -1785,7 +1796,8 @@ fn output_shape(dir: &Path, c: Compiler, src: &str, shared: bool, flags: &[&str]
             a.push("-shared".to_string());
         }
         a.push(arg(&o));
-        a.extend(strings(flags));
+        let src = arg(&src_dir("symbols"));
+        a.extend(flags.iter().map(|f| f.replace("{src}", &src)));
         s.link(c, cxx, &a, if shared { "libx.so" } else { "a.out" })
     };
     let package = |f: &Path| -> Result<Vec<String>, String> {

@@ -259,6 +259,8 @@ pub struct Config {
     pub noinhibit_exec: bool,
     /// `--no-gnu-unique`: `STB_GNU_UNIQUE` definitions are written `STB_GLOBAL`.
     pub no_gnu_unique: bool,
+    /// `--retain-symbols-file=FILE`.
+    pub retain_symbols_file: Option<PathBuf>,
     /// `--package-metadata=`: the (percent-decoded) text of `.note.package`.
     pub package_metadata: Option<String>,
     /// `--print-archive-stats=FILE`.
@@ -372,6 +374,7 @@ impl Default for Config {
             warn_common: false,
             noinhibit_exec: false,
             no_gnu_unique: false,
+            retain_symbols_file: None,
             package_metadata: None,
             print_archive_stats: None,
             dependency_file: None,

@@ -80,6 +80,11 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     res.versions =
         crate::version_script::Versions::load(&config.version_scripts, &config.search_paths)
             .map_err(|e| vec![e])?;
+    if let Some(path) = &config.retain_symbols_file {
+        res.versions
+            .add_retain_symbols_file(path)
+            .map_err(|e| vec![e])?;
+    }
     for p in &config.export_dynamic_symbol_lists {
         res.export_list
             .extend(crate::version_script::read_dynamic_list(p).map_err(|e| vec![e])?);

@@ -243,7 +243,11 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     s.preemptible = true;
                 }
             }
-            SymbolDef::Synthetic if !defsym_names.contains(s.name) => {}
+            // Linker-defined symbols stay in this output, except --defsym aliases and, as lld
+            // exports them, __start_/__stop_ (protected).
+            SymbolDef::Synthetic
+                if !defsym_names.contains(s.name)
+                    && crate::output_sections::start_stop_section(s.name).is_none() => {}
             SymbolDef::Defined { .. }
             | SymbolDef::Common { .. }
             | SymbolDef::Absolute(_)
@@ -255,7 +259,12 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     None
                 };
                 // lld localizes a `foo@V` definition only by `local: *`, and never `foo@@V`.
+                // lld defines __start_/__stop_ after reading version scripts: they never
+                // match a pattern (`local: *` included).
+                let start_stop = s.def == SymbolDef::Synthetic
+                    && crate::output_sections::start_stop_section(s.name).is_some();
                 let assignment = match s.symver {
+                    None if start_stop => crate::version_script::Assignment::Unassigned,
                     None => versions.assign(s.dynamic_name(), demangled.as_deref()),
                     Some(v) if s.version_hidden => versions.assign_versioned(s.dynamic_name(), v),
                     Some(_) => crate::version_script::Assignment::Unassigned,
@@ -437,8 +446,9 @@ pub fn check_versions(config: &Config, res: &Resolved) -> Vec<crate::error::Erro
                 res.symtab.get(id).is_defined() || res.symver_aliases.contains(&id)
             });
             if !defined {
+                // lld names the anonymous version by its index's name.
                 let version = if version.is_empty() {
-                    "anonymous version"
+                    "global"
                 } else {
                     version
                 };

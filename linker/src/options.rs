@@ -908,7 +908,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--Ttext-segment"], Value, Implemented, "Rejected, as lld does: use --image-base", "Set the address of the text segment", |_, _| bail!("-Ttext-segment is not supported. Use --image-base if you intend to set the base address")},
     opt! {["--unique"], Flag, NotYet, "Creates a separate output section for every orphan input section", "", accept},
     opt! {["--force-group-allocation"], Flag, NotYet, "Only meaningful for -r. Section groups are discarded", "", accept},
-    opt! {["--retain-symbols-file"], Value, NotYet, "Retain only the symbols listed in the file", "", accept},
+    opt! {["--retain-symbols-file"], Value, Implemented, "Retain only the symbols listed in the file (as lld: an anonymous version script making the others local)", "Retain only the symbols listed in the file", |s, v| { s.config.retain_symbols_file = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--init"], Value, Implemented, "Specify an initializer function", "", |s, v| { s.config.init = value(v).to_string(); Ok(()) }},
     opt! {["--fini"], Value, Implemented, "Specify a finalizer function", "", |s, v| { s.config.fini = value(v).to_string(); Ok(()) }},
     // ---- Linker scripts ----

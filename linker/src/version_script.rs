@@ -348,6 +348,44 @@ impl Versions {
         self.nodes.is_empty()
     }
 
+    /// `--retain-symbols-file=FILE`, which lld reads as one more anonymous version script:
+    /// the names the file lists (one per line, `#` starting a comment) are global, every
+    /// other symbol is local.
+    pub fn add_retain_symbols_file(&mut self, path: &Path) -> Result<()> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            err!(
+                "cannot open {}: {}",
+                path.display(),
+                crate::input_files::io_reason(&e)
+            )
+        })?;
+        let globals = text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim())
+            .filter(|l| !l.is_empty())
+            .map(|name| Pattern {
+                text: name.to_string(),
+                glob: false,
+                cxx: false,
+            })
+            .collect();
+        let locals = vec![Pattern {
+            text: "*".to_string(),
+            glob: true,
+            cxx: false,
+        }];
+        self.nodes.push((
+            1,
+            VersionNode {
+                name: String::new(),
+                globals,
+                locals,
+                parent: None,
+            },
+        ));
+        Ok(())
+    }
+
     /// The version index of a named version, for `.symver` definitions.
     pub fn index_of(&self, name: &[u8]) -> Option<u16> {
         self.names
