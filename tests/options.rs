@@ -65,7 +65,8 @@
 //! * `output_shape`: `-z wxneeded`, `-z nognustack`, `--package-metadata` (percent-encoded),
 //!   `-z start-stop-visibility=`, `--no-gnu-unique` (gcc's `STB_GNU_UNIQUE` template data),
 //!   `--retain-symbols-file` (with `--export-dynamic`):
-//!   program headers, notes and `.note.package`'s bytes, `.symtab`, `.dynsym`, run.
+//!   program headers, notes and `.note.package`'s bytes, `.symtab`, `.dynsym`, the dynamic
+//!   section, run.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -1844,6 +1845,7 @@ fn output_shape(dir: &Path, c: Compiler, src: &str, shared: bool, flags: &[&str]
         &dyn_sym_lines(&w_out)?,
         &dyn_sym_lines(&l_out)?,
     ));
+    p.check(same_dynamic("the output", &w_out, &l_out));
     if let Some(l_run) = l_run {
         p.check(same_run(&weld.run(&w_out)?, &l_run));
     }

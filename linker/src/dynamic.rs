@@ -759,9 +759,14 @@ fn build_versions(config: &Config, res: &Resolved, t: &mut DynTables) {
     }
     t.versym = versym;
     if !any && !defined_versions {
-        // lld still emits .gnu.version when a library is versioned; with nothing versioned
-        // imported the section carries no information, so it is dropped.
-        if res.shared.iter().all(|s| s.verdef_names.is_empty()) {
+        // lld still emits .gnu.version when a library in DT_NEEDED is versioned; with nothing
+        // versioned imported the section carries no information, so it is dropped.
+        let versioned_needed = res
+            .shared
+            .iter()
+            .enumerate()
+            .any(|(i, s)| (!s.as_needed || res.shared_used[i]) && !s.verdef_names.is_empty());
+        if !versioned_needed {
             t.versym.clear();
         }
         return;
