@@ -67,6 +67,9 @@
 //!   `--retain-symbols-file` (with `--export-dynamic`):
 //!   program headers, notes and `.note.package`'s bytes, `.symtab`, `.dynsym`, the dynamic
 //!   section, run.
+//! * `fortran_common`: `--fortran-common` / `--no-fortran-common` (and neither): an archive
+//!   member defining a common symbol for real is loaded only with the option (run,
+//!   `--why-extract`, `.symtab`).
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -351,6 +354,11 @@ fn trials() -> Vec<Trial> {
     for &(name, c, src, shared, flags) in OUTPUT_SHAPE_VARIANTS {
         t.push(trial(GROUP, format!("output_shape::{name}"), move |d| {
             output_shape(d, c, src, shared, flags)
+        }));
+    }
+    for &(name, flags, stdout) in FORTRAN_COMMON_VARIANTS {
+        t.push(trial(GROUP, format!("fortran_common::{name}"), move |d| {
+            fortran_common(d, flags, stdout)
         }));
     }
     for &(name, flags) in OTHER_TARGET_VARIANTS {
@@ -1849,6 +1857,61 @@ fn output_shape(dir: &Path, c: Compiler, src: &str, shared: bool, flags: &[&str]
     if let Some(l_run) = l_run {
         p.check(same_run(&weld.run(&w_out)?, &l_run));
     }
+    p.done()
+}
+
+/// (variant, flags, what lld's program prints).
+const FORTRAN_COMMON_VARIANTS: &[(&str, &[&str], &str)] = &[
+    ("default", &[], "x=0\n"),
+    ("fortran_common", &["-Wl,--fortran-common"], "x=5\n"),
+    (
+        "no_fortran_common",
+        &["-Wl,--fortran-common", "-Wl,--no-fortran-common"],
+        "x=0\n",
+    ),
+];
+
+/// `--fortran-common`: a common `x` (`symbols/common_main.c`, `-fcommon`) and an archive member
+/// defining `x = 5` (`symbols/common_def.c` in `libdef.a`) that nothing else needs: loaded only
+/// with the option. The run, `.symtab` and the `--why-extract` report.
+fn fortran_common(dir: &Path, flags: &[&str], stdout: &str) -> Check {
+    let c = Compiler::Clang;
+    let main_o = obj("symbols", "common_main.c", c, &["-fcommon"])?;
+    let def_o = obj("symbols", "common_def.c", c, &[])?;
+    std::fs::copy(&def_o, dir.join("common_def.o")).map_err(|e| e.to_string())?;
+    let mut cmd = Command::new(tools::find(LLVM_AR)?);
+    cmd.current_dir(dir)
+        .args(["rcs", "libdef.a", "common_def.o"]);
+    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-ar-22 rcs libdef.a")?;
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<(PathBuf, String), String> {
+        let mut a = vec![arg(&main_o), arg(&dir.join("libdef.a"))];
+        a.extend(strings(flags));
+        a.push(format!(
+            "-Wl,--why-extract={}",
+            s.dir.join("why.txt").display()
+        ));
+        let exe = s.link(c, false, &a, "a.out")?;
+        let why = std::fs::read_to_string(s.dir.join("why.txt")).map_err(|e| e.to_string())?;
+        // Paths differ by the side's directory only.
+        Ok((exe, why.replace(&arg(dir), "DIR")))
+    };
+    let (l_exe, l_why) = reference(build(&lld))?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, stdout)?;
+    let (w_exe, w_why) = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.check(same_lines(
+        "the --why-extract report",
+        &w_why.lines().map(String::from).collect::<Vec<_>>(),
+        &l_why.lines().map(String::from).collect::<Vec<_>>(),
+    ));
+    p.check(same_lines(
+        ".symtab",
+        &symtab_lines(&w_exe)?,
+        &symtab_lines(&l_exe)?,
+    ));
     p.done()
 }
 

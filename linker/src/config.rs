@@ -261,6 +261,8 @@ pub struct Config {
     pub no_gnu_unique: bool,
     /// `--retain-symbols-file=FILE`.
     pub retain_symbols_file: Option<PathBuf>,
+    /// `--fortran-common`: an archive member defining a common symbol for real is loaded.
+    pub fortran_common: bool,
     /// `--package-metadata=`: the (percent-decoded) text of `.note.package`.
     pub package_metadata: Option<String>,
     /// `--print-archive-stats=FILE`.
@@ -375,6 +377,7 @@ impl Default for Config {
             noinhibit_exec: false,
             no_gnu_unique: false,
             retain_symbols_file: None,
+            fortran_common: false,
             package_metadata: None,
             print_archive_stats: None,
             dependency_file: None,

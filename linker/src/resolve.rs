@@ -631,6 +631,27 @@ impl Resolver<'_> {
         Ok(Some((display, data)))
     }
 
+    /// lld's `isNonCommonDef`: lazy member `member` of `archive` defines `name` as a global
+    /// symbol that is not common (bitcode members are not looked into).
+    fn defines_non_common(&self, archive: u32, member: u64, name: &[u8]) -> Result<bool> {
+        let Some((display, data)) = self.lazy_member(archive, member)? else {
+            return Ok(false);
+        };
+        if classify(data) != FileKind::ElfRelocatable {
+            return Ok(false);
+        }
+        let obj = ObjectFile::parse(display, None, data)?;
+        Ok((obj.first_global..obj.symbols.len())
+            .find(|&i| obj.sym_name(i) == name)
+            .is_some_and(|i| {
+                let s = &obj.symbols[i];
+                let shndx = s.st_shndx(LE);
+                shndx != elf::SHN_UNDEF
+                    && shndx != elf::SHN_COMMON
+                    && s.st_bind() == elf::STB_GLOBAL
+            }))
+    }
+
     fn add_lazy(&mut self, name: &'static [u8], archive: u32, member: u64) -> Result<()> {
         let id = self.out.symtab.intern(name);
         let sym = self.out.symtab.get(id).clone();
@@ -638,6 +659,14 @@ impl Resolver<'_> {
         // output, so a shared library's definition does not do and the member is loaded.
         if matches!(sym.def, SymbolDef::Shared { .. }) && sym.visibility != elf::STV_DEFAULT {
             return self.fetch(archive, member, id);
+        }
+        // --fortran-common: a member with a real definition of a common symbol is loaded.
+        if matches!(sym.def, SymbolDef::Common { .. })
+            && self.config.fortran_common
+            && self.defines_non_common(archive, member, name)?
+        {
+            // Not an extraction lld reports in --why-extract.
+            return self.load_member(archive, member, None, None, false);
         }
         // Only an undefined name becomes lazy: the first archive that defines a name wins.
         if sym.def == SymbolDef::Undefined {
@@ -978,8 +1007,12 @@ impl Resolver<'_> {
     fn fetch_all(&mut self, lazy_fetches: Vec<(u32, u64, SymbolId)>, referrer: u32) -> Result<()> {
         for (archive, member, sid) in lazy_fetches {
             // Re-check: an earlier fetch may already have defined the symbol.
-            if matches!(self.out.symtab.get(sid).def, SymbolDef::Lazy { .. }) {
-                self.load_member(archive, member, Some(sid), Some(referrer), false)?;
+            let sym = self.out.symtab.get(sid);
+            if matches!(sym.def, SymbolDef::Lazy { .. }) {
+                // A member loaded for --fortran-common (a common met it, nothing referred to
+                // it) is not an extraction lld reports.
+                let for_symbol = sym.referenced.then_some(sid);
+                self.load_member(archive, member, for_symbol, Some(referrer), false)?;
             }
         }
         Ok(())
@@ -1020,6 +1053,19 @@ impl Resolver<'_> {
                 None
             }
             SymbolInput::Common { size, align, def } => {
+                // --fortran-common: a lazy member with a real definition wins over a common,
+                // so it is loaded (its definition then takes the symbol).
+                if let SymbolDef::Lazy { archive, member } = sym.def {
+                    let name = sym.name;
+                    if self.config.fortran_common
+                        && self
+                            .defines_non_common(archive, member, name)
+                            .unwrap_or(false)
+                    {
+                        return Some((archive, member, sid));
+                    }
+                }
+                let sym = self.out.symtab.get_mut(sid);
                 self.out.common_candidates.push(sid);
                 if self.config.warn_common {
                     let msg = match sym.def {
