@@ -1962,6 +1962,11 @@ const OTHER_TARGET_VARIANTS: &[(&str, &[&str])] = &[
     ),
     ("memtag_mode_bad", &["--android-memtag-mode=bogus"]),
     ("eb", &["--EB"]),
+    // Not another target's, but checked the same way: --chroot prefixes absolute input paths
+    // (main.o's is absolute): under `/` the link works, under a missing directory it fails
+    // naming the prefixed path.
+    ("chroot_root", &["--chroot", "/"]),
+    ("chroot_missing", &["--chroot", "nowhere"]),
 ];
 
 /// An `other_targets` variant: exit code, diagnostics (program name replaced) and the files left

@@ -263,6 +263,8 @@ pub struct Config {
     pub retain_symbols_file: Option<PathBuf>,
     /// `--fortran-common`: an archive member defining a common symbol for real is loaded.
     pub fortran_common: bool,
+    /// `--chroot DIR`: absolute input paths are read under DIR.
+    pub chroot: Option<PathBuf>,
     /// `--package-metadata=`: the (percent-decoded) text of `.note.package`.
     pub package_metadata: Option<String>,
     /// `--print-archive-stats=FILE`.
@@ -378,6 +380,7 @@ impl Default for Config {
             no_gnu_unique: false,
             retain_symbols_file: None,
             fortran_common: false,
+            chroot: None,
             package_metadata: None,
             print_archive_stats: None,
             dependency_file: None,

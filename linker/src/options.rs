@@ -805,7 +805,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--reproduce"], Value, NotYet, "Write tar file containing inputs and command to reproduce link", "", accept},
     opt! {["--dependency-file"], Value, Implemented, "Write a dependency file", "", |s, v| { s.config.dependency_file = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--error-handling-script"], Value, NotYet, "Specify an error handling script", "", accept},
-    opt! {["--chroot"], Separate, NotYet, "Prefix of absolute paths (internal to lld --reproduce)", "", accept},
+    opt! {["--chroot"], Separate, Implemented, "Prefix of absolute input paths (internal to lld --reproduce)", "Prefix of absolute paths (internal to lld --reproduce)", |s, v| { s.config.chroot = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--mmap-output-file"], Flag, IgnoredTuningOnly, "Mmap the output file for writing (default)", "", accept},
     opt! {["--no-mmap-output-file"], Flag, IgnoredTuningOnly, "Do not mmap the output file for writing", "", accept},
     opt! {["--demangle"], Flag, Implemented, "Demangle symbol names in diagnostics (default)", "Demangle symbol names (default)", |s, _| { s.config.demangle = true; Ok(()) }},

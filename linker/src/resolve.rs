@@ -446,6 +446,18 @@ impl Resolver<'_> {
     }
 
     fn add_file(&mut self, path: &Path, input: &Input) -> Result<()> {
+        // --chroot: an absolute path is read under the new root (as lld's readFile does; the
+        // library search is not affected).
+        let rooted;
+        let path = match &self.config.chroot {
+            Some(root) if path.is_absolute() => {
+                let mut p = root.clone().into_os_string();
+                p.push(path.as_os_str());
+                rooted = PathBuf::from(p);
+                rooted.as_path()
+            }
+            _ => path,
+        };
         let data = input_files::map_file(path)?;
         self.out.opened_files.push(path.to_path_buf());
         let kind = classify(data);
