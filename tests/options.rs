@@ -70,6 +70,8 @@
 //! * `fortran_common`: `--fortran-common` / `--no-fortran-common` (and neither): an archive
 //!   member defining a common symbol for real is loaded only with the option (run,
 //!   `--why-extract`, `.symtab`).
+//! * `time_trace`: `--time-trace` (next to the output, `=FILE`, `-plugin-opt=time-trace=`):
+//!   the file is a Chrome trace with a `Total ExecuteLinker` event holding weld's phases.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -359,6 +361,11 @@ fn trials() -> Vec<Trial> {
     for &(name, flags, stdout) in FORTRAN_COMMON_VARIANTS {
         t.push(trial(GROUP, format!("fortran_common::{name}"), move |d| {
             fortran_common(d, flags, stdout)
+        }));
+    }
+    for &(name, flag, file) in TIME_TRACE_VARIANTS {
+        t.push(trial(GROUP, format!("time_trace::{name}"), move |d| {
+            time_trace(d, flag, file)
         }));
     }
     for &(name, flags) in OTHER_TARGET_VARIANTS {
@@ -1913,6 +1920,76 @@ fn fortran_common(dir: &Path, flags: &[&str], stdout: &str) -> Check {
         &symtab_lines(&l_exe)?,
     ));
     p.done()
+}
+
+/// (variant, flag, the trace file each linker writes in its directory).
+const TIME_TRACE_VARIANTS: &[(&str, &str, &str)] = &[
+    ("next_to_output", "--time-trace", "a.out.time-trace"),
+    ("named", "--time-trace={dir}/trace.json", "trace.json"),
+    (
+        "plugin_opt",
+        "-plugin-opt=time-trace={dir}/trace.json",
+        "trace.json",
+    ),
+];
+
+/// The complete ("X") events of a Chrome trace: (name, ts, dur).
+fn trace_events(text: &str) -> Result<Vec<(String, u64, u64)>, String> {
+    let json = weld_tests::json::Json::parse(text)?;
+    let mut v = Vec::new();
+    for e in json.at("traceEvents")?.as_arr()? {
+        if e.at("ph")?.as_str()? == "X" {
+            v.push((
+                e.at("name")?.as_str()?.to_string(),
+                e.at("ts")?.as_u64()?,
+                e.at("dur")?.as_u64()?,
+            ));
+        }
+    }
+    Ok(v)
+}
+
+/// `--time-trace` (next to the output, named, LLVMgold's spelling) with
+/// `--time-trace-granularity=0`: both linkers write a Chrome trace there; weld's must parse,
+/// have a `Total ExecuteLinker` event, and phases inside it (the phases themselves are
+/// weld's own, not lld's).
+fn time_trace(dir: &Path, flag: &str, file: &str) -> Check {
+    let main_o = obj("stack_size", "main.c", Compiler::Clang, &[])?;
+    let (lld, weld) = sides(dir)?;
+    let link = |s: &Side| -> Result<String, String> {
+        let label = s.label();
+        let mut cmd = Command::new(&s.linker.path);
+        cmd.current_dir(dir)
+            .arg(&main_o)
+            .arg(flag.replace("{dir}", label))
+            .args([
+                "--time-trace-granularity=0",
+                "--unresolved-symbols=ignore-all",
+            ])
+            .args(["-e", "main", "-o"])
+            .arg(format!("{label}/a.out"));
+        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+        paths::write(&dir.join(format!("{label}.link.txt")), o.report())?;
+        o.ok(&format!("{label}'s link"))?;
+        std::fs::read_to_string(s.dir.join(file)).map_err(|e| format!("{label}/{file}: {e}"))
+    };
+    let l = trace_events(&reference(link(&lld))?)?;
+    expect_lld(l.iter().any(|e| e.0 == "Total ExecuteLinker"), || {
+        format!("ld.lld-22's trace has no `Total ExecuteLinker` event: {l:?}")
+    })?;
+    let w = trace_events(&link(&weld)?)?;
+    let total = w
+        .iter()
+        .find(|e| e.0 == "Total ExecuteLinker")
+        .ok_or_else(|| format!("weld's trace has no `Total ExecuteLinker` event: {w:?}"))?;
+    let phases: Vec<_> = w.iter().filter(|e| e.0 != total.0).collect();
+    if phases.len() < 3 {
+        return Err(format!("weld's trace should show its phases: {w:?}"));
+    }
+    if let Some(e) = phases.iter().find(|e| e.1 + e.2 > total.1 + total.2) {
+        return Err(format!("phase {e:?} ends after the total {total:?}"));
+    }
+    Ok(())
 }
 
 /// Options of other targets, on an x86-64 link (the linker called directly on `main.o` of

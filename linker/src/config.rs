@@ -265,6 +265,10 @@ pub struct Config {
     pub fortran_common: bool,
     /// `--chroot DIR`: absolute input paths are read under DIR.
     pub chroot: Option<PathBuf>,
+    /// `--time-trace[=FILE]` (empty: next to the output).
+    pub time_trace: Option<PathBuf>,
+    /// `--time-trace-granularity=N` microseconds (lld's default 500).
+    pub time_trace_granularity: u64,
     /// `--package-metadata=`: the (percent-decoded) text of `.note.package`.
     pub package_metadata: Option<String>,
     /// `--print-archive-stats=FILE`.
@@ -381,6 +385,8 @@ impl Default for Config {
             retain_symbols_file: None,
             fortran_common: false,
             chroot: None,
+            time_trace: None,
+            time_trace_granularity: 500,
             package_metadata: None,
             print_archive_stats: None,
             dependency_file: None,

@@ -5,7 +5,7 @@ use crate::args;
 use crate::config::{Config, OutputKind};
 use crate::error::Error;
 use crate::{err, layout, relocations, resolve, writer};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Runs weld with `argv` (including the program name) and returns the process exit code.
 pub fn main_entry(argv: Vec<String>) -> i32 {
@@ -35,24 +35,9 @@ fn report(errors: &[Error], limit: usize) {
     }
 }
 
-/// Wall time of each phase, for `--time`.
-#[derive(Default)]
-struct Timings {
-    phases: Vec<(&'static str, Duration)>,
-}
-
-impl Timings {
-    fn run<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
-        let start = Instant::now();
-        let r = f();
-        self.phases.push((name, start.elapsed()));
-        r
-    }
-}
-
 fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let total = Instant::now();
-    let mut t = Timings::default();
+    let mut t = crate::link_reports::Timings::default();
     let parsed = t
         .run("argument parsing", || args::parse_args(argv))
         .map_err(|e| vec![e])?;
@@ -230,8 +215,11 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     if let Some(path) = &config.dependency_file {
         crate::link_reports::write_dependency_file(path, &config, &res).map_err(|e| vec![e])?;
     }
+    if let Some(path) = &config.time_trace {
+        crate::link_reports::write_time_trace(path, &config, &t).map_err(|e| vec![e])?;
+    }
     if config.time {
-        for (name, d) in &t.phases {
+        for (name, _, d) in &t.phases {
             eprintln!("{:>10.3} ms  {name}", d.as_secs_f64() * 1e3);
         }
         eprintln!("{:>10.3} ms  total", total.elapsed().as_secs_f64() * 1e3);

@@ -1,13 +1,43 @@
 //! Files a link writes about itself, in lld's formats: `--why-extract` (which archive members
 //! were loaded, for which symbol), `--print-archive-stats` (members and extractions per
-//! archive) and `--dependency-file` (a Makefile rule naming every input the link read).
+//! archive), `--dependency-file` (a Makefile rule naming every input the link read) and
+//! `--time-trace` (the phases as a Chrome trace, which chrome://tracing and Perfetto read).
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use crate::config::Config;
 use crate::err;
 use crate::error::Error;
 use crate::resolve::{LazySource, Resolved};
+
+/// Wall time of each phase, for `--time` and `--time-trace`.
+pub struct Timings {
+    /// When the link started.
+    pub origin: Instant,
+    /// Each phase: its name, when it started (since `origin`) and how long it took.
+    pub phases: Vec<(&'static str, Duration, Duration)>,
+}
+
+impl Default for Timings {
+    fn default() -> Self {
+        Timings {
+            origin: Instant::now(),
+            phases: Vec::new(),
+        }
+    }
+}
+
+impl Timings {
+    /// Runs one phase of the link, timing it.
+    pub fn run<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let r = f();
+        self.phases
+            .push((name, start.duration_since(self.origin), start.elapsed()));
+        r
+    }
+}
 
 /// Writes `text` to `path`, or to standard output for `-`.
 fn write_report(path: &Path, text: &str) -> Result<(), Error> {
@@ -88,6 +118,58 @@ pub fn write_dependency_file(path: &Path, config: &Config, res: &Resolved) -> Re
         s.push_str(&format!("\n{}:\n", escape(d)));
     }
     std::fs::write(path, s).map_err(|e| {
+        err!(
+            "cannot open {}: {}",
+            path.display(),
+            crate::input_files::io_reason(&e)
+        )
+    })
+}
+
+/// `--time-trace[=FILE]`: the link's phases as complete ("X") events of the Chrome trace event
+/// format, as LLVM's time profiler writes them for lld (`OUTPUT.time-trace` by default), with
+/// a `Total` event; phases shorter than `--time-trace-granularity` microseconds are left out.
+pub fn write_time_trace(path: &Path, config: &Config, t: &Timings) -> Result<(), Error> {
+    let path = if path.as_os_str().is_empty() {
+        let mut p = config.output.clone().into_os_string();
+        p.push(".time-trace");
+        std::path::PathBuf::from(p)
+    } else {
+        path.to_path_buf()
+    };
+    let pid = std::process::id();
+    let mut events = Vec::new();
+    let mut total = std::time::Duration::ZERO;
+    for (name, start, dur) in &t.phases {
+        total = total.max(*start + *dur);
+        if dur.as_micros() < u128::from(config.time_trace_granularity) {
+            continue;
+        }
+        events.push(format!(
+            r#"{{"pid":{pid},"tid":{pid},"ph":"X","ts":{},"dur":{},"name":"{}","args":{{}}}}"#,
+            start.as_micros(),
+            dur.as_micros(),
+            name.replace('"', "'")
+        ));
+    }
+    events.push(format!(
+        r#"{{"pid":{pid},"tid":{pid},"ph":"X","ts":0,"dur":{},"name":"Total ExecuteLinker","args":{{"count":1,"avg ms":{}}}}}"#,
+        total.as_micros(),
+        total.as_millis()
+    ));
+    events.push(format!(
+        r#"{{"cat":"","pid":{pid},"tid":0,"ts":0,"ph":"M","name":"process_name","args":{{"name":"weld"}}}}"#
+    ));
+    let since_epoch = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .saturating_sub(t.origin.elapsed());
+    let text = format!(
+        "{{\"traceEvents\":[{}],\"beginningOfTime\":{}}}\n",
+        events.join(","),
+        since_epoch.as_micros()
+    );
+    std::fs::write(&path, text).map_err(|e| {
         err!(
             "cannot open {}: {}",
             path.display(),

@@ -800,8 +800,12 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--vs-diagnostics"], Flag, IgnoredTuningOnly, "Format diagnostics for Visual Studio compatibility (diagnostics only)", "", accept},
     opt! {["--time"], Flag, Implemented, "Print the time spent in each phase (weld extension)", "(not an lld option)", |s, _| { s.config.time = true; Ok(()) }},
     opt! {["--stats"], Flag, Implemented, "Print statistics about the link (lld ignores this option)", "Ignored for compatibility with GNU linkers", |s, _| { s.config.stats = true; Ok(()) }},
-    opt! {["--time-trace"], OptionalValue, NotYet, "Record time trace to <file> (or next to the output)", "", accept},
-    opt! {["--time-trace-granularity"], Value, NotYet, "Minimum time granularity (in microseconds) traced by time profiler", "", accept},
+    opt! {["--time-trace"], OptionalValue, Implemented, "Record time trace to <file> (or next to the output)", "", |s, v| { s.config.time_trace = Some(PathBuf::from(v.unwrap_or(""))); Ok(()) }},
+    opt! {["--time-trace-granularity"], Value, Implemented, "Minimum time granularity (in microseconds) traced by time profiler", "", |s, v| {
+        let v = value(v);
+        s.config.time_trace_granularity = parse_int(v).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))?;
+        Ok(())
+    }},
     opt! {["--reproduce"], Value, NotYet, "Write tar file containing inputs and command to reproduce link", "", accept},
     opt! {["--dependency-file"], Value, Implemented, "Write a dependency file", "", |s, v| { s.config.dependency_file = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--error-handling-script"], Value, NotYet, "Specify an error handling script", "", accept},
@@ -1075,7 +1079,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--plugin-opt=cs-profile-path="], Joined, NotYet, "Alias for --lto-cs-profile-file", "", accept},
     opt! {["--plugin-opt=sample-profile="], Joined, NotYet, "Alias for --lto-sample-profile", "", accept},
     opt! {["--plugin-opt=stats-file="], Joined, NotYet, "Filename to write LTO statistics to", "", accept},
-    opt! {["--plugin-opt=time-trace="], Joined, NotYet, "Alias for --time-trace=", "", accept},
+    opt! {["--plugin-opt=time-trace="], Joined, Implemented, "Alias for --time-trace=", "", |s, v| { s.config.time_trace = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--plugin-opt=opt-remarks-filename="], Joined, NotYet, "Alias for --opt-remarks-filename", "", accept},
     opt! {["--plugin-opt=opt-remarks-passes="], Joined, NotYet, "Alias for --opt-remarks-passes", "", accept},
     opt! {["--plugin-opt=opt-remarks-format="], Joined, NotYet, "Alias for --opt-remarks-format", "", accept},
