@@ -72,6 +72,8 @@
 //!   `--why-extract`, `.symtab`).
 //! * `time_trace`: `--time-trace` (next to the output, `=FILE`, `-plugin-opt=time-trace=`):
 //!   the file is a Chrome trace with a `Total ExecuteLinker` event holding weld's phases.
+//! * `reproduce`: `--reproduce=repro.tar` written by weld and by ld.lld-22, each unpacked and
+//!   replayed by both linkers (`@response.txt`); every replay runs like the original program.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -366,6 +368,11 @@ fn trials() -> Vec<Trial> {
     for &(name, flag, file) in TIME_TRACE_VARIANTS {
         t.push(trial(GROUP, format!("time_trace::{name}"), move |d| {
             time_trace(d, flag, file)
+        }));
+    }
+    for (name, maker) in [("by_weld", "weld"), ("by_lld", "lld")] {
+        t.push(trial(GROUP, format!("reproduce::{name}"), move |d| {
+            reproduce(d, maker)
         }));
     }
     for &(name, flags) in OTHER_TARGET_VARIANTS {
@@ -1990,6 +1997,81 @@ fn time_trace(dir: &Path, flag: &str, file: &str) -> Check {
         return Err(format!("phase {e:?} ends after the total {total:?}"));
     }
     Ok(())
+}
+
+/// `--reproduce`: `trace`'s program (objects, an archive member, a shared library, libc through
+/// its linker script) linked through clang-22 by `maker` with `--reproduce=repro.tar`; the
+/// archive is unpacked with tar and replayed (`cd repro && LINKER @response.txt`) by weld and by
+/// ld.lld-22; both replays run like the original program.
+fn reproduce(dir: &Path, maker: &str) -> Check {
+    let c = Compiler::Clang;
+    for (src, o) in [("main.c", "main.o"), ("a.c", "a.o"), ("b.c", "b.o")] {
+        let from = obj("trace", src, c, &[])?;
+        std::fs::copy(&from, dir.join(o)).map_err(|e| format!("{}: {e}", from.display()))?;
+    }
+    let mut cmd = Command::new(tools::find(LLVM_AR)?);
+    cmd.current_dir(dir).args(["rcs", "liba.a", "a.o", "b.o"]);
+    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-ar-22 rcs liba.a")?;
+    let a = vec![
+        "-shared".to_string(),
+        arg(&obj("trace", "t.c", c, &["-fPIC"])?),
+    ];
+    reference(dynlink::link(
+        c,
+        false,
+        &Linker::lld()?,
+        &a,
+        &dir.join("libt.so"),
+    ))?;
+    let (lld, weld) = sides(dir)?;
+    let maker_side = if maker == "weld" { &weld } else { &lld };
+    let a = strings(&[
+        "main.o",
+        "liba.a",
+        "libt.so",
+        "-Wl,-rpath,$ORIGIN/..",
+        "-Wl,--reproduce=repro.tar",
+    ]);
+    let (exe, _) = maker_side.link_in(Some(dir), c, false, &a, "a.out")?;
+    let original = maker_side.run(&exe)?;
+    if original.code != Some(0) {
+        return Err(format!(
+            "the original program failed:\n{}",
+            original.report()
+        ));
+    }
+    let mut cmd = Command::new("tar");
+    cmd.current_dir(dir).args(["xf", "repro.tar"]);
+    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("tar xf repro.tar")?;
+    let mut p = Problems::default();
+    for replayer in [&weld, &lld] {
+        let label = replayer.label();
+        let out = format!("replay-{label}.out");
+        let mut cmd = Command::new(&replayer.linker.path);
+        cmd.current_dir(dir.join("repro"))
+            .arg("@response.txt")
+            .args(["-o", &out]);
+        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+        paths::write(&dir.join(format!("replay-{label}.link.txt")), o.report())?;
+        if !o.success() {
+            p.0.push(format!(
+                "{label} cannot replay {maker}'s archive:\n{}",
+                o.report()
+            ));
+            continue;
+        }
+        let exe = dir.join("repro").join(&out);
+        let r = dynlink::run_exe(&exe, &[], None, &dir.join("repro"))?;
+        // The replay sits one directory deeper: its run path reaches libt.so through repro/..
+        if r.stdout_str() != original.stdout_str() || r.code != original.code {
+            p.0.push(format!(
+                "{label}'s replay of {maker}'s archive runs differently:\n{}\noriginal:\n{}",
+                r.report(),
+                original.report()
+            ));
+        }
+    }
+    p.done()
 }
 
 /// Options of other targets, on an x86-64 link (the linker called directly on `main.o` of

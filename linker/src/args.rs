@@ -110,7 +110,8 @@ impl ParseState {
 
 /// One command-line item after matching.
 enum Item {
-    Opt(Match),
+    /// An option, with the command-line arguments it took (for `--reproduce`).
+    Opt(Match, Vec<String>),
     Input(String),
 }
 
@@ -134,8 +135,9 @@ pub fn parse_args(argv: &[String]) -> Result<ParsedArgs> {
         let a = &args[i];
         if a.len() > 1 && a.starts_with('-') {
             let m = options::match_option(&args, i)?;
+            let tokens = args[i..i + m.consumed].to_vec();
             i += m.consumed;
-            items.push(Item::Opt(m));
+            items.push(Item::Opt(m, tokens));
         } else {
             items.push(Item::Input(a.clone()));
             i += 1;
@@ -145,7 +147,7 @@ pub fn parse_args(argv: &[String]) -> Result<ParsedArgs> {
     let has = |f: fn(&options::OptionDef) -> bool| {
         items
             .iter()
-            .any(|it| matches!(it, Item::Opt(m) if f(m.def)))
+            .any(|it| matches!(it, Item::Opt(m, _) if f(m.def)))
     };
     if has(options::OptionDef::is_help) {
         return Ok(print_only(print_help()));
@@ -158,10 +160,13 @@ pub fn parse_args(argv: &[String]) -> Result<ParsedArgs> {
     let mut any_file = false;
     for item in items {
         match item {
-            Item::Opt(m) => {
+            Item::Opt(m, tokens) => {
                 if m.def.status == Status::NotYet {
                     return Err(options::not_yet(&m.spelling));
                 }
+                st.config
+                    .reproduce_args
+                    .extend(reproduce_option(&m, &tokens));
                 st.spelling = m.spelling;
                 st.arg_text = m.text;
                 (m.def.handler)(&mut st, m.value.as_deref())?;
@@ -173,6 +178,9 @@ pub fn parse_args(argv: &[String]) -> Result<ParsedArgs> {
                     bail!("cannot open {path}: No such file or directory");
                 }
                 any_file = true;
+                st.config
+                    .reproduce_args
+                    .push(reproduce_path(Path::new(&path)));
                 st.add_input(InputKind::Path(PathBuf::from(path)));
             }
         }
@@ -1151,5 +1159,81 @@ mod tests {
             .unwrap();
         assert_eq!(names(&c), ["x.o", "-lz"]);
         let _ = std::fs::remove_dir_all(&d);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command line `--reproduce` replays
+
+/// Options whose value names a file or directory: `--reproduce` rewrites it to the copy in the
+/// archive.
+const PATH_OPTIONS: &[&str] = &[
+    "-L",
+    "--version-script",
+    "--dynamic-list",
+    "--export-dynamic-symbol-list",
+    "--retain-symbols-file",
+    "--script",
+    "-T",
+    "--just-symbols",
+    "--symbol-ordering-file",
+    "--call-graph-ordering-file",
+];
+
+/// A path as `--reproduce` stores it: absolute, without `.` and `..`, and without the leading
+/// `/` (the archive's root stands for `/`).
+pub fn reproduce_path(path: &Path) -> String {
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(path)
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for c in abs.components() {
+        match c {
+            std::path::Component::Normal(n) => parts.push(n.to_string_lossy().into_owned()),
+            std::path::Component::ParentDir => {
+                parts.pop();
+            }
+            _ => {}
+        }
+    }
+    parts.join("/")
+}
+
+/// The response-file line(s) of one option for `--reproduce`: path values rewritten, the
+/// option itself dropped, everything else as given.
+fn reproduce_option(m: &Match, tokens: &[String]) -> Vec<String> {
+    let name = m.def.name();
+    if name == "--reproduce" {
+        return Vec::new();
+    }
+    match &m.value {
+        // The output goes next to the response file when replayed.
+        Some(v) if m.def.names.contains(&"-o") => {
+            let file = Path::new(v).file_name().map(|f| f.to_string_lossy().into_owned());
+            vec![format!("-o {}", quote(&file.unwrap_or_else(|| v.clone())))]
+        }
+        Some(v) if m.def.names.iter().any(|n| PATH_OPTIONS.contains(n)) => {
+            vec![format!(
+                "{} {}",
+                m.spelling,
+                quote(&reproduce_path(Path::new(v)))
+            )]
+        }
+        _ => vec![tokens
+            .iter()
+            .map(|t| quote(t))
+            .collect::<Vec<_>>()
+            .join(" ")],
+    }
+}
+
+/// Quotes an argument for a response file when it has spaces or quotes.
+fn quote(s: &str) -> String {
+    if s.contains([' ', '"', '\\'][..].as_ref()) {
+        format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+    } else {
+        s.to_string()
     }
 }

@@ -269,6 +269,11 @@ pub struct Config {
     pub time_trace: Option<PathBuf>,
     /// `--time-trace-granularity=N` microseconds (lld's default 500).
     pub time_trace_granularity: u64,
+    /// `--reproduce=FILE.tar`.
+    pub reproduce: Option<PathBuf>,
+    /// The command line as `--reproduce` replays it: one line per argument, input paths made
+    /// relative to the archive's root.
+    pub reproduce_args: Vec<String>,
     /// `--package-metadata=`: the (percent-decoded) text of `.note.package`.
     pub package_metadata: Option<String>,
     /// `--print-archive-stats=FILE`.
@@ -387,6 +392,8 @@ impl Default for Config {
             chroot: None,
             time_trace: None,
             time_trace_granularity: 500,
+            reproduce: None,
+            reproduce_args: Vec::new(),
             package_metadata: None,
             print_archive_stats: None,
             dependency_file: None,

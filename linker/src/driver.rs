@@ -215,6 +215,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     if let Some(path) = &config.dependency_file {
         crate::link_reports::write_dependency_file(path, &config, &res).map_err(|e| vec![e])?;
     }
+    if let Some(path) = &config.reproduce {
+        crate::link_reports::write_reproduce(path, &config, &res).map_err(|e| vec![e])?;
+    }
     if let Some(path) = &config.time_trace {
         crate::link_reports::write_time_trace(path, &config, &t).map_err(|e| vec![e])?;
     }

@@ -1,7 +1,9 @@
 //! Files a link writes about itself, in lld's formats: `--why-extract` (which archive members
 //! were loaded, for which symbol), `--print-archive-stats` (members and extractions per
 //! archive), `--dependency-file` (a Makefile rule naming every input the link read) and
-//! `--time-trace` (the phases as a Chrome trace, which chrome://tracing and Perfetto read).
+//! `--time-trace` (the phases as a Chrome trace, which chrome://tracing and Perfetto read) and
+//! `--reproduce` (a tar of the inputs and a response file that replays the link, for weld and
+//! for ld.lld alike: `cd NAME && ld.lld @response.txt`).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -176,4 +178,104 @@ pub fn write_time_trace(path: &Path, config: &Config, t: &Timings) -> Result<(),
             crate::input_files::io_reason(&e)
         )
     })
+}
+
+/// `--reproduce=FILE.tar`: `NAME/response.txt` (`--chroot .` and the command line),
+/// `NAME/version.txt`, and every file the link read, at `NAME/<its absolute path>`.
+pub fn write_reproduce(path: &Path, config: &Config, res: &Resolved) -> Result<(), Error> {
+    let root = path
+        .file_name()
+        .map(|n| n.to_string_lossy().trim_end_matches(".tar").to_string())
+        .unwrap_or_else(|| "repro".to_string());
+    let mut tar = Vec::new();
+    let mut response = String::from("--chroot .\n");
+    for a in &config.reproduce_args {
+        response.push_str(a);
+        response.push('\n');
+    }
+    tar_entry(
+        &mut tar,
+        &format!("{root}/response.txt"),
+        response.as_bytes(),
+    );
+    tar_entry(
+        &mut tar,
+        &format!("{root}/version.txt"),
+        format!("{}\n", crate::args::VERSION_LINE).as_bytes(),
+    );
+    let lists = config
+        .dynamic_lists
+        .iter()
+        .chain(&config.export_dynamic_symbol_lists)
+        .chain(&config.version_scripts)
+        .chain(&config.retain_symbols_file);
+    let mut seen = std::collections::HashSet::new();
+    for p in lists.chain(&res.opened_files) {
+        let name = crate::args::reproduce_path(p);
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let data = std::fs::read(p).map_err(|e| {
+            err!(
+                "cannot open {}: {}",
+                p.display(),
+                crate::input_files::io_reason(&e)
+            )
+        })?;
+        tar_entry(&mut tar, &format!("{root}/{name}"), &data);
+    }
+    tar.extend_from_slice(&[0u8; 1024]);
+    std::fs::write(path, tar).map_err(|e| {
+        err!(
+            "--reproduce: failed to open {}: {}",
+            path.display(),
+            crate::input_files::io_reason(&e)
+        )
+    })
+}
+
+/// Appends one regular file to a ustar archive; names longer than ustar allows get a PAX
+/// `path` record first.
+fn tar_entry(tar: &mut Vec<u8>, name: &str, data: &[u8]) {
+    if name.len() > 100 {
+        let mut rec = format!(" path={name}\n");
+        // The record starts with its own length in decimal, that length included.
+        let mut len = rec.len();
+        while format!("{len}{rec}").len() != len {
+            len = format!("{len}{rec}").len();
+        }
+        rec = format!("{len}{rec}");
+        tar_header(tar, "pax_header", rec.len() as u64, b'x');
+        tar.extend_from_slice(rec.as_bytes());
+        pad512(tar);
+    }
+    let short: String = name.chars().take(100).collect();
+    tar_header(tar, &short, data.len() as u64, b'0');
+    tar.extend_from_slice(data);
+    pad512(tar);
+}
+
+fn tar_header(tar: &mut Vec<u8>, name: &str, size: u64, kind: u8) {
+    let mut h = [0u8; 512];
+    let put = |h: &mut [u8; 512], off: usize, s: &[u8]| h[off..off + s.len()].copy_from_slice(s);
+    put(&mut h, 0, &name.as_bytes()[..name.len().min(100)]);
+    put(&mut h, 100, b"0000644\0");
+    put(&mut h, 108, b"0000000\0");
+    put(&mut h, 116, b"0000000\0");
+    put(&mut h, 124, format!("{size:011o}\0").as_bytes());
+    put(&mut h, 136, b"00000000000\0");
+    put(&mut h, 148, b"        ");
+    h[156] = kind;
+    put(&mut h, 257, b"ustar\0");
+    put(&mut h, 263, b"00");
+    let sum: u32 = h.iter().map(|&b| u32::from(b)).sum();
+    put(&mut h, 148, format!("{sum:06o}\0 ").as_bytes());
+    tar.extend_from_slice(&h);
+}
+
+fn pad512(tar: &mut Vec<u8>) {
+    let rem = tar.len() % 512;
+    if rem != 0 {
+        tar.resize(tar.len() + 512 - rem, 0);
+    }
 }

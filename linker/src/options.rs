@@ -806,7 +806,7 @@ pub static OPTIONS: &[OptionDef] = &[
         s.config.time_trace_granularity = parse_int(v).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))?;
         Ok(())
     }},
-    opt! {["--reproduce"], Value, NotYet, "Write tar file containing inputs and command to reproduce link", "", accept},
+    opt! {["--reproduce"], Value, Implemented, "Write tar file containing inputs and command to reproduce link", "", |s, v| { s.config.reproduce = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--dependency-file"], Value, Implemented, "Write a dependency file", "", |s, v| { s.config.dependency_file = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--error-handling-script"], Value, NotYet, "Specify an error handling script", "", accept},
     opt! {["--chroot"], Separate, Implemented, "Prefix of absolute input paths (internal to lld --reproduce)", "Prefix of absolute paths (internal to lld --reproduce)", |s, v| { s.config.chroot = Some(PathBuf::from(value(v))); Ok(()) }},
