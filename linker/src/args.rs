@@ -393,6 +393,82 @@ pub fn tokenize_gnu(text: &str) -> Vec<String> {
     out
 }
 
+// ---------------------------------------------------------------------------------------------
+// The command line `--reproduce` replays
+
+/// Options whose value names a file or directory: `--reproduce` rewrites it to the copy in the
+/// archive.
+const PATH_OPTIONS: &[&str] = &[
+    "-L",
+    "--version-script",
+    "--dynamic-list",
+    "--export-dynamic-symbol-list",
+    "--retain-symbols-file",
+    "--script",
+    "-T",
+    "--just-symbols",
+    "--symbol-ordering-file",
+    "--call-graph-ordering-file",
+];
+
+/// A path as `--reproduce` stores it: absolute, without `.` and `..`, and without the leading
+/// `/` (the archive's root stands for `/`).
+pub fn reproduce_path(path: &Path) -> String {
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(path)
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for c in abs.components() {
+        match c {
+            std::path::Component::Normal(n) => parts.push(n.to_string_lossy().into_owned()),
+            std::path::Component::ParentDir => {
+                parts.pop();
+            }
+            _ => {}
+        }
+    }
+    parts.join("/")
+}
+
+/// The response-file line(s) of one option for `--reproduce`: path values rewritten, the
+/// option itself dropped, everything else as given.
+fn reproduce_option(m: &Match, tokens: &[String]) -> Vec<String> {
+    let name = m.def.name();
+    if name == "--reproduce" {
+        return Vec::new();
+    }
+    match &m.value {
+        // The output goes next to the response file when replayed.
+        Some(v) if m.def.names.contains(&"-o") => {
+            let file = Path::new(v).file_name().map(|f| f.to_string_lossy().into_owned());
+            vec![format!("-o {}", quote(&file.unwrap_or_else(|| v.clone())))]
+        }
+        Some(v) if m.def.names.iter().any(|n| PATH_OPTIONS.contains(n)) => {
+            vec![format!(
+                "{} {}",
+                m.spelling,
+                quote(&reproduce_path(Path::new(v)))
+            )]
+        }
+        _ => vec![tokens
+            .iter()
+            .map(|t| quote(t))
+            .collect::<Vec<_>>()
+            .join(" ")],
+    }
+}
+
+/// Quotes an argument for a response file when it has spaces or quotes.
+fn quote(s: &str) -> String {
+    if s.contains([' ', '"', '\\'][..].as_ref()) {
+        format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+    } else {
+        s.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1159,81 +1235,5 @@ mod tests {
             .unwrap();
         assert_eq!(names(&c), ["x.o", "-lz"]);
         let _ = std::fs::remove_dir_all(&d);
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The command line `--reproduce` replays
-
-/// Options whose value names a file or directory: `--reproduce` rewrites it to the copy in the
-/// archive.
-const PATH_OPTIONS: &[&str] = &[
-    "-L",
-    "--version-script",
-    "--dynamic-list",
-    "--export-dynamic-symbol-list",
-    "--retain-symbols-file",
-    "--script",
-    "-T",
-    "--just-symbols",
-    "--symbol-ordering-file",
-    "--call-graph-ordering-file",
-];
-
-/// A path as `--reproduce` stores it: absolute, without `.` and `..`, and without the leading
-/// `/` (the archive's root stands for `/`).
-pub fn reproduce_path(path: &Path) -> String {
-    let abs = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir().unwrap_or_default().join(path)
-    };
-    let mut parts: Vec<String> = Vec::new();
-    for c in abs.components() {
-        match c {
-            std::path::Component::Normal(n) => parts.push(n.to_string_lossy().into_owned()),
-            std::path::Component::ParentDir => {
-                parts.pop();
-            }
-            _ => {}
-        }
-    }
-    parts.join("/")
-}
-
-/// The response-file line(s) of one option for `--reproduce`: path values rewritten, the
-/// option itself dropped, everything else as given.
-fn reproduce_option(m: &Match, tokens: &[String]) -> Vec<String> {
-    let name = m.def.name();
-    if name == "--reproduce" {
-        return Vec::new();
-    }
-    match &m.value {
-        // The output goes next to the response file when replayed.
-        Some(v) if m.def.names.contains(&"-o") => {
-            let file = Path::new(v).file_name().map(|f| f.to_string_lossy().into_owned());
-            vec![format!("-o {}", quote(&file.unwrap_or_else(|| v.clone())))]
-        }
-        Some(v) if m.def.names.iter().any(|n| PATH_OPTIONS.contains(n)) => {
-            vec![format!(
-                "{} {}",
-                m.spelling,
-                quote(&reproduce_path(Path::new(v)))
-            )]
-        }
-        _ => vec![tokens
-            .iter()
-            .map(|t| quote(t))
-            .collect::<Vec<_>>()
-            .join(" ")],
-    }
-}
-
-/// Quotes an argument for a response file when it has spaces or quotes.
-fn quote(s: &str) -> String {
-    if s.contains([' ', '"', '\\'][..].as_ref()) {
-        format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
-    } else {
-        s.to_string()
     }
 }
