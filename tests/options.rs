@@ -2124,6 +2124,8 @@ const OTHER_TARGET_VARIANTS: &[(&str, &[&str])] = &[
     // Not another target's, but checked the same way: --chroot prefixes absolute input paths
     // (main.o's is absolute): under `/` the link works, under a missing directory it fails
     // naming the prefixed path.
+    ("z_oe_aware", &["-z", "oe-aware"]),
+    ("z_ifunc_noplt_with_text", &["-z", "ifunc-noplt"]),
     ("chroot_root", &["--chroot", "/"]),
     ("chroot_missing", &["--chroot", "nowhere"]),
 ];

@@ -68,6 +68,8 @@ pub struct ParseState {
     pub memtag_heap: bool,
     pub memtag_stack: bool,
     pub memtag_mode: bool,
+    /// `-z ifunc-noplt` seen.
+    pub ifunc_noplt: bool,
 }
 
 impl ParseState {
@@ -89,6 +91,7 @@ impl ParseState {
             memtag_heap: false,
             memtag_stack: false,
             memtag_mode: false,
+            ifunc_noplt: false,
         }
     }
 
@@ -239,6 +242,12 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
                 "--image-base: address isn't multiple of page size: {text}"
             ));
         }
+    }
+    if st.ifunc_noplt {
+        if c.z.text {
+            bail!("-z text and -z ifunc-noplt may not be used together");
+        }
+        return Err(options::not_yet("-z ifunc-noplt"));
     }
     // lld reports undefined symbols as warnings under --noinhibit-exec.
     if c.noinhibit_exec {
@@ -442,7 +451,9 @@ fn reproduce_option(m: &Match, tokens: &[String]) -> Vec<String> {
     match &m.value {
         // The output goes next to the response file when replayed.
         Some(v) if m.def.names.contains(&"-o") => {
-            let file = Path::new(v).file_name().map(|f| f.to_string_lossy().into_owned());
+            let file = Path::new(v)
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned());
             vec![format!("-o {}", quote(&file.unwrap_or_else(|| v.clone())))]
         }
         Some(v) if m.def.names.iter().any(|n| PATH_OPTIONS.contains(n)) => {

@@ -1221,7 +1221,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z initfirst"], ZKeyword, Implemented, "Run this object's initializers first (DF_1_INITFIRST)", "", |s, _| { s.config.z.initfirst = true; Ok(()) }},
     opt! {["-z interpose"], ZKeyword, Implemented, "Mark the object as interposer (DF_1_INTERPOSE)", "", |s, _| { s.config.z.interpose = true; Ok(()) }},
     opt! {["-z nodefaultlib"], ZKeyword, Implemented, "Ignore default library search paths at run time (DF_1_NODEFLIB)", "", |s, _| { s.config.z.nodefaultlib = true; Ok(()) }},
-    opt! {["-z ifunc-noplt"], ZKeyword, NotYet, "Do not emit PLT entries for ifunc symbols", "", accept},
+    opt! {["-z ifunc-noplt"], ZKeyword, Implemented, "Refused with lld's message under -z text (the default); with -z notext not yet", "Do not emit PLT entries for ifunc symbols", |s, _| { s.ifunc_noplt = true; Ok(()) }},
     opt! {["-z retpolineplt"], ZKeyword, NotYet, "Emit retpoline format PLT entries", "", accept},
     opt! {["-z dynamic-undefined-weak"], ZKeyword, Implemented, "Import weak undefined symbols through the dynamic symbol table (default)", "", |s, _| { s.config.z.nodynamic_undefined_weak = false; Ok(()) }},
     opt! {["-z nodynamic-undefined-weak"], ZKeyword, Implemented, "Resolve weak undefined symbols to 0 instead of importing them", "", |s, _| { s.config.z.nodynamic_undefined_weak = true; Ok(()) }},
@@ -1233,7 +1233,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z force-bti"], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Force the BTI property (AArch64 only)", |_, _| bail!("-z force-bti only supported on AArch64")},
     opt! {["-z pac-plt"], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Use PAC PLT entries (AArch64 only)", |_, _| bail!("-z pac-plt only supported on AArch64")},
     opt! {["-z bti-report="], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Report objects without BTI (AArch64 only)", |_, _| bail!("-z bti-report only supported on AArch64")},
-    opt! {["-z oe-aware"], ZKeyword, NotYet, "Mark the output OE-aware", "", accept},
+    opt! {["-z oe-aware"], ZKeyword, Implemented, "Warned about as an unknown -z value, as ld.lld-22 does on x86-64", "Mark the output OE-aware", |s, _| { s.warn("unknown -z value: oe-aware"); Ok(()) }},
     opt! {["-z dead-reloc-in-nonalloc="], ZKeyword, NotYet, "Value for relocations in non-SHF_ALLOC sections that refer to discarded sections", "", accept},
     opt! {["-z stack-size="], ZKeyword, Implemented, "Size of the main stack (PT_GNU_STACK p_memsz)", "", |s, v| {
         s.config.z.stack_size = parse_int(value(v)).ok_or_else(|| err!("invalid stack-size: {}", value(v)))?;
