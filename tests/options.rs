@@ -57,8 +57,9 @@
 //!   and a PIE: the places `.relr.dyn` relocates, its type, the dynamic section, `.rela.dyn`,
 //!   the version needs (`GLIBC_ABI_DT_RELR`), and the run where glibc can run it.
 //! * `reports`: `--dependency-file` (inputs found by `-l` in a directory with a space, an
-//!   archive, a shared library, a version script) and `--print-archive-stats` (an archive given
-//!   twice; a `--start-lib` object; to stdout): the file is byte for byte lld's.
+//!   archive, a shared library, a version script), `--print-archive-stats` (an archive given
+//!   twice; a `--start-lib` object; to stdout) and `-y`/`--trace-symbol` (references,
+//!   definitions, lazy and shared definitions, `-u`): the output is byte for byte lld's.
 //! * `noinhibit_exec`: `--noinhibit-exec` with an undefined symbol and a duplicate definition
 //!   (alone, under `--fatal-warnings`, and without the option): exit code, diagnostics and
 //!   whether the output is written.
@@ -1595,6 +1596,27 @@ const REPORT_VARIANTS: &[(&str, &[&str], &str)] = &[
             "--print-archive-stats={dir}/stats.txt",
         ],
         "stats.txt",
+    ),
+    (
+        "trace_symbol",
+        &[
+            "libt.so",
+            "liba.a",
+            "-y",
+            "a_fn",
+            "-y",
+            "b_fn",
+            "--trace-symbol=t_fn",
+            "--trace-symbol=main",
+        ],
+        "-",
+    ),
+    (
+        "trace_symbol_undefined_flag",
+        &[
+            "-u", "b_fn", "liba.a", "libt.so", "-y", "b_fn", "-y", "a_fn",
+        ],
+        "-",
     ),
     (
         "archive_stats_stdout",

@@ -274,6 +274,8 @@ pub struct Config {
     /// The command line as `--reproduce` replays it: one line per argument, input paths made
     /// relative to the archive's root.
     pub reproduce_args: Vec<String>,
+    /// `-y`/`--trace-symbol` names.
+    pub trace_symbols: Vec<String>,
     /// `--package-metadata=`: the (percent-decoded) text of `.note.package`.
     pub package_metadata: Option<String>,
     /// `--print-archive-stats=FILE`.
@@ -394,6 +396,7 @@ impl Default for Config {
             time_trace_granularity: 500,
             reproduce: None,
             reproduce_args: Vec::new(),
+            trace_symbols: Vec::new(),
             package_metadata: None,
             print_archive_stats: None,
             dependency_file: None,

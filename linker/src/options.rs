@@ -971,7 +971,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--fortran-common"], Flag, Implemented, "Search archive members for definitions to override COMMON symbols", "", |s, _| { s.config.fortran_common = true; Ok(()) }},
     opt! {["--no-fortran-common"], Flag, Implemented, "Do not search archive members for definitions to override COMMON symbols (default)", "", |s, _| { s.config.fortran_common = false; Ok(()) }},
     opt! {["--trace", "-t"], Flag, Implemented, "Print the names of the input files", "", |s, _| { s.config.trace = true; Ok(()) }},
-    opt! {["--trace-symbol", "-y"], Value, NotYet, "Trace references to symbols", "", accept},
+    opt! {["--trace-symbol", "-y"], Value, Implemented, "Trace references to symbols", "", |s, v| { s.config.trace_symbols.push(value(v).to_string()); Ok(()) }},
     opt! {["--print-archive-stats="], Joined, Implemented, "Write archive usage statistics to the specified file", "", |s, v| { s.config.print_archive_stats = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--why-extract="], Joined, Implemented, "Print to a file about why archive members are extracted", "", |s, v| { s.config.why_extract = Some(PathBuf::from(value(v))); Ok(()) }},
     // ---- Symbols ----

@@ -183,6 +183,8 @@ struct Resolver<'c> {
     config: &'c Config,
     out: Resolved,
     errors: Vec<Error>,
+    /// The symbols `-y`/`--trace-symbol` names.
+    traced: HashSet<SymbolId>,
     seen_files: HashSet<(u64, u64)>,
     search_paths: Vec<PathBuf>,
     /// Objects being added are LTO's output: they replace bitcode definitions.
@@ -212,6 +214,7 @@ pub fn add_lto_objects(
         config,
         out,
         errors: Vec::new(),
+        traced: HashSet::new(),
         seen_files: HashSet::new(),
         search_paths: config.search_paths.clone(),
         adding_lto_output: true,
@@ -260,6 +263,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             got_relax_disabled: HashSet::new(),
         },
         errors: Vec::new(),
+        traced: HashSet::new(),
         seen_files: HashSet::new(),
         search_paths: config.search_paths.clone(),
         adding_lto_output: false,
@@ -281,6 +285,11 @@ impl Resolver<'_> {
         if inputs.is_empty() {
             bail!("no input files");
         }
+        for name in &self.config.trace_symbols {
+            let leaked: &'static [u8] = Box::leak(name.clone().into_bytes().into_boxed_slice());
+            let id = self.out.symtab.intern(leaked);
+            self.traced.insert(id);
+        }
         // -u names are undefined references from lld's internal file, made before any input.
         for name in &self.config.undefined {
             let leaked: &'static [u8] = Box::leak(name.clone().into_bytes().into_boxed_slice());
@@ -288,6 +297,7 @@ impl Resolver<'_> {
             let sym = self.out.symtab.get_mut(id);
             sym.referenced = true;
             sym.weak = false;
+            self.trace_symbol(id, "<internal>", "reference to");
         }
         for input in &inputs {
             self.add_input(input)?;
@@ -295,11 +305,39 @@ impl Resolver<'_> {
         self.load_libcall_members()?;
         self.add_roots_and_wraps()?;
         self.mark_used_shared();
+        self.trace_unresolved();
         Ok(())
     }
 
     /// `--trace`: each input file as it is read, on standard output (LTO's objects are not
     /// inputs).
+    /// `-y`/`--trace-symbol`: one line on standard output for an event of a traced symbol, in
+    /// lld's words (`FILE: reference to NAME`, `definition of`, `common definition of`,
+    /// `shared definition of`, `lazy definition of`).
+    fn trace_symbol(&self, id: SymbolId, file: &str, what: &str) {
+        if self.traced.contains(&id) && !self.adding_lto_output {
+            println!("{file}: {what} {}", self.out.symtab.get(id).display_name());
+        }
+    }
+
+    /// The end of `-y`: a common that stayed becomes a definition (lld turns commons into
+    /// `.bss` definitions), and a traced symbol still lazy is reported referenced by lld's
+    /// internal file.
+    fn trace_unresolved(&self) {
+        let mut ids: Vec<SymbolId> = self.traced.iter().copied().collect();
+        ids.sort_unstable();
+        for &id in &ids {
+            if let SymbolDef::Common { file, .. } = self.out.symtab.get(id).def {
+                self.trace_symbol(id, &self.out.files[file as usize].name, "definition of");
+            }
+        }
+        for &id in &ids {
+            if matches!(self.out.symtab.get(id).def, SymbolDef::Lazy { .. }) {
+                self.trace_symbol(id, "<internal>", "reference to");
+            }
+        }
+    }
+
     fn trace(&self, name: &str) {
         if self.config.trace && !self.adding_lto_output {
             println!("{name}");
@@ -391,6 +429,10 @@ impl Resolver<'_> {
             // lld: a shared definition replaces only an undefined symbol (keeping the
             // references' binding); lazy, defined and common symbols win over it.
             if sym.def == SymbolDef::Undefined {
+                if self.traced.contains(&id) {
+                    self.trace_symbol(id, &file.name, "shared definition of");
+                }
+                let sym = self.out.symtab.get_mut(id);
                 sym.def = SymbolDef::Shared {
                     file: index,
                     index: i as u32,
@@ -686,6 +728,13 @@ impl Resolver<'_> {
                 self.fetch(archive, member, id)?;
             } else {
                 self.out.symtab.get_mut(id).def = SymbolDef::Lazy { archive, member };
+                if self.traced.contains(&id) {
+                    let file = self
+                        .lazy_member(archive, member)?
+                        .map(|(n, _)| n)
+                        .unwrap_or_default();
+                    self.trace_symbol(id, &file, "lazy definition of");
+                }
             }
         }
         Ok(())
@@ -947,8 +996,17 @@ impl Resolver<'_> {
             .map(|i| file.sym_name(i))
             .collect();
         self.out.files.push(file);
-        self.out.file_syms.push(Vec::with_capacity(names.len()));
-        for (k, i) in (first_global..symbols.len()).enumerate() {
+        self.out.file_syms.push(vec![SymbolId::MAX; names.len()]);
+        // As lld: a file's definitions are resolved before its undefined references (which
+        // may load archive members), so the order of the two in the symbol table does not
+        // change the outcome.
+        let is_undef = |i: usize| symbols[i].st_shndx(LE) == elf::SHN_UNDEF;
+        let order: Vec<usize> = (first_global..symbols.len())
+            .filter(|&i| !is_undef(i))
+            .chain((first_global..symbols.len()).filter(|&i| is_undef(i)))
+            .collect();
+        for i in order {
+            let k = i - first_global;
             let s = &symbols[i];
             let shndx = s.st_shndx(LE);
             // `.symver` definitions: `foo@@V2` defines `foo` (default version V2); `foo@V1`
@@ -959,7 +1017,7 @@ impl Resolver<'_> {
                 crate::symbol_table::split_symver(names[k])
             };
             let sid = self.out.symtab.intern(name);
-            self.out.file_syms[id as usize].push(sid);
+            self.out.file_syms[id as usize][k] = sid;
             let weak = s.st_bind() == elf::STB_WEAK;
             let discarded = shndx != elf::SHN_UNDEF
                 && shndx < elf::SHN_LORESERVE
@@ -1040,6 +1098,14 @@ impl Resolver<'_> {
         referrer: u32,
         site: Site<'_>,
     ) -> Option<(u32, u64, SymbolId)> {
+        if self.traced.contains(&sid) {
+            let what = match input {
+                SymbolInput::Undefined { .. } => "reference to",
+                SymbolInput::Common { .. } => "common definition of",
+                SymbolInput::Defined { .. } => "definition of",
+            };
+            self.trace_symbol(sid, &self.referrer_name(Some(referrer)), what);
+        }
         let sym = self.out.symtab.get_mut(sid);
         sym.visibility = merge_visibility(sym.visibility, visibility);
         match input {
