@@ -996,7 +996,25 @@ impl Resolver<'_> {
             .map(|i| file.sym_name(i))
             .collect();
         self.out.files.push(file);
-        self.out.file_syms.push(vec![SymbolId::MAX; names.len()]);
+        // `.symver` definitions: `foo@@V2` defines `foo` (default version V2); `foo@V1` stays
+        // its own symbol (a non-default version). Names enter the table in symbol order, as
+        // in lld (reports list symbols in that order).
+        let split: Vec<(&'static [u8], Option<(&'static [u8], bool)>)> = (first_global
+            ..symbols.len())
+            .map(|i| {
+                let k = i - first_global;
+                if symbols[i].st_shndx(LE) == elf::SHN_UNDEF {
+                    (names[k], None)
+                } else {
+                    crate::symbol_table::split_symver(names[k])
+                }
+            })
+            .collect();
+        let sids: Vec<SymbolId> = split
+            .iter()
+            .map(|&(name, _)| self.out.symtab.intern(name))
+            .collect();
+        self.out.file_syms.push(sids.clone());
         // As lld: a file's definitions are resolved before its undefined references (which
         // may load archive members), so the order of the two in the symbol table does not
         // change the outcome.
@@ -1009,15 +1027,8 @@ impl Resolver<'_> {
             let k = i - first_global;
             let s = &symbols[i];
             let shndx = s.st_shndx(LE);
-            // `.symver` definitions: `foo@@V2` defines `foo` (default version V2); `foo@V1`
-            // stays its own symbol (a non-default version).
-            let (name, symver) = if shndx == elf::SHN_UNDEF {
-                (names[k], None)
-            } else {
-                crate::symbol_table::split_symver(names[k])
-            };
-            let sid = self.out.symtab.intern(name);
-            self.out.file_syms[id as usize][k] = sid;
+            let symver = split[k].1;
+            let sid = sids[k];
             let weak = s.st_bind() == elf::STB_WEAK;
             let discarded = shndx != elf::SHN_UNDEF
                 && shndx < elf::SHN_LORESERVE
