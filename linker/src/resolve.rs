@@ -999,8 +999,7 @@ impl Resolver<'_> {
         // `.symver` definitions: `foo@@V2` defines `foo` (default version V2); `foo@V1` stays
         // its own symbol (a non-default version). Names enter the table in symbol order, as
         // in lld (reports list symbols in that order).
-        let split: Vec<(&'static [u8], Option<(&'static [u8], bool)>)> = (first_global
-            ..symbols.len())
+        let split: Vec<_> = (first_global..symbols.len())
             .map(|i| {
                 let k = i - first_global;
                 if symbols[i].st_shndx(LE) == elf::SHN_UNDEF {
