@@ -58,8 +58,9 @@
 //!   the version needs (`GLIBC_ABI_DT_RELR`), and the run where glibc can run it.
 //! * `reports`: `--dependency-file` (inputs found by `-l` in a directory with a space, an
 //!   archive, a shared library, a version script), `--print-archive-stats` (an archive given
-//!   twice; a `--start-lib` object; to stdout) and `-y`/`--trace-symbol` (references,
-//!   definitions, lazy and shared definitions, `-u`): the output is byte for byte lld's.
+//!   twice; a `--start-lib` object; to stdout), `-y`/`--trace-symbol` (references,
+//!   definitions, lazy and shared definitions, `-u`) and `--cref`: the output is byte for byte
+//!   lld's.
 //! * `noinhibit_exec`: `--noinhibit-exec` with an undefined symbol and a duplicate definition
 //!   (alone, under `--fatal-warnings`, and without the option): exit code, diagnostics and
 //!   whether the output is written.
@@ -1618,6 +1619,7 @@ const REPORT_VARIANTS: &[(&str, &[&str], &str)] = &[
         ],
         "-",
     ),
+    ("cref", &["liba.a", "libt.so", "-u", "b_fn", "--cref"], "-"),
     (
         "archive_stats_stdout",
         &[

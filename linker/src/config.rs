@@ -276,6 +276,8 @@ pub struct Config {
     pub reproduce_args: Vec<String>,
     /// `-y`/`--trace-symbol` names.
     pub trace_symbols: Vec<String>,
+    /// `--cref`.
+    pub cref: bool,
     /// `--package-metadata=`: the (percent-decoded) text of `.note.package`.
     pub package_metadata: Option<String>,
     /// `--print-archive-stats=FILE`.
@@ -397,6 +399,7 @@ impl Default for Config {
             reproduce: None,
             reproduce_args: Vec::new(),
             trace_symbols: Vec::new(),
+            cref: false,
             package_metadata: None,
             print_archive_stats: None,
             dependency_file: None,

@@ -194,7 +194,11 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     t.run("write", || writer::write_output(&config, &res, &lay))?;
 
     if config.map_file.is_some() || config.print_map {
-        let text = crate::map_file::render(&res, &lay);
+        let mut text = crate::map_file::render(&res, &lay);
+        // --cref goes into the map when there is one, as lld does.
+        if config.cref {
+            text.push_str(&crate::link_reports::cross_reference_table(&res));
+        }
         match &config.map_file {
             Some(path) if path.as_os_str() != "-" => std::fs::write(path, text).map_err(|e| {
                 vec![err!(
@@ -205,6 +209,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             })?,
             _ => print!("{text}"),
         }
+    }
+    if config.cref && config.map_file.is_none() && !config.print_map {
+        print!("{}", crate::link_reports::cross_reference_table(&res));
     }
     if let Some(path) = &config.why_extract {
         crate::link_reports::write_why_extract(path, &res).map_err(|e| vec![e])?;

@@ -1,6 +1,6 @@
 //! Files a link writes about itself, in lld's formats: `--why-extract` (which archive members
 //! were loaded, for which symbol), `--print-archive-stats` (members and extractions per
-//! archive), `--dependency-file` (a Makefile rule naming every input the link read) and
+//! archive), `--cref` (which files define and use each global symbol), `--dependency-file` (a Makefile rule naming every input the link read) and
 //! `--time-trace` (the phases as a Chrome trace, which chrome://tracing and Perfetto read) and
 //! `--reproduce` (a tar of the inputs and a response file that replays the link, for weld and
 //! for ld.lld alike: `cd NAME && ld.lld @response.txt`).
@@ -278,4 +278,62 @@ fn pad512(tar: &mut Vec<u8>) {
     if rem != 0 {
         tar.resize(tar.len() + 512 - rem, 0);
     }
+}
+
+/// `--cref`: lld's cross-reference table (GNU ld's layout). For each global symbol defined in
+/// this output (in a live section) or by a shared library, in the order the object files meet
+/// it: the file that defines it, then the other object files that name it.
+pub fn cross_reference_table(res: &Resolved) -> String {
+    use crate::symbol_table::{SymbolDef, SymbolId};
+    let mut order: Vec<SymbolId> = Vec::new();
+    let mut files_of: std::collections::HashMap<SymbolId, Vec<usize>> =
+        std::collections::HashMap::new();
+    for (fi, ids) in res.file_syms.iter().enumerate() {
+        for &id in ids {
+            let listed = match res.symtab.get(id).def {
+                SymbolDef::Shared { .. } | SymbolDef::Common { .. } => true,
+                SymbolDef::Defined { file, index } => {
+                    let f = &res.files[file as usize];
+                    let shndx = usize::from(object::read::elf::Sym::st_shndx(
+                        &f.symbols[index as usize],
+                        object::LittleEndian,
+                    ));
+                    f.sections.get(shndx).is_none_or(|s| {
+                        !matches!(s.kind, crate::input_files::SectionKind::Discarded)
+                    })
+                }
+                _ => false,
+            };
+            if !listed {
+                continue;
+            }
+            let files = files_of.entry(id).or_insert_with(|| {
+                order.push(id);
+                Vec::new()
+            });
+            if !files.contains(&fi) {
+                files.push(fi);
+            }
+        }
+    }
+    let line = |a: &str, b: &str| format!("{a:<49} {b}\n");
+    let mut out = String::from("\nCross Reference Table\n\n");
+    out.push_str(&line("Symbol", "File"));
+    for id in order {
+        let s = res.symtab.get(id);
+        let (definer, def_file) = match s.def {
+            SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. } => {
+                (res.files[file as usize].name.clone(), Some(file as usize))
+            }
+            SymbolDef::Shared { file, .. } => (res.shared[file as usize].name.clone(), None),
+            _ => continue,
+        };
+        out.push_str(&line(&s.display_name(), &definer));
+        for &fi in &files_of[&id] {
+            if Some(fi) != def_file {
+                out.push_str(&line("", &res.files[fi].name));
+            }
+        }
+    }
+    out
 }

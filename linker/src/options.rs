@@ -1053,7 +1053,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--why-live"], Value, Implemented, "Report a chain of references preventing garbage collection for each symbol matching <glob>", "", |s, v| { s.config.why_live.push(value(v).to_string()); Ok(()) }},
     opt! {["--Map"], Value, Implemented, "Print a link map to the specified file", "", |s, v| { s.config.map_file = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--print-map", "-M"], Flag, Implemented, "Print a link map to the standard output", "", |s, _| { s.config.print_map = true; Ok(()) }},
-    opt! {["--cref"], Flag, NotYet, "Output cross reference table. If -Map is specified, print to the map file", "", accept},
+    opt! {["--cref"], Flag, Implemented, "Output cross reference table. If -Map is specified, print to the map file", "", |s, _| { s.config.cref = true; Ok(()) }},
     // ---- LTO ----
     opt! {["--plugin"], Value, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers (LTO runs in-process)", "Ignored for compatibility with GNU linkers", accept},
     opt! {["--plugin-opt=O"], Joined, Implemented, "Alias for --lto-O", "", |s, v| { s.config.lto.opt_level = lto_opt_level(s, value(v), "")?; Ok(()) }},
