@@ -2150,6 +2150,16 @@ const OTHER_TARGET_VARIANTS: &[(&str, &[&str])] = &[
     // naming the prefixed path.
     ("z_oe_aware", &["-z", "oe-aware"]),
     ("z_ifunc_noplt_with_text", &["-z", "ifunc-noplt"]),
+    // --remap-inputs (checked the same way): an input remapped to /dev/null is dropped; a glob
+    // remapped to main.o links main.o twice (lld's duplicate-symbol error, naming both);
+    // malformed rules and a missing rules file are refused with lld's messages.
+    (
+        "remap_to_dev_null",
+        &["missing.o", "--remap-inputs=missing.o=/dev/null"],
+    ),
+    ("remap_glob", &["x/*.o", "--remap-inputs=x/*.o={obj}"]),
+    ("remap_bad", &["--remap-inputs=bad"]),
+    ("remap_file_missing", &["--remap-inputs-file=nofile.txt"]),
     ("chroot_root", &["--chroot", "/"]),
     ("chroot_missing", &["--chroot", "nowhere"]),
 ];

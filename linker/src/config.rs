@@ -278,6 +278,8 @@ pub struct Config {
     pub trace_symbols: Vec<String>,
     /// `--cref`.
     pub cref: bool,
+    /// `--remap-inputs`/`--remap-inputs-file`: (glob, replacement) for input paths, in order.
+    pub remap_inputs: Vec<(String, PathBuf)>,
     /// `--package-metadata=`: the (percent-decoded) text of `.note.package`.
     pub package_metadata: Option<String>,
     /// `--print-archive-stats=FILE`.
@@ -400,6 +402,7 @@ impl Default for Config {
             reproduce_args: Vec::new(),
             trace_symbols: Vec::new(),
             cref: false,
+            remap_inputs: Vec::new(),
             package_metadata: None,
             print_archive_stats: None,
             dependency_file: None,

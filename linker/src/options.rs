@@ -537,6 +537,26 @@ fn threads(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     Ok(())
 }
 
+/// `--remap-inputs-file=FILE`: one `from-glob=to-file` per line; `#` starts a comment.
+fn remap_inputs_file(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let path = value(v);
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| err!("cannot open {path}: {}", crate::input_files::io_reason(&e)))?;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (from, to) = line
+            .split_once('=')
+            .ok_or_else(|| err!("{path}:{}: parse error, not 'from-glob=to-file'", n + 1))?;
+        s.config
+            .remap_inputs
+            .push((from.trim().to_string(), PathBuf::from(to.trim())));
+    }
+    Ok(())
+}
+
 /// `--package-metadata=TEXT`: `%XX` stands for the byte XX, as in lld.
 fn package_metadata(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     let text = value(v).as_bytes();
@@ -964,8 +984,12 @@ pub static OPTIONS: &[OptionDef] = &[
     }},
     opt! {["--end-lib"], Flag, Implemented, "End a grouping of objects that should be treated as if they were together in an archive", "", |s, _| { if !s.in_lib { bail!("stray --end-lib"); } s.in_lib = false; Ok(()) }},
     opt! {["--just-symbols"], Value, NotYet, "Just link symbols", "", accept},
-    opt! {["--remap-inputs"], Value, NotYet, "Remap input files matching <from-glob> to <to-file>", "", accept},
-    opt! {["--remap-inputs-file="], Joined, NotYet, "Each line contains 'from-glob=to-file'", "", accept},
+    opt! {["--remap-inputs"], Value, Implemented, "Remap input files matching <from-glob> to <to-file>", "", |s, v| {
+        let (from, to) = value(v).split_once('=').ok_or_else(|| err!("--remap-inputs: parse error, not 'from-glob=to-file'"))?;
+        s.config.remap_inputs.push((from.to_string(), PathBuf::from(to)));
+        Ok(())
+    }},
+    opt! {["--remap-inputs-file="], Joined, Implemented, "Each line contains 'from-glob=to-file'", "", remap_inputs_file},
     opt! {["--dependent-libraries"], Flag, NotYet, "Process dependent library specifiers from input files", "Process dependent library specifiers from input files (default)", accept},
     opt! {["--no-dependent-libraries"], Flag, NotYet, "Ignore dependent library specifiers from input files", "", accept},
     opt! {["--fortran-common"], Flag, Implemented, "Search archive members for definitions to override COMMON symbols", "", |s, _| { s.config.fortran_common = true; Ok(()) }},

@@ -311,6 +311,26 @@ impl Resolver<'_> {
 
     /// `--trace`: each input file as it is read, on standard output (LTO's objects are not
     /// inputs).
+    /// The `--remap-inputs` replacement of an input path, if a pattern matches it (exact
+    /// patterns before globs, as lld).
+    fn remap(&self, path: &Path) -> Option<PathBuf> {
+        let rules = &self.config.remap_inputs;
+        if rules.is_empty() {
+            return None;
+        }
+        let text = path.to_string_lossy();
+        let is_glob = |p: &str| p.contains(['*', '?', '[']);
+        rules
+            .iter()
+            .find(|(from, _)| !is_glob(from) && *from == text)
+            .or_else(|| {
+                rules.iter().find(|(from, _)| {
+                    is_glob(from) && crate::gc_report::glob_match(from.as_bytes(), text.as_bytes())
+                })
+            })
+            .map(|(_, to)| to.clone())
+    }
+
     /// `-y`/`--trace-symbol`: one line on standard output for an event of a traced symbol, in
     /// lld's words (`FILE: reference to NAME`, `definition of`, `common definition of`,
     /// `shared definition of`, `lazy definition of`).
@@ -488,6 +508,17 @@ impl Resolver<'_> {
     }
 
     fn add_file(&mut self, path: &Path, input: &Input) -> Result<()> {
+        // --remap-inputs: the first pattern matching the path as found (after `-l` lookup)
+        // replaces it; `/dev/null` drops the input.
+        let remapped;
+        let path = match self.remap(path) {
+            Some(to) if to == Path::new("/dev/null") => return Ok(()),
+            Some(to) => {
+                remapped = to;
+                remapped.as_path()
+            }
+            None => path,
+        };
         // --chroot: an absolute path is read under the new root (as lld's readFile does; the
         // library search is not affected).
         let rooted;
