@@ -76,6 +76,8 @@
 //!   the file is a Chrome trace with a `Total ExecuteLinker` event holding weld's phases.
 //! * `reproduce`: `--reproduce=repro.tar` written by weld and by ld.lld-22, each unpacked and
 //!   replayed by both linkers (`@response.txt`); every replay runs like the original program.
+//! * `dead_reloc_in_nonalloc`: `-z dead-reloc-in-nonalloc=GLOB=VALUE` (none, one rule, two
+//!   rules where the later wins): the tombstones debug info gets for a discarded COMDAT copy.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -376,6 +378,13 @@ fn trials() -> Vec<Trial> {
         t.push(trial(GROUP, format!("reproduce::{name}"), move |d| {
             reproduce(d, maker)
         }));
+    }
+    for &(name, flags) in TOMBSTONE_VARIANTS {
+        t.push(trial(
+            GROUP,
+            format!("dead_reloc_in_nonalloc::{name}"),
+            move |d| dead_reloc_in_nonalloc(d, flags),
+        ));
     }
     for &(name, flags) in OTHER_TARGET_VARIANTS {
         t.push(trial(GROUP, format!("other_targets::{name}"), move |d| {
@@ -2095,6 +2104,70 @@ fn reproduce(dir: &Path, maker: &str) -> Check {
             ));
         }
     }
+    p.done()
+}
+
+/// (variant, flags): lld's default tombstones, one rule, and two rules where the later wins.
+const TOMBSTONE_VARIANTS: &[(&str, &[&str])] = &[
+    ("default", &[]),
+    (
+        "one_rule",
+        &["-Wl,-z,dead-reloc-in-nonalloc=.debug_info=0xaaaaaaaa"],
+    ),
+    (
+        "last_rule_wins",
+        &["-Wl,-z,dead-reloc-in-nonalloc=.debug_*=7,-z,dead-reloc-in-nonalloc=.debug_ranges=9"],
+    ),
+];
+
+/// `-z dead-reloc-in-nonalloc=`: `tombstone/a.cc` and `b.cc` (`-gdwarf-4 -O0`) both define the
+/// inline `sq`; the second copy is discarded and its debug info refers to dead code. The
+/// address values llvm-dwarfdump-22 shows in `.debug_info` (`DW_AT_low_pc`) and
+/// `.debug_ranges` outside the program's code, which is where the tombstones are, must be
+/// lld's; and the program must run the same.
+fn dead_reloc_in_nonalloc(dir: &Path, flags: &[&str]) -> Check {
+    let c = Compiler::Clang;
+    let objs = [
+        obj("tombstone", "a.cc", c, &["-gdwarf-4", "-O0"])?,
+        obj("tombstone", "b.cc", c, &["-gdwarf-4", "-O0"])?,
+    ];
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<PathBuf, String> {
+        let mut a: Vec<String> = objs.iter().map(|o| arg(o)).collect();
+        a.extend(strings(flags));
+        s.link(c, true, &a, "a.out")
+    };
+    // Small values (tombstones) are kept, code addresses (0x1000 and up in a PIE) dropped.
+    let tombstones = |f: &Path| -> Result<Vec<String>, String> {
+        let mut cmd = Command::new(tools::find("llvm-dwarfdump-22")?);
+        cmd.args(["--debug-info", "--debug-ranges"]).arg(f);
+        let o = run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-dwarfdump-22")?;
+        let mut v: Vec<String> = o
+            .stdout_str()
+            .split(|c: char| !c.is_ascii_hexdigit() && c != 'x')
+            .filter(|t| t.starts_with("0x") && t.len() == 18)
+            .filter(|t| {
+                u64::from_str_radix(&t[2..], 16).is_ok_and(|n| n < 0x1000 || n >= 0xa000_0000)
+            })
+            .map(String::from)
+            .collect();
+        v.sort();
+        Ok(v)
+    };
+    let l_exe = reference(build(&lld))?;
+    let l_t = tombstones(&l_exe)?;
+    expect_lld(!l_t.is_empty(), || {
+        "ld.lld-22's debug info shows no tombstone".to_string()
+    })?;
+    let l_run = lld.run(&l_exe)?;
+    let w_exe = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "the tombstone values",
+        &tombstones(&w_exe)?,
+        &l_t,
+    ));
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
     p.done()
 }
 

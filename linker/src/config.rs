@@ -280,6 +280,8 @@ pub struct Config {
     pub cref: bool,
     /// `--remap-inputs`/`--remap-inputs-file`: (glob, replacement) for input paths, in order.
     pub remap_inputs: Vec<(String, PathBuf)>,
+    /// `-z dead-reloc-in-nonalloc=GLOB=VALUE` rules, in order (the last match wins).
+    pub dead_reloc_in_nonalloc: Vec<(String, u64)>,
     /// `--package-metadata=`: the (percent-decoded) text of `.note.package`.
     pub package_metadata: Option<String>,
     /// `--print-archive-stats=FILE`.
@@ -403,6 +405,7 @@ impl Default for Config {
             trace_symbols: Vec::new(),
             cref: false,
             remap_inputs: Vec::new(),
+            dead_reloc_in_nonalloc: Vec::new(),
             package_metadata: None,
             print_archive_stats: None,
             dependency_file: None,

@@ -1258,7 +1258,12 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z pac-plt"], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Use PAC PLT entries (AArch64 only)", |_, _| bail!("-z pac-plt only supported on AArch64")},
     opt! {["-z bti-report="], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Report objects without BTI (AArch64 only)", |_, _| bail!("-z bti-report only supported on AArch64")},
     opt! {["-z oe-aware"], ZKeyword, Implemented, "Warned about as an unknown -z value, as ld.lld-22 does on x86-64", "Mark the output OE-aware", |s, _| { s.warn("unknown -z value: oe-aware"); Ok(()) }},
-    opt! {["-z dead-reloc-in-nonalloc="], ZKeyword, NotYet, "Value for relocations in non-SHF_ALLOC sections that refer to discarded sections", "", accept},
+    opt! {["-z dead-reloc-in-nonalloc="], ZKeyword, Implemented, "Value for relocations in non-SHF_ALLOC sections that refer to discarded sections", "", |s, v| {
+        let (glob, val) = value(v).split_once('=').ok_or_else(|| err!("-z dead-reloc-in-nonalloc=: expected <section_glob>=<value>"))?;
+        let n = parse_int(val).ok_or_else(|| err!("-z dead-reloc-in-nonalloc=: expected a non-negative integer, but got '{val}'"))?;
+        s.config.dead_reloc_in_nonalloc.push((glob.to_string(), n));
+        Ok(())
+    }},
     opt! {["-z stack-size="], ZKeyword, Implemented, "Size of the main stack (PT_GNU_STACK p_memsz)", "", |s, v| {
         s.config.z.stack_size = parse_int(value(v)).ok_or_else(|| err!("invalid stack-size: {}", value(v)))?;
         Ok(())

@@ -977,11 +977,18 @@ pub fn apply_relocs(
         let t = target_of(res, file, sym_index);
         // References from debug info into discarded COMDAT copies get lld's tombstone.
         if !alloc && sym_index != 0 && target_in_dead_section(res, file, sym_index) {
-            let tomb = if is_debug && (s.name == b".debug_loc" || s.name == b".debug_ranges") {
+            let default = if is_debug && (s.name == b".debug_loc" || s.name == b".debug_ranges") {
                 1
             } else {
                 0
             };
+            // -z dead-reloc-in-nonalloc=GLOB=VALUE: the last rule naming the section wins.
+            let tomb = config
+                .dead_reloc_in_nonalloc
+                .iter()
+                .rev()
+                .find(|(glob, _)| crate::gc_report::glob_match(glob.as_bytes(), s.name))
+                .map_or(default, |&(_, v)| v);
             write(f, sec, buf, off, r_type, tomb, res, file, sym_index)?;
             continue;
         }
