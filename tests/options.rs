@@ -2147,7 +2147,7 @@ fn dead_reloc_in_nonalloc(dir: &Path, flags: &[&str]) -> Check {
             .split(|c: char| !c.is_ascii_hexdigit() && c != 'x')
             .filter(|t| t.starts_with("0x") && t.len() == 18)
             .filter(|t| {
-                u64::from_str_radix(&t[2..], 16).is_ok_and(|n| n < 0x1000 || n >= 0xa000_0000)
+                u64::from_str_radix(&t[2..], 16).is_ok_and(|n| !(0x1000..0xa000_0000).contains(&n))
             })
             .map(String::from)
             .collect();
