@@ -62,8 +62,9 @@
 //!   definitions, lazy and shared definitions, `-u`) and `--cref`: the output is byte for byte
 //!   lld's.
 //! * `noinhibit_exec`: `--noinhibit-exec` with an undefined symbol and a duplicate definition
-//!   (alone, under `--fatal-warnings`, and without the option): exit code, diagnostics and
-//!   whether the output is written.
+//!   (alone, under `--fatal-warnings`, and without the option), and `--error-handling-script`
+//!   (an undefined symbol, a missing library; the script succeeding, failing, missing): exit
+//!   code, diagnostics (the script's output included) and whether the output is written.
 //! * `output_shape`: `-z wxneeded`, `-z nognustack`, `--package-metadata` (percent-encoded),
 //!   `-z start-stop-visibility=`, `--no-gnu-unique` (gcc's `STB_GNU_UNIQUE` template data),
 //!   `--retain-symbols-file` (with `--export-dynamic`):
@@ -1718,6 +1719,28 @@ const NOINHIBIT_VARIANTS: &[(&str, &[&str], &[&str])] = &[
         &["--noinhibit-exec", "--fatal-warnings"],
     ),
     ("without", &["undef.c", "dup.c"], &[]),
+    // --error-handling-script (checked the same way): run for an undefined symbol and for a
+    // missing library, succeeding, failing, or missing.
+    (
+        "error_script",
+        &["undef.c"],
+        &["--error-handling-script={src}/report.sh"],
+    ),
+    (
+        "error_script_fails",
+        &["undef.c"],
+        &["--error-handling-script={src}/fail.sh"],
+    ),
+    (
+        "error_script_missing",
+        &["undef.c"],
+        &["--error-handling-script={src}/nonexist.sh"],
+    ),
+    (
+        "error_script_missing_lib",
+        &["undef.c"],
+        &["-lnothere", "--error-handling-script={src}/report.sh"],
+    ),
 ];
 
 /// `--noinhibit-exec`, the linker called directly: exit code, every diagnostic (warnings, or
@@ -1730,10 +1753,11 @@ fn noinhibit_exec(dir: &Path, inputs: &[&str], flags: &[&str]) -> Check {
         .collect::<Result<_, _>>()?;
     let (lld, weld) = sides(dir)?;
     let link = |s: &Side| -> Result<Output, String> {
+        let src = arg(&src_dir("noinhibit"));
         let mut cmd = Command::new(&s.linker.path);
         cmd.current_dir(dir)
             .args(&objs)
-            .args(flags)
+            .args(flags.iter().map(|f| f.replace("{src}", &src)))
             .args(["-e", "main", "-o"])
             .arg(s.dir.join("a.out"));
         let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
@@ -1741,12 +1765,15 @@ fn noinhibit_exec(dir: &Path, inputs: &[&str], flags: &[&str]) -> Check {
         Ok(o)
     };
     let lo = link(&lld)?;
-    expect_lld(lo.stderr_str().contains(" symbol: "), || {
-        format!(
-            "ld.lld-22 should report an undefined or duplicate symbol\n{}",
-            lo.report()
-        )
-    })?;
+    expect_lld(
+        lo.stderr_str().contains(" symbol: ") || lo.stderr_str().contains("-lnothere"),
+        || {
+            format!(
+                "ld.lld-22 should report a symbol or the missing library\n{}",
+                lo.report()
+            )
+        },
+    )?;
     let wo = link(&weld)?;
     let mut p = Problems::default();
     if wo.code != lo.code {

@@ -282,6 +282,8 @@ pub struct Config {
     pub remap_inputs: Vec<(String, PathBuf)>,
     /// `-z dead-reloc-in-nonalloc=GLOB=VALUE` rules, in order (the last match wins).
     pub dead_reloc_in_nonalloc: Vec<(String, u64)>,
+    /// `--error-handling-script=SCRIPT`.
+    pub error_handling_script: Option<PathBuf>,
     /// `--package-metadata=`: the (percent-decoded) text of `.note.package`.
     pub package_metadata: Option<String>,
     /// `--print-archive-stats=FILE`.
@@ -406,6 +408,7 @@ impl Default for Config {
             cref: false,
             remap_inputs: Vec::new(),
             dead_reloc_in_nonalloc: Vec::new(),
+            error_handling_script: None,
             package_metadata: None,
             print_archive_stats: None,
             dependency_file: None,

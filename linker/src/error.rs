@@ -68,3 +68,25 @@ impl<T, E: fmt::Display> Context<T> for std::result::Result<T, E> {
         self.map_err(|e| Error(format!("{what}: {e}")))
     }
 }
+
+/// `--error-handling-script=SCRIPT`: lld runs it as `SCRIPT TAG ARG` (`missing-lib NAME`,
+/// `undefined-symbol NAME`) when it reports such an error, so that a build system can say
+/// more; its output goes where it goes. What lld adds when the script cannot run or fails.
+pub fn run_error_handling_script(script: &std::path::Path, tag: &str, arg: &str) -> Option<Error> {
+    match std::process::Command::new(script)
+        .arg(tag)
+        .arg(arg)
+        .status()
+    {
+        Err(_) => Some(Error(format!(
+            "error handling script '{}' failed to execute",
+            script.display()
+        ))),
+        Ok(st) if !st.success() => Some(Error(format!(
+            "error handling script '{}' exited with code {}",
+            script.display(),
+            st.code().unwrap_or(-1)
+        ))),
+        Ok(_) => None,
+    }
+}

@@ -828,7 +828,7 @@ pub static OPTIONS: &[OptionDef] = &[
     }},
     opt! {["--reproduce"], Value, Implemented, "Write tar file containing inputs and command to reproduce link", "", |s, v| { s.config.reproduce = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--dependency-file"], Value, Implemented, "Write a dependency file", "", |s, v| { s.config.dependency_file = Some(PathBuf::from(value(v))); Ok(()) }},
-    opt! {["--error-handling-script"], Value, NotYet, "Specify an error handling script", "", accept},
+    opt! {["--error-handling-script"], Value, Implemented, "Specify an error handling script", "", |s, v| { s.config.error_handling_script = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--chroot"], Separate, Implemented, "Prefix of absolute input paths (internal to lld --reproduce)", "Prefix of absolute paths (internal to lld --reproduce)", |s, v| { s.config.chroot = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--mmap-output-file"], Flag, IgnoredTuningOnly, "Mmap the output file for writing (default)", "", accept},
     opt! {["--no-mmap-output-file"], Flag, IgnoredTuningOnly, "Do not mmap the output file for writing", "", accept},

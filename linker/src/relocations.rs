@@ -475,7 +475,14 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                 errors.push(e);
             }
         }
-        errors.extend(undefined_errors(res, &erred));
+        let erred_errors = undefined_errors(res, &erred);
+        for (e, name) in erred_errors.into_iter().zip(undefined_names(res, &erred)) {
+            let script = config.error_handling_script.as_deref().and_then(|script| {
+                crate::error::run_error_handling_script(script, "undefined-symbol", &name)
+            });
+            errors.push(e);
+            errors.extend(script);
+        }
     }
     if errors.is_empty() {
         Ok(out)
@@ -813,6 +820,17 @@ pub fn reference_site(file: &ObjectFile, sec: usize, offset: u64) -> String {
             offset
         ),
     }
+}
+
+/// The names of the symbols `undefined_errors` reports, in its order (for
+/// `--error-handling-script`, which gets the name as the symbol table has it).
+fn undefined_names(res: &Resolved, undefs: &[UndefRef]) -> Vec<String> {
+    let mut seen = hashbrown::HashSet::new();
+    undefs
+        .iter()
+        .filter(|u| seen.insert(u.symbol))
+        .map(|u| res.symtab.get(u.symbol).name_str())
+        .collect()
 }
 
 /// lld's "undefined symbol" report: one error per symbol, at most three references each.

@@ -501,7 +501,26 @@ impl Resolver<'_> {
         let path = match &input.kind {
             InputKind::Path(p) => p.clone(),
             InputKind::Library(name) => {
-                library_search::find_library_fs(name, &self.search_paths, input.state.link_static)?
+                match library_search::find_library_fs(
+                    name,
+                    &self.search_paths,
+                    input.state.link_static,
+                ) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        let Some(script) = &self.config.error_handling_script else {
+                            return Err(e);
+                        };
+                        let lib = name.strip_prefix(':').unwrap_or(name);
+                        match crate::error::run_error_handling_script(script, "missing-lib", lib) {
+                            Some(failed) => {
+                                self.errors.push(e);
+                                return Err(failed);
+                            }
+                            None => return Err(e),
+                        }
+                    }
+                }
             }
         };
         self.add_file(&path, input)

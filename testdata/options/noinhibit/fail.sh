@@ -1,0 +1,3 @@
+#!/bin/sh
+# --error-handling-script that fails.
+exit 3
