@@ -381,13 +381,6 @@ pub fn check_shlib_undefined(config: &Config, res: &Resolved) -> Vec<crate::erro
                 continue;
             }
             let name = file.sym_name(i);
-            // A versioned reference (`foo@VER_1` through `.gnu.version_r`) is satisfied by a
-            // library defining `foo` at a non-default version, which does not take part in
-            // resolution by its bare name. weld does not read `.gnu.version_r`, so any
-            // library's definition of the name counts (lld would also check the version).
-            if file.version(i).0 >= 2 && defined_by_some_library(res, name) {
-                continue;
-            }
             let Some(id) = res.symtab.lookup(name) else {
                 continue;
             };
@@ -414,6 +407,14 @@ pub fn check_shlib_undefined(config: &Config, res: &Resolved) -> Vec<crate::erro
                 }
                 _ => continue,
             };
+            // A versioned reference (`foo@VER_1` through `.gnu.version_r`) is satisfied by a
+            // library defining `foo` at a non-default version, which does not take part in
+            // resolution by its bare name. weld does not read `.gnu.version_r`, so any
+            // library's definition of the name counts (lld would also check the version).
+            // Asked last: it reads every library's symbols.
+            if file.version(i).0 >= 2 && defined_by_some_library(res, name) {
+                continue;
+            }
             if config.warn_unresolved_symbols {
                 if let Err(e) = config.warn(&msg) {
                     errors.push(e);
