@@ -334,8 +334,13 @@ impl Resolver<'_> {
     /// `-y`/`--trace-symbol`: one line on standard output for an event of a traced symbol, in
     /// lld's words (`FILE: reference to NAME`, `definition of`, `common definition of`,
     /// `shared definition of`, `lazy definition of`).
+    fn is_traced(&self, id: SymbolId) -> bool {
+        // Asked for every symbol of every input: most links trace nothing.
+        !self.traced.is_empty() && self.traced.contains(&id)
+    }
+
     fn trace_symbol(&self, id: SymbolId, file: &str, what: &str) {
-        if self.traced.contains(&id) && !self.adding_lto_output {
+        if self.is_traced(id) && !self.adding_lto_output {
             println!("{file}: {what} {}", self.out.symtab.get(id).display_name());
         }
     }
@@ -449,7 +454,7 @@ impl Resolver<'_> {
             // lld: a shared definition replaces only an undefined symbol (keeping the
             // references' binding); lazy, defined and common symbols win over it.
             if sym.def == SymbolDef::Undefined {
-                if self.traced.contains(&id) {
+                if self.is_traced(id) {
                     self.trace_symbol(id, &file.name, "shared definition of");
                 }
                 let sym = self.out.symtab.get_mut(id);
@@ -778,7 +783,7 @@ impl Resolver<'_> {
                 self.fetch(archive, member, id)?;
             } else {
                 self.out.symtab.get_mut(id).def = SymbolDef::Lazy { archive, member };
-                if self.traced.contains(&id) {
+                if self.is_traced(id) {
                     let file = self
                         .lazy_member(archive, member)?
                         .map(|(n, _)| n)
@@ -1063,7 +1068,7 @@ impl Resolver<'_> {
             .iter()
             .map(|&(name, _)| self.out.symtab.intern(name))
             .collect();
-        self.out.file_syms.push(sids.clone());
+        self.out.file_syms.push(sids);
         // As lld: a file's definitions are resolved before its undefined references (which
         // may load archive members), so the order of the two in the symbol table does not
         // change the outcome.
@@ -1077,7 +1082,7 @@ impl Resolver<'_> {
             let s = &symbols[i];
             let shndx = s.st_shndx(LE);
             let symver = split[k].1;
-            let sid = sids[k];
+            let sid = self.out.file_syms[id as usize][k];
             let weak = s.st_bind() == elf::STB_WEAK;
             let discarded = shndx != elf::SHN_UNDEF
                 && shndx < elf::SHN_LORESERVE
@@ -1158,7 +1163,7 @@ impl Resolver<'_> {
         referrer: u32,
         site: Site<'_>,
     ) -> Option<(u32, u64, SymbolId)> {
-        if self.traced.contains(&sid) {
+        if self.is_traced(sid) {
             let what = match input {
                 SymbolInput::Undefined { .. } => "reference to",
                 SymbolInput::Common { .. } => "common definition of",
