@@ -39,6 +39,24 @@ pub fn map_file(path: &Path) -> Result<&'static [u8]> {
     Ok(&map[..])
 }
 
+/// Reads a whole text file (a symbol list, a rules file), failing as lld does:
+/// `cannot open PATH: REASON`.
+pub fn read_text(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))
+}
+
+/// Reads a whole file into memory, failing as [`read_text`] does.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))
+}
+
+/// Writes a whole file the link reports into, failing as lld does: `cannot open PATH: REASON`.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes)
+        .map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))
+}
+
 /// The OS error text without Rust's " (os error N)" suffix, as lld prints it.
 pub fn io_reason(e: &std::io::Error) -> String {
     let s = e.to_string();

@@ -47,13 +47,7 @@ fn write_report(path: &Path, text: &str) -> Result<(), Error> {
         print!("{text}");
         return Ok(());
     }
-    std::fs::write(path, text).map_err(|e| {
-        err!(
-            "cannot open {}: {}",
-            path.display(),
-            crate::input_files::io_reason(&e)
-        )
-    })
+    crate::input_files::write_file(path, text.as_bytes())
 }
 
 /// `--why-extract=FILE`: lld's tab-separated format.
@@ -119,13 +113,7 @@ pub fn write_dependency_file(path: &Path, config: &Config, res: &Resolved) -> Re
     for d in &deps {
         s.push_str(&format!("\n{}:\n", escape(d)));
     }
-    std::fs::write(path, s).map_err(|e| {
-        err!(
-            "cannot open {}: {}",
-            path.display(),
-            crate::input_files::io_reason(&e)
-        )
-    })
+    crate::input_files::write_file(path, s.as_bytes())
 }
 
 /// `--time-trace[=FILE]`: the link's phases as complete ("X") events of the Chrome trace event
@@ -171,13 +159,7 @@ pub fn write_time_trace(path: &Path, config: &Config, t: &Timings) -> Result<(),
         events.join(","),
         since_epoch.as_micros()
     );
-    std::fs::write(&path, text).map_err(|e| {
-        err!(
-            "cannot open {}: {}",
-            path.display(),
-            crate::input_files::io_reason(&e)
-        )
-    })
+    crate::input_files::write_file(&path, text.as_bytes())
 }
 
 /// `--reproduce=FILE.tar`: `NAME/response.txt` (`--chroot .` and the command line),
@@ -215,13 +197,7 @@ pub fn write_reproduce(path: &Path, config: &Config, res: &Resolved) -> Result<(
         if !seen.insert(name.clone()) {
             continue;
         }
-        let data = std::fs::read(p).map_err(|e| {
-            err!(
-                "cannot open {}: {}",
-                p.display(),
-                crate::input_files::io_reason(&e)
-            )
-        })?;
+        let data = crate::input_files::read_bytes(p)?;
         tar_entry(&mut tar, &format!("{root}/{name}"), &data);
     }
     tar.extend_from_slice(&[0u8; 1024]);

@@ -540,8 +540,7 @@ fn threads(s: &mut ParseState, v: Option<&str>) -> Result<()> {
 /// `--remap-inputs-file=FILE`: one `from-glob=to-file` per line; `#` starts a comment.
 fn remap_inputs_file(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     let path = value(v);
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| err!("cannot open {path}: {}", crate::input_files::io_reason(&e)))?;
+    let text = crate::input_files::read_text(std::path::Path::new(path))?;
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {

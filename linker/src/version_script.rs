@@ -285,13 +285,7 @@ pub fn read(path: &Path) -> Result<VersionScript> {
 
 /// Reads and parses a dynamic list file.
 pub fn read_dynamic_list(path: &Path) -> Result<Vec<Pattern>> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        err!(
-            "cannot open {}: {}",
-            path.display(),
-            crate::input_files::io_reason(&e)
-        )
-    })?;
+    let text = crate::input_files::read_text(path)?;
     parse_dynamic_list(&text, path)
 }
 
@@ -352,13 +346,7 @@ impl Versions {
     /// the names the file lists (one per line, `#` starting a comment) are global, every
     /// other symbol is local.
     pub fn add_retain_symbols_file(&mut self, path: &Path) -> Result<()> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            err!(
-                "cannot open {}: {}",
-                path.display(),
-                crate::input_files::io_reason(&e)
-            )
-        })?;
+        let text = crate::input_files::read_text(path)?;
         let globals = text
             .lines()
             .map(|l| l.split('#').next().unwrap_or("").trim())
