@@ -942,17 +942,8 @@ fn listing(dir: &Path) -> Result<Vec<String>, String> {
 fn stack_size_invalid(dir: &Path) -> Check {
     let main_o = obj("stack_size", "main.c", Compiler::Clang, &[])?;
     let (lld, weld) = sides(dir)?;
-    let link = |s: &Side| -> Result<Output, String> {
-        let mut cmd = Command::new(&s.linker.path);
-        cmd.current_dir(&s.dir)
-            .arg(&main_o)
-            .args(["-z", "stack-size=xyz", "-o", "a.out"]);
-        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
-        // Saved outside the directory whose emptiness is checked.
-        paths::write(&dir.join(format!("{}.link.txt", s.label())), o.report())?;
-        Ok(o)
-    };
-    let lo = link(&lld)?;
+    let args = vec![arg(&main_o), "-z".into(), "stack-size=xyz".into()];
+    let lo = link_directly(dir, &lld, &args)?;
     let l_files = listing(&lld.dir)?;
     expect_lld(
         lo.code == Some(1)
@@ -966,24 +957,8 @@ fn stack_size_invalid(dir: &Path) -> Check {
             )
         },
     )?;
-
-    let wo = link(&weld)?;
-    let mut p = Problems::default();
-    if wo.code != Some(1) {
-        p.0.push(format!(
-            "weld should exit with 1, as ld.lld-22 does, but: {}",
-            wo.status_text()
-        ));
-    }
-    p.check(same_diagnostics(&wo, &lo, &weld));
-    let w_files = listing(&weld.dir)?;
-    if !w_files.is_empty() {
-        p.0.push(format!("weld left files behind: {w_files:?}"));
-    }
-    if !p.0.is_empty() {
-        p.0.push(wo.report());
-    }
-    p.done()
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
 }
 
 /// `-Bsymbolic-non-weak(-functions)` and friends on `libbs.so`, interposed by the program.
@@ -1145,8 +1120,9 @@ fn export_list_shared(dir: &Path, flags: &[&str], stdout: &str) -> Check {
     p.done()
 }
 
-/// `--trace`/`-t`: the inputs are named relative to the trial directory, where the driver runs.
-fn trace(dir: &Path, flag: &str) -> Check {
+/// `trace`'s inputs in `dir`: `main.o`, `liba.a` (`a.o`, `b.o`, packed by llvm-ar-22) and
+/// `libt.so` (linked by ld.lld-22).
+fn trace_inputs(dir: &Path) -> Check {
     let c = Compiler::Clang;
     for (src, o) in [("main.c", "main.o"), ("a.c", "a.o"), ("b.c", "b.o")] {
         let from = obj("trace", src, c, &[])?;
@@ -1166,6 +1142,13 @@ fn trace(dir: &Path, flag: &str) -> Check {
         &a,
         &dir.join("libt.so"),
     ))?;
+    Ok(())
+}
+
+/// `--trace`/`-t`: the inputs are named relative to the trial directory, where the driver runs.
+fn trace(dir: &Path, flag: &str) -> Check {
+    let c = Compiler::Clang;
+    trace_inputs(dir)?;
 
     let (lld, weld) = sides(dir)?;
     let build = |s: &Side| -> Result<(PathBuf, Vec<String>), String> {
@@ -1375,19 +1358,10 @@ fn shlib_undefined_inputs(dir: &Path) -> Check {
 fn shlib_undefined(dir: &Path, inputs: &[&str], flags: &[&str], want: LinkOutcome) -> Check {
     shlib_undefined_inputs(dir)?;
     let (lld, weld) = sides(dir)?;
-    let link = |s: &Side| -> Result<Output, String> {
-        let mut cmd = Command::new(&s.linker.path);
-        cmd.current_dir(dir)
-            .args(inputs)
-            .args(flags)
-            .args(["-e", "main", "-o"])
-            .arg(s.dir.join("a.out"));
-        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
-        // Saved outside the directory whose emptiness is checked.
-        paths::write(&dir.join(format!("{}.link.txt", s.label())), o.report())?;
-        Ok(o)
-    };
-    let lo = link(&lld)?;
+    let mut args = strings(inputs);
+    args.extend(strings(flags));
+    args.extend(strings(&["-e", "main"]));
+    let lo = link_directly(dir, &lld, &args)?;
     let l_files = listing(&lld.dir)?;
     let l_stderr = lo.stderr_str();
     let as_expected = match want {
@@ -1412,31 +1386,14 @@ fn shlib_undefined(dir: &Path, inputs: &[&str], flags: &[&str], want: LinkOutcom
         )
     })?;
 
-    let wo = link(&weld)?;
-    let mut p = Problems::default();
-    if wo.code != lo.code {
-        p.0.push(format!(
-            "weld should exit as ld.lld-22 does ({}), but: {}",
-            lo.status_text(),
-            wo.status_text()
-        ));
-    }
-    p.check(same_diagnostics(&wo, &lo, &weld));
-    let w_files = listing(&weld.dir)?;
-    if w_files != l_files {
-        p.0.push(format!(
-            "weld left {w_files:?} in its directory, ld.lld-22 {l_files:?}"
-        ));
-    }
+    let wo = link_directly(dir, &weld, &args)?;
+    let mut p = same_outcome(&wo, &lo, &weld, &lld)?;
     if lo.code == Some(0) && wo.code == Some(0) {
         p.check(same_lines(
             "the dynamic symbols",
             &dyn_sym_lines(&weld.dir.join("a.out"))?,
             &dyn_sym_lines(&lld.dir.join("a.out"))?,
         ));
-    }
-    if !p.0.is_empty() {
-        p.0.push(wo.report());
     }
     p.done()
 }
@@ -1649,28 +1606,10 @@ const REPORT_VARIANTS: &[(&str, &[&str], &str)] = &[
 /// A `reports` variant, the linker called directly in the trial's directory (relative paths,
 /// so both reports name the same files): the report is byte for byte lld's.
 fn reports(dir: &Path, args: &[&str], file: &str) -> Check {
-    let c = Compiler::Clang;
-    for (src, o) in [("main.c", "main.o"), ("a.c", "a.o"), ("b.c", "b.o")] {
-        let from = obj("trace", src, c, &[])?;
-        std::fs::copy(&from, dir.join(o)).map_err(|e| format!("{}: {e}", from.display()))?;
-    }
-    let mut cmd = Command::new(tools::find(LLVM_AR)?);
-    cmd.current_dir(dir).args(["rcs", "liba.a", "a.o", "b.o"]);
-    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-ar-22 rcs liba.a")?;
+    trace_inputs(dir)?;
     std::fs::create_dir_all(dir.join("lib dir")).map_err(|e| e.to_string())?;
     std::fs::copy(dir.join("liba.a"), dir.join("lib dir/libq.a")).map_err(|e| e.to_string())?;
     paths::write(&dir.join("v.map"), "{ global: *; };\n")?;
-    let a = vec![
-        "-shared".to_string(),
-        arg(&obj("trace", "t.c", c, &["-fPIC"])?),
-    ];
-    reference(dynlink::link(
-        c,
-        false,
-        &Linker::lld()?,
-        &a,
-        &dir.join("libt.so"),
-    ))?;
 
     let (lld, weld) = sides(dir)?;
     let link = |s: &Side| -> Result<String, String> {
@@ -1752,19 +1691,11 @@ fn noinhibit_exec(dir: &Path, inputs: &[&str], flags: &[&str]) -> Check {
         .map(|f| obj("noinhibit", f, Compiler::Clang, &[]))
         .collect::<Result<_, _>>()?;
     let (lld, weld) = sides(dir)?;
-    let link = |s: &Side| -> Result<Output, String> {
-        let src = arg(&src_dir("noinhibit"));
-        let mut cmd = Command::new(&s.linker.path);
-        cmd.current_dir(dir)
-            .args(&objs)
-            .args(flags.iter().map(|f| f.replace("{src}", &src)))
-            .args(["-e", "main", "-o"])
-            .arg(s.dir.join("a.out"));
-        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
-        paths::write(&dir.join(format!("{}.link.txt", s.label())), o.report())?;
-        Ok(o)
-    };
-    let lo = link(&lld)?;
+    let src = arg(&src_dir("noinhibit"));
+    let mut args: Vec<String> = objs.iter().map(|o| arg(o)).collect();
+    args.extend(flags.iter().map(|f| f.replace("{src}", &src)));
+    args.extend(strings(&["-e", "main"]));
+    let lo = link_directly(dir, &lld, &args)?;
     expect_lld(
         lo.stderr_str().contains(" symbol: ") || lo.stderr_str().contains("-lnothere"),
         || {
@@ -1774,24 +1705,8 @@ fn noinhibit_exec(dir: &Path, inputs: &[&str], flags: &[&str]) -> Check {
             )
         },
     )?;
-    let wo = link(&weld)?;
-    let mut p = Problems::default();
-    if wo.code != lo.code {
-        p.0.push(format!(
-            "weld should exit as ld.lld-22 does ({}), but: {}",
-            lo.status_text(),
-            wo.status_text()
-        ));
-    }
-    p.check(same_diagnostics(&wo, &lo, &weld));
-    let (w_files, l_files) = (listing(&weld.dir)?, listing(&lld.dir)?);
-    if w_files != l_files {
-        p.0.push(format!("weld left {w_files:?}, ld.lld-22 {l_files:?}"));
-    }
-    if !p.0.is_empty() {
-        p.0.push(wo.report());
-    }
-    p.done()
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
 }
 
 /// (variant, compiler, source in `symbols/`, shared library, flags).
@@ -2065,24 +1980,7 @@ fn time_trace(dir: &Path, flag: &str, file: &str) -> Check {
 /// ld.lld-22; both replays run like the original program.
 fn reproduce(dir: &Path, maker: &str) -> Check {
     let c = Compiler::Clang;
-    for (src, o) in [("main.c", "main.o"), ("a.c", "a.o"), ("b.c", "b.o")] {
-        let from = obj("trace", src, c, &[])?;
-        std::fs::copy(&from, dir.join(o)).map_err(|e| format!("{}: {e}", from.display()))?;
-    }
-    let mut cmd = Command::new(tools::find(LLVM_AR)?);
-    cmd.current_dir(dir).args(["rcs", "liba.a", "a.o", "b.o"]);
-    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-ar-22 rcs liba.a")?;
-    let a = vec![
-        "-shared".to_string(),
-        arg(&obj("trace", "t.c", c, &["-fPIC"])?),
-    ];
-    reference(dynlink::link(
-        c,
-        false,
-        &Linker::lld()?,
-        &a,
-        &dir.join("libt.so"),
-    ))?;
+    trace_inputs(dir)?;
     let (lld, weld) = sides(dir)?;
     let maker_side = if maker == "weld" { &weld } else { &lld };
     let a = strings(&[
@@ -2269,20 +2167,32 @@ const OTHER_TARGET_VARIANTS: &[(&str, &[&str])] = &[
 fn other_targets(dir: &Path, flags: &[&str]) -> Check {
     let main_o = obj("stack_size", "main.c", Compiler::Clang, &[])?;
     let (lld, weld) = sides(dir)?;
-    let link = |s: &Side| -> Result<Output, String> {
-        let mut cmd = Command::new(&s.linker.path);
-        cmd.current_dir(dir)
-            .arg(&main_o)
-            .args(flags.iter().map(|f| f.replace("{obj}", &arg(&main_o))))
-            .args(["-e", "main", "--unresolved-symbols=ignore-all", "-o"])
-            .arg(s.dir.join("a.out"));
-        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
-        paths::write(&dir.join(format!("{}.link.txt", s.label())), o.report())?;
-        Ok(o)
-    };
-    let lo = link(&lld)?;
-    // (`--unresolved-symbols=ignore-all`: main.o calls printf, which nothing defines here.)
-    let wo = link(&weld)?;
+    let mut args = vec![arg(&main_o)];
+    args.extend(flags.iter().map(|f| f.replace("{obj}", &arg(&main_o))));
+    // main.o calls printf, which nothing defines here.
+    args.extend(strings(&["-e", "main", "--unresolved-symbols=ignore-all"]));
+    let lo = link_directly(dir, &lld, &args)?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// The linker of `s` called directly in `dir` with `args`, writing `<side>/a.out`; the report
+/// is saved as `<label>.link.txt` in `dir`, outside the directory whose files are compared.
+fn link_directly(dir: &Path, s: &Side, args: &[String]) -> Result<Output, String> {
+    let mut cmd = Command::new(&s.linker.path);
+    cmd.current_dir(dir)
+        .args(args)
+        .arg("-o")
+        .arg(s.dir.join("a.out"));
+    let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+    paths::write(&dir.join(format!("{}.link.txt", s.label())), o.report())?;
+    Ok(o)
+}
+
+/// A direct link of weld's must end as lld's did: the same exit status, the same diagnostics
+/// but for the program name, the same files left in its directory. The problems found so far
+/// (callers may add more; weld's report is appended on `done`).
+fn same_outcome(wo: &Output, lo: &Output, weld: &Side, lld: &Side) -> Result<Problems, String> {
     let mut p = Problems::default();
     if wo.code != lo.code {
         p.0.push(format!(
@@ -2291,7 +2201,7 @@ fn other_targets(dir: &Path, flags: &[&str]) -> Check {
             wo.status_text()
         ));
     }
-    p.check(same_diagnostics(&wo, &lo, &weld));
+    p.check(same_diagnostics(wo, lo, weld));
     let (w_files, l_files) = (listing(&weld.dir)?, listing(&lld.dir)?);
     if w_files != l_files {
         p.0.push(format!(
@@ -2301,7 +2211,7 @@ fn other_targets(dir: &Path, flags: &[&str]) -> Check {
     if !p.0.is_empty() {
         p.0.push(wo.report());
     }
-    p.done()
+    Ok(p)
 }
 
 /// weld's stderr must be lld's with the program name replaced.
