@@ -329,6 +329,14 @@ impl ObjectFile {
                     sections[target].relocs = relocs;
                 }
                 elf::SHT_REL => bail!("{name}: SHT_REL relocations are not valid on x86-64"),
+                elf::SHT_CREL => {
+                    let target = shdr.sh_info(LE) as usize;
+                    if target == 0 || target >= n {
+                        bail!("{name}: relocation section {i} has invalid target section index {target}");
+                    }
+                    sections[target].relocs = decode_crel(shdr, data)
+                        .map_err(|e| err!("{name}: invalid CREL relocation section {i}: {e}"))?;
+                }
                 _ => {}
             }
         }
@@ -545,6 +553,33 @@ pub fn demangle(name: &[u8]) -> String {
         .unwrap_or_else(|| String::from_utf8_lossy(name).into_owned())
 }
 
+/// Decodes a compact relocation section (`SHT_CREL`, what `clang -Wa,--crel`
+/// writes) into the `Rela64` records every later phase reads. The decoded
+/// list lives as long as the mapped input it came from: the whole link.
+fn decode_crel(shdr: &SectionHeader64, data: &'static [u8]) -> Result<&'static [Rela64]> {
+    let bytes = shdr
+        .data(LE, data)
+        .map_err(|_| err!("section data out of bounds"))?;
+    let crels = object::read::elf::CrelIterator::new(bytes).map_err(|e| err!("{e}"))?;
+    // x86-64 is a RELA target: lld refuses CREL that leaves addends in the
+    // section contents, and so does weld.
+    if !crels.is_rela() {
+        bail!("CREL without explicit addends is not valid on x86-64");
+    }
+    let mut relocs = Vec::with_capacity(crels.len());
+    for r in crels {
+        let r = r.map_err(|e| err!("{e}"))?;
+        let mut rela = Rela64 {
+            r_offset: object::U64::new(LE, r.r_offset),
+            r_info: object::U64::new(LE, 0),
+            r_addend: object::I64::new(LE, r.r_addend),
+        };
+        rela.set_r_info(LE, false, r.r_sym, r.r_type);
+        relocs.push(rela);
+    }
+    Ok(Vec::leak(relocs))
+}
+
 fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionKind {
     if index == 0 {
         return SectionKind::Ignored;
@@ -555,6 +590,7 @@ fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionK
         | elf::SHT_STRTAB
         | elf::SHT_RELA
         | elf::SHT_REL
+        | elf::SHT_CREL
         | elf::SHT_GROUP
         | elf::SHT_SYMTAB_SHNDX => return SectionKind::Ignored,
         SHT_LLVM_ADDRSIG | SHT_LLVM_CALL_GRAPH_PROFILE | SHT_LLVM_DEPENDENT_LIBRARIES => {
