@@ -79,6 +79,10 @@
 //!   replayed by both linkers (`@response.txt`); every replay runs like the original program.
 //! * `dead_reloc_in_nonalloc`: `-z dead-reloc-in-nonalloc=GLOB=VALUE` (none, one rule, two
 //!   rules where the later wins): the tombstones debug info gets for a discarded COMDAT copy.
+//! * `paging`: `-N`/`--omagic` and `-n`/`--nmagic` (and `--no-omagic`) on a static program:
+//!   every program header and allocated section header, exactly (no PT_PHDR, headers outside
+//!   the PT_LOAD, one RWX segment for `-N`, no RELRO), the run; the page-size warnings; `-N`
+//!   implying `-Bstatic` for the `-l` options after it.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -386,6 +390,16 @@ fn trials() -> Vec<Trial> {
             format!("dead_reloc_in_nonalloc::{name}"),
             move |d| dead_reloc_in_nonalloc(d, flags),
         ));
+    }
+    for &(name, flags, stdout) in PAGING_VARIANTS {
+        t.push(trial(GROUP, format!("paging::{name}"), move |d| {
+            paging(d, flags, stdout)
+        }));
+    }
+    for (name, static_lib) in [("implies_bstatic", true), ("bdynamic_after", false)] {
+        t.push(trial(GROUP, format!("paging::{name}"), move |d| {
+            paging_library_search(d, static_lib)
+        }));
     }
     for &(name, flags) in OTHER_TARGET_VARIANTS {
         t.push(trial(GROUP, format!("other_targets::{name}"), move |d| {
@@ -1847,6 +1861,130 @@ fn output_shape(dir: &Path, c: Compiler, src: &str, shared: bool, flags: &[&str]
         p.check(same_run(&weld.run(&w_out)?, &l_run));
     }
     p.done()
+}
+
+/// (variant, driver flags, what lld's program prints; `None`: not run, since lld's output
+/// does not start either: `-n` maps unaligned segments of different permissions).
+const PAGING_VARIANTS: &[(&str, &[&str], Option<&str>)] = &[
+    ("omagic", &["-Wl,-N"], Some(PAGING_STDOUT)),
+    ("omagic_long", &["-Wl,--omagic"], Some(PAGING_STDOUT)),
+    ("no_omagic", &["-Wl,-N,--no-omagic"], Some(PAGING_STDOUT)),
+    ("nmagic", &["-Wl,-n"], None),
+    ("nmagic_long_pie", &["-Wl,--nmagic", "-static-pie"], None),
+    (
+        "page_size_warnings",
+        &["-Wl,-N,-z,max-page-size=65536,-z,common-page-size=16384"],
+        Some(PAGING_STDOUT),
+    ),
+];
+
+const PAGING_STDOUT: &str = "paging 124 0\n";
+
+/// The layout without pages: `paging/main.c` linked `-static` (`-fPIE` objects) with the
+/// variant's flags. Program headers and allocated sections must be lld's in every column, and
+/// so must the warnings.
+fn paging(dir: &Path, flags: &[&str], stdout: Option<&str>) -> Check {
+    let o = obj("paging", "main.c", Compiler::Clang, &["-fPIE"])?;
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<(PathBuf, Output), String> {
+        let mut a = vec![arg(&o)];
+        if !flags.contains(&"-static-pie") {
+            a.push("-static".to_string());
+        }
+        a.extend(strings(flags));
+        s.link_in(None, Compiler::Clang, false, &a, "a.out")
+    };
+    let (l_out, l_link) = reference(build(&lld))?;
+    let l_phdrs = program_header_lines(&l_out)?;
+    expect_lld(
+        !l_phdrs.iter().any(|l| l.starts_with("PHDR ")) || flags.contains(&"-Wl,-N,--no-omagic"),
+        || {
+            format!(
+                "ld.lld-22's output should have no PT_PHDR:\n{}",
+                l_phdrs.join("\n")
+            )
+        },
+    )?;
+    let (w_out, w_link) = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "the program headers",
+        &program_header_lines(&w_out)?,
+        &l_phdrs,
+    ));
+    p.check(same_lines(
+        "the allocated sections",
+        &alloc_section_lines(&w_out)?,
+        &alloc_section_lines(&l_out)?,
+    ));
+    p.check(same_diagnostics(&w_link, &l_link, &weld));
+    if let Some(stdout) = stdout {
+        let l_run = lld.run(&l_out)?;
+        expect_lld_run(&l_run, 0, stdout)?;
+        p.check(same_run(&weld.run(&w_out)?, &l_run));
+    }
+    p.done()
+}
+
+/// `-N` works as `-Bstatic` for the `-l` options after it (lld, GNU ld): with only
+/// `libpg.so` in the search path, `-N -lpg` fails as lld fails, `-N -Bdynamic -lpg` links.
+fn paging_library_search(dir: &Path, static_lib: bool) -> Check {
+    let o = obj("paging", "main.c", Compiler::Clang, &["-fPIE"])?;
+    let (lld, weld) = sides(dir)?;
+    let libs = dir.join("libs");
+    paths::fresh_dir(&libs)?;
+    let libm = libc_dir()?.join("libm.so.6");
+    std::fs::copy(&libm, libs.join("libpg.so"))
+        .map_err(|e| format!("cannot copy {}: {e}", libm.display()))?;
+    let mut args = strings(&["-e", "main", "--unresolved-symbols=ignore-all", "-N"]);
+    args.push(arg(&o));
+    args.push(format!("-L{}", arg(&libs)));
+    if !static_lib {
+        args.push("-Bdynamic".to_string());
+    }
+    args.push("-lpg".to_string());
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(lo.code == Some(if static_lib { 1 } else { 0 }), || {
+        format!(
+            "ld.lld-22 should {} -lpg\n{}",
+            if static_lib { "not find" } else { "find" },
+            lo.report()
+        )
+    })?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// Every program header of `file` as `llvm-readelf -lW` prints it (all columns).
+fn program_header_lines(file: &Path) -> Result<Vec<String>, String> {
+    let text = dynelf::readelf(&["-lW"], file)?;
+    Ok(text
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("Type "))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| !l.trim_start().starts_with('['))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect())
+}
+
+/// The allocated sections of `file`: `name type address offset size flags align`.
+fn alloc_section_lines(file: &Path) -> Result<Vec<String>, String> {
+    let text = dynelf::readelf(&["-SW"], file)?;
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let rest = l.split_once(']')?.1;
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            // name type address offset size entsize flags link info align
+            (f.len() == 10 && f[6].contains('A')).then(|| {
+                format!(
+                    "{} {} {} {} {} {} {}",
+                    f[0], f[1], f[2], f[3], f[4], f[6], f[9]
+                )
+            })
+        })
+        .collect())
 }
 
 /// (variant, flags, what lld's program prints).

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::{Config, Input, InputKind, OutputKind, PositionalState};
+use crate::config::{Config, Input, InputKind, OutputKind, PositionalState, DEFAULT_PAGE_SIZE};
 use crate::error::Result;
 use crate::library_search::apply_sysroot;
 use crate::options::{self, Match, Status};
@@ -235,6 +235,21 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
     let sysroot = c.sysroot.clone();
     for dir in &mut c.search_paths {
         *dir = apply_sysroot(dir, sysroot.as_deref());
+    }
+    if c.paging_disabled() {
+        // lld: without pages there is nothing for RELRO to protect, and page sizes other than
+        // the default are worth a warning.
+        c.z.relro = false;
+        for (name, v) in [
+            ("max-page-size", c.z.max_page_size),
+            ("common-page-size", c.z.common_page_size),
+        ] {
+            if v.is_some_and(|v| v != DEFAULT_PAGE_SIZE) {
+                st.warnings.push(format!(
+                    "-z {name} set, but paging disabled by omagic or nmagic"
+                ));
+            }
+        }
     }
     if let (Some(base), Some(text)) = (c.image_base, &st.image_base_text) {
         if base % c.max_page_size() != 0 {

@@ -3,6 +3,9 @@
 
 use std::path::PathBuf;
 
+/// lld's maximum and common page size on x86-64.
+pub const DEFAULT_PAGE_SIZE: u64 = 4096;
+
 /// The kind of file being produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputKind {
@@ -253,6 +256,10 @@ pub struct Config {
     /// `--rosegment` (default) / `--no-rosegment`: read-only sections get a segment apart from
     /// executable ones.
     pub rosegment: bool,
+    /// `-N`/`--omagic`: one read-write-execute PT_LOAD, sections not page aligned, no RELRO.
+    pub omagic: bool,
+    /// `-n`/`--nmagic`: sections not page aligned and no RELRO; segments keep their permissions.
+    pub nmagic: bool,
     /// `--warn-common`: warn when a common symbol meets another common or a definition.
     pub warn_common: bool,
     /// `--noinhibit-exec`: undefined and duplicate symbols are warnings; the output is written.
@@ -394,6 +401,8 @@ impl Default for Config {
             eh_frame_hdr: false,
             gc_sections: false,
             rosegment: true,
+            omagic: false,
+            nmagic: false,
             warn_common: false,
             noinhibit_exec: false,
             no_gnu_unique: false,
@@ -504,15 +513,30 @@ impl Config {
         self.pie || self.output_kind == OutputKind::SharedObject
     }
 
-    /// The page size segments are aligned to (`-z max-page-size`, 4 KiB by default as lld on x86-64).
-    pub fn max_page_size(&self) -> u64 {
-        self.z.max_page_size.unwrap_or(4096)
+    /// `-N` or `-n`: the output is not laid out in pages (lld: "paging disabled"). The headers
+    /// are then outside every PT_LOAD and there is no PT_PHDR.
+    pub fn paging_disabled(&self) -> bool {
+        self.omagic || self.nmagic
     }
 
+    /// The page size segments are aligned to (`-z max-page-size`, 4 KiB by default as lld on
+    /// x86-64; 1 when paging is disabled).
+    pub fn max_page_size(&self) -> u64 {
+        if self.paging_disabled() {
+            return 1;
+        }
+        self.z.max_page_size.unwrap_or(DEFAULT_PAGE_SIZE)
+    }
+
+    /// The page size the end of RELRO is aligned to (`-z common-page-size`, at most the maximum
+    /// page size).
     pub fn common_page_size(&self) -> u64 {
+        if self.paging_disabled() {
+            return 1;
+        }
         self.z
             .common_page_size
-            .unwrap_or(4096)
+            .unwrap_or(DEFAULT_PAGE_SIZE)
             .min(self.max_page_size())
     }
 

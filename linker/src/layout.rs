@@ -1814,6 +1814,10 @@ fn synth_osec(synth: &dyn Fn(Synthetic) -> Option<(u64, u64)>, name: &str) -> (u
 /// Segment class of an allocated output section: 0 = R, 1 = RX, 2 = RW (RELRO), 3 = RW. With
 /// `--no-rosegment` read-only and executable sections share class 0, mapped R+X.
 fn segment_class(config: &Config, os: &OutputSection) -> u8 {
+    // -N: one read-write-execute segment for everything.
+    if config.omagic {
+        return 0;
+    }
     let exec = os.flags & u64::from(elf::SHF_EXECINSTR) != 0;
     let write = os.flags & u64::from(elf::SHF_WRITE) != 0;
     if exec && !write && !config.rosegment {
@@ -1831,6 +1835,7 @@ fn segment_class(config: &Config, os: &OutputSection) -> u8 {
 
 fn pflags(config: &Config, class: u8) -> u32 {
     match class {
+        _ if config.omagic => elf::PF_R | elf::PF_W | elf::PF_X,
         0 if !config.rosegment => elf::PF_R | elf::PF_X,
         0 => elf::PF_R,
         1 => elf::PF_R | elf::PF_X,
@@ -1869,7 +1874,9 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     let has_eh_hdr = lay.synthetic_index.contains_key(&Synthetic::EhFrameHdr);
     let notes = note_groups(lay);
     let has_gnu_property = lay.synthetic_index.contains_key(&Synthetic::GnuProperty);
-    let nphdr = 1 // PHDR
+    // Without paging (-N, -n) the headers are in no PT_LOAD, so no PT_PHDR describes them.
+    let has_phdr = !config.paging_disabled();
+    let nphdr = usize::from(has_phdr)
         + usize::from(has_interp)
         + load_classes.len()
         + usize::from(has_dynamic)
@@ -2012,9 +2019,10 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             tbss_end = None;
         }
         // A `--section-start` address is taken as given; inside a segment the file offset
-        // moves with it, as in lld.
+        // moves with it, as in lld. A NOBITS section's offset only keeps offsets increasing
+        // (lld's convention): its alignment padding takes no file space.
         let aligned = start.unwrap_or_else(|| align_to(addr, sec_align));
-        if start.is_none() || !os.is_nobits() {
+        if !os.is_nobits() {
             off += aligned.saturating_sub(addr);
         }
         addr = aligned;
@@ -2102,15 +2110,17 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
 
     // Program headers in lld's order.
     let mut segs = Vec::new();
-    segs.push(Segment {
-        p_type: elf::PT_PHDR,
-        flags: elf::PF_R,
-        offset: EHDR_SIZE,
-        vaddr: base + EHDR_SIZE,
-        filesz: headers - EHDR_SIZE,
-        memsz: headers - EHDR_SIZE,
-        align: 8,
-    });
+    if has_phdr {
+        segs.push(Segment {
+            p_type: elf::PT_PHDR,
+            flags: elf::PF_R,
+            offset: EHDR_SIZE,
+            vaddr: base + EHDR_SIZE,
+            filesz: headers - EHDR_SIZE,
+            memsz: headers - EHDR_SIZE,
+            align: 8,
+        });
+    }
     if has_interp {
         let (os, _) = lay.synthetic_index[&Synthetic::Interp];
         let s = &lay.sections[os as usize];
@@ -2124,21 +2134,36 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             align: 1,
         });
     }
-    // The first PT_LOAD covers the headers and the R sections.
+    // The first PT_LOAD covers the headers and the R sections; without paging (-N, -n) it
+    // starts at the first section instead, as in lld.
     let mut loads_iter = loads.into_iter();
     if let Some(mut first) = loads_iter.next() {
-        let r_end = lay
-            .sections
-            .iter()
-            .filter(|s| s.is_alloc())
-            .take_while(|s| segment_class(config, s) == 0)
+        let r_sections = || {
+            lay.sections
+                .iter()
+                .filter(|s| s.is_alloc())
+                .take_while(|s| segment_class(config, s) == 0)
+                .filter(|s| !(s.is_nobits() && s.flags & u64::from(elf::SHF_TLS) != 0))
+        };
+        if config.paging_disabled() {
+            if let Some(s) = r_sections().next() {
+                first.vaddr = s.addr;
+                first.offset = s.offset;
+            } else {
+                first.vaddr = base + headers;
+                first.offset = headers;
+            }
+        }
+        let r_end = r_sections()
             .map(|s| (s.addr + s.size, s.offset + s.file_size()))
-            .fold((base + headers, headers), |a, b| {
+            .fold((first.vaddr.max(base + headers), headers), |a, b| {
                 (a.0.max(b.0), a.1.max(b.1))
             });
-        first.memsz = r_end.0 - base;
-        first.filesz = r_end.1;
-        segs.push(first);
+        first.memsz = r_end.0 - first.vaddr;
+        first.filesz = r_end.1 - first.offset;
+        if first.memsz > 0 || !config.paging_disabled() {
+            segs.push(first);
+        }
     }
     for mut l in loads_iter {
         if l.memsz == 0 && l.filesz == 0 {

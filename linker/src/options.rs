@@ -880,10 +880,18 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--print-icf-sections"], Flag, IgnoredTuningOnly, "List identical folded sections (weld folds none)", "List identical folded sections", accept},
     opt! {["--no-print-icf-sections"], Flag, IgnoredTuningOnly, "Do not list identical folded sections (default)", "", accept},
     opt! {["--emit-relocs", "-q"], Flag, NotYet, "Generate relocations in output", "", accept},
-    opt! {["--omagic", "-N"], Flag, NotYet, "Set the text and data sections to be readable and writable, do not page align sections", "", accept},
-    opt! {["--no-omagic"], Flag, IgnoredTuningOnly, "Page align sections, read-only text (default)", "", accept},
-    opt! {["--nmagic", "-n"], Flag, NotYet, "Do not page align sections, link against static libraries", "", accept},
-    opt! {["--no-nmagic"], Flag, IgnoredTuningOnly, "Page align sections (default)", "", accept},
+    opt! {["--omagic", "-N"], Flag, Implemented, "Set the text and data sections to be readable and writable, do not page align sections, link against static libraries", "", |s, _| {
+        s.config.omagic = true;
+        s.pos.link_static = true;
+        Ok(())
+    }},
+    opt! {["--no-omagic"], Flag, Implemented, "Do not set the text data sections to be writable, page align sections (default)", "", |s, _| { s.config.omagic = false; Ok(()) }},
+    opt! {["--nmagic", "-n"], Flag, Implemented, "Do not page align sections, link against static libraries", "", |s, _| {
+        s.config.nmagic = true;
+        s.pos.link_static = true;
+        Ok(())
+    }},
+    opt! {["--no-nmagic"], Flag, Implemented, "Page align sections (default)", "", |s, _| { s.config.nmagic = false; Ok(()) }},
     opt! {["--rosegment"], Flag, Implemented, "Put read-only non-executable sections in their own segment (default)", "", |s, _| { s.config.rosegment = true; Ok(()) }},
     opt! {["--no-rosegment"], Flag, Implemented, "Do not put read-only non-executable sections in their own segment", "", |s, _| { s.config.rosegment = false; Ok(()) }},
     opt! {["--xosegment"], Flag, NotYet, "Put execute-only sections in their own segment", "", accept},
