@@ -6,7 +6,8 @@
 //!   modes.
 //! * `cxx_eh_rtti::*`, `tls::*`, `mixed::*`, `archive::*`, `fat_lto::*`, `rust::*`: C++
 //!   exceptions and RTTI, thread-locals, native and bitcode objects mixed both ways, bitcode
-//!   archives (llvm-ar and GNU ar), fat LTO objects, Rust with `-C linker-plugin-lto`.
+//!   archives (llvm-ar and GNU ar), fat LTO objects (clang's, and gcc's next to clang
+//!   bitcode), Rust with `-C linker-plugin-lto`.
 //! * `options::*`: `--lto-O*`, `-plugin-opt=O1`, `--thinlto-jobs` determinism, `--save-temps`,
 //!   `--lto-emit-asm`, `--lto-obj-path=`, `-mllvm`, the ThinLTO cache and its pruning.
 //! * `errors::*`: corrupt bitcode, bitcode from a future LLVM, bitcode for another target, and a
@@ -87,6 +88,10 @@ fn trials() -> Vec<Trial> {
     t.push(trial("fat_lto::default_links_native", |d| {
         fat_lto(d, false)
     }));
+    t.push(trial(
+        "fat_lto::gcc_fat_object_with_bitcode",
+        gcc_fat_object,
+    ));
     t.push(trial("fat_lto::fat_lto_objects_links_bitcode", |d| {
         fat_lto(d, true)
     }));
@@ -462,6 +467,38 @@ fn archives(dir: &Path, tool: &str, lto: Lto) -> Check {
 /// Fat LTO objects (`-ffat-lto-objects -flto=thin`): by default the native code is linked and no
 /// LTO runs; with `-Wl,--fat-lto-objects` the bitcode is linked. Function sizes tell which code
 /// went in, and must match lld's.
+/// A GCC fat LTO object (`gcc -flto -ffat-lto-objects`: GIMPLE in `.gnu.lto_*` sections next
+/// to machine code) linked with clang bitcode: its machine code links as a regular object, as
+/// in lld (only slim GCC LTO objects are refused, see tests/errors.rs).
+fn gcc_fat_object(dir: &Path) -> Check {
+    let link = Link::DynamicPie;
+    let main = compile_group(dir, "fat", &[("main.c", Lto::Thin)], link, &[])?;
+    let mut gcc = Command::new(tools::find(tools::GCC)?);
+    gcc.current_dir(dir)
+        .args(link.cflags())
+        .args([
+            "-c",
+            "-O1",
+            "-flto",
+            "-ffat-lto-objects",
+            "-o",
+            "helper.gcc.o",
+        ])
+        .arg(lto::data("fat", "helper.c"));
+    run::run(&mut gcc, run::TOOL_TIMEOUT)?.ok("gcc -flto -ffat-lto-objects -c")?;
+    let secs = weld_tests::elf::section_names(&dir.join("helper.gcc.o"))?;
+    if !secs.iter().any(|s| s.starts_with(".gnu.lto_")) || !secs.iter().any(|s| s == ".text") {
+        return Err(format!(
+            "helper.gcc.o is not a GCC fat LTO object: sections {secs:?}"
+        ));
+    }
+    let mut rest = main;
+    rest.push("helper.gcc.o".into());
+    let args = link_args(link, Lto::Thin, &rest);
+    let (l, w) = lto::link_both_extra(dir, "prog", false, &args, &[])?;
+    lto::run_and_compare(dir, &l, &w, &Expect::file("fat")?)
+}
+
 fn fat_lto(dir: &Path, use_bitcode: bool) -> Check {
     let link = Link::DynamicPie;
     let objs = compile_group(

@@ -622,15 +622,19 @@ fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionK
     SectionKind::Regular
 }
 
-/// True for the sections GCC writes when compiling with `-flto` (GIMPLE bytecode).
-pub fn is_gcc_lto_object(file: &ObjectFile) -> bool {
+/// True for a slim GCC LTO object: GIMPLE bytecode in `.gnu.lto_*` sections and no machine
+/// code, marked by GCC's `__gnu_lto_slim` symbol. A fat one (`-ffat-lto-objects`) also holds
+/// the machine code and links as a regular object, as in lld; its `.gnu.lto_*` sections are
+/// `SHF_EXCLUDE`.
+pub fn is_gcc_slim_lto_object(file: &ObjectFile) -> bool {
     file.sections
         .iter()
         .any(|s| s.name.starts_with(b".gnu.lto_"))
+        && (0..file.symbols.len()).any(|i| file.sym_name(i) == b"__gnu_lto_slim")
 }
 
 pub fn check_not_gcc_lto(file: &ObjectFile) -> Result<()> {
-    if is_gcc_lto_object(file) {
+    if is_gcc_slim_lto_object(file) {
         bail!(
             "{}: GCC LTO objects are not supported; compile with clang -flto or -fno-lto",
             file.name
