@@ -83,6 +83,9 @@
 //!   every program header and allocated section header, exactly (no PT_PHDR, headers outside
 //!   the PT_LOAD, one RWX segment for `-N`, no RELRO), the run; the page-size warnings; `-N`
 //!   implying `-Bstatic` for the `-l` options after it.
+//! * `android_packed`: `--pack-dyn-relocs=android` and `android+relr` (a library and a PIE):
+//!   `.rela.dyn`'s APS2 bytes, the relocations decoded from them, the relocation sections'
+//!   headers, the dynamic section.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -352,6 +355,11 @@ fn trials() -> Vec<Trial> {
     for &(name, flags, runs) in RELR_VARIANTS {
         t.push(trial(GROUP, format!("relr::{name}"), move |d| {
             relr(d, flags, runs)
+        }));
+    }
+    for &(name, flags) in ANDROID_PACKED_VARIANTS {
+        t.push(trial(GROUP, format!("android_packed::{name}"), move |d| {
+            android_packed(d, flags)
         }));
     }
     for &(name, args, file) in REPORT_VARIANTS {
@@ -1551,6 +1559,111 @@ fn relr(dir: &Path, flags: &[&str], runs: bool) -> Check {
         p.check(same_run(&weld.run(&w_exe)?, &l_run));
     }
     p.done()
+}
+
+/// (variant, flags for the library and the program).
+const ANDROID_PACKED_VARIANTS: &[(&str, &[&str])] = &[
+    ("android", &["-Wl,--pack-dyn-relocs=android"]),
+    ("android_relr", &["-Wl,--pack-dyn-relocs=android+relr"]),
+    (
+        "relr_then_android",
+        &[
+            "-Wl,--pack-dyn-relocs=relr",
+            "-Wl,--pack-dyn-relocs=android",
+        ],
+    ),
+];
+
+/// `--pack-dyn-relocs=android[+relr]`: `android_packed/lib.c` as `libext.so` and
+/// `android_packed/main.c` as a PIE using it, each linked by each linker with the flags. glibc
+/// does not read APS2, so nothing runs; the outputs must be lld's: `.rela.dyn`'s bytes (the
+/// encoding and its grouping), the relocations llvm-readelf-22 decodes from it, the headers of
+/// the relocation sections, and the dynamic section.
+fn android_packed(dir: &Path, flags: &[&str]) -> Check {
+    let c = Compiler::Clang;
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<(PathBuf, PathBuf), String> {
+        let mut a = strings(&["-shared", "-Wl,-soname,libext.so"]);
+        a.push(arg(&obj("android_packed", "lib.c", c, &["-fPIC"])?));
+        a.extend(strings(flags));
+        let lib = s.link(c, false, &a, "libext.so")?;
+        let mut a = strings(&["-pie"]);
+        a.push(arg(&obj("android_packed", "main.c", c, &["-fPIE"])?));
+        a.push(arg(&lib));
+        a.extend(strings(flags));
+        Ok((lib, s.link(c, false, &a, "a.out")?))
+    };
+    let (l_lib, l_exe) = reference(build(&lld))?;
+    let l_bytes = section_bytes(&l_exe, ".rela.dyn")?;
+    expect_lld(
+        l_bytes.first().is_some_and(|l| l.starts_with("41505332")),
+        || format!("ld.lld-22's .rela.dyn should start with APS2: {l_bytes:?}"),
+    )?;
+    let (w_lib, w_exe) = build(&weld)?;
+    let mut p = Problems::default();
+    for (what, w, l) in [
+        ("libext.so", &w_lib, &l_lib),
+        ("the program", &w_exe, &l_exe),
+    ] {
+        p.check(same_lines(
+            &format!(".rela.dyn's bytes in {what}"),
+            &section_bytes(w, ".rela.dyn")?,
+            &section_bytes(l, ".rela.dyn")?,
+        ));
+        p.check(same_lines(
+            &format!("the relocations of {what}"),
+            &relocation_lines(w)?,
+            &relocation_lines(l)?,
+        ));
+        p.check(same_lines(
+            &format!("the relocation sections of {what}"),
+            &reloc_section_headers(w)?,
+            &reloc_section_headers(l)?,
+        ));
+        p.check(same_dynamic(what, w, l));
+    }
+    p.done()
+}
+
+/// A section's contents as `llvm-readelf -x` dumps them, the address column dropped.
+fn section_bytes(file: &Path, section: &str) -> Result<Vec<String>, String> {
+    let text = dynelf::readelf(&["-x", section], file)?;
+    Ok(text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("0x"))
+        .map(|l| {
+            let hex: String = l.split_whitespace().skip(1).take(4).collect();
+            hex
+        })
+        .collect())
+}
+
+/// Every relocation `llvm-readelf -r` lists (decoded from packed formats): the section line,
+/// then `offset type symbol+addend` of each.
+fn relocation_lines(file: &Path) -> Result<Vec<String>, String> {
+    let text = dynelf::readelf(&["-r"], file)?;
+    Ok(text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with("Offset"))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect())
+}
+
+/// The headers of the relocation sections: `name type flags entsize link info align`.
+fn reloc_section_headers(file: &Path) -> Result<Vec<String>, String> {
+    let text = dynelf::readelf(&["-SW"], file)?;
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_once(']')?.1.split_whitespace().collect();
+            (f.len() == 10 && f[0].starts_with(".rel")).then(|| {
+                format!(
+                    "{} {} {} {} {} {} {}",
+                    f[0], f[1], f[6], f[5], f[7], f[8], f[9]
+                )
+            })
+        })
+        .collect())
 }
 
 /// (variant, linker arguments after `main.o`, the report file each linker writes in its

@@ -349,6 +349,8 @@ pub struct Config {
     pub exclude_libs: Vec<String>,
     /// `--export-dynamic-symbol-list=FILE`: dynamic-list files whose patterns are exported.
     pub export_dynamic_symbol_lists: Vec<PathBuf>,
+    /// `--pack-dyn-relocs=android` (or `android+relr`): `.rela.dyn` in Android's APS2 format.
+    pub pack_dyn_relocs_android: bool,
     pub pack_dyn_relocs_relr: bool,
     /// `--use-android-relr-tags`: `SHT_ANDROID_RELR` and `DT_ANDROID_RELR*`.
     pub use_android_relr_tags: bool,
@@ -456,6 +458,7 @@ impl Default for Config {
             exclude_libs: Vec::new(),
             export_dynamic_symbol_lists: Vec::new(),
             pack_dyn_relocs_relr: false,
+            pack_dyn_relocs_android: false,
             use_android_relr_tags: false,
             relr_glibc: false,
             map_file: None,

@@ -4,6 +4,7 @@
 
 use crate::config::OutputKind;
 use crate::config::{Config, Strip};
+use crate::dyn_relocs::{encode_android_rela, encode_relr, packs_as_relr, rela_dyn_records};
 use crate::eh_frame;
 use crate::error::Result;
 use crate::input_files::{FileId, SectionKind};
@@ -264,6 +265,8 @@ pub struct Layout {
     pub relr: Vec<u64>,
     /// `.relr.dyn`'s contents.
     pub relr_words: Vec<u64>,
+    /// `.rela.dyn`'s contents in Android's packed format (`--pack-dyn-relocs=android`).
+    pub android_rela: Option<Vec<u8>>,
     pub scan: ScanResult,
 }
 
@@ -285,6 +288,10 @@ pub const NT_FDO_PACKAGING_METADATA: u32 = 0xcafe_1a7e;
 
 /// `SHT_ANDROID_RELR` and its dynamic tags (`--use-android-relr-tags`).
 const SHT_ANDROID_RELR: u32 = 0x6fff_ff00;
+/// `SHT_ANDROID_RELA` and its dynamic tags (`--pack-dyn-relocs=android`).
+pub const SHT_ANDROID_RELA: u32 = 0x6000_0002;
+const DT_ANDROID_RELA: u32 = 0x6000_0011;
+const DT_ANDROID_RELASZ: u32 = 0x6000_0012;
 /// gABI's `DT_RELR*` (the `object` crate does not name them).
 const DT_RELRSZ: u32 = 35;
 const DT_RELR: u32 = 36;
@@ -665,6 +672,9 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             1,
         );
     }
+    // Only a dynamic output has a loader to unpack relocations: a static executable's
+    // IRELATIVE relocations stay plain RELA for the C library's startup code.
+    let android_rela = config.pack_dyn_relocs_android && has_dynamic;
     let relr_count = scan
         .dyn_relocs
         .iter()
@@ -678,19 +688,16 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         .count() as u64
         - relr_count;
     if rela_dyn_count > 0 || has_dynamic {
-        let size = rela_dyn_count * RELA_SIZE;
-        add_synth(
-            &mut b,
-            ".rela.dyn",
-            elf::SHT_RELA,
-            a,
-            Synthetic::RelaDyn,
-            size,
-            8,
-        );
+        // Android's packed format is sized once addresses are known (`size_packed_relocs`).
+        let (sh_type, size) = if android_rela {
+            (SHT_ANDROID_RELA, 0)
+        } else {
+            (elf::SHT_RELA, rela_dyn_count * RELA_SIZE)
+        };
+        add_synth(&mut b, ".rela.dyn", sh_type, a, Synthetic::RelaDyn, size, 8);
     }
     if relr_count > 0 {
-        // Sized once addresses are known (`size_relr_dyn`); at most one word per relocation.
+        // Sized once addresses are known (`size_packed_relocs`); at most one word per relocation.
         let sh_type = if config.use_android_relr_tags {
             SHT_ANDROID_RELR
         } else {
@@ -1064,6 +1071,9 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         if os.sh_type == elf::SHT_RELA {
             os.entsize = RELA_SIZE;
         }
+        if os.sh_type == SHT_ANDROID_RELA {
+            os.entsize = 1;
+        }
         if os.sh_type == elf::SHT_RELR || os.sh_type == SHT_ANDROID_RELR {
             os.entsize = 8;
         }
@@ -1151,6 +1161,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         relative_count,
         relr: Vec::new(),
         relr_words: Vec::new(),
+        android_rela: None,
         scan,
         dyn_tables,
         dynamic_output,
@@ -1164,8 +1175,8 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let _ = nfiles;
     assign_addresses(config, &mut lay)?;
     lay.fill_addresses(res);
-    if relr_count > 0 {
-        size_relr_dyn(config, res, &mut lay)?;
+    if relr_count > 0 || android_rela {
+        size_packed_relocs(config, res, &mut lay, android_rela)?;
     }
     define_synthetic_symbols(config, res, &mut lay)?;
     lay.entry = entry_address(config, res, &lay)?;
@@ -1277,33 +1288,28 @@ fn mark_live_pieces(
     }
 }
 
-/// Whether a dynamic relocation goes to `.relr.dyn`: with `-z pack-relative-relocs`, a
-/// relative relocation at an even place, as lld decides it (from the section's alignment and
-/// the offset in it, so that the choice does not depend on addresses). Its addend is then the
-/// value already written at the place.
-pub fn packs_as_relr(config: &Config, res: &Resolved, d: &crate::relocations::DynReloc) -> bool {
-    use crate::relocations::{DynKind, Place};
-    if !config.pack_dyn_relocs_relr || !matches!(d.kind, DynKind::Relative { .. }) {
-        return false;
-    }
-    match d.place {
-        Place::Got(_) => true,
-        Place::Input { file, sec, offset } => {
-            res.files[file as usize].sections[sec as usize].align() >= 2 && offset % 2 == 0
-        }
-        Place::IgotPlt(_) | Place::Copy(_) => false,
-    }
-}
-
-/// `.relr.dyn`'s size depends on the places' addresses, and the places move with its size:
-/// lay out again until the encoding fits. As lld, the section never shrinks once it has
-/// grown (a shorter encoding is padded with empty bitmaps), so this ends.
-fn size_relr_dyn(config: &Config, res: &Resolved, lay: &mut Layout) -> Result<()> {
-    let Some(&(os, _)) = lay.synthetic_index.get(&Synthetic::RelrDyn) else {
-        return Ok(());
-    };
+/// The packed tables' sizes (`.relr.dyn`, and `.rela.dyn` in Android's format) depend on the
+/// addresses they encode, and those addresses move with the sizes: lay out again until both
+/// encodings fit. As lld, a table never shrinks once it has grown (a shorter encoding is
+/// padded: empty RELR bitmaps, zero bytes after APS2), so this ends.
+fn size_packed_relocs(
+    config: &Config,
+    res: &Resolved,
+    lay: &mut Layout,
+    android_rela: bool,
+) -> Result<()> {
+    let relr_os = lay.synthetic_index.get(&Synthetic::RelrDyn).map(|x| x.0);
+    let rela_os = lay
+        .synthetic_index
+        .get(&Synthetic::RelaDyn)
+        .map(|x| x.0)
+        .filter(|_| android_rela);
     let mut rounds = 0;
     loop {
+        let first_round = rounds == 0;
+        // A size fits if it is exact, or (after the first round) larger than needed.
+        let fits = |need: u64, have: u64| need == have || (!first_round && need < have);
+        let mut ok = true;
         let mut places: Vec<u64> = lay
             .scan
             .dyn_relocs
@@ -1312,55 +1318,51 @@ fn size_relr_dyn(config: &Config, res: &Resolved, lay: &mut Layout) -> Result<()
             .map(|d| lay.dyn_place_address(d.place))
             .collect();
         places.sort_unstable();
-        let mut words = encode_relr(&places);
-        let have = lay.sections[os as usize].size / 8;
-        let first_round = rounds == 0;
-        if words.len() as u64 == have || (!first_round && (words.len() as u64) < have) {
-            // An odd word without bits relocates nothing.
-            words.resize(have as usize, 1);
+        let words = encode_relr(&places);
+        if let Some(os) = relr_os {
+            let (need, have) = (words.len() as u64 * 8, lay.sections[os as usize].size);
+            if !fits(need, have) {
+                ok = false;
+                set_synth_size(&mut lay.sections[os as usize], need);
+            }
+        }
+        let mut packed = None;
+        if let Some(os) = rela_os {
+            let place = |p| lay.dyn_place_address(p);
+            let records = rela_dyn_records(
+                config,
+                res,
+                &lay.scan.dyn_relocs,
+                &place,
+                &lay.dyn_tables.dynsym_index,
+                &lay.address_map(res),
+            );
+            let bytes = encode_android_rela(&records);
+            let (need, have) = (bytes.len() as u64, lay.sections[os as usize].size);
+            if !fits(need, have) {
+                ok = false;
+                set_synth_size(&mut lay.sections[os as usize], need);
+            }
+            packed = Some(bytes);
+        }
+        if ok {
+            let mut words = words;
+            if let Some(os) = relr_os {
+                // An odd word without bits relocates nothing.
+                words.resize((lay.sections[os as usize].size / 8) as usize, 1);
+            }
             lay.relr = places;
             lay.relr_words = words;
+            lay.android_rela = packed;
             return Ok(());
         }
         rounds += 1;
         if rounds > 32 {
-            bail!("internal error: .relr.dyn's size does not converge");
+            bail!("internal error: the packed dynamic relocations' size does not converge");
         }
-        set_synth_size(&mut lay.sections[os as usize], words.len() as u64 * 8);
         assign_addresses(config, lay)?;
         lay.fill_addresses(res);
     }
-}
-
-/// The RELR encoding of sorted, 8-byte aligned places: an address word, then bitmap words
-/// (odd) whose bit `i` (1..=63) stands for the word `i - 1` places after the ones so far.
-fn encode_relr(places: &[u64]) -> Vec<u64> {
-    const BITS: u64 = 63;
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < places.len() {
-        let mut base = places[i];
-        out.push(base);
-        i += 1;
-        base += 8;
-        loop {
-            let mut bitmap = 0u64;
-            while i < places.len() {
-                let d = places[i].wrapping_sub(base);
-                if d >= BITS * 8 || !d.is_multiple_of(8) {
-                    break;
-                }
-                bitmap |= 1 << (d / 8);
-                i += 1;
-            }
-            if bitmap == 0 {
-                break;
-            }
-            out.push((bitmap << 1) | 1);
-            base += BITS * 8;
-        }
-    }
-    out
 }
 
 fn set_synth_size(os: &mut OutputSection, size: u64) {
@@ -1706,11 +1708,18 @@ fn dynamic_tags(
         tag(elf::DT_DEBUG, 0);
     }
     if let Some((addr, size)) = synth(Synthetic::RelaDyn).filter(|_| counts.rela > 0) {
-        tag(elf::DT_RELA, addr);
-        tag(elf::DT_RELASZ, size);
-        tag(elf::DT_RELAENT, RELA_SIZE);
-        if counts.relative > 0 {
-            tag(elf::DT_RELACOUNT, counts.relative);
+        if config.pack_dyn_relocs_android {
+            // As lld: the packed table's own tags, the entry size still, no count.
+            tag(DT_ANDROID_RELA, addr);
+            tag(DT_ANDROID_RELASZ, size);
+            tag(elf::DT_RELAENT, RELA_SIZE);
+        } else {
+            tag(elf::DT_RELA, addr);
+            tag(elf::DT_RELASZ, size);
+            tag(elf::DT_RELAENT, RELA_SIZE);
+            if counts.relative > 0 {
+                tag(elf::DT_RELACOUNT, counts.relative);
+            }
         }
     }
     if let Some((addr, size)) = synth(Synthetic::RelrDyn).filter(|_| counts.relr > 0) {

@@ -8,6 +8,7 @@ pub mod args;
 pub mod config;
 pub mod debug_info;
 pub mod driver;
+pub mod dyn_relocs;
 pub mod dynamic;
 pub mod eh_frame;
 pub mod error;

@@ -500,14 +500,15 @@ fn unresolved_symbols(s: &mut ParseState, v: Option<&str>) -> Result<()> {
 }
 
 fn pack_dyn_relocs(s: &mut ParseState, v: Option<&str>) -> Result<()> {
-    match value(v) {
-        "none" => s.config.pack_dyn_relocs_relr = false,
-        "relr" => s.config.pack_dyn_relocs_relr = true,
-        "android" | "android+relr" => {
-            return Err(not_yet(&format!("--pack-dyn-relocs={}", value(v))))
-        }
+    let (android, relr) = match value(v) {
+        "none" => (false, false),
+        "relr" => (false, true),
+        "android" => (true, false),
+        "android+relr" => (true, true),
         other => bail!("unknown --pack-dyn-relocs format: {other}"),
-    }
+    };
+    s.config.pack_dyn_relocs_android = android;
+    s.config.pack_dyn_relocs_relr = relr;
     Ok(())
 }
 
@@ -1059,7 +1060,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--Bsymbolic-non-weak"], Flag, Implemented, "Bind default visibility defined STB_GLOBAL symbols locally for -shared", "", |s, _| { bsymbolic(s, Bsymbolic::NonWeak); Ok(()) }},
     opt! {["--Bsymbolic-non-weak-functions"], Flag, Implemented, "Bind default visibility defined STB_GLOBAL function symbols locally for -shared", "", |s, _| { bsymbolic(s, Bsymbolic::NonWeakFunctions); Ok(()) }},
     opt! {["--hash-style"], Value, Implemented, "Specify hash style (sysv, gnu or both)", "", hash_style},
-    opt! {["--pack-dyn-relocs"], Value, Implemented, "Pack dynamic relocations in the given format (none, relr)", "Pack dynamic relocations in the given format", pack_dyn_relocs},
+    opt! {["--pack-dyn-relocs"], Value, Implemented, "Pack dynamic relocations in the given format (none, android, relr, android+relr)", "Pack dynamic relocations in the given format", pack_dyn_relocs},
     opt! {["--use-android-relr-tags"], Flag, Implemented, "Use SHT_ANDROID_RELR / DT_ANDROID_RELR* tags instead of SHT_RELR / DT_RELR*", "", |s, _| { s.config.use_android_relr_tags = true; Ok(()) }},
     opt! {["--no-use-android-relr-tags"], Flag, Implemented, "Use SHT_RELR / DT_RELR* tags (default)", "", |s, _| { s.config.use_android_relr_tags = false; Ok(()) }},
     opt! {["--auxiliary"], Value, Implemented, "Set DT_AUXILIARY field to the specified name", "", |s, v| { s.config.auxiliaries.push(value(v).to_string()); Ok(()) }},

@@ -4,14 +4,15 @@
 //! truncated or stale output behind.
 
 use crate::config::{BuildId, Config, OutputKind};
+use crate::dyn_relocs::{key_address, raw_key_address, rela_dyn_records};
 use crate::eh_frame;
 use crate::error::{Error, Result};
-use crate::input_files::{io_reason, FileId};
+use crate::input_files::io_reason;
 use crate::layout::{
     ChunkKind, Layout, SymtabEntry, Synthetic, EHDR_SIZE, IPLT_ENTRY_SIZE, PHDR_SIZE, RELA_SIZE,
     SHDR_SIZE, SYM_SIZE,
 };
-use crate::relocations::{apply_relocs, AddressMap, DynKind, GotKind, SymKey};
+use crate::relocations::{apply_relocs, AddressMap, GotKind, SymKey};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymbolDef;
 use crate::{arch::x86_64 as arch, err};
@@ -409,7 +410,7 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
             elf::SHT_RELA if os.name == ".rela.plt" => {
                 (index_of(Synthetic::DynSym), index_of(Synthetic::GotPlt))
             }
-            elf::SHT_RELA => (index_of(Synthetic::DynSym), 0),
+            elf::SHT_RELA | crate::layout::SHT_ANDROID_RELA => (index_of(Synthetic::DynSym), 0),
             _ => (os.link, os.info),
         };
         let entsize = match os.sh_type {
@@ -455,37 +456,6 @@ fn write_chunk(
         // NOBITS: nothing to write.
         ChunkKind::Common(_) | ChunkKind::Copy(_) => Ok(()),
     }
-}
-
-/// Link-time address of a GOT/IPLT key's symbol: through its IPLT entry for an IFUNC, else
-/// the symbol's own (or its canonical PLT / copy) address.
-fn key_address(res: &Resolved, map: &dyn AddressMap, key: SymKey, addend: i64) -> u64 {
-    if let Some(v) = map.iplt_entry_address(key) {
-        return v.wrapping_add(addend as u64);
-    }
-    raw_key_address(res, map, key, addend)
-}
-
-fn raw_key_address(res: &Resolved, map: &dyn AddressMap, key: SymKey, addend: i64) -> u64 {
-    match key {
-        SymKey::Global(g) => match res.symtab.get(g).def {
-            SymbolDef::Defined { file, index } => map.symbol_address(file, index as usize, addend),
-            _ => global_value(res, map, g).wrapping_add(addend as u64),
-        },
-        SymKey::Local(f, i) => map.symbol_address(f, i as usize, addend),
-    }
-}
-
-/// Value of a global that has no defining object (common, synthetic, copy, canonical PLT):
-/// resolved through any object that refers to it.
-fn global_value(res: &Resolved, map: &dyn AddressMap, g: u32) -> u64 {
-    for (fi, ids) in res.file_syms.iter().enumerate() {
-        if let Some(k) = ids.iter().position(|&x| x == g) {
-            let f = &res.files[fi];
-            return map.symbol_address(fi as FileId, f.first_global + k, 0);
-        }
-    }
-    0
 }
 
 fn put_rela(buf: &mut [u8], i: usize, offset: u64, sym: u32, r_type: u32, addend: u64) {
@@ -690,57 +660,23 @@ fn write_rela_dyn(
     map: &dyn AddressMap,
     buf: &mut [u8],
 ) -> Result<()> {
-    let t = &lay.dyn_tables;
-    let mut relative = Vec::new();
-    let mut other = Vec::new();
-    let mut irelative = Vec::new();
-    for d in &lay.scan.dyn_relocs {
-        if crate::layout::packs_as_relr(config, res, d) {
-            continue;
-        }
-        let place = lay.dyn_place_address(d.place);
-        match d.kind {
-            DynKind::Relative { target, addend } => relative.push((
-                place,
-                0,
-                elf::R_X86_64_RELATIVE,
-                key_address(res, map, target, addend),
-            )),
-            DynKind::IRelative { target } => irelative.push((
-                place,
-                0,
-                elf::R_X86_64_IRELATIVE,
-                raw_key_address(res, map, target, 0),
-            )),
-            DynKind::Symbolic {
-                sym,
-                r_type,
-                addend,
-            } => {
-                let idx = t.dynsym_index.get(&sym).copied().unwrap_or(0);
-                other.push((place, idx, r_type, addend as u64));
-            }
-            DynKind::TlsLocal {
-                r_type,
-                target,
-                addend,
-            } => {
-                let a = match target {
-                    Some(k) => raw_key_address(res, map, k, addend).wrapping_sub(map.tls_start()),
-                    None => 0,
-                };
-                other.push((place, 0, r_type, a));
-            }
-        }
+    if let Some(packed) = &lay.android_rela {
+        // APS2 bytes, then zeros where an earlier, longer encoding was (never shrunk).
+        buf.fill(0);
+        buf[..packed.len()].copy_from_slice(packed);
+        return Ok(());
     }
-    relative.sort_by_key(|r| r.0);
-    for (i, (off, sym, ty, add)) in relative
-        .into_iter()
-        .chain(other)
-        .chain(irelative)
-        .enumerate()
-    {
-        put_rela(buf, i, off, sym, ty, add);
+    let place = |p| lay.dyn_place_address(p);
+    let records = rela_dyn_records(
+        config,
+        res,
+        &lay.scan.dyn_relocs,
+        &place,
+        &lay.dyn_tables.dynsym_index,
+        map,
+    );
+    for (i, r) in records.into_iter().enumerate() {
+        put_rela(buf, i, r.offset, r.sym, r.r_type, r.addend);
     }
     Ok(())
 }
