@@ -83,6 +83,9 @@
 //!   every program header and allocated section header, exactly (no PT_PHDR, headers outside
 //!   the PT_LOAD, one RWX segment for `-N`, no RELRO), the run; the page-size warnings; `-N`
 //!   implying `-Bstatic` for the `-l` options after it.
+//! * `just_symbols`: `--just-symbols=` an object, a static executable, a shared library (the
+//!   symbols' lines in `.symtab`, in order; the run printing their addresses), and a missing
+//!   file, a non-ELF file, an archive (diagnostics, exit code, no output).
 //! * `android_packed`: `--pack-dyn-relocs=android` and `android+relr` (a library and a PIE):
 //!   `.rela.dyn`'s APS2 bytes, the relocations decoded from them, the relocation sections'
 //!   headers, the dynamic section.
@@ -355,6 +358,21 @@ fn trials() -> Vec<Trial> {
     for &(name, flags, runs) in RELR_VARIANTS {
         t.push(trial(GROUP, format!("relr::{name}"), move |d| {
             relr(d, flags, runs)
+        }));
+    }
+    for &(name, source) in JUST_SYMBOLS_VARIANTS {
+        t.push(trial(GROUP, format!("just_symbols::{name}"), move |d| {
+            just_symbols(d, source)
+        }));
+    }
+    t.push(trial(
+        GROUP,
+        "just_symbols::hidden_grouping".to_string(),
+        hidden_grouping,
+    ));
+    for &(name, source) in JUST_SYMBOLS_ERRORS {
+        t.push(trial(GROUP, format!("just_symbols::{name}"), move |d| {
+            just_symbols_error(d, source)
         }));
     }
     for &(name, flags) in ANDROID_PACKED_VARIANTS {
@@ -1559,6 +1577,166 @@ fn relr(dir: &Path, flags: &[&str], runs: bool) -> Check {
         p.check(same_run(&weld.run(&w_exe)?, &l_run));
     }
     p.done()
+}
+
+/// (variant, the `--just-symbols` file: `base.elf`, `base.o` or `libbase.so`).
+const JUST_SYMBOLS_VARIANTS: &[(&str, &str)] = &[
+    ("executable", "base.elf"),
+    ("object", "base.o"),
+    ("shared", "libbase.so"),
+];
+
+/// (variant, the `--just-symbols` argument: missing, not ELF, an archive).
+const JUST_SYMBOLS_ERRORS: &[(&str, &str)] = &[
+    ("missing_file", "nothere.elf"),
+    ("not_elf", "{src}/main.c"),
+    ("archive", "libbase.a"),
+];
+
+/// `just_symbols/base.c` made, by ld.lld-22, into what `--just-symbols` reads: `base.o`, a
+/// static executable `base.elf` at 0x400000, `libbase.so`, and `libbase.a`.
+fn just_symbols_inputs(dir: &Path) -> Result<(), String> {
+    let o = obj("just_symbols", "base.c", Compiler::Clang, &["-fPIC"])?;
+    std::fs::copy(&o, dir.join("base.o"))
+        .map_err(|e| format!("cannot copy {}: {e}", o.display()))?;
+    let lld = tools::find(tools::LLD)?;
+    for args in [
+        &[
+            "base.o",
+            "-o",
+            "base.elf",
+            "-e",
+            "base_func",
+            "--image-base=0x400000",
+        ][..],
+        &["-shared", "base.o", "-o", "libbase.so"],
+    ] {
+        let mut cmd = Command::new(&lld);
+        cmd.current_dir(dir).args(args);
+        run::run(&mut cmd, run::LINK_TIMEOUT)?.ok("ld.lld-22")?;
+    }
+    let mut ar = Command::new(tools::find(LLVM_AR)?);
+    ar.current_dir(dir).args(["rcs", "libbase.a", "base.o"]);
+    run::run(&mut ar, run::TOOL_TIMEOUT)?.ok(LLVM_AR)?;
+    Ok(())
+}
+
+/// `--just-symbols=FILE`: `just_symbols/main.c` linked `-static -no-pie` against the symbols of
+/// base.c's object, executable or shared library. The program prints their addresses (run
+/// compared), and `.symtab` must list the file's symbols as lld does: absolute, with their
+/// values, sizes, types, bindings and visibilities, in lld's order.
+fn just_symbols(dir: &Path, source: &str) -> Check {
+    just_symbols_inputs(dir)?;
+    let main = obj("just_symbols", "main.c", Compiler::Clang, &["-fno-PIE"])?;
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<PathBuf, String> {
+        let a = vec![
+            arg(&main),
+            "-static".to_string(),
+            "-no-pie".to_string(),
+            format!("-Wl,--just-symbols={}", arg(&dir.join(source))),
+        ];
+        s.link(Compiler::Clang, false, &a, "a.out")
+    };
+    let names = [
+        "base.c",
+        "shared_counter",
+        "private_counter",
+        "hidden_value",
+        "per_thread",
+        "weak_value",
+        "base_func",
+    ];
+    let base_symbols = |f: &Path| -> Result<Vec<String>, String> {
+        let text = dynelf::readelf(&["-s"], f)?;
+        Ok(text
+            .lines()
+            .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>())
+            .filter(|f| f.len() == 7 && names.contains(&f[6]))
+            .map(|f| f.join(" "))
+            .collect())
+    };
+    let l_out = reference(build(&lld))?;
+    let l_syms = base_symbols(&l_out)?;
+    expect_lld(l_syms.iter().any(|l| l.ends_with("ABS base_func")), || {
+        format!(
+            "ld.lld-22's .symtab should have an absolute base_func:\n{}",
+            l_syms.join("\n")
+        )
+    })?;
+    let l_run = lld.run(&l_out)?;
+    expect_lld(
+        l_run.code == Some(0) && l_run.stdout_str().starts_with("base_func="),
+        || {
+            format!(
+                "ld.lld-22's program should print the addresses\n{}",
+                l_run.report()
+            )
+        },
+    )?;
+    let w_out = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "base.c's symbols in .symtab (in order)",
+        &base_symbols(&w_out)?,
+        &l_syms,
+    ));
+    p.check(same_run(&weld.run(&w_out)?, &l_run));
+    p.done()
+}
+
+/// lld's `.symtab` groups the local part by file: a hidden global (local in an executable)
+/// sits with its own file's locals, not after every file's. `hidden1.c` and `hidden2.c` (each
+/// a static and a hidden variable) linked directly; `.symtab` must be lld's, line for line.
+fn hidden_grouping(dir: &Path) -> Check {
+    let objs = [
+        obj("just_symbols", "hidden1.c", Compiler::Clang, &[])?,
+        obj("just_symbols", "hidden2.c", Compiler::Clang, &[])?,
+    ];
+    let (lld, weld) = sides(dir)?;
+    let args: Vec<String> = objs.iter().map(|o| arg(o)).collect();
+    let lines = |f: &Path| -> Result<Vec<String>, String> {
+        Ok(dynelf::readelf(&["-s"], f)?
+            .lines()
+            .filter(|l| l.contains(':'))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect())
+    };
+    let lo = link_directly(dir, &lld, &args)?;
+    let l_out = lld.dir.join("a.out");
+    let l_syms = lines(&l_out)?;
+    let pos = |n: &str| l_syms.iter().position(|l| l.ends_with(n));
+    expect_lld(
+        lo.code == Some(0) && pos(" first_hidden") < pos(" hidden2.c"),
+        || {
+            format!(
+                "ld.lld-22 should list first_hidden before hidden2.c:\n{}",
+                l_syms.join("\n")
+            )
+        },
+    )?;
+    link_directly(dir, &weld, &args)?;
+    same_lines(".symtab", &lines(&weld.dir.join("a.out"))?, &l_syms)
+}
+
+/// `--just-symbols` naming a missing file, a C source, an archive: the linker called directly
+/// must fail as lld does (exit code, diagnostics, no output).
+fn just_symbols_error(dir: &Path, source: &str) -> Check {
+    just_symbols_inputs(dir)?;
+    let main = obj("just_symbols", "main.c", Compiler::Clang, &["-fno-PIE"])?;
+    let (lld, weld) = sides(dir)?;
+    let src = arg(&src_dir("just_symbols"));
+    let args = vec![
+        format!("--just-symbols={}", source.replace("{src}", &src)),
+        arg(&main),
+        "--unresolved-symbols=ignore-all".to_string(),
+    ];
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(lo.code == Some(1), || {
+        format!("ld.lld-22 should refuse the file\n{}", lo.report())
+    })?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
 }
 
 /// (variant, flags for the library and the program).

@@ -553,6 +553,7 @@ mod tests {
                 let what = match &i.kind {
                     InputKind::Path(p) => p.display().to_string(),
                     InputKind::Library(l) => format!("-l{l}"),
+                    InputKind::JustSymbols(p) => format!("--just-symbols={}", p.display()),
                 };
                 (
                     what,

@@ -213,6 +213,8 @@ pub enum InputKind {
     Path(PathBuf),
     /// `-lNAME` (`name` = "NAME") or `-l:FILE` (`name` = ":FILE").
     Library(String),
+    /// `--just-symbols=FILE`: only the file's symbols, as absolute ones.
+    JustSymbols(PathBuf),
 }
 
 /// One input file or library, in command-line order.

@@ -402,6 +402,97 @@ impl ObjectFile {
         Ok(file)
     }
 
+    /// A `--just-symbols` file (an object, executable or shared object): only its symbol table
+    /// joins the link, every defined symbol as an absolute one with its value, size, type,
+    /// binding and visibility (locals too, as lld copies them to `.symtab`); undefined globals
+    /// stay undefined references. Section symbols are left out; none of its sections is output.
+    pub fn parse_just_symbols(name: String, data: &'static [u8]) -> Result<ObjectFile> {
+        if !data.starts_with(b"\x7fELF") {
+            bail!("{name}: not an ELF file");
+        }
+        let header = FileHeader64::parse(data)
+            .map_err(|_| err!("{name}: corrupted ELF file: invalid ELF header"))?;
+        if header.e_machine(LE) != elf::EM_X86_64 {
+            bail!("{name} is incompatible with elf_x86_64");
+        }
+        let table = header
+            .sections(LE, data)
+            .map_err(|e| err!("{name}: invalid section header table: {e}"))?;
+        let mut symbols = vec![Sym64::default()];
+        let mut globals = Vec::new();
+        let mut strtab: &'static [u8] = &[];
+        if let Some((i, shdr)) = table
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.sh_type(LE) == elf::SHT_SYMTAB)
+        {
+            let syms: &'static [Sym64] = shdr
+                .data_as_array(LE, data)
+                .map_err(|_| err!("{name}: invalid symbol table"))?;
+            strtab = table
+                .section(object::SectionIndex(shdr.sh_link(LE) as usize))
+                .ok()
+                .filter(|s| s.sh_type(LE) == elf::SHT_STRTAB)
+                .and_then(|s| s.data(LE, data).ok())
+                .ok_or_else(|| err!("{name}: symbol table {i} has an invalid string table"))?;
+            for (k, sym) in syms.iter().enumerate().skip(1) {
+                if sym_name(strtab, sym).is_none() {
+                    bail!("{name}: invalid symbol name offset for symbol {k}");
+                }
+                let shndx = sym.st_shndx(LE);
+                // Undefined globals stay references (they may pull archive members, and lld
+                // lists them in `.symtab`); undefined locals mean nothing.
+                if sym.st_type() == elf::STT_SECTION
+                    || (shndx == elf::SHN_UNDEF && sym.st_bind() == elf::STB_LOCAL)
+                {
+                    continue;
+                }
+                let mut abs = *sym;
+                if sym.st_type() != elf::STT_FILE && shndx != elf::SHN_UNDEF {
+                    abs.st_shndx = object::U16::new(LE, elf::SHN_ABS);
+                }
+                if sym.st_bind() == elf::STB_LOCAL {
+                    symbols.push(abs);
+                } else {
+                    globals.push(abs);
+                }
+            }
+        }
+        let first_global = symbols.len();
+        symbols.extend(globals);
+        let null = table
+            .iter()
+            .next()
+            .ok_or_else(|| err!("{name}: invalid section header table"))?;
+        let source_name = symbols
+            .iter()
+            .find(|s| s.st_type() == elf::STT_FILE)
+            .and_then(|s| sym_name(strtab, s));
+        Ok(ObjectFile {
+            name,
+            archive: None,
+            data,
+            sections: vec![InputSection {
+                name: b"",
+                shdr: null,
+                data: &[],
+                relocs: &[],
+                relocs_sorted: true,
+                reserved: false,
+                output_name: crate::output_sections::output_section_name(""),
+                flags: 0,
+                sh_type: elf::SHT_NULL,
+                kind: SectionKind::Ignored,
+            }],
+            symbols: Vec::leak(symbols),
+            strtab,
+            first_global,
+            comdats: Vec::new(),
+            plain_groups: Vec::new(),
+            source_name,
+        })
+    }
+
     fn read_groups(&mut self) -> Result<()> {
         for i in 0..self.sections.len() {
             if self.sections[i].sh_type() != elf::SHT_GROUP {

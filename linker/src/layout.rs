@@ -2681,6 +2681,10 @@ fn build_symtab(
         strtab.push(0);
         off
     };
+    let start = symtab.len();
+    // The file each local entry belongs to (`None`: the linker's own symbols), for lld's
+    // grouping below.
+    let mut owner: Vec<Option<FileId>> = Vec::new();
     for (fi, f) in res.files.iter().enumerate() {
         for i in 1..f.first_global {
             let s = &f.symbols[i];
@@ -2713,6 +2717,7 @@ fn build_symtab(
                 index: i as u32,
                 name_off,
             });
+            owner.push(Some(fi as FileId));
         }
     }
     // Hidden globals become locals in an executable, as lld writes them.
@@ -2759,10 +2764,26 @@ fn build_symtab(
                 name_off,
                 local: true,
             });
+            owner.push(match s.def {
+                SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. } => Some(file),
+                _ => None,
+            });
         } else {
             globals.push(id as SymbolId);
         }
     }
+    // As lld: the local part is grouped by file, in the order files first appear, so a hidden
+    // global sits with its file's locals (the names keep their `.strtab` order).
+    let mut groups: Vec<(Option<FileId>, Vec<SymtabEntry>)> = Vec::new();
+    let mut group_of: HashMap<Option<FileId>, usize> = HashMap::new();
+    for (e, file) in symtab.drain(start..).zip(owner) {
+        let g = *group_of.entry(file).or_insert_with(|| {
+            groups.push((file, Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push(e);
+    }
+    symtab.extend(groups.into_iter().flat_map(|(_, v)| v));
     *first_global = symtab.len() as u32 + 1;
     for id in globals {
         let name_off = add_name(strtab, res.symtab.get(id).dynamic_name());

@@ -991,7 +991,7 @@ pub static OPTIONS: &[OptionDef] = &[
         Ok(())
     }},
     opt! {["--end-lib"], Flag, Implemented, "End a grouping of objects that should be treated as if they were together in an archive", "", |s, _| { if !s.in_lib { bail!("stray --end-lib"); } s.in_lib = false; Ok(()) }},
-    opt! {["--just-symbols"], Value, NotYet, "Just link symbols", "", accept},
+    opt! {["--just-symbols"], Value, Implemented, "Just link symbols", "", |s, v| { s.add_input(InputKind::JustSymbols(PathBuf::from(value(v)))); Ok(()) }},
     opt! {["--remap-inputs"], Value, Implemented, "Remap input files matching <from-glob> to <to-file>", "", |s, v| {
         let (from, to) = value(v).split_once('=').ok_or_else(|| err!("--remap-inputs: parse error, not 'from-glob=to-file'"))?;
         s.config.remap_inputs.push((from.to_string(), PathBuf::from(to)));

@@ -505,6 +505,12 @@ impl Resolver<'_> {
     fn add_input(&mut self, input: &Input) -> Result<()> {
         let path = match &input.kind {
             InputKind::Path(p) => p.clone(),
+            InputKind::JustSymbols(p) => {
+                let data = input_files::map_file(p)?;
+                self.out.opened_files.push(p.clone());
+                let file = ObjectFile::parse_just_symbols(p.display().to_string(), data)?;
+                return self.add_object(file);
+            }
             InputKind::Library(name) => {
                 match library_search::find_library_fs(
                     name,
@@ -594,7 +600,7 @@ impl Resolver<'_> {
                     InputKind::Library(_) => path
                         .file_name()
                         .map_or_else(|| name.clone(), |f| f.to_string_lossy().into_owned()),
-                    InputKind::Path(_) => name.clone(),
+                    InputKind::Path(_) | InputKind::JustSymbols(_) => name.clone(),
                 };
                 let file = SharedFile::parse(name, default_soname, data, input.state.as_needed)?;
                 self.add_shared(file)?;

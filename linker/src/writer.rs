@@ -836,7 +836,9 @@ fn write_symtab(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
                 size = 0;
             }
         }
-        if info & 0xf == elf::STT_TLS {
+        // A TLS symbol's value is its offset in the TLS segment; an absolute one
+        // (`--just-symbols`) keeps the value it was given, as in lld.
+        if info & 0xf == elf::STT_TLS && shndx != elf::SHN_ABS {
             value = value.wrapping_sub(lay.tls_start);
         }
         put32(buf, o, name_off);
