@@ -86,6 +86,9 @@
 //! * `just_symbols`: `--just-symbols=` an object, a static executable, a shared library (the
 //!   symbols' lines in `.symtab`, in order; the run printing their addresses), and a missing
 //!   file, a non-ELF file, an archive (diagnostics, exit code, no output).
+//! * `deplibs`: `.deplibs` library specifiers (a library name found by `-l` lookup, a file
+//!   name found in the search directories), with `--dependent-libraries`, missing, and
+//!   ignored under `--no-dependent-libraries`: run and dynamic section, or diagnostics.
 //! * `android_packed`: `--pack-dyn-relocs=android` and `android+relr` (a library and a PIE):
 //!   `.rela.dyn`'s APS2 bytes, the relocations decoded from them, the relocation sections'
 //!   headers, the dynamic section.
@@ -373,6 +376,11 @@ fn trials() -> Vec<Trial> {
     for &(name, source) in JUST_SYMBOLS_ERRORS {
         t.push(trial(GROUP, format!("just_symbols::{name}"), move |d| {
             just_symbols_error(d, source)
+        }));
+    }
+    for &(name, flags, links) in DEPLIBS_VARIANTS {
+        t.push(trial(GROUP, format!("deplibs::{name}"), move |d| {
+            deplibs(d, flags, links)
         }));
     }
     for &(name, flags) in ANDROID_PACKED_VARIANTS {
@@ -1734,6 +1742,69 @@ fn just_symbols_error(dir: &Path, source: &str) -> Check {
     let lo = link_directly(dir, &lld, &args)?;
     expect_lld(lo.code == Some(1), || {
         format!("ld.lld-22 should refuse the file\n{}", lo.report())
+    })?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// (variant, linker flags after `main.o`, whether the link succeeds). `{libs}` is the
+/// directory with `libdeplib.a` and `libextra.a`.
+const DEPLIBS_VARIANTS: &[(&str, &[&str], bool)] = &[
+    ("found", &["-L{libs}"], true),
+    (
+        "explicit_default",
+        &["--dependent-libraries", "-L{libs}"],
+        true,
+    ),
+    ("not_found", &[], false),
+    ("disabled", &["--no-dependent-libraries", "-L{libs}"], false),
+];
+
+/// `.deplibs`: `deplibs/main.c` names libm, `deplib` and `libextra.a`. Linked by the driver
+/// when the link succeeds (run and dynamic section compared, libm must be needed), by the
+/// linker directly when it fails (exit code, diagnostics, files left).
+fn deplibs(dir: &Path, flags: &[&str], links: bool) -> Check {
+    let c = Compiler::Clang;
+    let main = obj("deplibs", "main.c", c, &[])?;
+    let libs = dir.join("libs");
+    paths::fresh_dir(&libs)?;
+    for (src, lib) in [("helper.c", "libdeplib.a"), ("extra.c", "libextra.a")] {
+        let o = obj("deplibs", src, c, &[])?;
+        let mut ar = Command::new(tools::find(LLVM_AR)?);
+        ar.current_dir(&libs).arg("rcs").arg(lib).arg(&o);
+        run::run(&mut ar, run::TOOL_TIMEOUT)?.ok(LLVM_AR)?;
+    }
+    let sections = weld_tests::elf::section_names(&main)?;
+    if !sections.iter().any(|s| s == ".deplibs") {
+        return Err(format!("clang-22 wrote no .deplibs section: {sections:?}"));
+    }
+    let (lld, weld) = sides(dir)?;
+    let mut args = vec![arg(&main)];
+    args.extend(flags.iter().map(|f| f.replace("{libs}", &arg(&libs))));
+    if links {
+        let driver_args: Vec<String> = args
+            .iter()
+            .map(|a| {
+                if a.starts_with('-') && !a.starts_with("-L") {
+                    format!("-Wl,{a}")
+                } else {
+                    a.clone()
+                }
+            })
+            .collect();
+        let l_out = reference(lld.link(c, false, &driver_args, "a.out"))?;
+        let l_run = lld.run(&l_out)?;
+        expect_lld_run(&l_run, 0, "0.878 7 11\n")?;
+        let w_out = weld.link(c, false, &driver_args, "a.out")?;
+        let mut p = Problems::default();
+        p.check(same_dynamic("the program", &w_out, &l_out));
+        p.check(same_run(&weld.run(&w_out)?, &l_run));
+        return p.done();
+    }
+    args.extend(strings(&["-e", "main"]));
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(lo.code == Some(1), || {
+        format!("ld.lld-22 should fail\n{}", lo.report())
     })?;
     let wo = link_directly(dir, &weld, &args)?;
     same_outcome(&wo, &lo, &weld, &lld)?.done()

@@ -258,6 +258,9 @@ pub struct Config {
     /// `--rosegment` (default) / `--no-rosegment`: read-only sections get a segment apart from
     /// executable ones.
     pub rosegment: bool,
+    /// `--dependent-libraries` (default) / `--no-dependent-libraries`: the libraries objects
+    /// name in `.deplibs` join the link.
+    pub dependent_libraries: bool,
     /// `-N`/`--omagic`: one read-write-execute PT_LOAD, sections not page aligned, no RELRO.
     pub omagic: bool,
     /// `-n`/`--nmagic`: sections not page aligned and no RELRO; segments keep their permissions.
@@ -405,6 +408,7 @@ impl Default for Config {
             eh_frame_hdr: false,
             gc_sections: false,
             rosegment: true,
+            dependent_libraries: true,
             omagic: false,
             nmagic: false,
             warn_common: false,

@@ -15,7 +15,7 @@ pub type Rela64 = elf::Rela64<LE>;
 
 // LLVM's metadata section types, which the `object` crate does not name.
 const SHT_LLVM_ADDRSIG: u32 = 0x6fff_4c03;
-const SHT_LLVM_DEPENDENT_LIBRARIES: u32 = 0x6fff_4c04;
+pub const SHT_LLVM_DEPENDENT_LIBRARIES: u32 = 0x6fff_4c04;
 const SHT_LLVM_CALL_GRAPH_PROFILE: u32 = 0x6fff_4c09;
 
 /// Index of an object file in `Link::files`.
@@ -560,6 +560,15 @@ impl ObjectFile {
             sec.relocs_sorted = sorted;
         }
         Ok(())
+    }
+
+    /// The library specifiers of `.deplibs` (`#pragma comment(lib, "m")`), in order.
+    pub fn dependent_libraries(&self) -> Vec<&'static [u8]> {
+        self.sections
+            .iter()
+            .filter(|s| s.sh_type() == SHT_LLVM_DEPENDENT_LIBRARIES)
+            .flat_map(|s| s.data.split(|&b| b == 0).filter(|x| !x.is_empty()))
+            .collect()
     }
 
     pub fn sym_name(&self, index: usize) -> &'static [u8] {

@@ -998,8 +998,8 @@ pub static OPTIONS: &[OptionDef] = &[
         Ok(())
     }},
     opt! {["--remap-inputs-file="], Joined, Implemented, "Each line contains 'from-glob=to-file'", "", remap_inputs_file},
-    opt! {["--dependent-libraries"], Flag, NotYet, "Process dependent library specifiers from input files", "Process dependent library specifiers from input files (default)", accept},
-    opt! {["--no-dependent-libraries"], Flag, NotYet, "Ignore dependent library specifiers from input files", "", accept},
+    opt! {["--dependent-libraries"], Flag, Implemented, "Process dependent library specifiers from input files (default)", "", |s, _| { s.config.dependent_libraries = true; Ok(()) }},
+    opt! {["--no-dependent-libraries"], Flag, Implemented, "Ignore dependent library specifiers from input files", "", |s, _| { s.config.dependent_libraries = false; Ok(()) }},
     opt! {["--fortran-common"], Flag, Implemented, "Search archive members for definitions to override COMMON symbols", "", |s, _| { s.config.fortran_common = true; Ok(()) }},
     opt! {["--no-fortran-common"], Flag, Implemented, "Do not search archive members for definitions to override COMMON symbols (default)", "", |s, _| { s.config.fortran_common = false; Ok(()) }},
     opt! {["--trace", "-t"], Flag, Implemented, "Print the names of the input files", "", |s, _| { s.config.trace = true; Ok(()) }},

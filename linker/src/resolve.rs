@@ -191,6 +191,8 @@ struct Resolver<'c> {
     adding_lto_output: bool,
     /// The bitcode being added is an archive member.
     loading_member: bool,
+    /// `.deplibs` specifiers not added yet, with the file naming each.
+    dependent_libraries: Vec<(String, String)>,
 }
 
 /// Adds the native objects LTO produced: their definitions replace the bitcode ones, and their
@@ -219,6 +221,7 @@ pub fn add_lto_objects(
         search_paths: config.search_paths.clone(),
         adding_lto_output: true,
         loading_member: false,
+        dependent_libraries: Vec::new(),
     };
     let first_lto_file = r.out.files.len();
     for (name, data) in objects {
@@ -268,6 +271,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
         search_paths: config.search_paths.clone(),
         adding_lto_output: false,
         loading_member: false,
+        dependent_libraries: Vec::new(),
     };
     if let Err(e) = r.run() {
         r.errors.push(e);
@@ -302,11 +306,66 @@ impl Resolver<'_> {
         for input in &inputs {
             self.add_input(input)?;
         }
+        let state = inputs.last().map(|i| i.state).unwrap_or_default();
+        self.add_dependent_libraries(state)?;
         self.load_libcall_members()?;
         self.add_roots_and_wraps()?;
         self.mark_used_shared();
         self.trace_unresolved();
         Ok(())
+    }
+
+    /// The libraries objects name in `.deplibs`, after every command-line input (as lld adds
+    /// them) and under the positional state the command line ended with. A specifier is a
+    /// library name (`-l` lookup, then the name in the search directories) or a path; the
+    /// libraries they bring may name more.
+    fn add_dependent_libraries(&mut self, state: crate::config::PositionalState) -> Result<()> {
+        let state = crate::config::PositionalState {
+            whole_archive: false,
+            ..state
+        };
+        let mut missing = Vec::new();
+        while !self.dependent_libraries.is_empty() {
+            for (spec, file) in std::mem::take(&mut self.dependent_libraries) {
+                let found =
+                    library_search::find_library_fs(&spec, &self.search_paths, state.link_static)
+                        .ok()
+                        .or_else(|| {
+                            library_search::find_in_search_paths(
+                                &spec,
+                                &self.search_paths,
+                                &|p: &Path| p.exists(),
+                            )
+                        });
+                let (path, kind) = match found {
+                    Some(p) => (p, InputKind::Library(spec)),
+                    None if Path::new(&spec).exists() => {
+                        (PathBuf::from(&spec), InputKind::Path(PathBuf::from(&spec)))
+                    }
+                    None => {
+                        missing.push(err!(
+                            "{file}: unable to find library from dependent library specifier: {spec}"
+                        ));
+                        continue;
+                    }
+                };
+                let input = Input {
+                    kind,
+                    state,
+                    group: None,
+                    lazy: false,
+                };
+                self.add_file(&path, &input)?;
+            }
+        }
+        match missing.len() {
+            0 => Ok(()),
+            _ => {
+                let last = missing.pop();
+                self.errors.extend(missing);
+                Err(last.unwrap_or_else(|| err!("unable to find a dependent library")))
+            }
+        }
     }
 
     /// `--trace`: each input file as it is read, on standard output (LTO's objects are not
@@ -1013,6 +1072,12 @@ impl Resolver<'_> {
     fn add_object(&mut self, mut file: ObjectFile) -> Result<()> {
         self.trace(&file.name);
         input_files::check_not_gcc_lto(&file)?;
+        if self.config.dependent_libraries && !self.adding_lto_output {
+            for spec in file.dependent_libraries() {
+                let spec = String::from_utf8_lossy(spec).into_owned();
+                self.dependent_libraries.push((spec, file.name.clone()));
+            }
+        }
         let id = self.out.files.len() as FileId;
 
         // COMDAT: the first group with a signature wins; later copies are discarded whole.

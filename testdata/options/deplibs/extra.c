@@ -1,0 +1,2 @@
+/* libextra.a */
+int extra(void) { return 11; }

@@ -1,0 +1,2 @@
+/* libdeplib.a */
+int helper(void) { return 7; }
