@@ -89,6 +89,9 @@
 //! * `deplibs`: `.deplibs` library specifiers (a library name found by `-l` lookup, a file
 //!   name found in the search directories), with `--dependent-libraries`, missing, and
 //!   ignored under `--no-dependent-libraries`: run and dynamic section, or diagnostics.
+//! * `apply_dynamic_relocs`: what places with dynamic relocations hold (0 by default, the
+//!   link-time value with `--apply-dynamic-relocs`, the value for RELR): the bytes of the
+//!   writable and RELRO sections of a library and a PIE, run.
 //! * `android_packed`: `--pack-dyn-relocs=android` and `android+relr` (a library and a PIE):
 //!   `.rela.dyn`'s APS2 bytes, the relocations decoded from them, the relocation sections'
 //!   headers, the dynamic section.
@@ -382,6 +385,13 @@ fn trials() -> Vec<Trial> {
         t.push(trial(GROUP, format!("deplibs::{name}"), move |d| {
             deplibs(d, flags, links)
         }));
+    }
+    for &(name, flags) in APPLY_DYNAMIC_RELOCS_VARIANTS {
+        t.push(trial(
+            GROUP,
+            format!("apply_dynamic_relocs::{name}"),
+            move |d| apply_dynamic_relocs(d, flags),
+        ));
     }
     for &(name, flags) in ANDROID_PACKED_VARIANTS {
         t.push(trial(GROUP, format!("android_packed::{name}"), move |d| {
@@ -1808,6 +1818,82 @@ fn deplibs(dir: &Path, flags: &[&str], links: bool) -> Check {
     })?;
     let wo = link_directly(dir, &weld, &args)?;
     same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// (variant, flags for the library and the program).
+const APPLY_DYNAMIC_RELOCS_VARIANTS: &[(&str, &[&str])] = &[
+    ("default", &[]),
+    ("apply", &["-Wl,--apply-dynamic-relocs"]),
+    (
+        "apply_then_no",
+        &[
+            "-Wl,--apply-dynamic-relocs",
+            "-Wl,--no-apply-dynamic-relocs",
+        ],
+    ),
+    (
+        "apply_with_relr",
+        &["-Wl,--apply-dynamic-relocs", "-Wl,-z,pack-relative-relocs"],
+    ),
+    ("relr", &["-Wl,-z,pack-relative-relocs"]),
+];
+
+/// What a place with a dynamic relocation holds: 0 by default (lld on x86-64: the addend is
+/// in the relocation), the link-time value with `--apply-dynamic-relocs`, always the value
+/// for RELR. `relr`'s library and PIE (pointer tables, an odd place, GOT entries): the bytes
+/// of every writable and RELRO section must be lld's, and the program must run as lld's.
+fn apply_dynamic_relocs(dir: &Path, flags: &[&str]) -> Check {
+    let c = Compiler::Clang;
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<(PathBuf, PathBuf), String> {
+        let mut a = strings(&["-shared", "-Wl,-soname,librelr.so"]);
+        a.push(arg(&obj("relr", "lib.c", c, &["-fPIC"])?));
+        a.extend(strings(flags));
+        let lib = s.link(c, false, &a, "librelr.so")?;
+        let mut a = strings(&["-pie", "-Wl,-rpath,$ORIGIN"]);
+        a.push(arg(&obj("relr", "main.c", c, &["-fPIE"])?));
+        a.push(arg(&lib));
+        a.extend(strings(flags));
+        Ok((lib, s.link(c, false, &a, "a.out")?))
+    };
+    const SECTIONS: &[&str] = &[
+        ".data",
+        ".data.rel.ro",
+        ".got",
+        ".init_array",
+        ".fini_array",
+    ];
+    let contents = |f: &Path| -> Result<Vec<String>, String> {
+        let mut v = Vec::new();
+        for sec in SECTIONS {
+            if weld_tests::elf::section_names(f)?.iter().any(|s| s == sec) {
+                v.push(format!("{sec}:"));
+                v.extend(section_bytes(f, sec)?);
+            }
+        }
+        Ok(v)
+    };
+    let (l_lib, l_exe) = reference(build(&lld))?;
+    let l_contents = contents(&l_lib)?;
+    expect_lld(l_contents.iter().any(|l| l.starts_with(".data")), || {
+        format!("ld.lld-22's librelr.so should have .data: {l_contents:?}")
+    })?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, "alpha beta gamma delta sum=157 lib=3160\n")?;
+    let (w_lib, w_exe) = build(&weld)?;
+    let mut p = Problems::default();
+    for (what, w, l) in [
+        ("librelr.so", &w_lib, &l_lib),
+        ("the program", &w_exe, &l_exe),
+    ] {
+        p.check(same_lines(
+            &format!("the writable and RELRO sections' bytes of {what}"),
+            &contents(w)?,
+            &contents(l)?,
+        ));
+    }
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
 }
 
 /// (variant, flags for the library and the program).

@@ -258,6 +258,9 @@ pub struct Config {
     /// `--rosegment` (default) / `--no-rosegment`: read-only sections get a segment apart from
     /// executable ones.
     pub rosegment: bool,
+    /// `--apply-dynamic-relocs`: places with a `.rela.dyn` relocation also hold the link-time
+    /// value (lld writes 0 there by default on x86-64, the addend being in the relocation).
+    pub apply_dynamic_relocs: bool,
     /// `--dependent-libraries` (default) / `--no-dependent-libraries`: the libraries objects
     /// name in `.deplibs` join the link.
     pub dependent_libraries: bool,
@@ -408,6 +411,7 @@ impl Default for Config {
             eh_frame_hdr: false,
             gc_sections: false,
             rosegment: true,
+            apply_dynamic_relocs: false,
             dependent_libraries: true,
             omagic: false,
             nmagic: false,

@@ -4,7 +4,7 @@
 //! truncated or stale output behind.
 
 use crate::config::{BuildId, Config, OutputKind};
-use crate::dyn_relocs::{key_address, raw_key_address, rela_dyn_records};
+use crate::dyn_relocs::{key_address, packs_as_relr, raw_key_address, rela_dyn_records};
 use crate::eh_frame;
 use crate::error::{Error, Result};
 use crate::input_files::io_reason;
@@ -12,7 +12,7 @@ use crate::layout::{
     ChunkKind, Layout, SymtabEntry, Synthetic, EHDR_SIZE, IPLT_ENTRY_SIZE, PHDR_SIZE, RELA_SIZE,
     SHDR_SIZE, SYM_SIZE,
 };
-use crate::relocations::{apply_relocs, AddressMap, GotKind, SymKey};
+use crate::relocations::{apply_relocs, AddressMap, DynKind, GotKind, SymKey};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymbolDef;
 use crate::{arch::x86_64 as arch, err};
@@ -206,6 +206,9 @@ pub fn write_output(
         return Err(errors);
     }
 
+    if !config.apply_dynamic_relocs {
+        clear_dynamic_reloc_places(config, res, lay, out.bytes());
+    }
     if lay.build_id_size > 0 {
         write_build_id(config, lay, out.bytes());
     }
@@ -321,6 +324,49 @@ impl OutputImage {
                 f.write_all(&image).map_err(write)?;
                 f.flush().map_err(write)
             }
+        }
+    }
+}
+
+/// As lld on a RELA target without `--apply-dynamic-relocs`: a place a `.rela.dyn` relocation
+/// applies to holds 0, the value being the relocation's addend (or the loader's to find).
+/// RELR places keep their value (RELR has no addend), and so do IRELATIVE slots (lld writes
+/// the PLT address there) and copy relocations (no contents).
+fn clear_dynamic_reloc_places(config: &Config, res: &Resolved, lay: &Layout, image: &mut [u8]) {
+    use crate::relocations::Place;
+    let mut sections: Vec<(u64, u64, u64)> = lay
+        .sections
+        .iter()
+        .filter(|s| s.is_alloc() && !s.is_nobits())
+        .map(|s| (s.addr, s.size, s.offset))
+        .collect();
+    sections.sort_unstable();
+    for d in &lay.scan.dyn_relocs {
+        if matches!(d.place, Place::Copy(_) | Place::IgotPlt(_))
+            || matches!(d.kind, DynKind::IRelative { .. })
+            || packs_as_relr(config, res, d)
+        {
+            continue;
+        }
+        let width = match d.kind {
+            DynKind::Symbolic { r_type, .. } | DynKind::TlsLocal { r_type, .. }
+                if r_type == elf::R_X86_64_TLSDESC =>
+            {
+                16
+            }
+            _ => 8,
+        };
+        let addr = lay.dyn_place_address(d.place);
+        let i = sections.partition_point(|s| s.0 <= addr);
+        let Some(&(start, size, offset)) = i.checked_sub(1).map(|i| &sections[i]) else {
+            continue;
+        };
+        if addr + width > start + size {
+            continue;
+        }
+        let at = (offset + addr - start) as usize;
+        if let Some(place) = image.get_mut(at..at + width as usize) {
+            place.fill(0);
         }
     }
 }
