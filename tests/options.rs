@@ -92,6 +92,8 @@
 //! * `apply_dynamic_relocs`: what places with dynamic relocations hold (0 by default, the
 //!   link-time value with `--apply-dynamic-relocs`, the value for RELR): the bytes of the
 //!   writable and RELRO sections of a library and a PIE, run.
+//! * `z_rel`: `-z rel` (and `-z rela` after it, with `--apply-dynamic-relocs`, in a static
+//!   program): relocations, relocation sections, dynamic section, data bytes, IPLT bounds.
 //! * `android_packed`: `--pack-dyn-relocs=android` and `android+relr` (a library and a PIE):
 //!   `.rela.dyn`'s APS2 bytes, the relocations decoded from them, the relocation sections'
 //!   headers, the dynamic section.
@@ -392,6 +394,11 @@ fn trials() -> Vec<Trial> {
             format!("apply_dynamic_relocs::{name}"),
             move |d| apply_dynamic_relocs(d, flags),
         ));
+    }
+    for &(name, flags, shared_lib) in Z_REL_VARIANTS {
+        t.push(trial(GROUP, format!("z_rel::{name}"), move |d| {
+            z_rel(d, flags, shared_lib)
+        }));
     }
     for &(name, flags) in ANDROID_PACKED_VARIANTS {
         t.push(trial(GROUP, format!("android_packed::{name}"), move |d| {
@@ -1893,6 +1900,110 @@ fn apply_dynamic_relocs(dir: &Path, flags: &[&str]) -> Check {
         ));
     }
     p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+/// (variant, flags, whether the program is `android_packed`'s PIE with its library (else
+/// `paging/main.c` linked `-static`, whose IFUNCs need IRELATIVE relocations)).
+const Z_REL_VARIANTS: &[(&str, &[&str], bool)] = &[
+    ("pie_and_library", &["-Wl,-z,rel"], true),
+    ("rela_after_rel", &["-Wl,-z,rel", "-Wl,-z,rela"], true),
+    (
+        "rel_with_apply",
+        &["-Wl,-z,rel", "-Wl,--apply-dynamic-relocs"],
+        true,
+    ),
+    ("static", &["-Wl,-z,rel"], false),
+];
+
+/// `-z rel`: `.rel.dyn`/`.rel.plt` of `Elf64_Rel` entries, `DT_REL*` tags and `DT_PLTREL` =
+/// `DT_REL`, the addends written at the places, `__rel_iplt_*` instead of `__rela_iplt_*`.
+/// glibc's x86-64 loader refuses REL, so nothing runs: the relocations (decoded), the
+/// relocation sections' headers, the dynamic section, the bytes of the data sections and the
+/// IPLT bounds symbols must be lld's.
+fn z_rel(dir: &Path, flags: &[&str], shared_lib: bool) -> Check {
+    let c = Compiler::Clang;
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<Vec<PathBuf>, String> {
+        if !shared_lib {
+            let mut a = vec![
+                arg(&obj("paging", "main.c", c, &["-fPIE"])?),
+                "-static".to_string(),
+            ];
+            a.extend(strings(flags));
+            return Ok(vec![s.link(c, false, &a, "a.out")?]);
+        }
+        let mut a = strings(&["-shared", "-Wl,-soname,libext.so"]);
+        a.push(arg(&obj("android_packed", "lib.c", c, &["-fPIC"])?));
+        a.extend(strings(flags));
+        let lib = s.link(c, false, &a, "libext.so")?;
+        let mut a = strings(&["-pie"]);
+        a.push(arg(&obj("android_packed", "main.c", c, &["-fPIE"])?));
+        a.push(arg(&lib));
+        a.extend(strings(flags));
+        Ok(vec![lib, s.link(c, false, &a, "a.out")?])
+    };
+    const DATA: &[&str] = &[
+        ".data",
+        ".data.rel.ro",
+        ".got",
+        ".got.plt",
+        ".init_array",
+        ".fini_array",
+    ];
+    let contents = |f: &Path| -> Result<Vec<String>, String> {
+        let names = weld_tests::elf::section_names(f)?;
+        let mut v = Vec::new();
+        for sec in DATA.iter().filter(|s| names.iter().any(|n| n == *s)) {
+            v.push(format!("{sec}:"));
+            v.extend(section_bytes(f, sec)?);
+        }
+        Ok(v)
+    };
+    let iplt_symbols = |f: &Path| -> Result<Vec<String>, String> {
+        Ok(dynelf::readelf(&["-s"], f)?
+            .lines()
+            .filter(|l| l.contains("iplt_"))
+            .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+            .collect())
+    };
+    let l_outs = reference(build(&lld))?;
+    let l_headers = reloc_section_headers(&l_outs[0])?;
+    expect_lld(
+        l_headers.iter().any(|h| h.starts_with(".rel.dyn REL ")) == !flags.contains(&"-Wl,-z,rela"),
+        || format!("ld.lld-22's relocation sections are not what the flags ask for: {l_headers:?}"),
+    )?;
+    let w_outs = build(&weld)?;
+    let mut p = Problems::default();
+    for (w, l) in w_outs.iter().zip(&l_outs) {
+        let what = l
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        p.check(same_lines(
+            &format!("the relocations of {what}"),
+            &relocation_lines(w)?,
+            &relocation_lines(l)?,
+        ));
+        p.check(same_lines(
+            &format!("the relocation sections of {what}"),
+            &reloc_section_headers(w)?,
+            &reloc_section_headers(l)?,
+        ));
+        p.check(same_lines(
+            &format!("the data sections' bytes of {what}"),
+            &contents(w)?,
+            &contents(l)?,
+        ));
+        p.check(same_lines(
+            &format!("the IPLT bounds symbols of {what}"),
+            &iplt_symbols(w)?,
+            &iplt_symbols(l)?,
+        ));
+        if shared_lib {
+            p.check(same_dynamic(&what, w, l));
+        }
+    }
     p.done()
 }
 

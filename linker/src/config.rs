@@ -85,6 +85,9 @@ pub enum DefsymValue {
 /// `-z` keywords that change the output.
 #[derive(Clone, Debug)]
 pub struct ZOptions {
+    /// `-z rel`: dynamic relocations as `Elf64_Rel` (`.rel.dyn`, `.rel.plt`, `DT_REL*`), the
+    /// addends written at the places; `-z rela` (the default on x86-64) undoes it.
+    pub rel: bool,
     pub relro: bool,
     pub now: bool,
     pub execstack: bool,
@@ -129,6 +132,7 @@ impl Default for ZOptions {
     fn default() -> Self {
         // lld's defaults on x86-64: relro on, lazy binding, noexecstack, noseparate-code.
         ZOptions {
+            rel: false,
             relro: true,
             now: false,
             execstack: false,

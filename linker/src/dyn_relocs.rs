@@ -44,7 +44,7 @@ pub fn packs_as_relr(config: &Config, res: &Resolved, d: &DynReloc) -> bool {
 }
 
 /// The records of `.rela.dyn` (the relocations not packed as RELR) in lld's order: relative
-/// ones sorted by place, then the symbolic and TLS ones in scan order, then `IRELATIVE`.
+/// ones sorted by place, then the symbolic and TLS ones by symbol and place, then `IRELATIVE`.
 pub fn rela_dyn_records(
     config: &Config,
     res: &Resolved,
@@ -99,7 +99,10 @@ pub fn rela_dyn_records(
             }
         }
     }
+    // lld's `-z combreloc` order: relative ones first (DT_RELACOUNT counts them), then by
+    // symbol for the loader's lookup locality, then by place.
     relative.sort_by_key(|r| r.offset);
+    other.sort_by_key(|r| (r.sym, r.offset));
     relative.extend(other);
     relative.extend(irelative);
     relative

@@ -25,6 +25,17 @@ pub const PHDR_SIZE: u64 = 56;
 pub const SHDR_SIZE: u64 = 64;
 pub const SYM_SIZE: u64 = 24;
 pub const RELA_SIZE: u64 = 24;
+/// An `Elf64_Rel` (`-z rel`).
+pub const REL_SIZE: u64 = 16;
+
+/// The dynamic relocation format: (section type, entry size, `.rel[a].dyn`, `.rel[a].plt`).
+pub fn dyn_reloc_format(config: &Config) -> (u32, u64, &'static str, &'static str) {
+    if config.z.rel {
+        (elf::SHT_REL, REL_SIZE, ".rel.dyn", ".rel.plt")
+    } else {
+        (elf::SHT_RELA, RELA_SIZE, ".rela.dyn", ".rela.plt")
+    }
+}
 pub const IPLT_ENTRY_SIZE: u64 = 16;
 pub const PLT_HEADER_SIZE: u64 = 16;
 
@@ -689,12 +700,13 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         - relr_count;
     if rela_dyn_count > 0 || has_dynamic {
         // Android's packed format is sized once addresses are known (`size_packed_relocs`).
+        let (rel_type, entsize, dyn_name, _) = dyn_reloc_format(config);
         let (sh_type, size) = if android_rela {
             (SHT_ANDROID_RELA, 0)
         } else {
-            (elf::SHT_RELA, rela_dyn_count * RELA_SIZE)
+            (rel_type, rela_dyn_count * entsize)
         };
-        add_synth(&mut b, ".rela.dyn", sh_type, a, Synthetic::RelaDyn, size, 8);
+        add_synth(&mut b, dyn_name, sh_type, a, Synthetic::RelaDyn, size, 8);
     }
     if relr_count > 0 {
         // Sized once addresses are known (`size_packed_relocs`); at most one word per relocation.
@@ -714,12 +726,13 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         );
     }
     if !scan.plt.is_empty() {
-        let size = scan.plt.len() as u64 * RELA_SIZE;
+        let (rel_type, entsize, _, plt_name) = dyn_reloc_format(config);
+        let size = scan.plt.len() as u64 * entsize;
         let flags = a | u64::from(elf::SHF_INFO_LINK);
         add_synth(
             &mut b,
-            ".rela.plt",
-            elf::SHT_RELA,
+            plt_name,
+            rel_type,
             flags,
             Synthetic::RelaPlt,
             size,
@@ -1070,6 +1083,9 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         os.align = align;
         if os.sh_type == elf::SHT_RELA {
             os.entsize = RELA_SIZE;
+        }
+        if os.sh_type == elf::SHT_REL {
+            os.entsize = REL_SIZE;
         }
         if os.sh_type == SHT_ANDROID_RELA {
             os.entsize = 1;
@@ -1713,6 +1729,13 @@ fn dynamic_tags(
             tag(DT_ANDROID_RELA, addr);
             tag(DT_ANDROID_RELASZ, size);
             tag(elf::DT_RELAENT, RELA_SIZE);
+        } else if config.z.rel {
+            tag(elf::DT_REL, addr);
+            tag(elf::DT_RELSZ, size);
+            tag(elf::DT_RELENT, REL_SIZE);
+            if counts.relative > 0 {
+                tag(elf::DT_RELCOUNT, counts.relative);
+            }
         } else {
             tag(elf::DT_RELA, addr);
             tag(elf::DT_RELASZ, size);
@@ -1737,7 +1760,12 @@ fn dynamic_tags(
         tag(elf::DT_JMPREL, addr);
         tag(elf::DT_PLTRELSZ, size);
         tag(elf::DT_PLTGOT, synth(Synthetic::GotPlt).map_or(0, |x| x.0));
-        tag(elf::DT_PLTREL, u64::from(elf::DT_RELA));
+        let format = if config.z.rel {
+            elf::DT_REL
+        } else {
+            elf::DT_RELA
+        };
+        tag(elf::DT_PLTREL, u64::from(format));
     }
     tag(elf::DT_SYMTAB, synth(Synthetic::DynSym).map_or(0, |x| x.0));
     tag(elf::DT_SYMENT, SYM_SIZE);
@@ -2837,7 +2865,7 @@ fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -
     let rela_iplt_bounds = match rela_iplt {
         Some(a) if !config.is_pic() => {
             // In a static non-PIE output .rela.dyn holds only IRELATIVE entries.
-            (a, a + lay.rela_dyn_count * RELA_SIZE)
+            (a, a + lay.rela_dyn_count * dyn_reloc_format(config).1)
         }
         _ => (first_alloc_addr, first_alloc_addr),
     };
@@ -2862,8 +2890,9 @@ fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -
         (b"_TLS_MODULE_BASE_", lay.tls_start),
     ];
     if !config.is_pic() {
-        defs.push((b"__rela_iplt_start", rela_iplt_bounds.0));
-        defs.push((b"__rela_iplt_end", rela_iplt_bounds.1));
+        let [start, end] = iplt_bounds_names(config);
+        defs.push((start, rela_iplt_bounds.0));
+        defs.push((end, rela_iplt_bounds.1));
     }
     if let Some(d) = lay.synthetic_address(Synthetic::Dynamic) {
         defs.push((b"_DYNAMIC", d));
@@ -2876,6 +2905,7 @@ fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -
             b"__preinit_array_start" | b"__preinit_array_end" => ".preinit_array",
             b"_GLOBAL_OFFSET_TABLE_" => ".got.plt",
             b"__rela_iplt_start" | b"__rela_iplt_end" => ".rela.dyn",
+            b"__rel_iplt_start" | b"__rel_iplt_end" => ".rel.dyn",
             b"_DYNAMIC" => ".dynamic",
             b"__bss_start" => ".bss",
             _ => return None,
@@ -2966,8 +2996,19 @@ fn entry_address(config: &Config, res: &Resolved, lay: &Layout) -> Result<u64> {
     Ok(0)
 }
 
+/// The symbols bounding a static executable's IRELATIVE relocations (for the C library's
+/// startup code): `__rel_iplt_*` under `-z rel`, as in lld.
+fn iplt_bounds_names(config: &Config) -> [&'static [u8]; 2] {
+    if config.z.rel {
+        [b"__rel_iplt_start", b"__rel_iplt_end"]
+    } else {
+        [b"__rela_iplt_start", b"__rela_iplt_end"]
+    }
+}
+
 /// The linker-defined names that weld provides when an object refers to them.
-pub fn is_linker_defined(name: &[u8], is_pic: bool) -> bool {
+pub fn is_linker_defined(config: &Config, name: &[u8]) -> bool {
+    let is_pic = config.is_pic();
     let fixed: &[&[u8]] = &[
         b"__ehdr_start",
         b"__executable_start",
@@ -2992,10 +3033,7 @@ pub fn is_linker_defined(name: &[u8], is_pic: bool) -> bool {
     if fixed.contains(&name) {
         return true;
     }
-    if !is_pic && (name == b"__rela_iplt_start" || name == b"__rela_iplt_end") {
-        return true;
-    }
-    false
+    !is_pic && iplt_bounds_names(config).contains(&name)
 }
 
 /// After `--gc-sections`: a `__start_X`/`__stop_X` whose sections X were all collected is
@@ -3068,7 +3106,7 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
         if !s.referenced {
             continue;
         }
-        let mut define = is_linker_defined(s.name, is_pic);
+        let mut define = is_linker_defined(config, s.name);
         if let Some((sec, _)) = start_stop_section(s.name) {
             define |= std::str::from_utf8(sec).is_ok_and(|sec| section_names.contains(sec));
         }

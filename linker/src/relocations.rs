@@ -485,9 +485,67 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
         }
     }
     if errors.is_empty() {
+        order_entries_like_lld(&mut out);
         Ok(out)
     } else {
         Err(errors)
+    }
+}
+
+/// Scanning creates GOT, PLT and IPLT entries in the order relocations need them; lld creates
+/// them afterwards, walking the global symbols in symbol-table order and then each file's
+/// locals (the module's TLS LD pair first; per symbol: address, TLS descriptor, GD pair, IE).
+/// The entries are renumbered into that order, and the dynamic relocations that name a slot
+/// follow them.
+fn order_entries_like_lld(out: &mut ScanResult) {
+    fn key_rank(k: SymKey) -> (u8, u32, u32) {
+        match k {
+            SymKey::Local(u32::MAX, _) => (0, 0, 0),
+            SymKey::Global(g) => (1, g, 0),
+            SymKey::Local(f, i) => (2, f, i),
+        }
+    }
+    let kind_rank = |k: GotKind| match k {
+        GotKind::TlsLd => 0,
+        GotKind::Addr => 1,
+        GotKind::TlsDesc => 2,
+        GotKind::TlsGd => 3,
+        GotKind::TlsIe => 4,
+    };
+    let mut got = std::mem::take(&mut out.got);
+    got.sort_by_key(|&(k, kind)| (key_rank(k), kind_rank(kind)));
+    let mut new_slot: HashMap<u32, u32> = HashMap::new();
+    let mut next = 0;
+    for &(k, kind) in &got {
+        let old = out.got_slot[&(k, kind)];
+        for i in 0..kind.slots() {
+            new_slot.insert(old + i, next + i);
+        }
+        out.got_slot.insert((k, kind), next);
+        next += kind.slots();
+    }
+    out.got = got;
+
+    out.plt.sort_unstable();
+    for (i, &g) in out.plt.iter().enumerate() {
+        out.plt_index.insert(g, i as u32);
+    }
+
+    let mut iplt = std::mem::take(&mut out.iplt);
+    iplt.sort_by_key(|&k| key_rank(k));
+    let mut new_iplt: HashMap<u32, u32> = HashMap::new();
+    for (i, &k) in iplt.iter().enumerate() {
+        new_iplt.insert(out.iplt_index[&k], i as u32);
+        out.iplt_index.insert(k, i as u32);
+    }
+    out.iplt = iplt;
+
+    for d in out.dyn_relocs.iter_mut() {
+        match &mut d.place {
+            Place::Got(n) => *n = new_slot.get(n).copied().unwrap_or(*n),
+            Place::IgotPlt(n) => *n = new_iplt.get(n).copied().unwrap_or(*n),
+            _ => {}
+        }
     }
 }
 

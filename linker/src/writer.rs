@@ -4,15 +4,15 @@
 //! truncated or stale output behind.
 
 use crate::config::{BuildId, Config, OutputKind};
-use crate::dyn_relocs::{key_address, packs_as_relr, raw_key_address, rela_dyn_records};
+use crate::dyn_relocs::{key_address, raw_key_address, rela_dyn_records, DynRela};
 use crate::eh_frame;
 use crate::error::{Error, Result};
 use crate::input_files::io_reason;
 use crate::layout::{
-    ChunkKind, Layout, SymtabEntry, Synthetic, EHDR_SIZE, IPLT_ENTRY_SIZE, PHDR_SIZE, RELA_SIZE,
-    SHDR_SIZE, SYM_SIZE,
+    dyn_reloc_format, ChunkKind, Layout, SymtabEntry, Synthetic, EHDR_SIZE, IPLT_ENTRY_SIZE,
+    PHDR_SIZE, RELA_SIZE, SHDR_SIZE, SYM_SIZE,
 };
-use crate::relocations::{apply_relocs, AddressMap, DynKind, GotKind, SymKey};
+use crate::relocations::{apply_relocs, AddressMap, GotKind, SymKey};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymbolDef;
 use crate::{arch::x86_64 as arch, err};
@@ -206,9 +206,7 @@ pub fn write_output(
         return Err(errors);
     }
 
-    if !config.apply_dynamic_relocs {
-        clear_dynamic_reloc_places(config, res, lay, out.bytes());
-    }
+    write_dynamic_reloc_places(config, res, lay, &addr_map, out.bytes());
     if lay.build_id_size > 0 {
         write_build_id(config, lay, out.bytes());
     }
@@ -328,12 +326,19 @@ impl OutputImage {
     }
 }
 
-/// As lld on a RELA target without `--apply-dynamic-relocs`: a place a `.rela.dyn` relocation
-/// applies to holds 0, the value being the relocation's addend (or the loader's to find).
-/// RELR places keep their value (RELR has no addend), and so do IRELATIVE slots (lld writes
-/// the PLT address there) and copy relocations (no contents).
-fn clear_dynamic_reloc_places(config: &Config, res: &Resolved, lay: &Layout, image: &mut [u8]) {
-    use crate::relocations::Place;
+/// What a place with a `.rela.dyn` relocation holds, as lld writes it: 0 on a RELA target, or
+/// the relocation's addend (a relative one's: the link-time address) under
+/// `--apply-dynamic-relocs` and always under `-z rel`, whose entries carry no addend (an
+/// IRELATIVE one's: the resolver). RELR places keep the value the static relocation wrote;
+/// copy relocations have no contents.
+fn write_dynamic_reloc_places(
+    config: &Config,
+    res: &Resolved,
+    lay: &Layout,
+    map: &dyn AddressMap,
+    image: &mut [u8],
+) {
+    let write_addends = config.apply_dynamic_relocs || config.z.rel;
     let mut sections: Vec<(u64, u64, u64)> = lay
         .sections
         .iter()
@@ -341,32 +346,35 @@ fn clear_dynamic_reloc_places(config: &Config, res: &Resolved, lay: &Layout, ima
         .map(|s| (s.addr, s.size, s.offset))
         .collect();
     sections.sort_unstable();
-    for d in &lay.scan.dyn_relocs {
-        if matches!(d.place, Place::Copy(_) | Place::IgotPlt(_))
-            || matches!(d.kind, DynKind::IRelative { .. })
-            || packs_as_relr(config, res, d)
-        {
-            continue;
-        }
-        let width = match d.kind {
-            DynKind::Symbolic { r_type, .. } | DynKind::TlsLocal { r_type, .. }
-                if r_type == elf::R_X86_64_TLSDESC =>
-            {
-                16
-            }
-            _ => 8,
+    let place = |p| lay.dyn_place_address(p);
+    let records = rela_dyn_records(
+        config,
+        res,
+        &lay.scan.dyn_relocs,
+        &place,
+        &lay.dyn_tables.dynsym_index,
+        map,
+    );
+    for r in records {
+        // A TLS descriptor is two words; its addend goes in the second.
+        let (width, value_at) = if r.r_type == elf::R_X86_64_TLSDESC {
+            (16, 8)
+        } else {
+            (8, 0)
         };
-        let addr = lay.dyn_place_address(d.place);
-        let i = sections.partition_point(|s| s.0 <= addr);
+        let i = sections.partition_point(|s| s.0 <= r.offset);
         let Some(&(start, size, offset)) = i.checked_sub(1).map(|i| &sections[i]) else {
             continue;
         };
-        if addr + width > start + size {
+        if r.offset + width > start + size {
             continue;
         }
-        let at = (offset + addr - start) as usize;
+        let at = (offset + r.offset - start) as usize;
         if let Some(place) = image.get_mut(at..at + width as usize) {
             place.fill(0);
+            if write_addends {
+                put64(place, value_at, r.addend);
+            }
         }
     }
 }
@@ -453,10 +461,12 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
             elf::SHT_GNU_VERNEED => (index_of(Synthetic::DynStr), lay.dyn_tables.verneed_count),
             elf::SHT_GNU_VERDEF => (index_of(Synthetic::DynStr), lay.dyn_tables.verdef_count),
             // .rela.plt names the section its relocations apply to (SHF_INFO_LINK).
-            elf::SHT_RELA if os.name == ".rela.plt" => {
+            elf::SHT_RELA | elf::SHT_REL if os.name == ".rela.plt" || os.name == ".rel.plt" => {
                 (index_of(Synthetic::DynSym), index_of(Synthetic::GotPlt))
             }
-            elf::SHT_RELA | crate::layout::SHT_ANDROID_RELA => (index_of(Synthetic::DynSym), 0),
+            elf::SHT_RELA | elf::SHT_REL | crate::layout::SHT_ANDROID_RELA => {
+                (index_of(Synthetic::DynSym), 0)
+            }
             _ => (os.link, os.info),
         };
         let entsize = match os.sh_type {
@@ -504,11 +514,19 @@ fn write_chunk(
     }
 }
 
-fn put_rela(buf: &mut [u8], i: usize, offset: u64, sym: u32, r_type: u32, addend: u64) {
-    let o = i * RELA_SIZE as usize;
-    put64(buf, o, offset);
-    put64(buf, o + 8, (u64::from(sym) << 32) | u64::from(r_type));
-    put64(buf, o + 16, addend);
+/// Entry `i` of a dynamic relocation table: an `Elf64_Rela`, or under `-z rel` an `Elf64_Rel`
+/// (whose addend is written at the place instead, see `write_dynamic_reloc_places`).
+fn put_rela(buf: &mut [u8], entsize: u64, i: usize, rela: DynRela) {
+    let o = i * entsize as usize;
+    put64(buf, o, rela.offset);
+    put64(
+        buf,
+        o + 8,
+        (u64::from(rela.sym) << 32) | u64::from(rela.r_type),
+    );
+    if entsize == RELA_SIZE {
+        put64(buf, o + 16, rela.addend);
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -562,7 +580,13 @@ fn write_synthetic(
             for (i, g) in lay.scan.plt.iter().enumerate() {
                 let slot = lay.gotplt_addr + 24 + i as u64 * 8;
                 let sym = t.dynsym_index.get(g).copied().unwrap_or(0);
-                put_rela(buf, i, slot, sym, elf::R_X86_64_JUMP_SLOT, 0);
+                let jump_slot = DynRela {
+                    offset: slot,
+                    sym,
+                    r_type: elf::R_X86_64_JUMP_SLOT,
+                    addend: 0,
+                };
+                put_rela(buf, dyn_reloc_format(config).1, i, jump_slot);
             }
         }
         Synthetic::Plt => {
@@ -721,8 +745,9 @@ fn write_rela_dyn(
         &lay.dyn_tables.dynsym_index,
         map,
     );
+    let entsize = dyn_reloc_format(config).1;
     for (i, r) in records.into_iter().enumerate() {
-        put_rela(buf, i, r.offset, r.sym, r.r_type, r.addend);
+        put_rela(buf, entsize, i, r);
     }
     Ok(())
 }
