@@ -94,6 +94,10 @@
 //!   writable and RELRO sections of a library and a PIE, run.
 //! * `z_rel`: `-z rel` (and `-z rela` after it, with `--apply-dynamic-relocs`, in a static
 //!   program): relocations, relocation sections, dynamic section, data bytes, IPLT bounds.
+//! * `section_order`: `--shuffle-sections=GLOB=SEED` (lld's permutation for globs that match
+//!   only input sections; reverse with -1; with `--gc-sections`) and
+//!   `--randomize-section-padding=SEED`: symbol order and allocated sections as lld's, run,
+//!   reproducibility; malformed values.
 //! * `android_packed`: `--pack-dyn-relocs=android` and `android+relr` (a library and a PIE):
 //!   `.rela.dyn`'s APS2 bytes, the relocations decoded from them, the relocation sections'
 //!   headers, the dynamic section.
@@ -398,6 +402,16 @@ fn trials() -> Vec<Trial> {
     for &(name, flags, shared_lib) in Z_REL_VARIANTS {
         t.push(trial(GROUP, format!("z_rel::{name}"), move |d| {
             z_rel(d, flags, shared_lib)
+        }));
+    }
+    for &(name, flags, same_order) in SECTION_ORDER_VARIANTS {
+        t.push(trial(GROUP, format!("section_order::{name}"), move |d| {
+            section_order(d, flags, same_order)
+        }));
+    }
+    for &(name, flag) in SECTION_ORDER_ERRORS {
+        t.push(trial(GROUP, format!("section_order::{name}"), move |d| {
+            section_order_error(d, flag)
         }));
     }
     for &(name, flags) in ANDROID_PACKED_VARIANTS {
@@ -2005,6 +2019,174 @@ fn z_rel(dir: &Path, flags: &[&str], shared_lib: bool) -> Check {
         }
     }
     p.done()
+}
+
+/// (variant, driver flags, whether the order must be lld's). `*` patterns also match the
+/// linker's own sections, whose list is lld's implementation detail: there the permutation is
+/// weld's own (reproducible, a permutation, the program runs as lld's).
+const SECTION_ORDER_VARIANTS: &[(&str, &[&str], bool)] = &[
+    ("shuffle_text", &["-Wl,--shuffle-sections=.text.*=1"], true),
+    (
+        "shuffle_text_seed_42",
+        &["-Wl,--shuffle-sections=.text.*=42"],
+        true,
+    ),
+    (
+        "shuffle_text_and_data",
+        &[
+            "-Wl,--shuffle-sections=.text.*=9",
+            "-Wl,--shuffle-sections=.data.*=7",
+        ],
+        true,
+    ),
+    (
+        "shuffle_gc_sections",
+        &["-Wl,--shuffle-sections=.text.*=5", "-Wl,--gc-sections"],
+        true,
+    ),
+    ("reverse_all", &["-Wl,--shuffle-sections=*=-1"], true),
+    ("shuffle_all", &["-Wl,--shuffle-sections=*=3"], false),
+    (
+        "shuffle_random_seed",
+        &["-Wl,--shuffle-sections=.text.*=0"],
+        false,
+    ),
+    (
+        "padding_seed_1",
+        &["-Wl,--randomize-section-padding=1"],
+        true,
+    ),
+    (
+        "padding_seed_46",
+        &["-Wl,--randomize-section-padding=46"],
+        true,
+    ),
+    (
+        "padding_and_shuffle",
+        &[
+            "-Wl,--randomize-section-padding=6",
+            "-Wl,--shuffle-sections=.text.*=2",
+        ],
+        true,
+    ),
+];
+
+/// (variant, the bad option).
+const SECTION_ORDER_ERRORS: &[(&str, &str)] = &[
+    ("shuffle_no_seed", "--shuffle-sections=.text"),
+    ("shuffle_empty_glob", "--shuffle-sections==1"),
+    ("shuffle_not_integer", "--shuffle-sections=.text=abc"),
+    ("shuffle_bad_glob", "--shuffle-sections=[=1"),
+    ("padding_not_integer", "--randomize-section-padding=abc"),
+];
+
+/// `--shuffle-sections` and `--randomize-section-padding` on `section_order/` (24 functions
+/// and variables in sections of their own): the order of the functions and variables and
+/// every allocated section's address and size must be lld's (where the permutation is lld's),
+/// the program must run as lld's, and a second weld link must give the same output.
+fn section_order(dir: &Path, flags: &[&str], same_order: bool) -> Check {
+    let c = Compiler::Clang;
+    let cflags = ["-ffunction-sections", "-fdata-sections"];
+    let objs = [
+        obj("section_order", "funcs.c", c, &cflags)?,
+        obj("section_order", "main.c", c, &cflags)?,
+    ];
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side, out: &str| -> Result<PathBuf, String> {
+        let mut a: Vec<String> = objs.iter().map(|o| arg(o)).collect();
+        a.extend(strings(flags));
+        s.link(c, false, &a, out)
+    };
+    let order = |f: &Path| -> Result<Vec<String>, String> {
+        let mut syms: Vec<(u64, String)> = dynelf::readelf(&["-s"], f)?
+            .lines()
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                let name = *f.get(7)?;
+                let ours =
+                    (name.starts_with('f') || name.starts_with('d') || name.starts_with("unused"))
+                        && name[1..]
+                            .chars()
+                            .all(|c| c.is_ascii_digit() || c.is_ascii_lowercase() || c == '_');
+                (ours && (f[3] == "FUNC" || f[3] == "OBJECT"))
+                    .then(|| Some((u64::from_str_radix(f[1], 16).ok()?, name.to_string())))
+                    .flatten()
+            })
+            .collect();
+        syms.sort();
+        Ok(syms.into_iter().map(|(_, n)| n).collect())
+    };
+    let sections = |f: &Path| -> Result<Vec<String>, String> {
+        Ok(dynelf::readelf(&["-SW"], f)?
+            .lines()
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split_once(']')?.1.split_whitespace().collect();
+                (f.len() == 10 && f[6].contains('A')).then(|| format!("{} {} {}", f[0], f[2], f[4]))
+            })
+            .collect())
+    };
+    let l_out = reference(build(&lld, "a.out"))?;
+    let l_order = order(&l_out)?;
+    let l_run = lld.run(&l_out)?;
+    expect_lld_run(&l_run, 0, "section order 5224\n")?;
+    expect_lld(l_order.len() >= 48, || {
+        format!("ld.lld-22's output should list the functions and variables: {l_order:?}")
+    })?;
+    let w_out = build(&weld, "a.out")?;
+    let mut p = Problems::default();
+    if same_order {
+        p.check(same_lines(
+            "the functions' and variables' order",
+            &order(&w_out)?,
+            &l_order,
+        ));
+        p.check(same_lines(
+            "the allocated sections (name, address, size)",
+            &sections(&w_out)?,
+            &sections(&l_out)?,
+        ));
+    } else {
+        let (mut w_sorted, mut l_sorted) = (order(&w_out)?, l_order.clone());
+        w_sorted.sort();
+        l_sorted.sort();
+        p.check(same_lines(
+            "the functions and variables",
+            &w_sorted,
+            &l_sorted,
+        ));
+    }
+    p.check(same_run(&weld.run(&w_out)?, &l_run));
+    if !flags.iter().any(|f| f.ends_with("=0")) {
+        let again = build(&weld, "again.out")?;
+        let (a, b) = (paths::read(&w_out)?, paths::read(&again)?);
+        if a != b {
+            p.0.push("two weld links with the same seed differ".to_string());
+        }
+    }
+    p.done()
+}
+
+/// A malformed `--shuffle-sections` or `--randomize-section-padding`: the linker called
+/// directly must fail as lld does (exit code, message, no output).
+fn section_order_error(dir: &Path, flag: &str) -> Check {
+    let o = obj(
+        "section_order",
+        "funcs.c",
+        Compiler::Clang,
+        &["-ffunction-sections"],
+    )?;
+    let (lld, weld) = sides(dir)?;
+    let args = vec![
+        flag.to_string(),
+        arg(&o),
+        "--unresolved-symbols=ignore-all".to_string(),
+    ];
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(lo.code == Some(1), || {
+        format!("ld.lld-22 should refuse {flag}\n{}", lo.report())
+    })?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
 }
 
 /// (variant, flags for the library and the program).

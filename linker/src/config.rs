@@ -262,6 +262,10 @@ pub struct Config {
     /// `--rosegment` (default) / `--no-rosegment`: read-only sections get a segment apart from
     /// executable ones.
     pub rosegment: bool,
+    /// `--randomize-section-padding=SEED`.
+    pub randomize_section_padding: Option<u64>,
+    /// `--shuffle-sections=GLOB=SEED`, in order (seed -1 is `u32::MAX`: reverse).
+    pub shuffle_sections: Vec<(String, u32)>,
     /// `--apply-dynamic-relocs`: places with a `.rela.dyn` relocation also hold the link-time
     /// value (lld writes 0 there by default on x86-64, the addend being in the relocation).
     pub apply_dynamic_relocs: bool,
@@ -415,6 +419,8 @@ impl Default for Config {
             eh_frame_hdr: false,
             gc_sections: false,
             rosegment: true,
+            randomize_section_padding: None,
+            shuffle_sections: Vec::new(),
             apply_dynamic_relocs: false,
             dependent_libraries: true,
             omagic: false,

@@ -153,7 +153,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
     let export_named = |name: &[u8]| {
         export_patterns
             .iter()
-            .any(|p| crate::gc_report::glob_match(p, name))
+            .any(|p| crate::glob::matches(p, name))
     };
     let versions = std::mem::take(&mut res.versions);
     let dynamic_list = std::mem::take(&mut res.dynamic_list);
@@ -171,7 +171,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                 };
                 subject.is_some_and(|s| {
                     if p.glob {
-                        crate::gc_report::glob_match(p.text.as_bytes(), s)
+                        crate::glob::matches(p.text.as_bytes(), s)
                     } else {
                         p.text.as_bytes() == s
                     }

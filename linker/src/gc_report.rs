@@ -43,66 +43,6 @@ pub fn print_dead_bitcode(res: &Resolved, mark: &MarkResult) -> String {
     out
 }
 
-/// A minimal glob matcher (`*`, `?`, `[...]`) for `--why-live` patterns.
-pub fn glob_match(pat: &[u8], s: &[u8]) -> bool {
-    let (mut p, mut i) = (0usize, 0usize);
-    let (mut star_p, mut star_i) = (usize::MAX, 0usize);
-    while i < s.len() {
-        if p < pat.len() && pat[p] == b'*' {
-            star_p = p;
-            star_i = i;
-            p += 1;
-            continue;
-        }
-        if p < pat.len() {
-            if pat[p] == b'[' {
-                if let Some(end) = pat[p + 1..].iter().position(|&c| c == b']') {
-                    let class = &pat[p + 1..p + 1 + end];
-                    let (neg, class) = match class.first() {
-                        Some(b'!') | Some(b'^') => (true, &class[1..]),
-                        _ => (false, class),
-                    };
-                    let mut hit = false;
-                    let mut k = 0;
-                    while k < class.len() {
-                        if k + 2 < class.len() && class[k + 1] == b'-' {
-                            hit |= class[k] <= s[i] && s[i] <= class[k + 2];
-                            k += 3;
-                        } else {
-                            hit |= class[k] == s[i];
-                            k += 1;
-                        }
-                    }
-                    if hit != neg {
-                        p += end + 2;
-                        i += 1;
-                        continue;
-                    }
-                }
-            } else if pat[p] == b'\\' && p + 1 < pat.len() {
-                // `\c` stands for `c` itself (`foo\?` matches only `foo?`), as in lld's globs.
-                if pat[p + 1] == s[i] {
-                    p += 2;
-                    i += 1;
-                    continue;
-                }
-            } else if pat[p] == b'?' || pat[p] == s[i] {
-                p += 1;
-                i += 1;
-                continue;
-            }
-        }
-        if star_p != usize::MAX {
-            p = star_p + 1;
-            star_i += 1;
-            i = star_i;
-            continue;
-        }
-        return false;
-    }
-    pat[p..].iter().all(|&c| c == b'*')
-}
-
 fn root_suffix(r: RootReason) -> &'static str {
     match r {
         reason::ENTRY => " (entry point)",
@@ -141,7 +81,11 @@ pub fn why_live(res: &Resolved, mark: &MarkResult, patterns: &[String]) -> Strin
         mark,
         out: String::new(),
     };
-    let matches = |name: &[u8]| patterns.iter().any(|p| glob_match(p.as_bytes(), name));
+    let matches = |name: &[u8]| {
+        patterns
+            .iter()
+            .any(|p| crate::glob::matches(p.as_bytes(), name))
+    };
     let versioned = versioned_shared_symbols(res, &matches);
     let mut next_versioned = versioned.iter().peekable();
     for (id, s) in res.symtab.symbols.iter().enumerate() {

@@ -351,6 +351,51 @@ impl Builder {
     }
 }
 
+/// The padding `--randomize-section-padding` puts before each chunk of each output section
+/// (`section_order::random_padding` over the allocated sections and their PT_LOADs).
+fn random_padding(config: &Config, seed: u64, sections: &[OutputSection]) -> Vec<Vec<u64>> {
+    let mut load = 0u32;
+    let mut class = None;
+    let mut described = Vec::new();
+    let mut index = Vec::new();
+    for (i, os) in sections.iter().enumerate() {
+        let tbss = os.is_nobits() && os.flags & u64::from(elf::SHF_TLS) != 0;
+        if !os.is_alloc() || tbss {
+            continue;
+        }
+        let c = segment_class(config, os);
+        if class.is_some_and(|k| k != c) {
+            load += 1;
+        }
+        class = Some(c);
+        let aligns = os.chunks.iter().map(|c| c.align.max(1)).collect();
+        described.push((os.name.as_str(), load, aligns));
+        index.push(i);
+    }
+    let drawn = crate::section_order::random_padding(seed, config.max_page_size(), &described);
+    let mut pads: Vec<Vec<u64>> = sections.iter().map(|os| vec![0; os.chunks.len()]).collect();
+    for (i, p) in index.into_iter().zip(drawn) {
+        pads[i] = p;
+    }
+    pads
+}
+
+/// `--shuffle-sections`: the input sections of each output section in rank order, as lld sorts
+/// them (`.init` and `.fini` never). lld has already turned mergeable inputs into one merged
+/// section then, which has no rank: merged chunks, like the linker's own, follow the ranked
+/// input sections, their contents in input order.
+fn apply_section_ranks(b: &mut Builder, ranks: &HashMap<(FileId, u32), u32>) {
+    for os in b.sections.iter_mut() {
+        if os.name == ".init" || os.name == ".fini" {
+            continue;
+        }
+        os.chunks.sort_by_key(|c| match c.kind {
+            ChunkKind::Input { file, sec } => ranks.get(&(file, sec)).copied().unwrap_or(u32::MAX),
+            _ => u32::MAX,
+        });
+    }
+}
+
 /// Lays out the output.
 pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layout> {
     let mut b = Builder {
@@ -453,6 +498,9 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         }
     }
     let _ = has_comment_input;
+    if let Some(ranks) = crate::section_order::shuffled_ranks(config, res) {
+        apply_section_ranks(&mut b, &ranks);
+    }
     // Which of the init/fini arrays the output has (DT_*_ARRAY tags name them).
     let arrays_present = INIT_FINI_ARRAYS.map(|name| b.by_name.contains_key(name));
     // Output sections are created by name from here on; the cache served the loop above.
@@ -1069,11 +1117,15 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     // Drop output sections that ended up with nothing in them? lld keeps empty input-backed
     // sections (e.g. .tm_clone_table), so only empty synthetic ones are removed, by not creating them.
 
-    // 6. Sizes of output sections (chunk offsets).
-    for os in sections.iter_mut() {
+    // 6. Sizes of output sections (chunk offsets), with `--randomize-section-padding`'s gaps.
+    let padding = config
+        .randomize_section_padding
+        .map(|seed| random_padding(config, seed, &sections));
+    for (oi, os) in sections.iter_mut().enumerate() {
         let mut off = 0u64;
         let mut align = os.align.max(1);
-        for c in os.chunks.iter_mut() {
+        for (ci, c) in os.chunks.iter_mut().enumerate() {
+            off += padding.as_ref().map_or(0, |p| p[oi][ci]);
             off = align_to(off, c.align.max(1));
             c.offset = off;
             off += c.size;

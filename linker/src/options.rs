@@ -557,6 +557,27 @@ fn remap_inputs_file(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     Ok(())
 }
 
+/// `--shuffle-sections=GLOB=SEED`: the seed is a signed integer so that -1 (reverse) is
+/// allowed, kept as its low 32 bits as lld does.
+fn shuffle_sections(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let text = value(v);
+    let prefix = "--shuffle-sections=: ";
+    let (glob, seed) = text
+        .split_once('=')
+        .filter(|(g, v)| !g.is_empty() && !v.is_empty())
+        .ok_or_else(|| err!("{prefix}expected <section_glob>=<seed>, but got '{text}'"))?;
+    let parsed = match seed.strip_prefix('-') {
+        Some(digits) => parse_int(digits).map(|v| (v as i64).wrapping_neg()),
+        None => parse_int(seed).map(|v| v as i64),
+    };
+    let seed = parsed.ok_or_else(|| err!("{prefix}expected an integer, but got '{seed}'"))?;
+    crate::glob::check(glob).map_err(|e| err!("{prefix}{e}"))?;
+    s.config
+        .shuffle_sections
+        .push((glob.to_string(), seed as u32));
+    Ok(())
+}
+
 /// `--package-metadata=TEXT`: `%XX` stands for the byte XX, as in lld.
 fn package_metadata(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     let text = value(v).as_bytes();
@@ -915,8 +936,13 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--no-branch-to-branch"], Flag, IgnoredTuningOnly, "Disable branch-to-branch optimization (weld's behaviour)", "Disable branch-to-branch optimization (default at -O0 and -O1)", accept},
     opt! {["--optimize-bb-jumps"], Flag, NotYet, "Remove direct jumps at the end to the next basic block", "", accept},
     opt! {["--no-optimize-bb-jumps"], Flag, IgnoredTuningOnly, "Do not remove any direct jumps at the end to the next basic block (default)", "", accept},
-    opt! {["--randomize-section-padding="], Joined, NotYet, "Randomly insert padding between input sections using given seed", "", accept},
-    opt! {["--shuffle-sections"], Value, NotYet, "Shuffle matched sections using the given seed before mapping them to the output sections", "", accept},
+    opt! {["--randomize-section-padding="], Joined, Implemented, "Randomly insert padding between input sections using given seed", "", |s, v| {
+        let v = value(v);
+        let seed = parse_int(v).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))?;
+        s.config.randomize_section_padding = Some(seed);
+        Ok(())
+    }},
+    opt! {["--shuffle-sections"], Value, Implemented, "Shuffle matched sections using the given seed before mapping them to the output sections", "", shuffle_sections},
     opt! {["--symbol-ordering-file"], Value, NotYet, "Layout sections to place symbols in the order specified by symbol ordering file", "", accept},
     opt! {["--call-graph-ordering-file"], Value, NotYet, "Layout sections to optimize the given callgraph", "", accept},
     opt! {["--call-graph-profile-sort="], Joined, IgnoredTuningOnly, "Reorder input sections with call graph profile (layout only; weld keeps input order)", "Reorder input sections with call graph profile using the specified algorithm (default: cdsort)", |_, v| match value(v) {

@@ -1063,7 +1063,7 @@ pub fn apply_relocs(
                 .dead_reloc_in_nonalloc
                 .iter()
                 .rev()
-                .find(|(glob, _)| crate::gc_report::glob_match(glob.as_bytes(), s.name))
+                .find(|(glob, _)| crate::glob::matches(glob.as_bytes(), s.name))
                 .map_or(default, |&(_, v)| v);
             write(f, sec, buf, off, r_type, tomb, res, file, sym_index)?;
             continue;

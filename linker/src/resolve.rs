@@ -384,7 +384,7 @@ impl Resolver<'_> {
             .find(|(from, _)| !is_glob(from) && *from == text)
             .or_else(|| {
                 rules.iter().find(|(from, _)| {
-                    is_glob(from) && crate::gc_report::glob_match(from.as_bytes(), text.as_bytes())
+                    is_glob(from) && crate::glob::matches(from.as_bytes(), text.as_bytes())
                 })
             })
             .map(|(_, to)| to.clone())
@@ -1456,7 +1456,7 @@ impl Resolver<'_> {
                     self.config
                         .undefined_globs
                         .iter()
-                        .any(|p| crate::gc_report::glob_match(p.as_bytes(), s.name))
+                        .any(|p| crate::glob::matches(p.as_bytes(), s.name))
                 })
                 .filter_map(|(id, s)| match s.def {
                     SymbolDef::Lazy { archive, member } => Some((archive, member, id as SymbolId)),

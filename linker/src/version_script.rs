@@ -400,7 +400,7 @@ impl Versions {
             } else {
                 p.glob
                     && p.text != "*"
-                    && crate::gc_report::glob_match(p.text.as_bytes(), subject.as_bytes())
+                    && crate::glob::matches(p.text.as_bytes(), subject.as_bytes())
             }
         };
         for exact in [true, false] {

@@ -32,9 +32,19 @@ struct Job {
 #[derive(Clone, Copy)]
 enum JobKind {
     Headers,
-    Chunk { osec: u32, chunk: u32 },
+    /// A chunk, then `fill` bytes of the executable section's filler up to the next chunk.
+    Chunk {
+        osec: u32,
+        chunk: u32,
+        fill: u64,
+    },
+    /// Filler before the first chunk of an executable section.
+    Fill,
     SectionHeaders,
 }
+
+/// What lld fills the gaps of an executable section with: `int3`, so that a stray jump traps.
+const TRAP_FILL: u8 = 0xcc;
 
 /// A temporary output file that is removed unless `commit` renames it into place.
 pub struct TempOutput {
@@ -141,16 +151,33 @@ pub fn write_output(
         if os.is_nobits() {
             continue;
         }
+        // As lld: the gaps of an executable section (alignment, padding) hold traps.
+        let exec = os.flags & u64::from(elf::SHF_EXECINSTR) != 0;
+        let first = os.chunks.iter().map(|c| c.offset).min().unwrap_or(os.size);
+        if exec && first > 0 {
+            jobs.push(Job {
+                offset: os.offset,
+                len: first,
+                what: JobKind::Fill,
+            });
+        }
         for (ci, c) in os.chunks.iter().enumerate() {
-            if c.size == 0 {
+            let next = os.chunks.get(ci + 1).map_or(os.size, |n| n.offset);
+            let fill = if exec {
+                next.saturating_sub(c.offset + c.size)
+            } else {
+                0
+            };
+            if c.size + fill == 0 {
                 continue;
             }
             jobs.push(Job {
                 offset: os.offset + c.offset,
-                len: c.size,
+                len: c.size + fill,
                 what: JobKind::Chunk {
                     osec: oi as u32,
                     chunk: ci as u32,
+                    fill,
                 },
             });
         }
@@ -195,8 +222,14 @@ pub fn write_output(
             let r = match what {
                 JobKind::Headers => write_headers(config, lay, buf),
                 JobKind::SectionHeaders => write_section_headers(lay, buf),
-                JobKind::Chunk { osec, chunk } => {
-                    write_chunk(config, res, lay, &addr_map, osec, chunk, buf)
+                JobKind::Chunk { osec, chunk, fill } => {
+                    let (body, gap) = buf.split_at_mut(buf.len() - fill as usize);
+                    gap.fill(TRAP_FILL);
+                    write_chunk(config, res, lay, &addr_map, osec, chunk, body)
+                }
+                JobKind::Fill => {
+                    buf.fill(TRAP_FILL);
+                    Ok(())
                 }
             };
             r.err()

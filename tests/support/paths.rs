@@ -45,6 +45,11 @@ pub fn fresh_dir(dir: &Path) -> Result<(), String> {
 }
 
 /// Writes a file, creating parent directories.
+/// A file's bytes, or a message naming it.
+pub fn read(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
 pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
     if let Some(p) = path.parent() {
         std::fs::create_dir_all(p).map_err(|e| format!("cannot create {}: {e}", p.display()))?;
