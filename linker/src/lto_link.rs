@@ -302,10 +302,13 @@ pub fn run_lto(
             .iter()
             .filter(|r| r.prevailing && r.visible_to_regular_obj)
             .count();
-        lto.add(file, rs)
-            .map_err(|e| one(err!("{}: {e}", b.name)))?;
+        // The bridge's messages already start with the module id, which is `b.name`.
+        lto.add(file, rs).map_err(|e| one(Error(e)))?;
     }
-    let out = lto.run().map_err(|e| one(err!("LTO: {e}")))?;
+    // lld reports each of LLVM's errors as it is, one per line.
+    let out = lto
+        .run()
+        .map_err(|e| e.messages.into_iter().map(Error).collect::<Vec<_>>())?;
     for d in &out.diagnostics {
         match d.severity {
             lto::Severity::Warning => crate::error::print_diagnostic("warning", &d.message),
