@@ -615,7 +615,13 @@ mod tests {
 
     #[test]
     fn class_metadata_names() {
-        for n in ["_ZTV5Shape", "_ZTI5Shape", "_ZTS5Shape", "_ZTT1D", "_ZThn8_N1D1fEv"] {
+        for n in [
+            "_ZTV5Shape",
+            "_ZTI5Shape",
+            "_ZTS5Shape",
+            "_ZTT1D",
+            "_ZThn8_N1D1fEv",
+        ] {
             assert!(is_class_metadata(n.as_bytes()), "{n}");
         }
         for n in ["_Z4areav", "main", "_ZN5Shape4areaEv"] {
