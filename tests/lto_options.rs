@@ -183,6 +183,10 @@ fn trials() -> Vec<Trial> {
         sample_profile(d, "-Wl,-plugin-opt=sample-profile=sample.prof")
     }));
     t.push(trial(
+        "profiles::sample::reproduce",
+        sample_profile_reproduce,
+    ));
+    t.push(trial(
         "profiles::cs_generate::plugin_opt_from_driver",
         |d| cs_profile_generate(d, Lto::Thin, true),
     ));
@@ -873,6 +877,66 @@ fn sample_profile(dir: &Path, flag: &str) -> Check {
     run_both(dir, &l, &w, &Expect::file("options")?)
 }
 
+/// With `--reproduce`, lld puts the sample profile in the archive (first, and named in the
+/// response file by its canonical spelling), which also makes it the first dependency of
+/// `--dependency-file`.
+fn sample_profile_reproduce(dir: &Path) -> Check {
+    let objs = options_program(dir, Lto::Full, &["-gline-tables-only"])?;
+    let mut inputs = objs.clone();
+    inputs.push(data_file(dir, "lto_options", "sample.prof")?);
+    let opts = [
+        "-Wl,-plugin-opt=sample-profile=sample.prof",
+        "-Wl,--reproduce=repro.tar",
+        "-Wl,--dependency-file=deps.d",
+    ];
+    let (l, w) = lto::link_both_in(dir, false, &inputs, &pie_args(Lto::Full, &objs, &opts))?;
+    run_both(dir, &l, &w, &Expect::file("options")?)?;
+    // What each archive holds and says, with the link's own directory written `DIR`.
+    let contents = |i: &Isolated| -> Result<(String, String, String), String> {
+        let own = i.dir.display().to_string();
+        let own = own.trim_start_matches('/').to_string();
+        let tar = |args: &[&str]| -> Result<String, String> {
+            let mut cmd = Command::new("tar");
+            cmd.current_dir(&i.dir).args(args);
+            Ok(run::run(&mut cmd, run::TOOL_TIMEOUT)?
+                .ok("tar")?
+                .stdout_str())
+        };
+        let list = tar(&["tf", "repro.tar"])?.replace(&own, "DIR");
+        let response = tar(&["xOf", "repro.tar", "repro/response.txt"])?
+            .replace(&own, "DIR")
+            .lines()
+            .filter(|l| l.contains("sample"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let deps = String::from_utf8_lossy(&lto::read(&i.dir.join("deps.d"))?)
+            .replace(&i.dir.display().to_string(), "DIR");
+        Ok((list, response, deps))
+    };
+    let (lc, wc) = (contents(&l)?, contents(&w)?);
+    if !lc
+        .0
+        .lines()
+        .nth(2)
+        .is_some_and(|n| n.ends_with("/sample.prof"))
+    {
+        return Err(format!("the oracle changed: lld's archive holds\n{}", lc.0));
+    }
+    for (what, lt, wt) in [
+        ("the archive's files", &lc.0, &wc.0),
+        ("the response file's sample profile", &lc.1, &wc.1),
+        ("the dependency file", &lc.2, &wc.2),
+    ] {
+        if lt != wt {
+            return Err(format!(
+                "{what} differ: {}",
+                text_diff("weld", wt, "lld", lt)
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The profile runtime's archive, which the driver adds for `-fcs-profile-generate`.
 fn profile_runtime() -> Result<String, String> {
     let mut cmd = Command::new(tools::find(tools::CLANG)?);
@@ -1331,6 +1395,11 @@ fn error_trials(t: &mut Vec<Trial>) {
         (
             "cs_profile_missing",
             &["--lto-cs-profile-file=missing.profdata"],
+            Oracle::Exit1,
+        ),
+        (
+            "sample_profile_missing_with_reproduce",
+            &["--lto-sample-profile=missing.prof", "--reproduce=r.tar"],
             Oracle::Exit1,
         ),
         (

@@ -485,6 +485,16 @@ fn reproduce_option(m: &Match, tokens: &[String]) -> Vec<String> {
                 .map(|f| f.to_string_lossy().into_owned());
             vec![format!("-o {}", quote(&file.unwrap_or_else(|| v.clone())))]
         }
+        // lld stores the sample profile in the archive too, under its canonical spelling.
+        Some(v)
+            if !v.is_empty()
+                && (name == "--lto-sample-profile=" || name == "--plugin-opt=sample-profile=") =>
+        {
+            vec![format!(
+                "--lto-sample-profile={}",
+                quote(&reproduce_path(Path::new(v)))
+            )]
+        }
         Some(v) if m.def.names.iter().any(|n| PATH_OPTIONS.contains(n)) => {
             vec![format!(
                 "{} {}",
@@ -1204,14 +1214,12 @@ mod tests {
         assert!(l.emit_llvm && l.debug_pass_manager && l.cs_profile_generate);
         assert!(l.remarks_with_hotness);
         assert_eq!(
-            [
-                &l.dwo_dir,
-                &l.cs_profile_file,
-                &l.sample_profile,
-                &l.stats_file
-            ],
-            ["d", "p", "s", "st"]
+            [&l.dwo_dir, &l.cs_profile_file, &l.stats_file],
+            ["d", "p", "st"]
         );
+        assert_eq!(l.sample_profile, Some(PathBuf::from("s")));
+        let l = config("--lto-sample-profile=a -plugin-opt=sample-profile= a.o").lto;
+        assert_eq!(l.sample_profile, None);
         assert_eq!(
             [&l.remarks_filename, &l.remarks_passes, &l.remarks_format],
             ["r", "inline", "yaml"]

@@ -185,9 +185,10 @@ pub struct LtoOptions {
     pub validate_all_vtables_have_type_infos: bool,
     /// `--lto-known-safe-vtables=` patterns, as given.
     pub known_safe_vtables: Vec<String>,
-    /// `--lto-sample-profile=`, `--lto-cs-profile-file=`, `-plugin-opt=stats-file=`,
-    /// `-plugin-opt=dwo_dir=` (empty: not given, as in lld).
-    pub sample_profile: String,
+    /// `--lto-sample-profile=` (an empty value unsets it, as in lld).
+    pub sample_profile: Option<PathBuf>,
+    /// `--lto-cs-profile-file=`, `-plugin-opt=stats-file=`, `-plugin-opt=dwo_dir=` (empty:
+    /// not given, as in lld).
     pub cs_profile_generate: bool,
     pub cs_profile_file: String,
     pub pgo_warn_mismatch: bool,
@@ -232,7 +233,7 @@ impl Default for LtoOptions {
             whole_program_visibility: false,
             validate_all_vtables_have_type_infos: false,
             known_safe_vtables: Vec::new(),
-            sample_profile: String::new(),
+            sample_profile: None,
             cs_profile_generate: false,
             cs_profile_file: String::new(),
             pgo_warn_mismatch: true,

@@ -53,6 +53,10 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     *error_limit = config.error_limit;
     crate::input_files::set_demangle(config.demangle);
     check_supported(&config).map_err(|e| vec![e])?;
+    // lld reads the sample profile into the --reproduce archive before anything else.
+    if let Some(p) = crate::link_reports::reproduced_sample_profile(&config) {
+        crate::input_files::read_bytes(p).map_err(|e| vec![e])?;
+    }
     if let Some(n) = config.threads {
         // A second call (in tests running several links in one process) keeps the first pool.
         let _ = rayon::ThreadPoolBuilder::new()

@@ -395,7 +395,7 @@ fn lto_config(config: &Config, setup: LtoSetup) -> lto::LtoConfig {
         remarks_with_hotness: l.remarks_with_hotness,
         remarks_hotness_threshold: l.remarks_hotness_threshold,
         stats_file: path(&l.stats_file),
-        sample_profile: path(&l.sample_profile),
+        sample_profile: l.sample_profile.clone(),
         cs_profile_generate: l.cs_profile_generate,
         cs_profile: path(&l.cs_profile_file),
         pgo_warn_mismatch: l.pgo_warn_mismatch,

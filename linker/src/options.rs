@@ -399,6 +399,13 @@ fn lto_kind(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     Ok(())
 }
 
+/// `--lto-sample-profile=`: the last one counts; an empty one unsets it.
+fn sample_profile(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let v = value(v);
+    s.config.lto.sample_profile = (!v.is_empty()).then(|| PathBuf::from(v));
+    Ok(())
+}
+
 /// `--opt-remarks-hotness-threshold`: `auto`, or a decimal integer (a negative one means no
 /// threshold), as LLVM's `parseHotnessThresholdOption` reads it.
 fn remarks_hotness_threshold(s: &mut ParseState, v: Option<&str>) -> Result<()> {
@@ -1129,7 +1136,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--plugin-opt=dwo_dir="], Joined, Implemented, "Directory to store .dwo files when LTO and debug fission are used", "", |s, v| { s.config.lto.dwo_dir = value(v).to_string(); Ok(()) }},
     opt! {["--plugin-opt=cs-profile-generate"], Flag, Implemented, "Alias for --lto-cs-profile-generate", "", |s, _| { s.config.lto.cs_profile_generate = true; Ok(()) }},
     opt! {["--plugin-opt=cs-profile-path="], Joined, Implemented, "Alias for --lto-cs-profile-file", "", |s, v| { s.config.lto.cs_profile_file = value(v).to_string(); Ok(()) }},
-    opt! {["--plugin-opt=sample-profile="], Joined, Implemented, "Alias for --lto-sample-profile", "", |s, v| { s.config.lto.sample_profile = value(v).to_string(); Ok(()) }},
+    opt! {["--plugin-opt=sample-profile="], Joined, Implemented, "Alias for --lto-sample-profile", "", sample_profile},
     opt! {["--plugin-opt=stats-file="], Joined, Implemented, "Filename to write LTO statistics to", "", |s, v| { s.config.lto.stats_file = value(v).to_string(); Ok(()) }},
     opt! {["--plugin-opt=time-trace="], Joined, Implemented, "Alias for --time-trace=", "", |s, v| { s.config.time_trace = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--plugin-opt=opt-remarks-filename="], Joined, Implemented, "Alias for --opt-remarks-filename", "", |s, v| { s.config.lto.remarks_filename = value(v).to_string(); Ok(()) }},
@@ -1163,7 +1170,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--lto-aa-pipeline="], Joined, Implemented, "AA pipeline to run during LTO. Used in conjunction with -lto-newpm-passes", "", |s, v| { s.config.lto.aa_pipeline = value(v).to_string(); Ok(()) }},
     opt! {["--lto-whole-program-visibility"], Flag, Implemented, "Asserts that the LTO link has whole program visibility", "", |s, _| { s.config.lto.whole_program_visibility = true; Ok(()) }},
     opt! {["--no-lto-whole-program-visibility"], Flag, Implemented, "Asserts that the LTO link does not have whole program visibility (default)", "Asserts that the LTO link does not have whole program visibility", |s, _| { s.config.lto.whole_program_visibility = false; Ok(()) }},
-    opt! {["--lto-sample-profile="], Joined, Implemented, "Sample profile file path", "", |s, v| { s.config.lto.sample_profile = value(v).to_string(); Ok(()) }},
+    opt! {["--lto-sample-profile="], Joined, Implemented, "Sample profile file path", "", sample_profile},
     opt! {["--lto-cs-profile-generate"], Flag, Implemented, "Perform context sensitive PGO instrumentation", "", |s, _| { s.config.lto.cs_profile_generate = true; Ok(()) }},
     opt! {["--lto-cs-profile-file="], Joined, Implemented, "Context sensitive profile file path", "", |s, v| { s.config.lto.cs_profile_file = value(v).to_string(); Ok(()) }},
     opt! {["--lto-pgo-warn-mismatch"], Flag, Implemented, "turn on warnings about profile cfg mismatch (default)", "", |s, _| { s.config.lto.pgo_warn_mismatch = true; Ok(()) }},
