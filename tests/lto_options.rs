@@ -1279,9 +1279,40 @@ fn section_names(path: &Path) -> Result<BTreeSet<String>, String> {
         .collect())
 }
 
+/// The SHF_LINK_ORDER sections of a linked program with the name of the section each links
+/// to (`sh_link`).
+fn link_order_links(path: &Path) -> Result<BTreeSet<(String, String)>, String> {
+    let mut cmd = Command::new(tools::find(tools::READELF)?);
+    cmd.args(["-S", "-W"]).arg(path);
+    let out = run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok(tools::READELF)?;
+    // [Nr] Name Type Address Off Size ES Flg Lk Inf Al: Flg may be empty.
+    let rows: Vec<(usize, Vec<String>)> = out
+        .stdout_str()
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start().strip_prefix('[')?;
+            let (nr, rest) = l.split_once(']')?;
+            let nr = nr.trim().parse().ok()?;
+            Some((nr, rest.split_whitespace().map(String::from).collect()))
+        })
+        .collect();
+    let name_of = |i: &str| -> Option<String> {
+        let i: usize = i.parse().ok()?;
+        rows.iter()
+            .find(|(n, _)| *n == i)
+            .map(|(_, t)| t[0].clone())
+    };
+    Ok(rows
+        .iter()
+        .filter(|(_, t)| t.len() == 10 && t[6].contains('L'))
+        .map(|(_, t)| (t[0].clone(), name_of(&t[7]).unwrap_or_else(|| t[7].clone())))
+        .collect())
+}
+
 /// `--lto-basic-block-sections=` and its companions: LTO's objects are lld's (with the
 /// option's sections), they differ from those without the option when `changes`, the programs
-/// work, and the linked programs have the same sections (`.llvm_bb_addr_map` kept).
+/// work, and the linked programs have the same sections (`.llvm_bb_addr_map` kept, linked to
+/// `.text`).
 fn bb_sections(dir: &Path, opts: &[&str], changes: bool) -> Check {
     let objs = options_program(dir, Lto::Full, &[])?;
     let mut inputs = objs.clone();
@@ -1308,6 +1339,15 @@ fn bb_sections(dir: &Path, opts: &[&str], changes: bool) -> Check {
         let only_w: Vec<&String> = ws.difference(&ls).collect();
         return Err(format!(
             "the programs' sections differ\n  only lld's: {only_l:?}\n  only weld's: {only_w:?}"
+        ));
+    }
+    let (ll, wl) = (
+        link_order_links(&l.linked.out)?,
+        link_order_links(&w.linked.out)?,
+    );
+    if ll != wl {
+        return Err(format!(
+            "the SHF_LINK_ORDER sections link elsewhere:\n  weld: {wl:?}\n  lld:  {ll:?}"
         ));
     }
     Ok(())
