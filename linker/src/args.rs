@@ -1218,12 +1218,13 @@ mod tests {
             ["d", "p", "st"]
         );
         assert_eq!(l.sample_profile, Some(PathBuf::from("s")));
-        let l = config("--lto-sample-profile=a -plugin-opt=sample-profile= a.o").lto;
-        assert_eq!(l.sample_profile, None);
         assert_eq!(
             [&l.remarks_filename, &l.remarks_passes, &l.remarks_format],
             ["r", "inline", "yaml"]
         );
+        // An empty --lto-sample-profile= unsets it, as lld's last-value rule does.
+        let unset = config("--lto-sample-profile=a -plugin-opt=sample-profile= a.o").lto;
+        assert_eq!(unset.sample_profile, None);
         let l = config(
             "--lto-emit-llvm --lto-newpm-passes=globaldce --lto-aa-pipeline=basic-aa \
              --load-pass-plugin=/p.so --load-pass-plugin /q.so --lto-basic-block-sections=all \
