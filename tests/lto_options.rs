@@ -141,6 +141,10 @@ fn trials() -> Vec<Trial> {
         ));
     }
     t.push(trial("remarks::bitstream::full", remarks_bitstream));
+    t.push(trial(
+        "remarks::format_and_passes_unused_without_a_file",
+        remarks_without_file,
+    ));
     t.push(trial("stats_file", stats_file));
     // Each selection makes lld save something for that flavour (the combined index and the
     // imports exist only with ThinLTO, the pre-optimization module of each input too).
@@ -761,6 +765,22 @@ fn remarks_bitstream(dir: &Path) -> Check {
         return Err(format!("warnings differ:\n  weld: {ww:?}\n  lld:  {lw:?}"));
     }
     Ok(())
+}
+
+/// Without `--opt-remarks-filename`, LLVM never looks at the format or the pass regex, so lld
+/// accepts bad ones and links; so must weld.
+fn remarks_without_file(dir: &Path) -> Check {
+    let objs = options_program(dir, Lto::Thin, &[])?;
+    let mut args = pie_args(Lto::Thin, &objs, &[]);
+    args.extend(xlinker(&[
+        "--opt-remarks-format",
+        "jsonl",
+        "--opt-remarks-passes",
+        "inline(",
+    ]));
+    let (l, w) = lto::link_both_in(dir, false, &objs, &args)?;
+    run_both(dir, &l, &w, &Expect::file("options")?)?;
+    lto::same_listing(&l.dir, &w.dir, "the files the link wrote")
 }
 
 /// `-plugin-opt=stats-file=`: LLVM's statistics as JSON, with the same members as lld's.

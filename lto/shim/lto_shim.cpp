@@ -716,7 +716,8 @@ struct WeldLto {
   // What weld_lto_run checks before LLVM sees it: LLVM reports a bad pipeline
   // or plugin with report_fatal_error (exit or crash), and a bad remarks
   // format or pass regex only after it has created the remarks files.
-  std::string OptPipeline, AAPipeline, RemarksPasses, RemarksFormat;
+  std::string OptPipeline, AAPipeline, RemarksFilename, RemarksPasses,
+      RemarksFormat;
   std::vector<std::string> PassPlugins;
   std::string Triple; // of the first input: the target the pipelines are for
   // Module ids referenced by BitcodeModules inside L; they must outlive run().
@@ -902,6 +903,7 @@ int weld_lto_new(const WeldLtoConfig *C, WeldLto **Out, char **Err) {
   Conf.DiagHandler = [Sink](const DiagnosticInfo &DI) { Sink->add(DI); };
   W->OptPipeline = Conf.OptPipeline;
   W->AAPipeline = Conf.AAPipeline;
+  W->RemarksFilename = Conf.RemarksFilename;
   W->RemarksPasses = Conf.RemarksPasses;
   W->RemarksFormat = Conf.RemarksFormat;
   W->PassPlugins = Conf.PassPlugins;
@@ -1011,12 +1013,13 @@ static std::optional<std::string> unreadableInput(const WeldLto &W) {
 // creating the remarks files (an unknown format, a bad pass regex), checked
 // up front with LLVM's own parsers and its wording.
 static std::optional<std::string> checkSettings(const WeldLto &W) {
-  if (!W.RemarksFormat.empty()) {
+  // Without a remarks file LLVM looks at neither the format nor the passes.
+  if (!W.RemarksFilename.empty() && !W.RemarksFormat.empty()) {
     Expected<remarks::Format> F = remarks::parseFormat(W.RemarksFormat);
     if (!F)
       return toString(F.takeError());
   }
-  if (!W.RemarksPasses.empty()) {
+  if (!W.RemarksFilename.empty() && !W.RemarksPasses.empty()) {
     std::string Why;
     if (!Regex(W.RemarksPasses).isValid(Why))
       return Why;
@@ -1198,6 +1201,10 @@ void weld_lto_result_diag(const WeldLtoResult *R, size_t I, uint32_t *Severity,
   *Severity = uint32_t(R->Diags[I].first);
   *Text = {R->Diags[I].second.data(), R->Diags[I].second.size()};
 }
+
+// sizeof(WeldLtoConfig), which the Rust mirror checks before every use: the
+// two declarations are kept in step by hand.
+size_t weld_lto_config_size(void) { return sizeof(WeldLtoConfig); }
 
 // The bitcode of one task with emit_llvm; len 0 when there is none.
 void weld_lto_result_bitcode(const WeldLtoResult *R, size_t Task,

@@ -201,6 +201,7 @@ mod sys {
             severity: *mut u32,
             text: *mut WeldStr,
         );
+        pub fn weld_lto_config_size() -> usize;
         pub fn weld_lto_result_bitcode(r: *const WeldLtoResult, task: usize, data: *mut WeldStr);
         pub fn weld_lto_result_free(r: *mut WeldLtoResult);
 
@@ -461,6 +462,15 @@ impl Drop for RawLto {
 }
 
 pub(crate) fn lto_new(cfg: &LtoConfig) -> Result<RawLto, String> {
+    // SAFETY: a pure function of the shim's declarations.
+    let shim_size = unsafe { sys::weld_lto_config_size() };
+    if shim_size != std::mem::size_of::<sys::WeldLtoConfig>() {
+        return Err(format!(
+            "the LTO shim's WeldLtoConfig has {shim_size} bytes, its Rust mirror {}: \
+             rebuild weld after updating both",
+            std::mem::size_of::<sys::WeldLtoConfig>()
+        ));
+    }
     let strs = |v: &[String]| -> Vec<WeldStr> {
         v.iter()
             .map(|a| WeldStr::from_bytes(a.as_bytes()))
