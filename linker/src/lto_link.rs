@@ -336,10 +336,17 @@ fn check_glob(pattern: &str) -> std::result::Result<(), String> {
                 if matches!(class.first(), Some(b'^' | b'!')) {
                     class = &class[1..];
                 }
-                for w in class.windows(3) {
-                    if w[1] == b'-' && w[0] > w[2] {
+                // Ranges are read left to right, each consuming its three characters.
+                let mut k = 0;
+                while class.len() - k >= 3 {
+                    if class[k + 1] != b'-' {
+                        k += 1;
+                        continue;
+                    }
+                    if class[k] > class[k + 2] {
                         return Err(format!("invalid glob pattern: {pattern}"));
                     }
+                    k += 3;
                 }
                 i = close + 1;
             }
@@ -597,7 +604,9 @@ mod tests {
 
     #[test]
     fn glob_errors_in_llvm_words() {
-        for ok in ["3Tri", "*", "N3foo*E", "[a-c]*", "[!a]", "[]]", "x\\*"] {
+        for ok in [
+            "3Tri", "*", "N3foo*E", "[a-c]*", "[!a]", "[]]", "x\\*", "[0-9-0]",
+        ] {
             assert_eq!(check_glob(ok), Ok(()), "{ok}");
         }
         let unmatched = "invalid glob pattern, unmatched '['";
