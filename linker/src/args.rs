@@ -70,6 +70,9 @@ pub struct ParseState {
     pub memtag_mode: bool,
     /// `-z ifunc-noplt` seen.
     pub ifunc_noplt: bool,
+    /// `--save-temps=` values in order, checked at the end: a plain `--save-temps` anywhere
+    /// saves everything and makes lld ignore them, unknown ones included.
+    pub save_temps_stages: Vec<String>,
 }
 
 impl ParseState {
@@ -92,6 +95,7 @@ impl ParseState {
             memtag_stack: false,
             memtag_mode: false,
             ifunc_noplt: false,
+            save_temps_stages: Vec::new(),
         }
     }
 
@@ -209,6 +213,20 @@ fn check_flavor(flavor: &str) -> Result<()> {
     }
 }
 
+/// What `--save-temps=` accepts (lld's list): LLVM's stages, and `prelink` for the native
+/// objects LTO produced.
+const SAVE_TEMPS_STAGES: &[&str] = &[
+    "resolution",
+    "preopt",
+    "promote",
+    "internalize",
+    "import",
+    "opt",
+    "precodegen",
+    "prelink",
+    "combinedindex",
+];
+
 /// The checks and derivations that need the whole command line.
 fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
     let c = &mut st.config;
@@ -263,6 +281,17 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
             bail!("-z text and -z ifunc-noplt may not be used together");
         }
         return Err(options::not_yet("-z ifunc-noplt"));
+    }
+    if !c.lto.save_temps && !st.save_temps_stages.is_empty() {
+        for v in &st.save_temps_stages {
+            if !SAVE_TEMPS_STAGES.contains(&v.as_str()) {
+                bail!("unknown --save-temps value: {v}");
+            }
+            if !c.lto.save_temps_stages.contains(v) {
+                c.lto.save_temps_stages.push(v.clone());
+            }
+        }
+        c.lto.save_temps = true;
     }
     // lld reports undefined symbols as warnings under --noinhibit-exec.
     if c.noinhibit_exec {
@@ -470,6 +499,16 @@ fn reproduce_option(m: &Match, tokens: &[String]) -> Vec<String> {
                 .file_name()
                 .map(|f| f.to_string_lossy().into_owned());
             vec![format!("-o {}", quote(&file.unwrap_or_else(|| v.clone())))]
+        }
+        // lld stores the sample profile in the archive too, under its canonical spelling.
+        Some(v)
+            if !v.is_empty()
+                && (name == "--lto-sample-profile=" || name == "--plugin-opt=sample-profile=") =>
+        {
+            vec![format!(
+                "--lto-sample-profile={}",
+                quote(&reproduce_path(Path::new(v)))
+            )]
         }
         Some(v) if m.def.names.iter().any(|n| PATH_OPTIONS.contains(n)) => {
             vec![format!(
@@ -1119,6 +1158,111 @@ mod tests {
         assert_eq!(c.lto.cache_dir, Some(PathBuf::from("/c2")));
         assert_eq!(c.lto.jobs, None);
         config("--plugin=foo -plugin-opt=-pass-through=-lgcc a.o");
+    }
+
+    #[test]
+    fn lto_settings_as_lld_reads_them() {
+        // --lto=: the last one counts; lld's message for anything else.
+        assert_eq!(
+            config("--lto=thin --lto=full a.o").lto.kind,
+            lto::LtoKind::UnifiedRegular
+        );
+        assert_eq!(config("--lto=thin a.o").lto.kind, lto::LtoKind::UnifiedThin);
+        assert_eq!(
+            config("--lto=full --lto=default a.o").lto.kind,
+            lto::LtoKind::Default
+        );
+        assert_eq!(error("--lto=fat a.o"), "unknown LTO mode: fat");
+        // --save-temps=: known stages kept once, in order; any --save-temps saves everything
+        // and makes lld ignore the others, unknown ones included.
+        let l = config("--save-temps=opt --save-temps=prelink --save-temps=opt a.o").lto;
+        assert!(l.save_temps);
+        assert_eq!(l.save_temps_stages, ["opt", "prelink"]);
+        let l = config("--save-temps=bogus -plugin-opt=save-temps a.o").lto;
+        assert!(l.save_temps && l.save_temps_stages.is_empty());
+        assert_eq!(
+            error("--save-temps=opt --save-temps=bogus a.o"),
+            "unknown --save-temps value: bogus"
+        );
+        assert!(!config("a.o").lto.save_temps);
+        // Hotness thresholds: an integer (negative: none) or `auto`.
+        let threshold = |v: &str| config(&format!("{v} a.o")).lto.remarks_hotness_threshold;
+        assert_eq!(threshold("--opt-remarks-hotness-threshold=100"), Some(100));
+        assert_eq!(threshold("--opt-remarks-hotness-threshold -5"), Some(0));
+        assert_eq!(
+            threshold("-plugin-opt=opt-remarks-hotness-threshold=auto"),
+            None
+        );
+        assert_eq!(threshold("--lto-O2"), Some(0));
+        for bad in ["+5", "", "x", "1.5", "99999999999999999999"] {
+            assert_eq!(
+                error(&format!(
+                    "-plugin-opt=opt-remarks-hotness-threshold={bad} a.o"
+                )),
+                format!(
+                    "--opt-remarks-hotness-threshold: invalid argument '{bad}', only integer or \
+                     'auto' is supported"
+                )
+            );
+        }
+        // The negative forms cancel the positive ones: the last one counts.
+        let l = config(
+            "--lto-whole-program-visibility --no-lto-whole-program-visibility \
+             --lto-basic-block-address-map --lto-unique-basic-block-section-names \
+             --no-lto-unique-basic-block-section-names --no-lto-pgo-warn-mismatch \
+             --lto-validate-all-vtables-have-type-infos --lto-known-safe-vtables=_ZTV1A \
+             --lto-known-safe-vtables _ZTV1B a.o",
+        )
+        .lto;
+        assert!(!l.whole_program_visibility && l.basic_block_address_map);
+        assert!(!l.unique_basic_block_section_names && !l.pgo_warn_mismatch);
+        assert!(l.validate_all_vtables_have_type_infos);
+        assert_eq!(l.known_safe_vtables, ["_ZTV1A", "_ZTV1B"]);
+        // Both spellings land in the same place.
+        let l = config(
+            "-plugin-opt=emit-llvm -plugin-opt=debug-pass-manager -plugin-opt=dwo_dir=d \
+             -plugin-opt=cs-profile-generate -plugin-opt=cs-profile-path=p \
+             -plugin-opt=sample-profile=s -plugin-opt=stats-file=st \
+             -plugin-opt=opt-remarks-filename=r -plugin-opt=opt-remarks-passes=inline \
+             -plugin-opt=opt-remarks-format=yaml -plugin-opt=opt-remarks-with-hotness a.o",
+        )
+        .lto;
+        assert!(l.emit_llvm && l.debug_pass_manager && l.cs_profile_generate);
+        assert!(l.remarks_with_hotness);
+        assert_eq!(
+            [&l.dwo_dir, &l.cs_profile_file, &l.stats_file],
+            ["d", "p", "st"]
+        );
+        assert_eq!(l.sample_profile, Some(PathBuf::from("s")));
+        assert_eq!(
+            [&l.remarks_filename, &l.remarks_passes, &l.remarks_format],
+            ["r", "inline", "yaml"]
+        );
+        // An empty --lto-sample-profile= unsets it, as lld's last-value rule does.
+        let unset = config("--lto-sample-profile=a -plugin-opt=sample-profile= a.o").lto;
+        assert_eq!(unset.sample_profile, None);
+        let l = config(
+            "--lto-emit-llvm --lto-newpm-passes=globaldce --lto-aa-pipeline=basic-aa \
+             --load-pass-plugin=/p.so --load-pass-plugin /q.so --lto-basic-block-sections=all \
+             --opt-remarks-filename r --opt-remarks-passes . --opt-remarks-format bitstream a.o",
+        )
+        .lto;
+        assert_eq!([&l.newpm_passes, &l.aa_pipeline], ["globaldce", "basic-aa"]);
+        assert_eq!(
+            l.pass_plugins,
+            [PathBuf::from("/p.so"), PathBuf::from("/q.so")]
+        );
+        assert_eq!(l.basic_block_sections, "all");
+        assert_eq!(
+            [&l.remarks_filename, &l.remarks_passes, &l.remarks_format],
+            ["r", ".", "bitstream"]
+        );
+        // The --opt-remarks-* options other than the threshold take their value separately
+        // only, as in lld.
+        assert_eq!(
+            error("--opt-remarks-format=yaml a.o"),
+            "unknown argument '--opt-remarks-format=yaml'"
+        );
     }
 
     #[test]

@@ -178,6 +178,42 @@ pub struct LtoOptions {
     pub llvm_args: Vec<String>,
     pub partitions: usize,
     pub fat_lto_objects: bool,
+    /// `--save-temps=STAGE`s (with `save_temps`); empty: every stage, as `--save-temps`.
+    pub save_temps_stages: Vec<String>,
+    /// `--lto-emit-llvm`: write the optimized bitcode to the output instead of linking.
+    pub emit_llvm: bool,
+    /// `--lto=`.
+    pub kind: lto::LtoKind,
+    pub debug_pass_manager: bool,
+    /// `--lto-newpm-passes=`, `--lto-aa-pipeline=` (empty: LLVM's default).
+    pub newpm_passes: String,
+    pub aa_pipeline: String,
+    pub whole_program_visibility: bool,
+    pub validate_all_vtables_have_type_infos: bool,
+    /// `--lto-known-safe-vtables=` patterns, as given.
+    pub known_safe_vtables: Vec<String>,
+    /// `--lto-sample-profile=` (an empty value unsets it, as in lld).
+    pub sample_profile: Option<PathBuf>,
+    /// `--lto-cs-profile-file=`, `-plugin-opt=stats-file=`, `-plugin-opt=dwo_dir=` (empty:
+    /// not given, as in lld).
+    pub cs_profile_generate: bool,
+    pub cs_profile_file: String,
+    pub pgo_warn_mismatch: bool,
+    pub stats_file: String,
+    pub dwo_dir: String,
+    /// `--lto-basic-block-sections=` as given (empty: not given).
+    pub basic_block_sections: String,
+    pub basic_block_address_map: bool,
+    pub unique_basic_block_section_names: bool,
+    /// `--load-pass-plugin=`.
+    pub pass_plugins: Vec<PathBuf>,
+    /// `--opt-remarks-*` (empty strings: not given).
+    pub remarks_filename: String,
+    pub remarks_passes: String,
+    pub remarks_format: String,
+    pub remarks_with_hotness: bool,
+    /// `None`: `auto`, from the profile summary; lld's default is 0.
+    pub remarks_hotness_threshold: Option<u64>,
 }
 
 impl Default for LtoOptions {
@@ -195,6 +231,30 @@ impl Default for LtoOptions {
             llvm_args: Vec::new(),
             partitions: 1,
             fat_lto_objects: false,
+            save_temps_stages: Vec::new(),
+            emit_llvm: false,
+            kind: lto::LtoKind::Default,
+            debug_pass_manager: false,
+            newpm_passes: String::new(),
+            aa_pipeline: String::new(),
+            whole_program_visibility: false,
+            validate_all_vtables_have_type_infos: false,
+            known_safe_vtables: Vec::new(),
+            sample_profile: None,
+            cs_profile_generate: false,
+            cs_profile_file: String::new(),
+            pgo_warn_mismatch: true,
+            stats_file: String::new(),
+            dwo_dir: String::new(),
+            basic_block_sections: String::new(),
+            basic_block_address_map: false,
+            unique_basic_block_section_names: false,
+            pass_plugins: Vec::new(),
+            remarks_filename: String::new(),
+            remarks_passes: String::new(),
+            remarks_format: String::new(),
+            remarks_with_hotness: false,
+            remarks_hotness_threshold: Some(0),
         }
     }
 }

@@ -53,6 +53,10 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     *error_limit = config.error_limit;
     crate::input_files::set_demangle(config.demangle);
     check_supported(&config).map_err(|e| vec![e])?;
+    // lld reads the sample profile into the --reproduce archive before anything else.
+    if let Some(p) = crate::link_reports::reproduced_sample_profile(&config) {
+        crate::input_files::read_bytes(p).map_err(|e| vec![e])?;
+    }
     if let Some(n) = config.threads {
         // A second call (in tests running several links in one process) keeps the first pool.
         let _ = rayon::ThreadPoolBuilder::new()
@@ -86,6 +90,8 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let mut bitcode_report = String::new();
     let mut why_live_done = false;
     let mut first_lto_file = 0;
+    // lld sets LTO up on every link, bitcode or not: its checks and messages come here.
+    let lto_setup = crate::lto_link::setup(&config, &res).map_err(|e| vec![e])?;
     if !res.bitcode.is_empty() {
         let pre = if config.gc_sections {
             t.run("bitcode summaries", || {
@@ -111,10 +117,10 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             None
         };
         let objects = t.run("LTO", || {
-            crate::lto_link::run_lto(&config, &mut res, pre.as_ref(), &mut lto_report)
+            crate::lto_link::run_lto(&config, lto_setup, &mut res, pre.as_ref(), &mut lto_report)
         })?;
-        if config.lto.emit_asm {
-            return Ok(());
+        if skips_linked_output(&config) {
+            return write_lto_only_reports(&config, &res);
         }
         first_lto_file = res.files.len();
         res = t.run("resolution of LTO output", || {
@@ -122,6 +128,8 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         })?;
         layout::add_linker_defined(&config, &mut res);
         crate::dynamic::compute_symbol_flags(&config, &mut res);
+    } else if skips_linked_output(&config) {
+        return write_lto_only_reports(&config, &res);
     }
     if config.gc_sections || (!config.why_live.is_empty() && !why_live_done) {
         // Members are left out only when sections are collected too: --why-live alone
@@ -262,6 +270,24 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
                 r.objects, r.cache_hits
             );
         }
+    }
+    Ok(())
+}
+
+/// `--lto-emit-asm` and `--lto-emit-llvm` write LTO's output instead of a linked one, with or
+/// without bitcode in the link (lld then writes nothing at all).
+fn skips_linked_output(config: &Config) -> bool {
+    config.lto.emit_asm || config.lto.emit_llvm
+}
+
+/// What lld still writes when LTO's output replaces the linked one: the reports about symbol
+/// resolution, which is complete by then.
+fn write_lto_only_reports(config: &Config, res: &resolve::Resolved) -> Result<(), Vec<Error>> {
+    if let Some(path) = &config.print_archive_stats {
+        crate::link_reports::write_archive_stats(path, res).map_err(|e| vec![e])?;
+    }
+    if let Some(path) = &config.why_extract {
+        crate::link_reports::write_why_extract(path, res).map_err(|e| vec![e])?;
     }
     Ok(())
 }

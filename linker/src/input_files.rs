@@ -328,6 +328,14 @@ impl ObjectFile {
                         .map_err(|_| err!("{name}: invalid relocation section {i}"))?;
                     sections[target].relocs = relocs;
                 }
+                // LLVM writes the relocations of `.llvm.call-graph-profile` (objects compiled
+                // with profile data: PGO, sample profiles, LTO with either) as SHT_REL on every
+                // target. The section only feeds lld's call-graph section ordering, which weld
+                // does not do; it is dropped, and so are its relocations.
+                elf::SHT_REL
+                    if sections
+                        .get(shdr.sh_info(LE) as usize)
+                        .is_some_and(|t| t.sh_type == SHT_LLVM_CALL_GRAPH_PROFILE) => {}
                 elf::SHT_REL => bail!("{name}: SHT_REL relocations are not valid on x86-64"),
                 elf::SHT_CREL => {
                     let target = shdr.sh_info(LE) as usize;

@@ -1188,6 +1188,27 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     for (i, os) in sections.iter_mut().enumerate() {
         os.shndx = i as u32 + 1;
     }
+    // An SHF_LINK_ORDER output section (`.llvm_bb_addr_map`, `__patchable_function_entries`)
+    // links to the output section of its first input's linked section, as lld sets it.
+    for i in 0..sections.len() {
+        if sections[i].flags & u64::from(elf::SHF_LINK_ORDER) == 0 {
+            continue;
+        }
+        let linked = sections[i].chunks.iter().find_map(|c| match c.kind {
+            ChunkKind::Input { file, sec } => {
+                let s = res.files[file as usize].sections.get(sec as usize)?;
+                let target = s.shdr.sh_link(LE) as usize;
+                sec_osec[file as usize]
+                    .get(target)
+                    .copied()
+                    .filter(|&o| o != u32::MAX)
+            }
+            _ => None,
+        });
+        if let Some(o) = linked {
+            sections[i].link = sections[o as usize].shndx;
+        }
+    }
 
     // 8. Segments and addresses.
     let mut lay = Layout {

@@ -5,7 +5,7 @@
 //! `--reproduce` (a tar of the inputs and a response file that replays the link, for weld and
 //! for ld.lld alike: `cd NAME && ld.lld @response.txt`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::config::Config;
@@ -82,9 +82,9 @@ pub fn write_archive_stats(path: &Path, res: &Resolved) -> Result<(), Error> {
 /// then every file opened as input, once, in the order opened).
 pub fn write_dependency_file(path: &Path, config: &Config, res: &Resolved) -> Result<(), Error> {
     let mut deps: Vec<String> = Vec::new();
-    let lists = config
-        .dynamic_lists
-        .iter()
+    let lists = reproduced_sample_profile(config)
+        .into_iter()
+        .chain(&config.dynamic_lists)
         .chain(&config.export_dynamic_symbol_lists)
         .chain(&config.version_scripts);
     for p in lists.chain(&res.opened_files) {
@@ -164,6 +164,16 @@ pub fn write_time_trace(path: &Path, config: &Config, t: &Timings) -> Result<(),
 
 /// `--reproduce=FILE.tar`: `NAME/response.txt` (`--chroot .` and the command line),
 /// `NAME/version.txt`, and every file the link read, at `NAME/<its absolute path>`.
+/// The `--lto-sample-profile=` file when `--reproduce` is given: lld reads it first thing to
+/// put it in the archive, which also makes it the first dependency of `--dependency-file`.
+pub fn reproduced_sample_profile(config: &Config) -> Option<&PathBuf> {
+    config
+        .lto
+        .sample_profile
+        .as_ref()
+        .filter(|_| config.reproduce.is_some())
+}
+
 pub fn write_reproduce(path: &Path, config: &Config, res: &Resolved) -> Result<(), Error> {
     let root = path
         .file_name()
@@ -185,9 +195,9 @@ pub fn write_reproduce(path: &Path, config: &Config, res: &Resolved) -> Result<(
         &format!("{root}/version.txt"),
         format!("{}\n", crate::args::VERSION_LINE).as_bytes(),
     );
-    let lists = config
-        .dynamic_lists
-        .iter()
+    let lists = reproduced_sample_profile(config)
+        .into_iter()
+        .chain(&config.dynamic_lists)
         .chain(&config.export_dynamic_symbol_lists)
         .chain(&config.version_scripts)
         .chain(&config.retain_symbols_file);

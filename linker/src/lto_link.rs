@@ -196,16 +196,176 @@ pub fn precise_resolutions(
         .symbols_referenced_from(&graph.graph, |k| k == native)
         .ok();
     let unweighed = crate::mark_live::references_outside_graph(res, graph);
+    let whole_program = ctx.config.lto.whole_program_visibility;
     resolutions_with(ctx, res, |sid, s| {
         let from_live_native = live_native_refs
             .as_ref()
             .is_none_or(|set| set.contains(gc::SymId(sid)));
-        from_live_native || (s.used_in_regular_obj && unweighed.contains(&sid))
+        from_live_native
+            || (s.used_in_regular_obj
+                && (unweighed.contains(&sid) || (whole_program && is_class_metadata(s.name))))
     })
 }
 
-fn lto_config(config: &Config) -> lto::LtoConfig {
+/// C++ class metadata (Itanium special names `_ZT*`: vtables, VTTs, type infos and their
+/// names, virtual thunks). Under `--lto-whole-program-visibility`, LLVM decides which class
+/// hierarchies it may devirtualize from whether native code can see their type infos and
+/// vtables; these keep lld's rule (any native reference counts, live or not), so that the
+/// decision, and so the code, is lld's.
+fn is_class_metadata(name: &[u8]) -> bool {
+    name.starts_with(b"_ZT")
+}
+
+/// What LTO's setup reads and checks whether or not any bitcode takes part (lld sets LTO up
+/// on every link): the basic block sections list and the vtable validation.
+pub struct LtoSetup {
+    pub basic_block_sections: lto::BasicBlockSections,
+    /// `--lto-validate-all-vtables-have-type-infos` found a type info for every vtable the
+    /// native inputs define (or no validation was asked for).
+    pub all_vtables_have_type_infos: bool,
+}
+
+/// Runs the checks of [`LtoSetup`], printing what lld prints. Call before LTO, after symbol
+/// resolution (the vtable validation looks at every native input loaded).
+pub fn setup(config: &Config, res: &Resolved) -> Result<LtoSetup> {
+    let all_vtables_have_type_infos = if config.lto.validate_all_vtables_have_type_infos {
+        validate_vtables(config, res)?
+    } else {
+        false
+    };
+    let path = &config.lto.basic_block_sections;
+    let basic_block_sections = match path.as_str() {
+        "" => lto::BasicBlockSections::Default,
+        "all" => lto::BasicBlockSections::All,
+        "none" => lto::BasicBlockSections::None,
+        // lld warns, and the address map it then turns on is overridden by
+        // --[no-]lto-basic-block-address-map: nothing else changes.
+        "labels" => {
+            config.warn(
+                "'--lto-basic-block-sections=labels' is deprecated; Please use \
+                 '--lto-basic-block-address-map' instead",
+            )?;
+            lto::BasicBlockSections::Default
+        }
+        _ => match std::fs::read(path) {
+            Ok(text) => lto::BasicBlockSections::List(text),
+            // lld's wording, without a space after the colon.
+            Err(e) => bail!("cannot open {path}:{}", crate::input_files::io_reason(&e)),
+        },
+    };
+    Ok(LtoSetup {
+        basic_block_sections,
+        all_vtables_have_type_infos,
+    })
+}
+
+/// `--lto-validate-all-vtables-have-type-infos` as lld does it: every vtable (`_ZTV*`) some
+/// native object or shared library defines must have a type info (`_ZTI*`) defined there
+/// too, unless `--lto-known-safe-vtables` names it. Each one missing is reported on standard
+/// output and turns whole-program visibility off. Returns whether none is missing.
+fn validate_vtables(config: &Config, res: &Resolved) -> Result<bool> {
+    let mut type_infos: HashSet<&[u8]> = HashSet::new();
+    // In the order first seen, as lld reports them.
+    let mut vtables: Vec<&[u8]> = Vec::new();
+    let mut seen: HashSet<&[u8]> = HashSet::new();
+    let mut note = |name: &'static [u8]| {
+        if let Some(rest) = name.strip_prefix(b"_ZTI") {
+            type_infos.insert(rest);
+        } else if let Some(rest) = name.strip_prefix(b"_ZTV") {
+            if seen.insert(rest) {
+                vtables.push(rest);
+            }
+        }
+    };
+    for f in &res.files {
+        for sym in f.symbols.iter().skip(f.first_global) {
+            if sym.st_shndx(LE) != object::elf::SHN_UNDEF {
+                if let Some(name) = crate::input_files::sym_name(f.strtab, sym) {
+                    note(name);
+                }
+            }
+        }
+    }
+    for sh in &res.shared {
+        for sym in sh.dynsyms {
+            if sym.st_shndx(LE) != object::elf::SHN_UNDEF {
+                if let Some(name) = crate::input_files::sym_name(sh.dynstr, sym) {
+                    note(name);
+                }
+            }
+        }
+    }
+    let mut missing: Vec<&[u8]> = vtables
+        .into_iter()
+        .filter(|v| !type_infos.contains(v))
+        .collect();
+    for pattern in &config.lto.known_safe_vtables {
+        let Some(rest) = pattern.strip_prefix("_ZTV") else {
+            bail!(
+                "--lto-known-safe-vtables=: expected symbol to start with _ZTV, but got {pattern}"
+            );
+        };
+        check_glob(rest).map_err(|e| err!("--lto-known-safe-vtables=: {e}"))?;
+        missing.retain(|v| !crate::gc_report::glob_match(rest.as_bytes(), v));
+    }
+    for v in &missing {
+        println!(
+            "--lto-validate-all-vtables-have-type-infos: RTTI missing for vtable _ZTV{}, \
+             --lto-whole-program-visibility disabled",
+            String::from_utf8_lossy(v)
+        );
+    }
+    Ok(missing.is_empty())
+}
+
+/// The errors LLVM's `GlobPattern` gives for a pattern it cannot use, in its words: an
+/// unclosed `[` (whose first `]` is a member, not the end), a trailing `\`, a backwards
+/// range.
+fn check_glob(pattern: &str) -> std::result::Result<(), String> {
+    let p = pattern.as_bytes();
+    let mut i = 0;
+    while i < p.len() {
+        match p[i] {
+            b'[' => {
+                let close = p
+                    .get(i + 2..)
+                    .and_then(|rest| rest.iter().position(|&c| c == b']'))
+                    .map(|k| i + 2 + k)
+                    .ok_or("invalid glob pattern, unmatched '['")?;
+                let mut class = &p[i + 1..close];
+                if matches!(class.first(), Some(b'^' | b'!')) {
+                    class = &class[1..];
+                }
+                // Ranges are read left to right, each consuming its three characters.
+                let mut k = 0;
+                while class.len() - k >= 3 {
+                    if class[k + 1] != b'-' {
+                        k += 1;
+                        continue;
+                    }
+                    if class[k] > class[k + 2] {
+                        return Err(format!("invalid glob pattern: {pattern}"));
+                    }
+                    k += 3;
+                }
+                i = close + 1;
+            }
+            b'\\' => {
+                if i + 1 == p.len() {
+                    return Err("invalid glob pattern, stray '\\'".to_string());
+                }
+                i += 2;
+            }
+            _ => i += 1,
+        }
+    }
+    Ok(())
+}
+
+fn lto_config(config: &Config, setup: LtoSetup) -> lto::LtoConfig {
     let l = &config.lto;
+    let text = |s: &String| (!s.is_empty()).then(|| s.clone());
+    let path = |s: &String| (!s.is_empty()).then(|| std::path::PathBuf::from(s));
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
@@ -223,13 +383,37 @@ fn lto_config(config: &Config) -> lto::LtoConfig {
         save_temps: l
             .save_temps
             .then(|| format!("{}.", config.output.display())),
+        save_temps_stages: l.save_temps_stages.clone(),
         obj_path: l.obj_path.clone(),
         emit_asm: l.emit_asm,
+        emit_llvm: l.emit_llvm,
         reloc_model: if config.is_pic() {
             lto::RelocModel::Pic
         } else {
             lto::RelocModel::Static
         },
+        debug_pass_manager: l.debug_pass_manager,
+        kind: l.kind,
+        opt_pipeline: text(&l.newpm_passes),
+        aa_pipeline: text(&l.aa_pipeline),
+        remarks_filename: path(&l.remarks_filename),
+        remarks_passes: text(&l.remarks_passes),
+        remarks_format: text(&l.remarks_format),
+        remarks_with_hotness: l.remarks_with_hotness,
+        remarks_hotness_threshold: l.remarks_hotness_threshold,
+        stats_file: path(&l.stats_file),
+        sample_profile: l.sample_profile.clone(),
+        cs_profile_generate: l.cs_profile_generate,
+        cs_profile: path(&l.cs_profile_file),
+        pgo_warn_mismatch: l.pgo_warn_mismatch,
+        dwo_dir: path(&l.dwo_dir),
+        whole_program_visibility: l.whole_program_visibility,
+        validate_all_vtables_have_type_infos: l.validate_all_vtables_have_type_infos,
+        all_vtables_have_type_infos: setup.all_vtables_have_type_infos,
+        pass_plugins: l.pass_plugins.clone(),
+        basic_block_sections: setup.basic_block_sections,
+        basic_block_address_map: l.basic_block_address_map,
+        unique_basic_block_section_names: l.unique_basic_block_section_names,
         ..Default::default()
     }
 }
@@ -238,12 +422,13 @@ fn lto_config(config: &Config) -> lto::LtoConfig {
 /// modules), leaking their bytes for the rest of the link like every other input.
 pub fn run_lto(
     config: &Config,
+    setup: LtoSetup,
     res: &mut Resolved,
     graph: Option<&crate::mark_live::MarkResult>,
     report: &mut LtoReport,
 ) -> std::result::Result<Vec<(String, &'static [u8])>, Vec<Error>> {
     let one = |e: Error| vec![e];
-    let lc = lto_config(config);
+    let lc = lto_config(config, setup);
     if !config.lto.llvm_args.is_empty() {
         lto::set_llvm_options(&config.lto.llvm_args).map_err(|e| one(err!("-mllvm: {e}")))?;
     }
@@ -302,10 +487,13 @@ pub fn run_lto(
             .iter()
             .filter(|r| r.prevailing && r.visible_to_regular_obj)
             .count();
-        lto.add(file, rs)
-            .map_err(|e| one(err!("{}: {e}", b.name)))?;
+        // The bridge's messages already start with the module id, which is `b.name`.
+        lto.add(file, rs).map_err(|e| one(Error(e)))?;
     }
-    let out = lto.run().map_err(|e| one(err!("LTO: {e}")))?;
+    // lld reports each of LLVM's errors as it is, one per line.
+    let out = lto
+        .run()
+        .map_err(|e| e.messages.into_iter().map(Error).collect::<Vec<_>>())?;
     for d in &out.diagnostics {
         match d.severity {
             lto::Severity::Warning => crate::error::print_diagnostic("warning", &d.message),
@@ -314,7 +502,8 @@ pub fn run_lto(
             _ => {}
         }
     }
-    if config.lto.save_temps {
+    let stages = &config.lto.save_temps_stages;
+    if config.lto.save_temps && (stages.is_empty() || stages.iter().any(|s| s == "prelink")) {
         // lld also keeps LTO's native objects: OUTPUT.lto.o (full), OUTPUT.lto.MODULE.o (thin).
         for o in &out.objects {
             let path = lto_temp_path(config, &o.module_name, "o");
@@ -332,6 +521,10 @@ pub fn run_lto(
     report.functions_compiled = out.stats.functions_compiled;
     if config.lto.emit_asm {
         write_asm(config, &out).map_err(one)?;
+        return Ok(Vec::new());
+    }
+    if config.lto.emit_llvm {
+        write_bitcode(config, &out).map_err(one)?;
         return Ok(Vec::new());
     }
     Ok(out
@@ -366,6 +559,26 @@ fn lto_temp_path(config: &Config, module: &str, ext: &str) -> std::path::PathBuf
     format!("{out}.lto.{stem}.{ext}").into()
 }
 
+/// `--lto-emit-llvm`: the optimized module goes to the output file and nothing is linked.
+/// lld writes each task's module to the output as its backend reaches code generation, so
+/// the file holds whichever came last: with ThinLTO and several jobs that depends on thread
+/// timing (and concurrent writes can interleave). weld writes them in task order, so the file
+/// deterministically holds the last task's module (the last ThinLTO module on the command
+/// line, or the full-LTO module when there is no ThinLTO), which is what lld writes with one
+/// job whenever that module is also the smallest (LLVM runs the largest first).
+fn write_bitcode(config: &Config, out: &lto::LtoOutput) -> Result<()> {
+    let Some(last) = out.bitcode.last() else {
+        return Ok(());
+    };
+    if config.output.as_os_str() == "-" {
+        use std::io::Write;
+        return std::io::stdout()
+            .write_all(&last.data)
+            .map_err(|e| err!("cannot open -: {}", crate::input_files::io_reason(&e)));
+    }
+    crate::input_files::write_file(&config.output, &last.data)
+}
+
 /// `--lto-emit-asm`: the assembly of each LTO task goes to `OUTPUT.lto.s` (full LTO) or
 /// `OUTPUT.lto.MODULE.s` (ThinLTO) and nothing is linked, as lld does.
 fn write_asm(config: &Config, out: &lto::LtoOutput) -> Result<()> {
@@ -383,4 +596,45 @@ fn write_asm(config: &Config, out: &lto::LtoOutput) -> Result<()> {
         })?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glob_errors_in_llvm_words() {
+        for ok in [
+            "3Tri", "*", "N3foo*E", "[a-c]*", "[!a]", "[]]", "x\\*", "[0-9-0]",
+        ] {
+            assert_eq!(check_glob(ok), Ok(()), "{ok}");
+        }
+        let unmatched = "invalid glob pattern, unmatched '['";
+        for (bad, want) in [
+            ("[", unmatched.to_string()),
+            ("[a", unmatched.to_string()),
+            ("[]", unmatched.to_string()),
+            ("x\\", "invalid glob pattern, stray '\\'".to_string()),
+            ("[b-a]", "invalid glob pattern: [b-a]".to_string()),
+            ("x[!z-a]", "invalid glob pattern: x[!z-a]".to_string()),
+        ] {
+            assert_eq!(check_glob(bad), Err(want), "{bad}");
+        }
+    }
+
+    #[test]
+    fn class_metadata_names() {
+        for n in [
+            "_ZTV5Shape",
+            "_ZTI5Shape",
+            "_ZTS5Shape",
+            "_ZTT1D",
+            "_ZThn8_N1D1fEv",
+        ] {
+            assert!(is_class_metadata(n.as_bytes()), "{n}");
+        }
+        for n in ["_Z4areav", "main", "_ZN5Shape4areaEv"] {
+            assert!(!is_class_metadata(n.as_bytes()), "{n}");
+        }
+    }
 }

@@ -388,6 +388,42 @@ fn lto_partitions(s: &mut ParseState, v: &str) -> Result<()> {
     Ok(())
 }
 
+/// `--lto=`: which backend compiles the modules.
+fn lto_kind(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    s.config.lto.kind = match value(v) {
+        "full" => lto::LtoKind::UnifiedRegular,
+        "thin" => lto::LtoKind::UnifiedThin,
+        "default" => lto::LtoKind::Default,
+        other => bail!("unknown LTO mode: {other}"),
+    };
+    Ok(())
+}
+
+/// `--lto-sample-profile=`: the last one counts; an empty one unsets it.
+fn sample_profile(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let v = value(v);
+    s.config.lto.sample_profile = (!v.is_empty()).then(|| PathBuf::from(v));
+    Ok(())
+}
+
+/// `--opt-remarks-hotness-threshold`: `auto`, or a decimal integer (a negative one means no
+/// threshold), as LLVM's `parseHotnessThresholdOption` reads it.
+fn remarks_hotness_threshold(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let v = value(v);
+    s.config.lto.remarks_hotness_threshold = if v == "auto" {
+        None
+    } else {
+        // LLVM's getAsInteger takes an optional `-`, never a `+`.
+        match v.parse::<i64>().ok().filter(|_| !v.starts_with('+')) {
+            Some(n) => Some(n.max(0) as u64),
+            None => bail!(
+                "--opt-remarks-hotness-threshold: invalid argument '{v}', only integer or 'auto' is supported"
+            ),
+        }
+    };
+    Ok(())
+}
+
 /// `-m EMULATION`: weld produces x86-64 ELF only.
 fn emulation(_: &mut ParseState, v: Option<&str>) -> Result<()> {
     let v = value(v);
@@ -1121,7 +1157,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--plugin-opt=obj-path="], Joined, Implemented, "Alias for --lto-obj-path=", "", |s, v| { s.config.lto.obj_path = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--plugin-opt=save-temps"], Flag, Implemented, "Alias for --save-temps", "", |s, _| { s.config.lto.save_temps = true; Ok(()) }},
     opt! {["--plugin-opt=emit-asm"], Flag, Implemented, "Alias for --lto-emit-asm", "", |s, _| { s.config.lto.emit_asm = true; Ok(()) }},
-    opt! {["--plugin-opt=emit-llvm"], Flag, NotYet, "Alias for --lto-emit-llvm", "", accept},
+    opt! {["--plugin-opt=emit-llvm"], Flag, Implemented, "Alias for --lto-emit-llvm", "", |s, _| { s.config.lto.emit_llvm = true; Ok(()) }},
     opt! {["--plugin-opt=cache-dir="], Joined, Implemented, "LLVMgold's spelling of --thinlto-cache-dir= (weld extension)", "(LLVMgold.so option; lld rejects it)", |s, v| { s.config.lto.cache_dir = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--plugin-opt=cache-policy="], Joined, Implemented, "LLVMgold's spelling of --thinlto-cache-policy (weld extension)", "(LLVMgold.so option; lld rejects it)", |s, v| { s.config.lto.cache_policy = Some(value(v).to_string()); Ok(()) }},
     opt! {["--plugin-opt=thinlto"], Joined, IgnoredTuningOnly, "Ignored: each module's summary decides ThinLTO or regular LTO", "Ignored for compatibility with LLVMgold.so", accept},
@@ -1130,19 +1166,19 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--plugin-opt=thinlto-emit-imports-files"], Flag, NotYet, "Alias for --thinlto-emit-imports-files", "", accept},
     opt! {["--plugin-opt=thinlto-prefix-replace="], Joined, NotYet, "Alias for --thinlto-prefix-replace=", "", accept},
     opt! {["--plugin-opt=thinlto-object-suffix-replace="], Joined, NotYet, "Alias for --thinlto-object-suffix-replace=", "", accept},
-    opt! {["--plugin-opt=debug-pass-manager"], Flag, NotYet, "Alias for --lto-debug-pass-manager", "", accept},
+    opt! {["--plugin-opt=debug-pass-manager"], Flag, Implemented, "Alias for --lto-debug-pass-manager", "", |s, _| { s.config.lto.debug_pass_manager = true; Ok(()) }},
     opt! {["--plugin-opt=disable-verify"], Flag, IgnoredTuningOnly, "Alias for --disable-verify", "", accept},
-    opt! {["--plugin-opt=dwo_dir="], Joined, NotYet, "Directory to store .dwo files when LTO and debug fission are used", "", accept},
-    opt! {["--plugin-opt=cs-profile-generate"], Flag, NotYet, "Alias for --lto-cs-profile-generate", "", accept},
-    opt! {["--plugin-opt=cs-profile-path="], Joined, NotYet, "Alias for --lto-cs-profile-file", "", accept},
-    opt! {["--plugin-opt=sample-profile="], Joined, NotYet, "Alias for --lto-sample-profile", "", accept},
-    opt! {["--plugin-opt=stats-file="], Joined, NotYet, "Filename to write LTO statistics to", "", accept},
+    opt! {["--plugin-opt=dwo_dir="], Joined, Implemented, "Directory to store .dwo files when LTO and debug fission are used", "", |s, v| { s.config.lto.dwo_dir = value(v).to_string(); Ok(()) }},
+    opt! {["--plugin-opt=cs-profile-generate"], Flag, Implemented, "Alias for --lto-cs-profile-generate", "", |s, _| { s.config.lto.cs_profile_generate = true; Ok(()) }},
+    opt! {["--plugin-opt=cs-profile-path="], Joined, Implemented, "Alias for --lto-cs-profile-file", "", |s, v| { s.config.lto.cs_profile_file = value(v).to_string(); Ok(()) }},
+    opt! {["--plugin-opt=sample-profile="], Joined, Implemented, "Alias for --lto-sample-profile", "", sample_profile},
+    opt! {["--plugin-opt=stats-file="], Joined, Implemented, "Filename to write LTO statistics to", "", |s, v| { s.config.lto.stats_file = value(v).to_string(); Ok(()) }},
     opt! {["--plugin-opt=time-trace="], Joined, Implemented, "Alias for --time-trace=", "", |s, v| { s.config.time_trace = Some(PathBuf::from(value(v))); Ok(()) }},
-    opt! {["--plugin-opt=opt-remarks-filename="], Joined, NotYet, "Alias for --opt-remarks-filename", "", accept},
-    opt! {["--plugin-opt=opt-remarks-passes="], Joined, NotYet, "Alias for --opt-remarks-passes", "", accept},
-    opt! {["--plugin-opt=opt-remarks-format="], Joined, NotYet, "Alias for --opt-remarks-format", "", accept},
-    opt! {["--plugin-opt=opt-remarks-with-hotness"], Flag, NotYet, "Alias for --opt-remarks-with-hotness", "", accept},
-    opt! {["--plugin-opt=opt-remarks-hotness-threshold="], Joined, NotYet, "Alias for --opt-remarks-hotness-threshold", "", accept},
+    opt! {["--plugin-opt=opt-remarks-filename="], Joined, Implemented, "Alias for --opt-remarks-filename", "", |s, v| { s.config.lto.remarks_filename = value(v).to_string(); Ok(()) }},
+    opt! {["--plugin-opt=opt-remarks-passes="], Joined, Implemented, "Alias for --opt-remarks-passes", "", |s, v| { s.config.lto.remarks_passes = value(v).to_string(); Ok(()) }},
+    opt! {["--plugin-opt=opt-remarks-format="], Joined, Implemented, "Alias for --opt-remarks-format", "", |s, v| { s.config.lto.remarks_format = value(v).to_string(); Ok(()) }},
+    opt! {["--plugin-opt=opt-remarks-with-hotness"], Flag, Implemented, "Alias for --opt-remarks-with-hotness", "", |s, _| { s.config.lto.remarks_with_hotness = true; Ok(()) }},
+    opt! {["--plugin-opt=opt-remarks-hotness-threshold="], Joined, Implemented, "Alias for --opt-remarks-hotness-threshold", "", remarks_hotness_threshold},
     opt! {["--plugin-opt=-fresolution="], Joined, IgnoredTuningOnly, "GCC LTO plugin option, sent by gcc on every link: ignored", "Ignored (GCC collect2 LTO plugin option)", accept},
     opt! {["--plugin-opt=-pass-through="], Joined, IgnoredTuningOnly, "GCC LTO plugin option, sent by gcc on every link: ignored", "Ignored (GCC collect2 LTO plugin option)", accept},
     opt! {["--plugin-opt=-"], Joined, Implemented, "Specify an LLVM option for compatibility with LLVMgold.so", "", |s, v| { s.config.lto.llvm_args.push(format!("-{}", value(v))); Ok(()) }},
@@ -1154,7 +1190,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--lto-obj-path="], Joined, Implemented, "Write LTO-compiled objects to this path", "", |s, v| { s.config.lto.obj_path = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--lto-emit-asm"], Flag, Implemented, "Emit assembly code", "", |s, _| { s.config.lto.emit_asm = true; Ok(()) }},
     opt! {["--save-temps"], Flag, Implemented, "Save intermediate LTO compilation results", "", |s, _| { s.config.lto.save_temps = true; Ok(()) }},
-    opt! {["--save-temps="], Joined, NotYet, "Save select intermediate LTO compilation results", "", accept},
+    opt! {["--save-temps="], Joined, Implemented, "Save select intermediate LTO compilation results (resolution, preopt, promote, internalize, import, opt, precodegen, prelink, combinedindex)", "Save select intermediate LTO compilation results", |s, v| { s.save_temps_stages.push(value(v).to_string()); Ok(()) }},
     opt! {["--mllvm"], Value, Implemented, "Additional arguments to forward to LLVM's option processing", "", |s, v| { s.config.lto.llvm_args.push(value(v).to_string()); Ok(()) }},
     opt! {["--thinlto-jobs="], Joined, Implemented, "Number of ThinLTO jobs (all, 0 = all hardware threads)", "Number of ThinLTO jobs. Default to --threads=", |s, v| thinlto_jobs(s, value(v))},
     opt! {["--thinlto-cache-dir="], Joined, Implemented, "Path to ThinLTO cached object file directory", "", |s, v| { s.config.lto.cache_dir = Some(PathBuf::from(value(v))); Ok(()) }},
@@ -1162,32 +1198,32 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--fat-lto-objects"], Flag, Implemented, "Use the .llvm.lto section, which contains LLVM bitcode, in fat LTO object files to perform LTO", "", |s, _| { s.config.lto.fat_lto_objects = true; Ok(()) }},
     opt! {["--no-fat-lto-objects"], Flag, Implemented, "Ignore the .llvm.lto section in relocatable object files (default)", "", |s, _| { s.config.lto.fat_lto_objects = false; Ok(()) }},
     opt! {["--disable-verify"], Flag, IgnoredTuningOnly, "Do not verify LLVM modules (the output is the same)", "Do not verify LLVM modules", accept},
-    opt! {["--lto="], Joined, NotYet, "Set LTO backend (full, thin)", "", accept},
-    opt! {["--lto-emit-llvm"], Flag, NotYet, "Emit LLVM-IR bitcode", "", accept},
-    opt! {["--lto-debug-pass-manager"], Flag, NotYet, "Debug new pass manager", "", accept},
-    opt! {["--lto-newpm-passes="], Joined, NotYet, "Passes to run during LTO", "", accept},
-    opt! {["--lto-aa-pipeline="], Joined, NotYet, "AA pipeline to run during LTO", "", accept},
-    opt! {["--lto-whole-program-visibility"], Flag, NotYet, "Asserts that the LTO link has whole program visibility", "", accept},
-    opt! {["--no-lto-whole-program-visibility"], Flag, IgnoredTuningOnly, "Asserts that the LTO link does not have whole program visibility (default)", "", accept},
-    opt! {["--lto-sample-profile="], Joined, NotYet, "Sample profile file path", "", accept},
-    opt! {["--lto-cs-profile-generate"], Flag, NotYet, "Perform context sensitive PGO instrumentation", "", accept},
-    opt! {["--lto-cs-profile-file="], Joined, NotYet, "Context sensitive profile file path", "", accept},
-    opt! {["--lto-pgo-warn-mismatch"], Flag, IgnoredTuningOnly, "turn on warnings about profile cfg mismatch (default)", "", accept},
-    opt! {["--no-lto-pgo-warn-mismatch"], Flag, IgnoredTuningOnly, "turn off warnings about profile cfg mismatch", "", accept},
-    opt! {["--lto-basic-block-sections="], Joined, NotYet, "Enable basic block sections for LTO", "", accept},
-    opt! {["--lto-basic-block-address-map"], Flag, NotYet, "Emit basic block address map for LTO", "", accept},
-    opt! {["--no-lto-basic-block-address-map"], Flag, IgnoredTuningOnly, "Do not emit basic block address map for LTO (default)", "", accept},
-    opt! {["--lto-unique-basic-block-section-names"], Flag, NotYet, "Give unique names to every basic block section for LTO", "", accept},
-    opt! {["--no-lto-unique-basic-block-section-names"], Flag, IgnoredTuningOnly, "Do not give unique names to every basic block section for LTO (default)", "", accept},
-    opt! {["--lto-known-safe-vtables"], Value, NotYet, "Skip validation on these vtables", "", accept},
-    opt! {["--lto-validate-all-vtables-have-type-infos"], Flag, NotYet, "Validate that all vtables have type infos for LTO link", "", accept},
-    opt! {["--no-lto-validate-all-vtables-have-type-infos"], Flag, IgnoredTuningOnly, "Do not validate that all vtables have type infos for LTO link (default)", "", accept},
-    opt! {["--load-pass-plugin"], Value, NotYet, "Load passes from plugin library", "", accept},
-    opt! {["--opt-remarks-filename"], Separate, NotYet, "YAML output file for optimization remarks", "", accept},
-    opt! {["--opt-remarks-passes"], Separate, NotYet, "Regex for the passes that need to be serialized to the output file", "", accept},
-    opt! {["--opt-remarks-format"], Separate, NotYet, "The format used for serializing remarks (default: YAML)", "", accept},
-    opt! {["--opt-remarks-with-hotness"], Flag, NotYet, "Include hotness information in the optimization remarks file", "", accept},
-    opt! {["--opt-remarks-hotness-threshold"], Value, NotYet, "Minimum profile count required for an optimization remark to be output", "", accept},
+    opt! {["--lto="], Joined, Implemented, "Set LTO backend: full, thin (for -funified-lto bitcode) or default", "Set LTO backend ([full,thin])", lto_kind},
+    opt! {["--lto-emit-llvm"], Flag, Implemented, "Emit LLVM-IR bitcode", "", |s, _| { s.config.lto.emit_llvm = true; Ok(()) }},
+    opt! {["--lto-debug-pass-manager"], Flag, Implemented, "Debug new pass manager", "", |s, _| { s.config.lto.debug_pass_manager = true; Ok(()) }},
+    opt! {["--lto-newpm-passes="], Joined, Implemented, "Passes to run during LTO", "", |s, v| { s.config.lto.newpm_passes = value(v).to_string(); Ok(()) }},
+    opt! {["--lto-aa-pipeline="], Joined, Implemented, "AA pipeline to run during LTO. Used in conjunction with -lto-newpm-passes", "", |s, v| { s.config.lto.aa_pipeline = value(v).to_string(); Ok(()) }},
+    opt! {["--lto-whole-program-visibility"], Flag, Implemented, "Asserts that the LTO link has whole program visibility", "", |s, _| { s.config.lto.whole_program_visibility = true; Ok(()) }},
+    opt! {["--no-lto-whole-program-visibility"], Flag, Implemented, "Asserts that the LTO link does not have whole program visibility (default)", "Asserts that the LTO link does not have whole program visibility", |s, _| { s.config.lto.whole_program_visibility = false; Ok(()) }},
+    opt! {["--lto-sample-profile="], Joined, Implemented, "Sample profile file path", "", sample_profile},
+    opt! {["--lto-cs-profile-generate"], Flag, Implemented, "Perform context sensitive PGO instrumentation", "", |s, _| { s.config.lto.cs_profile_generate = true; Ok(()) }},
+    opt! {["--lto-cs-profile-file="], Joined, Implemented, "Context sensitive profile file path", "", |s, v| { s.config.lto.cs_profile_file = value(v).to_string(); Ok(()) }},
+    opt! {["--lto-pgo-warn-mismatch"], Flag, Implemented, "turn on warnings about profile cfg mismatch (default)", "", |s, _| { s.config.lto.pgo_warn_mismatch = true; Ok(()) }},
+    opt! {["--no-lto-pgo-warn-mismatch"], Flag, Implemented, "turn off warnings about profile cfg mismatch", "", |s, _| { s.config.lto.pgo_warn_mismatch = false; Ok(()) }},
+    opt! {["--lto-basic-block-sections="], Joined, Implemented, "Enable basic block sections for LTO (all, none, labels, or a file listing functions and blocks)", "Enable basic block sections for LTO", |s, v| { s.config.lto.basic_block_sections = value(v).to_string(); Ok(()) }},
+    opt! {["--lto-basic-block-address-map"], Flag, Implemented, "Emit basic block address map for LTO", "", |s, _| { s.config.lto.basic_block_address_map = true; Ok(()) }},
+    opt! {["--no-lto-basic-block-address-map"], Flag, Implemented, "Do not emit basic block address map for LTO (default)", "", |s, _| { s.config.lto.basic_block_address_map = false; Ok(()) }},
+    opt! {["--lto-unique-basic-block-section-names"], Flag, Implemented, "Give unique names to every basic block section for LTO", "", |s, _| { s.config.lto.unique_basic_block_section_names = true; Ok(()) }},
+    opt! {["--no-lto-unique-basic-block-section-names"], Flag, Implemented, "Do not give unique names to every basic block section for LTO (default)", "", |s, _| { s.config.lto.unique_basic_block_section_names = false; Ok(()) }},
+    opt! {["--lto-known-safe-vtables"], Value, Implemented, "When --lto-validate-all-vtables-have-type-infos is enabled, skip validation on these vtables (_ZTV symbols)", "", |s, v| { s.config.lto.known_safe_vtables.push(value(v).to_string()); Ok(()) }},
+    opt! {["--lto-validate-all-vtables-have-type-infos"], Flag, Implemented, "Validate that all vtables have type infos for LTO link", "", |s, _| { s.config.lto.validate_all_vtables_have_type_infos = true; Ok(()) }},
+    opt! {["--no-lto-validate-all-vtables-have-type-infos"], Flag, Implemented, "Do not validate that all vtables have type infos for LTO link (default)", "Do not validate that all vtables have type infos for LTO link", |s, _| { s.config.lto.validate_all_vtables_have_type_infos = false; Ok(()) }},
+    opt! {["--load-pass-plugin"], Value, Implemented, "Load passes from plugin library", "", |s, v| { s.config.lto.pass_plugins.push(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["--opt-remarks-filename"], Separate, Implemented, "YAML output file for optimization remarks", "", |s, v| { s.config.lto.remarks_filename = value(v).to_string(); Ok(()) }},
+    opt! {["--opt-remarks-passes"], Separate, Implemented, "Regex for the passes that need to be serialized to the output file", "", |s, v| { s.config.lto.remarks_passes = value(v).to_string(); Ok(()) }},
+    opt! {["--opt-remarks-format"], Separate, Implemented, "The format used for serializing remarks (default: YAML)", "", |s, v| { s.config.lto.remarks_format = value(v).to_string(); Ok(()) }},
+    opt! {["--opt-remarks-with-hotness"], Flag, Implemented, "Include hotness information in the optimization remarks file", "", |s, _| { s.config.lto.remarks_with_hotness = true; Ok(()) }},
+    opt! {["--opt-remarks-hotness-threshold"], Value, Implemented, "Minimum profile count required for an optimization remark to be output. Use 'auto' to apply the threshold from profile summary", "", remarks_hotness_threshold},
     opt! {["--thinlto-index-only"], Flag, NotYet, "Write per-module ThinLTO index files and stop (distributed ThinLTO)", "", accept},
     opt! {["--thinlto-index-only="], Joined, NotYet, "As --thinlto-index-only, and list the native object files in <file>", "", accept},
     opt! {["--thinlto-emit-imports-files"], Flag, NotYet, "Write a .imports file per module (distributed ThinLTO)", "", accept},

@@ -20,8 +20,10 @@
 
 #include "llvm/Analysis/ModuleSummaryAnalysis.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Bitcode/LLVMBitCodes.h"
 #include "llvm/Bitstream/BitstreamReader.h"
 #include "llvm/CodeGen/CommandFlags.h"
@@ -35,19 +37,26 @@
 #include "llvm/IR/ModuleSummaryIndex.h"
 #include "llvm/LTO/Config.h"
 #include "llvm/LTO/LTO.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h"
+#include "llvm/Remarks/RemarkFormat.h"
 #include "llvm/Support/CachePruning.h"
 #include "llvm/Support/Caching.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -88,6 +97,10 @@ char *dupString(StringRef S) {
   std::memcpy(P, S.data(), S.size());
   P[S.size()] = '\0';
   return P;
+}
+
+template <typename S> std::string str(const S &W) {
+  return std::string(W.ptr, W.len);
 }
 
 int fail(char **Err, const Twine &Msg) {
@@ -618,6 +631,20 @@ enum : uint32_t {
   WELD_RELOC_DYNAMIC_NO_PIC = 3,
 };
 
+enum : uint32_t {
+  WELD_LTO_KIND_DEFAULT = 0,         // each module's own kind
+  WELD_LTO_KIND_UNIFIED_REGULAR = 1, // lld --lto=full
+  WELD_LTO_KIND_UNIFIED_THIN = 2,    // lld --lto=thin
+};
+
+enum : uint32_t {
+  WELD_BB_SECTIONS_DEFAULT = 0, // what -mllvm -basic-block-sections= says
+  WELD_BB_SECTIONS_ALL = 1,
+  WELD_BB_SECTIONS_NONE = 2,
+  WELD_BB_SECTIONS_LIST = 3, // bb_sections_list holds the file's contents
+};
+
+// Strings are empty when unset; lists are (pointer, count) pairs.
 struct WeldLtoConfig {
   uint32_t opt_level;    // 0..3
   uint32_t cg_opt_level; // 0..3
@@ -636,7 +663,35 @@ struct WeldLtoConfig {
   uint8_t always_emit_regular_obj;
   uint8_t debug_pass_manager;
   uint8_t disable_verify;
-  uint8_t reserved[2];
+  uint8_t emit_llvm;         // stop before codegen, keep each task's bitcode
+  uint8_t reserved;
+  const WeldStr *save_temps_stages; // none: every stage
+  size_t num_save_temps_stages;
+  WeldStr opt_pipeline; // --lto-newpm-passes
+  WeldStr aa_pipeline;  // --lto-aa-pipeline
+  WeldStr remarks_filename;
+  WeldStr remarks_passes;
+  WeldStr remarks_format;
+  WeldStr stats_file;
+  WeldStr sample_profile;
+  WeldStr cs_profile; // output pattern with run_cs_instr, else the profile used
+  WeldStr dwo_dir;
+  WeldStr bb_sections_list;
+  const WeldStr *pass_plugins;
+  size_t num_pass_plugins;
+  uint64_t remarks_hotness_threshold;
+  uint32_t lto_kind;
+  uint32_t bb_sections;
+  uint8_t remarks_with_hotness;
+  uint8_t remarks_hotness_auto; // threshold from the profile summary
+  uint8_t run_cs_instr;
+  uint8_t pgo_warn_mismatch;
+  uint8_t whole_program_visibility;
+  uint8_t validate_all_vtables_have_type_infos;
+  uint8_t all_vtables_have_type_infos;
+  uint8_t bb_addr_map;
+  uint8_t unique_bb_section_names;
+  uint8_t reserved2[7];
 };
 
 struct WeldResolution {
@@ -647,9 +702,24 @@ struct WeldResolution {
   uint8_t linker_redefined;
 };
 
+// --lto-emit-llvm: the bitcode of each task's module, taken just before code
+// generation (which is then skipped). Written from backend threads.
+struct BitcodeCapture {
+  std::mutex Mu;
+  std::map<unsigned, SmallString<0>> Modules;
+};
+
 struct WeldLto {
   std::shared_ptr<DiagSink> Diags;
+  std::shared_ptr<BitcodeCapture> Bitcode; // set with emit_llvm
   std::unique_ptr<lto::LTO> L;
+  // What weld_lto_run checks before LLVM sees it: LLVM reports a bad pipeline
+  // or plugin with report_fatal_error (exit or crash), and a bad remarks
+  // format or pass regex only after it has created the remarks files.
+  std::string OptPipeline, AAPipeline, RemarksFilename, RemarksPasses,
+      RemarksFormat;
+  std::vector<std::string> PassPlugins;
+  std::string Triple; // of the first input: the target the pipelines are for
   // Module ids referenced by BitcodeModules inside L; they must outlive run().
   std::vector<std::unique_ptr<std::string>> Ids;
   // Every added input's bytes (owned by the caller until run() returns), so a
@@ -662,6 +732,7 @@ struct WeldLto {
 
 struct WeldLtoResult {
   std::vector<SmallString<0>> Bufs;                 // in-process output
+  std::vector<SmallString<0>> Bitcode;              // emit_llvm: per task
   std::vector<std::unique_ptr<MemoryBuffer>> Files; // from the cache
   std::vector<std::string> Names;
   std::vector<uint8_t> FromCache;
@@ -764,15 +835,104 @@ int weld_lto_new(const WeldLtoConfig *C, WeldLto **Out, char **Err) {
     Conf.Options.MCOptions.AsmVerbose = true;
   }
 
+  // Basic block sections: unset leaves what the codegen flags said.
+  switch (C->bb_sections) {
+  case WELD_BB_SECTIONS_DEFAULT:
+    break;
+  case WELD_BB_SECTIONS_ALL:
+    Conf.Options.BBSections = BasicBlockSection::All;
+    break;
+  case WELD_BB_SECTIONS_NONE:
+    Conf.Options.BBSections = BasicBlockSection::None;
+    break;
+  case WELD_BB_SECTIONS_LIST:
+    Conf.Options.BBSections = BasicBlockSection::List;
+    Conf.Options.BBSectionsFuncListBuf = MemoryBuffer::getMemBufferCopy(
+        str(C->bb_sections_list), "--lto-basic-block-sections");
+    break;
+  default:
+    return fail(Err, "invalid basic block sections mode " +
+                         Twine(C->bb_sections));
+  }
+  Conf.Options.BBAddrMap = C->bb_addr_map != 0;
+  Conf.Options.UniqueBasicBlockSectionNames = C->unique_bb_section_names != 0;
+
+  Conf.OptPipeline = str(C->opt_pipeline);
+  Conf.AAPipeline = str(C->aa_pipeline);
+  Conf.RemarksFilename = str(C->remarks_filename);
+  Conf.RemarksPasses = str(C->remarks_passes);
+  Conf.RemarksFormat = str(C->remarks_format);
+  Conf.RemarksWithHotness = C->remarks_with_hotness != 0;
+  if (C->remarks_hotness_auto)
+    Conf.RemarksHotnessThreshold = std::nullopt;
+  else
+    Conf.RemarksHotnessThreshold = C->remarks_hotness_threshold;
+  Conf.StatsFile = str(C->stats_file);
+  Conf.SampleProfile = str(C->sample_profile);
+  Conf.CSIRProfile = str(C->cs_profile);
+  Conf.RunCSIRInstr = C->run_cs_instr != 0;
+  Conf.PGOWarnMismatch = C->pgo_warn_mismatch != 0;
+  Conf.DwoDir = str(C->dwo_dir);
+  Conf.HasWholeProgramVisibility = C->whole_program_visibility != 0;
+  Conf.ValidateAllVtablesHaveTypeInfos =
+      C->validate_all_vtables_have_type_infos != 0;
+  Conf.AllVtablesHaveTypeInfos = C->all_vtables_have_type_infos != 0;
+  for (size_t I = 0; I < C->num_pass_plugins; I++)
+    Conf.PassPlugins.push_back(str(C->pass_plugins[I]));
+  // lld does not keep copies of symbol names for LTO: they only cost memory.
+  Conf.KeepSymbolNameCopies = false;
+
+  lto::LTO::LTOKind Kind;
+  switch (C->lto_kind) {
+  case WELD_LTO_KIND_DEFAULT:
+    Kind = lto::LTO::LTOK_Default;
+    break;
+  case WELD_LTO_KIND_UNIFIED_REGULAR:
+    Kind = lto::LTO::LTOK_UnifiedRegular;
+    break;
+  case WELD_LTO_KIND_UNIFIED_THIN:
+    Kind = lto::LTO::LTOK_UnifiedThin;
+    break;
+  default:
+    return fail(Err, "invalid LTO kind " + Twine(C->lto_kind));
+  }
+
   auto W = std::make_unique<WeldLto>();
   W->Diags = std::make_shared<DiagSink>();
   std::shared_ptr<DiagSink> Sink = W->Diags;
   Conf.DiagHandler = [Sink](const DiagnosticInfo &DI) { Sink->add(DI); };
+  W->OptPipeline = Conf.OptPipeline;
+  W->AAPipeline = Conf.AAPipeline;
+  W->RemarksFilename = Conf.RemarksFilename;
+  W->RemarksPasses = Conf.RemarksPasses;
+  W->RemarksFormat = Conf.RemarksFormat;
+  W->PassPlugins = Conf.PassPlugins;
+
+  if (C->emit_llvm) {
+    // lld writes the module to the output file here and returns false, which
+    // skips code generation; the bitcode is kept per task instead, so the
+    // linker decides what to write and no thread touches the output.
+    W->Bitcode = std::make_shared<BitcodeCapture>();
+    std::shared_ptr<BitcodeCapture> Cap = W->Bitcode;
+    Conf.PreCodeGenModuleHook = [Cap](unsigned Task, const Module &M) {
+      SmallString<0> Buf;
+      raw_svector_ostream OS(Buf);
+      WriteBitcodeToFile(M, OS, /*ShouldPreserveUseListOrder=*/false);
+      std::lock_guard<std::mutex> Lock(Cap->Mu);
+      Cap->Modules[Task] = std::move(Buf);
+      return false;
+    };
+  }
 
   if (C->save_temps_prefix.len) {
-    if (Error E = Conf.addSaveTemps(std::string(C->save_temps_prefix.ptr,
-                                                C->save_temps_prefix.len),
-                                    /*UseInputModulePath=*/true))
+    DenseSet<StringRef> Stages;
+    for (size_t I = 0; I < C->num_save_temps_stages; I++)
+      Stages.insert(StringRef(C->save_temps_stages[I].ptr,
+                              C->save_temps_stages[I].len));
+    // An empty set means every stage. The strings only need to live through
+    // this call: addSaveTemps compares them and keeps nothing.
+    if (Error E = Conf.addSaveTemps(str(C->save_temps_prefix),
+                                    /*UseInputModulePath=*/true, Stages))
       return failWith(Err, "--save-temps: ", std::move(E));
   }
   W->CacheDir.assign(C->cache_dir.ptr, C->cache_dir.len);
@@ -787,7 +947,7 @@ int weld_lto_new(const WeldLtoConfig *C, WeldLto **Out, char **Err) {
   lto::ThinBackend Backend =
       lto::createInProcessThinBackend(heavyweight_hardware_concurrency(C->thin_jobs));
   W->L = std::make_unique<lto::LTO>(std::move(Conf), std::move(Backend),
-                                    C->partitions ? C->partitions : 1);
+                                    C->partitions ? C->partitions : 1, Kind);
   *Out = W.release();
   return 0;
 }
@@ -819,6 +979,8 @@ int weld_lto_add(WeldLto *W, WeldInput *In, const WeldResolution *Res,
   W->Ids.push_back(std::move(Owned->ModuleId));
   const std::string &Id = *W->Ids.back();
   W->Buffers.push_back(Owned->Buffer);
+  if (W->Triple.empty())
+    W->Triple = Owned->File->getTargetTriple().str();
   if (Error E = W->L->add(std::move(Owned->File), R))
     return failWith(Err, Id + ": ", std::move(E));
   W->NumInputs++;
@@ -846,6 +1008,58 @@ static std::optional<std::string> unreadableInput(const WeldLto &W) {
   return std::nullopt;
 }
 
+// The settings LLVM would only reject in the middle of the run, by ending the
+// process (a pipeline it cannot parse, a plugin it cannot load) or after
+// creating the remarks files (an unknown format, a bad pass regex), checked
+// up front with LLVM's own parsers and its wording.
+static std::optional<std::string> checkSettings(const WeldLto &W) {
+  // Without a remarks file LLVM looks at neither the format nor the passes.
+  if (!W.RemarksFilename.empty() && !W.RemarksFormat.empty()) {
+    Expected<remarks::Format> F = remarks::parseFormat(W.RemarksFormat);
+    if (!F)
+      return toString(F.takeError());
+  }
+  if (!W.RemarksFilename.empty() && !W.RemarksPasses.empty()) {
+    std::string Why;
+    if (!Regex(W.RemarksPasses).isValid(Why))
+      return Why;
+  }
+  std::vector<PassPlugin> Plugins;
+  for (const std::string &Path : W.PassPlugins) {
+    Expected<PassPlugin> P = PassPlugin::Load(Path);
+    if (!P)
+      return toString(P.takeError());
+    Plugins.push_back(std::move(*P));
+  }
+  if (W.OptPipeline.empty() && W.AAPipeline.empty())
+    return std::nullopt;
+  // Target passes and plugins' passes are only known to a PassBuilder that
+  // has the target machine and the plugins' callbacks, as LTO's own has.
+  llvm::Triple TT(W.Triple);
+  std::string Ignored;
+  std::unique_ptr<TargetMachine> TM;
+  if (const Target *T = TargetRegistry::lookupTarget(TT, Ignored))
+    TM.reset(T->createTargetMachine(TT, "", "", TargetOptions(), std::nullopt));
+  PassBuilder PB(TM.get());
+  for (const PassPlugin &P : Plugins)
+    P.registerPassBuilderCallbacks(PB);
+  if (!W.OptPipeline.empty()) {
+    ModulePassManager MPM;
+    if (Error E = PB.parsePassPipeline(MPM, W.OptPipeline))
+      return "unable to parse pass pipeline description '" + W.OptPipeline +
+             "': " + toString(std::move(E));
+  }
+  if (!W.AAPipeline.empty()) {
+    AAManager AA;
+    if (Error E = PB.parseAAPipeline(AA, W.AAPipeline))
+      return "unable to parse AA pipeline description '" + W.AAPipeline +
+             "': " + toString(std::move(E));
+  }
+  return std::nullopt;
+}
+
+// On failure *Out is still set: its diagnostics hold LLVM's error messages,
+// and Err holds LTO's own error when it is not one of them (may be empty).
 int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
   if (W->Ran)
     return fail(Err, "LTO run() called twice");
@@ -854,6 +1068,10 @@ int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
   if (W->NumInputs == 0) {
     *Out = R.release();
     return 0;
+  }
+  if (std::optional<std::string> Bad = checkSettings(*W)) {
+    *Out = R.release();
+    return fail(Err, *Bad);
   }
   unsigned MaxTasks = W->L->getMaxTasks();
   R->Bufs.resize(MaxTasks);
@@ -913,24 +1131,33 @@ int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
     W->Diags->Items.clear();
   }
   R->CacheHits = Hits.load();
+  if (W->Bitcode) {
+    std::lock_guard<std::mutex> Lock(W->Bitcode->Mu);
+    R->Bitcode.resize(MaxTasks);
+    for (auto &[Task, Buf] : W->Bitcode->Modules)
+      if (Task < MaxTasks)
+        R->Bitcode[Task] = std::move(Buf);
+    W->Bitcode->Modules.clear();
+  }
   if (E) {
     std::string Msg = toString(std::move(E));
     // Errors such as a future bitcode epoch surface only when LTO parses
     // the IR, without the module's name: find the input that cannot be read
     // so the one error names it.
-    if (std::optional<std::string> Bad = unreadableInput(*W))
+    if (std::optional<std::string> Bad = unreadableInput(*W)) {
+      R->Diags.clear();
+      *Out = R.release();
       return fail(Err, *Bad);
+    }
     for (auto &D : R->Diags)
-      if (D.first == DS_Error && D.second != Msg)
-        Msg += "\n" + D.second;
-    return fail(Err, "LTO failed: " + Msg);
+      if (D.first == DS_Error && D.second == Msg)
+        Msg.clear();
+    *Out = R.release();
+    return fail(Err, Msg);
   }
   if (W->Diags->HasError) {
-    std::string Msg = "LTO failed:";
-    for (auto &D : R->Diags)
-      if (D.first == DS_Error)
-        Msg += "\n" + D.second;
-    return fail(Err, Msg);
+    *Out = R.release();
+    return fail(Err, "");
   }
   if (!W->CacheDir.empty()) {
     // Pruning mirrors lld: the policy was validated in weld_lto_new.
@@ -973,6 +1200,19 @@ void weld_lto_result_diag(const WeldLtoResult *R, size_t I, uint32_t *Severity,
                           WeldStr *Text) {
   *Severity = uint32_t(R->Diags[I].first);
   *Text = {R->Diags[I].second.data(), R->Diags[I].second.size()};
+}
+
+// sizeof(WeldLtoConfig), which the Rust mirror checks before every use: the
+// two declarations are kept in step by hand.
+size_t weld_lto_config_size(void) { return sizeof(WeldLtoConfig); }
+
+// The bitcode of one task with emit_llvm; len 0 when there is none.
+void weld_lto_result_bitcode(const WeldLtoResult *R, size_t Task,
+                             WeldStr *Data) {
+  if (Task < R->Bitcode.size())
+    *Data = {R->Bitcode[Task].data(), R->Bitcode[Task].size()};
+  else
+    *Data = {nullptr, 0};
 }
 
 void weld_lto_result_free(WeldLtoResult *R) { delete R; }

@@ -18,6 +18,37 @@ pub enum RelocModel {
     DynamicNoPic,
 }
 
+/// Which backend compiles the modules (lld's `--lto=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LtoKind {
+    /// Each module as it was compiled: ThinLTO modules by the ThinLTO
+    /// backend, the others merged into one full-LTO module.
+    #[default]
+    Default,
+    /// Every module merged into one full-LTO module (`--lto=full`). The
+    /// bitcode must have been compiled with `-funified-lto`.
+    UnifiedRegular,
+    /// Every module through the ThinLTO backend (`--lto=thin`), likewise
+    /// only for `-funified-lto` bitcode.
+    UnifiedThin,
+}
+
+/// Basic block sections for LTO's code generation
+/// (`--lto-basic-block-sections=`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum BasicBlockSections {
+    /// Not given: whatever `-mllvm -basic-block-sections=` says (off by default).
+    #[default]
+    Default,
+    /// A section for every basic block (`all`).
+    All,
+    /// No basic block sections (`none`).
+    None,
+    /// Sections for the functions and blocks a profile lists: the contents of
+    /// the file given (LLVM's basic block sections list format).
+    List(Vec<u8>),
+}
+
 /// How to run LTO. `Default` matches lld's defaults.
 #[derive(Clone, Debug)]
 pub struct LtoConfig {
@@ -64,6 +95,68 @@ pub struct LtoConfig {
     pub debug_pass_manager: bool,
     /// `--disable-verify`: skip the IR verifier.
     pub disable_verify: bool,
+    /// With [`save_temps`](Self::save_temps), the stages to save
+    /// (`--save-temps=`: `resolution`, `preopt`, `promote`, `internalize`,
+    /// `import`, `opt`, `precodegen`, `combinedindex`); empty saves them all.
+    /// lld's `prelink` (the native objects) is the linker's to write.
+    pub save_temps_stages: Vec<String>,
+    /// `--lto-emit-llvm`: stop before code generation and hand back each
+    /// task's optimized module as bitcode ([`crate::LtoOutput::bitcode`])
+    /// instead of objects.
+    pub emit_llvm: bool,
+    /// Which backend compiles the modules (`--lto=`).
+    pub kind: LtoKind,
+    /// `--lto-newpm-passes=`: the optimization pipeline, in `opt -passes=`
+    /// syntax, instead of LLVM's default for the level.
+    pub opt_pipeline: Option<String>,
+    /// `--lto-aa-pipeline=`: the alias analyses, in `opt -aa-pipeline=` syntax.
+    pub aa_pipeline: Option<String>,
+    /// `--opt-remarks-filename`: write optimization remarks there (ThinLTO
+    /// backends write `<file>.thin.<task>.<format>`).
+    pub remarks_filename: Option<PathBuf>,
+    /// `--opt-remarks-passes`: a regex of the passes whose remarks are kept.
+    pub remarks_passes: Option<String>,
+    /// `--opt-remarks-format`: `yaml` (LLVM's default) or `bitstream`.
+    pub remarks_format: Option<String>,
+    /// `--opt-remarks-with-hotness`: add profile hotness to each remark.
+    pub remarks_with_hotness: bool,
+    /// `--opt-remarks-hotness-threshold`: the least hotness a remark needs to
+    /// be written; `None` takes it from the profile summary (`auto`).
+    pub remarks_hotness_threshold: Option<u64>,
+    /// `-plugin-opt=stats-file=`: LLVM's statistics as JSON.
+    pub stats_file: Option<PathBuf>,
+    /// `--lto-sample-profile=`: a sample (AutoFDO) profile to optimize with.
+    pub sample_profile: Option<PathBuf>,
+    /// `--lto-cs-profile-generate`: add context-sensitive PGO
+    /// instrumentation after inlining.
+    pub cs_profile_generate: bool,
+    /// `--lto-cs-profile-file=`: with `cs_profile_generate`, where the
+    /// instrumented program writes its profile; without it, the
+    /// context-sensitive profile to optimize with.
+    pub cs_profile: Option<PathBuf>,
+    /// `--lto-pgo-warn-mismatch` (the default) or `--no-`: whether a profile
+    /// that does not match the code is reported.
+    pub pgo_warn_mismatch: bool,
+    /// `-plugin-opt=dwo_dir=`: with `-gsplit-dwarf` bitcode, where the
+    /// `.dwo` files go (`<dir>/<task>.dwo`).
+    pub dwo_dir: Option<PathBuf>,
+    /// `--lto-whole-program-visibility`: the link sees every class
+    /// hierarchy, so virtual calls may be devirtualized.
+    pub whole_program_visibility: bool,
+    /// `--lto-validate-all-vtables-have-type-infos`: keep vtables whose type
+    /// info native code can see out of the whole-program assumption.
+    pub validate_all_vtables_have_type_infos: bool,
+    /// The outcome of that validation: every vtable of the native inputs has
+    /// a type info (else whole-program visibility is off).
+    pub all_vtables_have_type_infos: bool,
+    /// `--load-pass-plugin=`: pass plugins LLVM loads into its pipelines.
+    pub pass_plugins: Vec<PathBuf>,
+    /// `--lto-basic-block-sections=`.
+    pub basic_block_sections: BasicBlockSections,
+    /// `--lto-basic-block-address-map`: emit `.llvm_bb_addr_map`.
+    pub basic_block_address_map: bool,
+    /// `--lto-unique-basic-block-section-names`.
+    pub unique_basic_block_section_names: bool,
 }
 
 impl Default for LtoConfig {
@@ -85,6 +178,29 @@ impl Default for LtoConfig {
             data_sections: true,
             debug_pass_manager: false,
             disable_verify: false,
+            save_temps_stages: Vec::new(),
+            emit_llvm: false,
+            kind: LtoKind::Default,
+            opt_pipeline: None,
+            aa_pipeline: None,
+            remarks_filename: None,
+            remarks_passes: None,
+            remarks_format: None,
+            remarks_with_hotness: false,
+            remarks_hotness_threshold: Some(0),
+            stats_file: None,
+            sample_profile: None,
+            cs_profile_generate: false,
+            cs_profile: None,
+            pgo_warn_mismatch: true,
+            dwo_dir: None,
+            whole_program_visibility: false,
+            validate_all_vtables_have_type_infos: false,
+            all_vtables_have_type_infos: false,
+            pass_plugins: Vec::new(),
+            basic_block_sections: BasicBlockSections::Default,
+            basic_block_address_map: false,
+            unique_basic_block_section_names: false,
         }
     }
 }

@@ -10,7 +10,7 @@ use std::ffi::{c_char, CStr};
 use std::os::unix::ffi::OsStrExt;
 use std::ptr::{self, NonNull};
 
-use crate::config::{LtoConfig, RelocModel};
+use crate::config::{BasicBlockSections, LtoConfig, LtoKind, RelocModel};
 use crate::input::{InputData, SymbolRecord};
 use crate::run::{Resolution, Severity};
 use crate::summary::{SummaryGraph, SummaryNode};
@@ -86,7 +86,35 @@ mod sys {
         pub always_emit_regular_obj: u8,
         pub debug_pass_manager: u8,
         pub disable_verify: u8,
-        pub reserved: [u8; 2],
+        pub emit_llvm: u8,
+        pub reserved: u8,
+        pub save_temps_stages: *const WeldStr,
+        pub num_save_temps_stages: usize,
+        pub opt_pipeline: WeldStr,
+        pub aa_pipeline: WeldStr,
+        pub remarks_filename: WeldStr,
+        pub remarks_passes: WeldStr,
+        pub remarks_format: WeldStr,
+        pub stats_file: WeldStr,
+        pub sample_profile: WeldStr,
+        pub cs_profile: WeldStr,
+        pub dwo_dir: WeldStr,
+        pub bb_sections_list: WeldStr,
+        pub pass_plugins: *const WeldStr,
+        pub num_pass_plugins: usize,
+        pub remarks_hotness_threshold: u64,
+        pub lto_kind: u32,
+        pub bb_sections: u32,
+        pub remarks_with_hotness: u8,
+        pub remarks_hotness_auto: u8,
+        pub run_cs_instr: u8,
+        pub pgo_warn_mismatch: u8,
+        pub whole_program_visibility: u8,
+        pub validate_all_vtables_have_type_infos: u8,
+        pub all_vtables_have_type_infos: u8,
+        pub bb_addr_map: u8,
+        pub unique_bb_section_names: u8,
+        pub reserved2: [u8; 7],
     }
 
     #[repr(C)]
@@ -173,6 +201,8 @@ mod sys {
             severity: *mut u32,
             text: *mut WeldStr,
         );
+        pub fn weld_lto_config_size() -> usize;
+        pub fn weld_lto_result_bitcode(r: *const WeldLtoResult, task: usize, data: *mut WeldStr);
         pub fn weld_lto_result_free(r: *mut WeldLtoResult);
 
         pub fn weld_lto_set_options(
@@ -432,10 +462,26 @@ impl Drop for RawLto {
 }
 
 pub(crate) fn lto_new(cfg: &LtoConfig) -> Result<RawLto, String> {
-    let mllvm: Vec<WeldStr> = cfg
-        .llvm_args
+    // SAFETY: a pure function of the shim's declarations.
+    let shim_size = unsafe { sys::weld_lto_config_size() };
+    if shim_size != std::mem::size_of::<sys::WeldLtoConfig>() {
+        return Err(format!(
+            "the LTO shim's WeldLtoConfig has {shim_size} bytes, its Rust mirror {}: \
+             rebuild weld after updating both",
+            std::mem::size_of::<sys::WeldLtoConfig>()
+        ));
+    }
+    let strs = |v: &[String]| -> Vec<WeldStr> {
+        v.iter()
+            .map(|a| WeldStr::from_bytes(a.as_bytes()))
+            .collect()
+    };
+    let mllvm = strs(&cfg.llvm_args);
+    let stages = strs(&cfg.save_temps_stages);
+    let plugins: Vec<WeldStr> = cfg
+        .pass_plugins
         .iter()
-        .map(|a| WeldStr::from_bytes(a.as_bytes()))
+        .map(|p| WeldStr::from_bytes(p.as_os_str().as_bytes()))
         .collect();
     let empty = WeldStr::from_bytes(&[]);
     let path_str = |p: &Option<std::path::PathBuf>| {
@@ -445,6 +491,12 @@ pub(crate) fn lto_new(cfg: &LtoConfig) -> Result<RawLto, String> {
     let opt_str = |s: &Option<String>| {
         s.as_ref()
             .map_or(empty, |s| WeldStr::from_bytes(s.as_bytes()))
+    };
+    let (bb_sections, bb_list) = match &cfg.basic_block_sections {
+        BasicBlockSections::Default => (0, empty),
+        BasicBlockSections::All => (1, empty),
+        BasicBlockSections::None => (2, empty),
+        BasicBlockSections::List(text) => (3, WeldStr::from_bytes(text)),
     };
     let c = sys::WeldLtoConfig {
         opt_level: u32::from(cfg.opt_level),
@@ -469,7 +521,39 @@ pub(crate) fn lto_new(cfg: &LtoConfig) -> Result<RawLto, String> {
         always_emit_regular_obj: cfg.obj_path.is_some().into(),
         debug_pass_manager: cfg.debug_pass_manager.into(),
         disable_verify: cfg.disable_verify.into(),
-        reserved: [0; 2],
+        emit_llvm: cfg.emit_llvm.into(),
+        reserved: 0,
+        save_temps_stages: stages.as_ptr(),
+        num_save_temps_stages: stages.len(),
+        opt_pipeline: opt_str(&cfg.opt_pipeline),
+        aa_pipeline: opt_str(&cfg.aa_pipeline),
+        remarks_filename: path_str(&cfg.remarks_filename),
+        remarks_passes: opt_str(&cfg.remarks_passes),
+        remarks_format: opt_str(&cfg.remarks_format),
+        stats_file: path_str(&cfg.stats_file),
+        sample_profile: path_str(&cfg.sample_profile),
+        cs_profile: path_str(&cfg.cs_profile),
+        dwo_dir: path_str(&cfg.dwo_dir),
+        bb_sections_list: bb_list,
+        pass_plugins: plugins.as_ptr(),
+        num_pass_plugins: plugins.len(),
+        remarks_hotness_threshold: cfg.remarks_hotness_threshold.unwrap_or(0),
+        lto_kind: match cfg.kind {
+            LtoKind::Default => 0,
+            LtoKind::UnifiedRegular => 1,
+            LtoKind::UnifiedThin => 2,
+        },
+        bb_sections,
+        remarks_with_hotness: cfg.remarks_with_hotness.into(),
+        remarks_hotness_auto: cfg.remarks_hotness_threshold.is_none().into(),
+        run_cs_instr: cfg.cs_profile_generate.into(),
+        pgo_warn_mismatch: cfg.pgo_warn_mismatch.into(),
+        whole_program_visibility: cfg.whole_program_visibility.into(),
+        validate_all_vtables_have_type_infos: cfg.validate_all_vtables_have_type_infos.into(),
+        all_vtables_have_type_infos: cfg.all_vtables_have_type_infos.into(),
+        bb_addr_map: cfg.basic_block_address_map.into(),
+        unique_bb_section_names: cfg.unique_basic_block_section_names.into(),
+        reserved2: [0; 7],
     };
     let mut out = ptr::null_mut();
     let mut err = ptr::null_mut();
@@ -507,27 +591,55 @@ pub(crate) struct RawOutput {
     /// Per task: (object bytes, module name, came from the cache). Empty bytes
     /// for tasks that produced nothing.
     pub tasks: Vec<(Vec<u8>, String, bool)>,
+    /// Per task with `emit_llvm`: the module's bitcode (empty when none).
+    pub bitcode: Vec<Vec<u8>>,
     pub cache_hits: u32,
     pub diagnostics: Vec<(Severity, String)>,
 }
 
-pub(crate) fn lto_run(lto: &mut RawLto) -> Result<RawOutput, String> {
+/// Runs LTO. On failure, the messages: LLVM's error diagnostics in the order
+/// they came, then LTO's own error when it is not one of them.
+pub(crate) fn lto_run(lto: &mut RawLto) -> Result<RawOutput, Vec<String>> {
     let mut r = ptr::null_mut();
     let mut err = ptr::null_mut();
     // SAFETY: valid handle and out-params.
-    check(
-        unsafe { sys::weld_lto_run(lto.0.as_ptr(), &mut r, &mut err) },
-        err,
-    )?;
+    let status = unsafe { sys::weld_lto_run(lto.0.as_ptr(), &mut r, &mut err) };
+    let failure = check(status, err).err();
     if r.is_null() {
-        return Err("LLVM returned no LTO result".to_string());
+        return Err(vec![
+            failure.unwrap_or_else(|| "LLVM returned no LTO result".to_string())
+        ]);
     }
+    let out = read_result(r);
+    match failure {
+        None => Ok(out),
+        Some(own) => {
+            let mut messages: Vec<String> = Vec::new();
+            for (sev, text) in out.diagnostics {
+                if sev == Severity::Error && !messages.contains(&text) {
+                    messages.push(text);
+                }
+            }
+            if !own.is_empty() && !messages.contains(&own) {
+                messages.push(own);
+            }
+            if messages.is_empty() {
+                messages.push("LTO failed without a message".to_string());
+            }
+            Err(messages)
+        }
+    }
+}
+
+/// Copies a result out of LLVM and frees it.
+fn read_result(r: *mut sys::WeldLtoResult) -> RawOutput {
     let mut out = RawOutput {
         tasks: Vec::new(),
+        bitcode: Vec::new(),
         cache_hits: 0,
         diagnostics: Vec::new(),
     };
-    // SAFETY: `r` is valid until freed below; everything read is copied.
+    // SAFETY: `r` is a valid result until freed below; everything read is copied.
     unsafe {
         let n = sys::weld_lto_result_num_tasks(r);
         for task in 0..n {
@@ -539,6 +651,9 @@ pub(crate) fn lto_run(lto: &mut RawLto) -> Result<RawOutput, String> {
                 String::from_utf8_lossy(name.as_bytes()).into_owned(),
                 cached != 0,
             ));
+            let mut bc = empty;
+            sys::weld_lto_result_bitcode(r, task, &mut bc);
+            out.bitcode.push(bc.as_bytes().to_vec());
         }
         out.cache_hits = sys::weld_lto_result_cache_hits(r);
         for i in 0..sys::weld_lto_result_num_diags(r) {
@@ -552,7 +667,7 @@ pub(crate) fn lto_run(lto: &mut RawLto) -> Result<RawOutput, String> {
         }
         sys::weld_lto_result_free(r);
     }
-    Ok(out)
+    out
 }
 
 /// The strings of every inline-asm constant and module-level asm of the input's modules, read

@@ -63,11 +63,12 @@ pub(crate) fn lto_add(
 /// See `ffi.rs`.
 pub(crate) struct RawOutput {
     pub tasks: Vec<(Vec<u8>, String, bool)>,
+    pub bitcode: Vec<Vec<u8>>,
     pub cache_hits: u32,
     pub diagnostics: Vec<(Severity, String)>,
 }
 
-pub(crate) fn lto_run(lto: &mut RawLto) -> Result<RawOutput, String> {
+pub(crate) fn lto_run(lto: &mut RawLto) -> Result<RawOutput, Vec<String>> {
     match *lto {}
 }
 

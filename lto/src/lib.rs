@@ -54,13 +54,16 @@ mod ffi;
 #[path = "ffi_stub.rs"]
 mod ffi;
 
-pub use config::{LtoConfig, RelocModel};
+pub use config::{BasicBlockSections, LtoConfig, LtoKind, RelocModel};
 pub use input::{
     BitcodeFile, Comdat, ComdatSelection, CommonInfo, Symbol, SymbolFlags, Symbols, Visibility,
 };
 pub use libcalls::runtime_libcall_symbols;
 pub use options::set_llvm_options;
-pub use run::{Diagnostic, Lto, LtoOutput, LtoStats, NativeObject, Resolution, Severity};
+pub use run::{
+    Diagnostic, EmittedModule, Lto, LtoError, LtoOutput, LtoStats, NativeObject, Resolution,
+    Severity,
+};
 pub use summary::{ModuleRefs, RefSource};
 
 /// Whether this build of weld can read bitcode and run LTO (the `llvm`

@@ -111,12 +111,48 @@ pub struct LtoStats {
     pub functions_compiled: usize,
 }
 
+/// One module's optimized bitcode ([`LtoConfig::emit_llvm`]).
+#[derive(Clone, Debug)]
+pub struct EmittedModule {
+    /// The LTO task, numbered as [`NativeObject::task`].
+    pub task: u32,
+    /// The module as LLVM bitcode, as it stood before code generation.
+    pub data: Vec<u8>,
+}
+
+/// Why [`Lto::run`] failed: one message per error, as LLVM worded it, in the
+/// order reported (an error several backends report alike is kept once).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LtoError {
+    /// The messages; never empty.
+    pub messages: Vec<String>,
+}
+
+impl fmt::Display for LtoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.messages.join("\n"))
+    }
+}
+
+impl std::error::Error for LtoError {}
+
+impl From<String> for LtoError {
+    fn from(message: String) -> Self {
+        LtoError {
+            messages: vec![message],
+        }
+    }
+}
+
 /// The result of [`Lto::run`].
 #[derive(Clone, Debug, Default)]
 pub struct LtoOutput {
     /// Native objects in task order, empty tasks left out. The order depends
     /// only on the inputs, never on thread scheduling.
     pub objects: Vec<NativeObject>,
+    /// With [`LtoConfig::emit_llvm`], the modules in task order instead of
+    /// objects (tasks without a module left out).
+    pub bitcode: Vec<EmittedModule>,
     /// Counters.
     pub stats: LtoStats,
     /// Warnings, remarks and notes LLVM emitted (errors fail the run).
@@ -197,7 +233,7 @@ impl Lto {
     /// Optimizes and generates code, in-process: ThinLTO backends run on
     /// `thin_jobs` threads and hand their objects over concurrently; they are
     /// returned in task order. Errors carry LLVM's error diagnostics.
-    pub fn run(self) -> Result<LtoOutput, String> {
+    pub fn run(self) -> Result<LtoOutput, LtoError> {
         let Lto {
             mut raw,
             buffers,
@@ -209,12 +245,12 @@ impl Lto {
         // LLVM is done with the inputs once run() returns.
         drop(raw);
         drop(buffers);
-        let out = result?;
+        let out = result.map_err(|messages| LtoError { messages })?;
 
         stats.tasks = out.tasks.len();
         stats.cache_hits = out.cache_hits as usize;
         if let Some(path) = &config.obj_path {
-            write_obj_path(path, &out.tasks)?;
+            write_obj_path(path, &out.tasks).map_err(LtoError::from)?;
         }
         let mut objects = Vec::new();
         for (task, (data, module_name, from_cache)) in out.tasks.into_iter().enumerate() {
@@ -231,6 +267,16 @@ impl Lto {
                 from_cache,
             });
         }
+        let bitcode = out
+            .bitcode
+            .into_iter()
+            .enumerate()
+            .filter(|(_, data)| !data.is_empty())
+            .map(|(task, data)| EmittedModule {
+                task: task as u32,
+                data,
+            })
+            .collect();
         stats.objects = objects.len();
         let diagnostics = out
             .diagnostics
@@ -239,6 +285,7 @@ impl Lto {
             .collect();
         Ok(LtoOutput {
             objects,
+            bitcode,
             stats,
             diagnostics,
         })

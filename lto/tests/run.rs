@@ -413,7 +413,7 @@ int main(int argc, char **argv) { volatile char big[4096]; big[argc] = 1; printf
         let res = resolve(&[&f], &["main"]);
         let mut lto = Lto::new(exe_config()).unwrap();
         lto.add(f, &res[0]).unwrap();
-        let e = lto.run().unwrap_err();
+        let e = lto.run().unwrap_err().to_string();
         eprintln!("{e}");
         assert!(
             e.contains("not_an_instruction") || e.contains("invalid instruction"),

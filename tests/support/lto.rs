@@ -959,3 +959,129 @@ pub fn patch_identification(
     }
     Ok(out)
 }
+
+// ---------------------------------------------------------------------------------------------
+// Links in directories of their own, and what LTO options leave there
+
+/// A link made in a directory of its own (`<dir>/<label>/`) holding copies of its inputs, so
+/// that the files an option writes next to the output or the inputs can be compared.
+#[derive(Debug)]
+pub struct Isolated {
+    pub dir: PathBuf,
+    pub linked: Linked,
+}
+
+/// Copies `inputs` (names in `dir`) into a fresh `dir/<label>/` and links there through the
+/// driver: `args` (relative paths resolve in that directory), then `-o prog`. The link is not
+/// checked: see [`check_link`].
+pub fn link_in(
+    dir: &Path,
+    linker: &Linker,
+    cxx: bool,
+    inputs: &[String],
+    args: &[String],
+) -> Result<Isolated, String> {
+    let files: Vec<PathBuf> = inputs.iter().map(|i| dir.join(i)).collect();
+    link_in_dir(&dir.join(linker.label), linker, cxx, &files, args, &[])
+}
+
+/// Links in the fresh directory `own`, holding copies of `files` and the (empty) directories
+/// `mkdirs` (for options that write into a directory they do not create), as [`link_in`].
+pub fn link_in_dir(
+    own: &Path,
+    linker: &Linker,
+    cxx: bool,
+    files: &[PathBuf],
+    args: &[String],
+    mkdirs: &[&str],
+) -> Result<Isolated, String> {
+    paths::fresh_dir(own)?;
+    copy_into(own, files)?;
+    for d in mkdirs {
+        std::fs::create_dir_all(own.join(d))
+            .map_err(|e| format!("cannot create {}: {e}", own.join(d).display()))?;
+    }
+    let out = own.join("prog");
+    let mut cmd = driver_command(own, linker, cxx, args, &out)?;
+    let link = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+    Ok(Isolated {
+        dir: own.to_path_buf(),
+        linked: Linked {
+            label: linker.label,
+            out,
+            link,
+        },
+    })
+}
+
+/// [`link_in`] with ld.lld-22, then with weld; both links must succeed.
+pub fn link_both_in(
+    dir: &Path,
+    cxx: bool,
+    inputs: &[String],
+    args: &[String],
+) -> Result<(Isolated, Isolated), String> {
+    let l = link_in(dir, &Linker::lld()?, cxx, inputs, args)?;
+    check_link(&l.linked)?;
+    let w = link_in(dir, &Linker::weld()?, cxx, inputs, args)?;
+    check_link(&w.linked)?;
+    Ok((l, w))
+}
+
+/// The two directories must hold the same file names.
+pub fn same_listing(lld: &Path, weld: &Path, what: &str) -> Check {
+    let (l, w) = (listing(lld)?, listing(weld)?);
+    if l == w {
+        return Ok(());
+    }
+    let only_l: Vec<&String> = l.difference(&w).collect();
+    let only_w: Vec<&String> = w.difference(&l).collect();
+    Err(format!(
+        "{what} differ from lld's\n  only lld's: {only_l:?}\n  only weld's: {only_w:?}"
+    ))
+}
+
+/// Each of `names` must have the same bytes in both directories.
+pub fn same_bytes<'a>(
+    lld: &Path,
+    weld: &Path,
+    names: impl IntoIterator<Item = &'a String>,
+) -> Check {
+    for n in names {
+        if read(&lld.join(n))? != read(&weld.join(n))? {
+            return Err(format!(
+                "{n} differs from lld's:\n  {}\n  {}",
+                weld.join(n).display(),
+                lld.join(n).display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `llvm-dis-22` of a bitcode file, without the `; ModuleID` line (which names the file).
+pub fn ir_text(bitcode: &Path) -> Result<String, String> {
+    let mut cmd = Command::new(tools::find(LLVM_DIS)?);
+    cmd.arg(bitcode).arg("-o").arg("-");
+    let out = run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok(LLVM_DIS)?;
+    Ok(out
+        .stdout_str()
+        .lines()
+        .filter(|l| !l.starts_with("; ModuleID"))
+        .map(|l| format!("{l}\n"))
+        .collect())
+}
+
+/// The functions an IR module defines (`define ... @name(`).
+pub fn ir_defined_functions(ir: &str) -> BTreeSet<String> {
+    ir.lines()
+        .filter(|l| l.starts_with("define "))
+        .filter_map(|l| {
+            let at = l.find(" @")? + 2;
+            let end = l[at..].find('(')? + at;
+            Some(l[at..end].trim_matches('"').to_string())
+        })
+        .collect()
+}
+
+pub const LLVM_DIS: &str = "llvm-dis-22";
