@@ -306,7 +306,7 @@ fn validate_vtables(config: &Config, res: &Resolved) -> Result<bool> {
             );
         };
         check_glob(rest).map_err(|e| err!("--lto-known-safe-vtables=: {e}"))?;
-        missing.retain(|v| !crate::gc_report::glob_match(rest.as_bytes(), v));
+        missing.retain(|v| !crate::glob::matches(rest.as_bytes(), v));
     }
     for v in &missing {
         println!(
