@@ -98,6 +98,8 @@
 //!   only input sections; reverse with -1; with `--gc-sections`) and
 //!   `--randomize-section-padding=SEED`: symbol order and allocated sections as lld's, run,
 //!   reproducibility; malformed values.
+//! * `unique`: `--unique` and `--xosegment` on a program without the C library: allocated
+//!   sections and program headers as lld's, run.
 //! * `android_packed`: `--pack-dyn-relocs=android` and `android+relr` (a library and a PIE):
 //!   `.rela.dyn`'s APS2 bytes, the relocations decoded from them, the relocation sections'
 //!   headers, the dynamic section.
@@ -412,6 +414,11 @@ fn trials() -> Vec<Trial> {
     for &(name, flag) in SECTION_ORDER_ERRORS {
         t.push(trial(GROUP, format!("section_order::{name}"), move |d| {
             section_order_error(d, flag)
+        }));
+    }
+    for &(name, flags) in UNIQUE_VARIANTS {
+        t.push(trial(GROUP, format!("unique::{name}"), move |d| {
+            unique(d, flags)
         }));
     }
     for &(name, flags) in ANDROID_PACKED_VARIANTS {
@@ -2187,6 +2194,65 @@ fn section_order_error(dir: &Path, flag: &str) -> Check {
     })?;
     let wo = link_directly(dir, &weld, &args)?;
     same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// (variant, driver flags).
+const UNIQUE_VARIANTS: &[(&str, &[&str])] = &[
+    ("unique", &["-Wl,--unique"]),
+    ("default", &[]),
+    ("xosegment", &["-Wl,--xosegment"]),
+    ("xosegment_unique", &["-Wl,--xosegment", "-Wl,--unique"]),
+];
+
+/// `--unique` (an output section per input section) and `--xosegment` (no execute-only
+/// sections on x86-64: no effect): `unique/start.c` and `unique/parts.c` (`-ffunction-sections
+/// -fdata-sections`, no C library, whose split `.init` would not run) linked `-static
+/// -nostdlib`. Every allocated section header and program header must be lld's, and the
+/// program must exit as lld's (with 21).
+fn unique(dir: &Path, flags: &[&str]) -> Check {
+    let c = Compiler::Clang;
+    let cflags = ["-ffunction-sections", "-fdata-sections", "-fno-pic"];
+    let objs = [
+        obj("unique", "start.c", c, &cflags)?,
+        obj("unique", "parts.c", c, &cflags)?,
+    ];
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side| -> Result<PathBuf, String> {
+        let mut a: Vec<String> = objs.iter().map(|o| arg(o)).collect();
+        a.extend(strings(&["-static", "-nostdlib"]));
+        a.extend(strings(flags));
+        s.link(c, false, &a, "a.out")
+    };
+    let l_out = reference(build(&lld))?;
+    let l_sections = alloc_section_lines(&l_out)?;
+    let texts = l_sections
+        .iter()
+        .filter(|l| l.starts_with(".text "))
+        .count();
+    expect_lld((texts > 1) == flags.contains(&"-Wl,--unique"), || {
+        format!("ld.lld-22's .text sections do not match the flags: {l_sections:?}")
+    })?;
+    let l_run = lld.run(&l_out)?;
+    expect_lld(l_run.code == Some(21), || {
+        format!(
+            "ld.lld-22's program should exit with 21\n{}",
+            l_run.report()
+        )
+    })?;
+    let w_out = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "the allocated sections",
+        &alloc_section_lines(&w_out)?,
+        &l_sections,
+    ));
+    p.check(same_lines(
+        "the program headers",
+        &program_header_lines(&w_out)?,
+        &program_header_lines(&l_out)?,
+    ));
+    p.check(same_run(&weld.run(&w_out)?, &l_run));
+    p.done()
 }
 
 /// (variant, flags for the library and the program).

@@ -322,6 +322,9 @@ pub struct Config {
     /// `--rosegment` (default) / `--no-rosegment`: read-only sections get a segment apart from
     /// executable ones.
     pub rosegment: bool,
+    /// `--unique`: an output section for every input section (all are orphans without a
+    /// linker script).
+    pub unique: bool,
     /// `--randomize-section-padding=SEED`.
     pub randomize_section_padding: Option<u64>,
     /// `--shuffle-sections=GLOB=SEED`, in order (seed -1 is `u32::MAX`: reverse).
@@ -479,6 +482,7 @@ impl Default for Config {
             eh_frame_hdr: false,
             gc_sections: false,
             rosegment: true,
+            unique: false,
             randomize_section_padding: None,
             shuffle_sections: Vec::new(),
             apply_dynamic_relocs: false,

@@ -315,6 +315,8 @@ const DT_ANDROID_RELRENT: u32 = 0x6fff_e003;
 pub const LINKER_COMMENT: &[u8] = b"Linker: weld 0.1.0\0";
 
 struct Builder {
+    /// `--unique`: every input section gets an output section of its own.
+    unique: bool,
     sections: Vec<OutputSection>,
     by_name: HashMap<String, u32>,
     merge_groups: HashMap<(&'static str, u64, u64, u64), u32>,
@@ -326,6 +328,22 @@ struct Builder {
 }
 
 impl Builder {
+    /// The output section an input section goes to: the one of its name, or under `--unique`
+    /// a new one (the first of a name stays the one found by name).
+    fn input_osec(&mut self, name: &str, sh_type: u32, flags: u64) -> u32 {
+        if !self.unique {
+            return self.osec(name, sh_type, flags);
+        }
+        let i = self.sections.len() as u32;
+        self.sections.push(OutputSection::new(
+            name,
+            sh_type,
+            flags & !u64::from(elf::SHF_GROUP),
+        ));
+        self.by_name.entry(name.to_string()).or_insert(i);
+        i
+    }
+
     fn osec(&mut self, name: &str, sh_type: u32, flags: u64) -> u32 {
         let known = match self.last {
             Some((last, i)) if last == name => Some(i),
@@ -399,6 +417,7 @@ fn apply_section_ranks(b: &mut Builder, ranks: &HashMap<(FileId, u32), u32>) {
 /// Lays out the output.
 pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layout> {
     let mut b = Builder {
+        unique: config.unique,
         sections: Vec::new(),
         by_name: HashMap::new(),
         merge_groups: HashMap::new(),
@@ -432,12 +451,18 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
                     if strip_debug && !sec.is_alloc() && name.starts_with(b".debug") {
                         continue;
                     }
-                    let osec = b.osec(oname, sec.sh_type(), sec.flags());
+                    let osec = b.input_osec(oname, sec.sh_type(), sec.flags());
                     b.last = Some((oname, osec));
                     let key = (oname, sec.flags(), sec.shdr.sh_entsize(LE), sec.align());
                     b.sections[osec as usize].add_input_entsize(sec.shdr.sh_entsize(LE));
-                    let g = match b.merge_groups.get(&key) {
-                        Some(&g) => g,
+                    // Under --unique each input's pieces are merged among themselves only.
+                    let shared = if b.unique {
+                        None
+                    } else {
+                        b.merge_groups.get(&key).copied()
+                    };
+                    let g = match shared {
+                        Some(g) => g,
                         None => {
                             let g = b.merge_inputs.len() as u32;
                             b.merge_groups.insert(key, g);
@@ -482,7 +507,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             if oname == ".fini_array" && sh_type == elf::SHT_PROGBITS {
                 sh_type = elf::SHT_FINI_ARRAY;
             }
-            let osec = b.osec(oname, sh_type, sec.flags());
+            let osec = b.input_osec(oname, sh_type, sec.flags());
             b.last = Some((oname, osec));
             b.sections[osec as usize].add_input_entsize(sec.shdr.sh_entsize(LE));
             b.sections[osec as usize].chunks.push(Chunk {
