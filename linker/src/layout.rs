@@ -529,18 +529,6 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let w = u64::from(elf::SHF_WRITE);
     let x = u64::from(elf::SHF_EXECINSTR);
 
-    let gnu_property = gnu_property_note(config, res);
-    if !gnu_property.is_empty() {
-        add_synth(
-            &mut b,
-            ".note.gnu.property",
-            elf::SHT_NOTE,
-            a,
-            Synthetic::GnuProperty,
-            gnu_property.len() as u64,
-            8,
-        );
-    }
     let build_id_size = match &config.build_id {
         crate::config::BuildId::None => 0,
         crate::config::BuildId::Fast => 8,
@@ -570,6 +558,20 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             Synthetic::PackageNote,
             16 + desc,
             4,
+        );
+    }
+    // lld makes the merged property note after its other notes (and input notes come
+    // first), so among the notes it comes last.
+    let gnu_property = gnu_property_note(config, res);
+    if !gnu_property.is_empty() {
+        add_synth(
+            &mut b,
+            ".note.gnu.property",
+            elf::SHT_NOTE,
+            a,
+            Synthetic::GnuProperty,
+            gnu_property.len() as u64,
+            8,
         );
     }
     let dynamic_output = crate::dynamic::is_dynamic(config, res);
