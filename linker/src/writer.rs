@@ -636,11 +636,10 @@ fn write_synthetic(
                 put64(buf, 24 + i * 8, arch::gotplt_lazy_value(entry));
             }
         }
-        Synthetic::IgotPlt => {
-            for (i, key) in lay.scan.iplt.iter().enumerate() {
-                put64(buf, i * 8, raw_key_address(res, map, *key, 0));
-            }
-        }
+        // lld 22 leaves the IFUNC slots zero: their R_X86_64_IRELATIVE's addend names the
+        // resolver, which ld.so (or a static program's startup code) calls to fill them. It
+        // writes the resolver's address there only for REL targets or --apply-dynamic-relocs.
+        Synthetic::IgotPlt => buf.fill(0),
         Synthetic::RelroPadding => {}
         Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
         Synthetic::Comment => buf.copy_from_slice(&lay.comment),
