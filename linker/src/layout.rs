@@ -2,6 +2,7 @@
 //! names and order), synthetic sections are sized, segments are formed and every section, symbol
 //! and linker-created entry gets its final address and file offset. Nothing is written here.
 
+use crate::arch::x86_64 as arch;
 use crate::config::OutputKind;
 use crate::config::{Config, Strip};
 use crate::dyn_relocs::{encode_android_rela, encode_relr, packs_as_relr, rela_dyn_records};
@@ -25,8 +26,6 @@ pub const PHDR_SIZE: u64 = 56;
 pub const SHDR_SIZE: u64 = 64;
 pub const SYM_SIZE: u64 = 24;
 pub const RELA_SIZE: u64 = 24;
-pub const IPLT_ENTRY_SIZE: u64 = 16;
-pub const PLT_HEADER_SIZE: u64 = 16;
 
 /// Linker-made contents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,7 +36,10 @@ pub enum Synthetic {
     GnuVersionD,
     Hash,
     RelaPlt,
+    /// The PLT calls go to (lld's `in.plt`): `.plt`, or `.plt.sec` when the output claims IBT.
     Plt,
+    /// The IBT two-PLT scheme's `.plt`, holding the lazy halves of the entries.
+    IbtPlt,
     /// Not chunks: names for output sections in `dynamic_tags` lookups.
     PreinitArray,
     InitArray,
@@ -256,7 +258,12 @@ pub struct Layout {
     pub copy_groups: Vec<Vec<SymbolId>>,
     /// (output section, chunk) of each copy section.
     pub copy_chunk: Vec<(u32, u32)>,
+    /// Address of the PLT calls go to (`Synthetic::Plt`), 0 without one.
     pub plt_addr: u64,
+    /// Address of the IBT scheme's lazy `.plt` (`Synthetic::IbtPlt`), 0 without one.
+    pub ibt_plt_addr: u64,
+    /// The PLT layout of this link (also the form of `.iplt` entries).
+    pub plt_style: arch::PltStyle,
     /// Output section index of linker-defined symbols tied to a section.
     pub synthetic_section: HashMap<SymbolId, u16>,
     pub rela_dyn_count: u64,
@@ -562,7 +569,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     }
     // lld makes the merged property note after its other notes (and input notes come
     // first), so among the notes it comes last.
-    let gnu_property = gnu_property_note(config, res);
+    let gnu_property = gnu_property_note(res);
     if !gnu_property.is_empty() {
         add_synth(
             &mut b,
@@ -751,11 +758,29 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             8,
         );
     }
-    if !scan.plt.is_empty() {
-        let size = PLT_HEADER_SIZE + scan.plt.len() as u64 * IPLT_ENTRY_SIZE;
+    // With IBT claimed, lld splits the PLT in two: the lazy halves in a `.plt` of their own,
+    // made first, and the entries calls go to in `.plt.sec`. lld does so even under
+    // `-z retpolineplt`, whose PLT then goes to `.plt.sec` and leaves `.plt` zero-filled.
+    let style = plt_style(config, res);
+    let ibt_sections = res.and_features & elf::GNU_PROPERTY_X86_FEATURE_1_IBT != 0;
+    if ibt_sections && !scan.plt.is_empty() {
+        let size = 16 + scan.plt.len() as u64 * style.entry_size();
         add_synth(
             &mut b,
             ".plt",
+            elf::SHT_PROGBITS,
+            a | x,
+            Synthetic::IbtPlt,
+            size,
+            16,
+        );
+    }
+    // The retpoline `.iplt` entries jump into the PLT's header, so it exists for them alone.
+    if !scan.plt.is_empty() || (config.z.retpolineplt && !scan.iplt.is_empty()) {
+        let size = style.header_size() + scan.plt.len() as u64 * style.entry_size();
+        add_synth(
+            &mut b,
+            if ibt_sections { ".plt.sec" } else { ".plt" },
             elf::SHT_PROGBITS,
             a | x,
             Synthetic::Plt,
@@ -764,7 +789,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         );
     }
     if !scan.iplt.is_empty() {
-        let size = scan.iplt.len() as u64 * IPLT_ENTRY_SIZE;
+        let size = scan.iplt.len() as u64 * style.entry_size();
         add_synth(
             &mut b,
             ".iplt",
@@ -1172,6 +1197,8 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         copy_groups,
         copy_chunk,
         plt_addr: 0,
+        ibt_plt_addr: 0,
+        plt_style: style,
         synthetic_section: HashMap::new(),
     };
     let _ = nfiles;
@@ -1411,24 +1438,20 @@ pub fn align_to(v: u64, a: u64) -> u64 {
     }
 }
 
-/// The merged `.note.gnu.property`: the AND of every object's x86 feature bits (IBT, SHSTK), as
-/// lld emits it, plus `-z shstk`'s bit; absent when the result is zero.
-fn gnu_property_note(config: &Config, res: &Resolved) -> Vec<u8> {
-    let mut and: Option<u32> = None;
-    for f in &res.files {
-        let mut this = 0u32;
-        for s in &f.sections {
-            if s.kind != SectionKind::GnuProperty {
-                continue;
-            }
-            this |= read_feature_1_and(s.data);
-        }
-        and = Some(and.map_or(this, |a| a & this));
-    }
-    let mut and = and.unwrap_or(0);
-    if config.z.shstk {
-        and |= elf::GNU_PROPERTY_X86_FEATURE_1_SHSTK;
-    }
+/// lld's PLT layout for this link: retpolines when asked for, else IBT when the output claims it.
+fn plt_style(config: &Config, res: &Resolved) -> arch::PltStyle {
+    arch::PltStyle::choose(
+        config.z.retpolineplt,
+        config.z.now,
+        res.and_features & elf::GNU_PROPERTY_X86_FEATURE_1_IBT != 0,
+    )
+}
+
+/// The merged `.note.gnu.property`: the AND of every object's x86 feature bits (IBT, SHSTK) as
+/// `cet::read_security_notes` computed it (with `-z force-ibt` and `-z shstk`), as lld emits
+/// it; absent when the result is zero.
+fn gnu_property_note(res: &Resolved) -> Vec<u8> {
+    let and = res.and_features;
     if and == 0 {
         return Vec::new();
     }
@@ -1442,39 +1465,6 @@ fn gnu_property_note(config: &Config, res: &Resolved) -> Vec<u8> {
     v.extend_from_slice(&and.to_le_bytes());
     v.extend_from_slice(&0u32.to_le_bytes());
     v
-}
-
-fn read_feature_1_and(data: &[u8]) -> u32 {
-    let rd = |d: &[u8], o: usize| {
-        d.get(o..o + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    };
-    let mut off = 0usize;
-    let mut out = 0;
-    while let (Some(namesz), Some(descsz), Some(ty)) =
-        (rd(data, off), rd(data, off + 4), rd(data, off + 8))
-    {
-        let name_start = off + 12;
-        let desc_start = name_start + align_to(namesz as u64, 4) as usize;
-        let desc_end = desc_start + descsz as usize;
-        if desc_end > data.len() {
-            break;
-        }
-        if ty == elf::NT_GNU_PROPERTY_TYPE_0 {
-            let mut p = desc_start;
-            while p + 8 <= desc_end {
-                let (Some(pt), Some(psz)) = (rd(data, p), rd(data, p + 4)) else {
-                    break;
-                };
-                if pt == elf::GNU_PROPERTY_X86_FEATURE_1_AND && psz >= 4 {
-                    out |= rd(data, p + 8).unwrap_or(0);
-                }
-                p += 8 + align_to(u64::from(psz), 8) as usize;
-            }
-        }
-        off = align_to(desc_end as u64, 8) as usize;
-    }
-    out
 }
 
 /// Splits every `.eh_frame` input, drops FDEs of discarded functions and deduplicates CIEs. The
@@ -2347,6 +2337,22 @@ impl Layout {
         }
     }
 
+    /// Address of PLT entry `i` (in `.plt`, or `.plt.sec` with IBT).
+    pub fn plt_entry_address(&self, i: u32) -> u64 {
+        let style = self.plt_style;
+        self.plt_addr + style.header_size() + u64::from(i) * style.entry_size()
+    }
+
+    /// Address of `.iplt` entry `i`.
+    pub fn iplt_entry_address(&self, i: u32) -> u64 {
+        self.iplt_addr + u64::from(i) * self.plt_style.entry_size()
+    }
+
+    /// Address of the `.got.plt` slot of PLT entry `i` (after the three reserved words).
+    pub fn gotplt_slot(&self, i: u32) -> u64 {
+        self.gotplt_addr + 24 + u64::from(i) * 8
+    }
+
     pub fn igotplt_slot(&self, i: u32) -> u64 {
         self.synthetic_address(Synthetic::IgotPlt).unwrap_or(0) + u64::from(i) * 8
     }
@@ -2404,6 +2410,7 @@ impl Layout {
         self.gotplt_addr = self.synthetic_address(Synthetic::GotPlt).unwrap_or(0);
         self.iplt_addr = self.synthetic_address(Synthetic::Iplt).unwrap_or(0);
         self.plt_addr = self.synthetic_address(Synthetic::Plt).unwrap_or(0);
+        self.ibt_plt_addr = self.synthetic_address(Synthetic::IbtPlt).unwrap_or(0);
         // Global symbol values.
         for (id, s) in res.symtab.symbols.iter().enumerate() {
             let (v, size) = match s.def {
@@ -2426,7 +2433,7 @@ impl Layout {
                         self.copy_address(c)
                     } else if self.scan.canonical_plt.contains(&id) {
                         let i = self.scan.plt_index.get(&id).copied().unwrap_or(0);
-                        self.plt_addr + PLT_HEADER_SIZE + u64::from(i) * IPLT_ENTRY_SIZE
+                        self.plt_entry_address(i)
                     } else {
                         0
                     };
@@ -2523,11 +2530,11 @@ impl AddressMap for LayoutAddressMap<'_> {
     }
     fn iplt_entry_address(&self, key: SymKey) -> Option<u64> {
         let i = *self.lay.scan.iplt_index.get(&key)?;
-        Some(self.lay.iplt_addr + u64::from(i) * IPLT_ENTRY_SIZE)
+        Some(self.lay.iplt_entry_address(i))
     }
     fn plt_entry_address(&self, sym: SymbolId) -> Option<u64> {
         let i = *self.lay.scan.plt_index.get(&sym)?;
-        Some(self.lay.plt_addr + PLT_HEADER_SIZE + u64::from(i) * IPLT_ENTRY_SIZE)
+        Some(self.lay.plt_entry_address(i))
     }
     fn got_slot_address(&self, key: SymKey, kind: GotKind) -> Option<u64> {
         let key = if kind == GotKind::TlsLd {
