@@ -860,10 +860,11 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         );
     }
     // .got.plt: three reserved words, one slot per PLT entry, then one per IPLT entry. lld
-    // creates it whenever something needs a GOT base or a PLT exists.
+    // creates the reserved words whenever something needs a GOT base or a PLT exists; the
+    // IPLT's slots alone (a static program without GOT-relative references) do without them.
     let needs_gotplt =
         // needs_got_base reads every relocation: asked last.
-        dynamic_output || !scan.iplt.is_empty() || !scan.plt.is_empty() || needs_got_base(res);
+        dynamic_output || !scan.plt.is_empty() || needs_got_base(res);
     if needs_gotplt {
         let size = 24 + scan.plt.len() as u64 * 8;
         add_synth(
