@@ -172,10 +172,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let (and_features, cet_errors) = crate::cet::read_security_notes(&config, &res);
     res.and_features = and_features;
     let mut version_errors = crate::dynamic::check_versions(&config, &res);
-    version_errors.extend(cet_errors.iter().cloned());
     version_errors.extend(crate::dynamic::check_shlib_undefined(&config, &res));
     if !version_errors.is_empty() {
-        return Err(version_errors);
+        return Err([cet_errors, version_errors].concat());
     }
     let scan = t
         .run("relocation scan", || relocations::scan(&config, &res))
