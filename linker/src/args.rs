@@ -262,7 +262,7 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
         if c.z.text {
             bail!("-z text and -z ifunc-noplt may not be used together");
         }
-        return Err(options::not_yet("-z ifunc-noplt"));
+        c.z.ifunc_noplt = true;
     }
     // lld's target is either the retpoline one or the IBT one, never both.
     if c.z.retpolineplt && c.z.force_ibt {
@@ -1146,6 +1146,7 @@ mod tests {
             error("-z ifunc-noplt a.o"),
             "-z text and -z ifunc-noplt may not be used together"
         );
+        assert!(config("-z ifunc-noplt -z notext a.o").z.ifunc_noplt);
     }
 
     #[test]
