@@ -95,7 +95,11 @@
 //!   header) and on IBT objects (lld's zero-filled `.plt`). Compared: the PLT-related section
 //!   headers (all but addresses), the PLT code disassembled by llvm-objdump-22 with every
 //!   address named as section+offset, what each `.got.plt` slot points to, the feature note,
-//!   the dynamic section, the diagnostics and the run. Linking directly: `-z cet-report=error`
+//!   the dynamic section, the diagnostics and the run. `-z ifunc-noplt -z notext`: the
+//!   references to the program's IFUNCs become dynamic relocations of their own types (the
+//!   `.rela.dyn` records with places as section+offset, the dynamic symbols and section, the
+//!   code around them, the way glibc refuses to start both programs); on a file-local IFUNC
+//!   lld writes a relocation against no symbol, weld refuses. Linking directly: `-z cet-report=error`
 //!   (errors, then lld's undefined-symbol errors; nothing written), a bad or missing
 //!   `-z cet-report=` value, `-z force-ibt` with `-z retpolineplt`: exit code, diagnostics,
 //!   files left.
@@ -429,6 +433,16 @@ fn trials() -> Vec<Trial> {
             move |d| plt_variant(d, v),
         ));
     }
+    t.push(trial(
+        GROUP,
+        "plt_variants::ifunc_noplt".into(),
+        ifunc_noplt,
+    ));
+    t.push(trial(
+        GROUP,
+        "plt_variants::ifunc_noplt_local".into(),
+        ifunc_noplt_local,
+    ));
     for &(name, want, args) in PLT_OUTCOME_VARIANTS {
         t.push(trial(GROUP, format!("plt_variants::{name}"), move |d| {
             plt_outcome(d, want, args)
@@ -2785,6 +2799,234 @@ fn plt_outcome(dir: &Path, want: &str, args: &[&str]) -> Check {
     same_outcome(&wo, &lo, &weld, &lld)?.done()
 }
 
+/// `-z ifunc-noplt -z notext` on `main.c` and `ifunc.c` (no CET) with `libpv.so`: every
+/// reference to an IFUNC defined in the program is left to the dynamic loader, as a dynamic
+/// relocation of the reference's own type (`R_X86_64_PLT32`, `R_X86_64_REX_GOTPCRELX`,
+/// `R_X86_64_64`) against the IFUNC, which is exported; no `.iplt`. glibc's loader refuses such
+/// relocations, so both programs fail to start, the same way. Compared: `.rela.dyn` (each
+/// relocation's place as section+offset, type, symbol, addend), the dynamic symbols and
+/// section, the PLT sections, `main`'s code with addresses named (the relocated fields keep
+/// the object's zeros), the failed run.
+fn ifunc_noplt(dir: &Path) -> Check {
+    let (lld, weld) = sides(dir)?;
+    let v = PltVariant {
+        name: "ifunc_noplt",
+        program: PltProgram::Pie,
+        flags: &["-Wl,-z,ifunc-noplt,-z,notext"],
+        sections: &[],
+        insn: "",
+        first_slot: "",
+        features: "",
+        warning: "",
+    };
+    let args = pv_args(dir, &lld, &v)?;
+    let l_out = reference(lld.link(Compiler::Clang, false, &args, "a.out"))?;
+    let l_rela = rela_dyn_lines(&l_out)?;
+    for want in [
+        "R_X86_64_PLT32 fa -4",
+        "R_X86_64_REX_GOTPCRELX fb -4",
+        "R_X86_64_64 fb +0",
+    ] {
+        expect_lld(l_rela.iter().any(|l| l.ends_with(want)), || {
+            format!(
+                "ld.lld-22's .rela.dyn should have {want}:\n{}",
+                l_rela.join("\n")
+            )
+        })?;
+    }
+    let l_secs = plt_section_lines(&l_out)?;
+    expect_lld(!l_secs.iter().any(|l| l.starts_with(".iplt ")), || {
+        format!(
+            "ld.lld-22's output should have no .iplt:\n{}",
+            l_secs.join("\n")
+        )
+    })?;
+    let l_syms = dyn_sym_lines(&l_out)?;
+    expect_lld(
+        l_syms.contains(&"fa IFUNC GLOBAL DEFAULT DEF".to_string()),
+        || format!("ld.lld-22 should export fa as an IFUNC: {l_syms:?}"),
+    )?;
+    const REFUSED: &str = "unexpected reloc type 0x04";
+    let l_run = lld.run(&l_out)?;
+    expect_lld(
+        l_run.code == Some(127) && l_run.stderr_str().contains(REFUSED),
+        || {
+            format!(
+                "glibc should refuse ld.lld-22's program\n{}",
+                l_run.report()
+            )
+        },
+    )?;
+    let w_out = weld.link(Compiler::Clang, false, &args, "a.out")?;
+    let mut p = Problems::default();
+    p.check(same_lines(".rela.dyn", &rela_dyn_lines(&w_out)?, &l_rela));
+    p.check(same_lines(
+        "the dynamic symbols",
+        &dyn_sym_lines(&w_out)?,
+        &l_syms,
+    ));
+    p.check(same_dynamic("the program", &w_out, &l_out));
+    p.check(same_lines(
+        "the PLT sections",
+        &plt_section_lines(&w_out)?,
+        &l_secs,
+    ));
+    p.check(same_lines(
+        "main's code",
+        &function_code(&w_out, "main")?,
+        &function_code(&l_out, "main")?,
+    ));
+    let w_run = weld.run(&w_out)?;
+    let without_path = |o: &Output, exe: &Path| o.stderr_str().replace(&arg(exe), "a.out");
+    if (w_run.code, without_path(&w_run, &w_out)) != (l_run.code, without_path(&l_run, &l_out)) {
+        p.0.push(format!(
+            "the programs fail differently:\nweld: {}\nlld: {}",
+            w_run.report(),
+            l_run.report()
+        ));
+    }
+    p.done()
+}
+
+/// `-z ifunc-noplt` on a reference to a file-local IFUNC (gcc's `local_ifunc.c`): lld writes a
+/// relocation against no symbol at all (the local has no `.dynsym` entry), which resolves to
+/// nothing; weld refuses the link with one error per reference and writes no file.
+fn ifunc_noplt_local(dir: &Path) -> Check {
+    let o = arg(&obj(
+        "plt_variants",
+        "local_ifunc.c",
+        Compiler::Gcc,
+        &["-fPIE"],
+    )?);
+    let (lld, weld) = sides(dir)?;
+    let args = strings(&[
+        "-pie",
+        "-z",
+        "notext",
+        "-z",
+        "ifunc-noplt",
+        "-e",
+        "use_local",
+    ]);
+    let args: Vec<String> = args.into_iter().chain([o.clone()]).collect();
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(lo.code == Some(0), || {
+        format!("ld.lld-22 should link\n{}", lo.report())
+    })?;
+    let l_rela = rela_dyn_lines(&lld.dir.join("a.out"))?;
+    expect_lld(
+        l_rela
+            .iter()
+            .any(|l| l.ends_with("R_X86_64_PLT32 - fffffffffffffffc")),
+        || {
+            format!(
+                "ld.lld-22 should write an R_X86_64_PLT32 against no symbol:\n{}",
+                l_rela.join("\n")
+            )
+        },
+    )?;
+    let wo = link_directly(dir, &weld, &args)?;
+    let mut p = Problems::default();
+    let name = tools::diag_name(&weld.linker.path);
+    let want = [("R_X86_64_PLT32", "use_local"), ("R_X86_64_64", "lp")]
+        .iter()
+        .map(|(r, at)| {
+            format!(
+                "{name}: error: relocation {r} cannot be used against local IFUNC symbol 'lf' with -z ifunc-noplt\n>>> defined in {o}\n>>> referenced by local_ifunc.c\n>>>               {o}:({at})\n"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    if wo.code != Some(1) || wo.stderr_str() != want {
+        p.0.push(format!(
+            "weld should refuse the link with\n{want}\n{}",
+            wo.report()
+        ));
+    }
+    if !listing(&weld.dir)?.is_empty() {
+        p.0.push(format!("weld left {:?}", listing(&weld.dir)?));
+    }
+    p.done()
+}
+
+/// `.rela.dyn`'s relocations: `place type symbol addend` (the place as section+offset; `-` for
+/// no symbol; the addend signed, as llvm-readelf-22 prints it).
+fn rela_dyn_lines(file: &Path) -> Result<Vec<String>, String> {
+    let secs = alloc_sections(file)?;
+    let text = dynelf::readelf(&["-rW"], file)?;
+    let mut v = Vec::new();
+    let mut in_dyn = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with("Relocation section") {
+            in_dyn = t.contains("'.rela.dyn'");
+            continue;
+        }
+        let f: Vec<&str> = t.split_whitespace().collect();
+        if !in_dyn || f.len() < 3 || !f[2].starts_with("R_X86_64_") {
+            continue;
+        }
+        let Ok(place) = u64::from_str_radix(f[0], 16) else {
+            continue;
+        };
+        // offset info type [value name sign addend | addend]
+        let (sym, addend) = match f.len() {
+            7 => (f[4].to_string(), format!("{}{}", f[5], f[6])),
+            _ => ("-".to_string(), f[3..].join("")),
+        };
+        v.push(format!(
+            "{} {} {sym} {addend}",
+            place_of(&secs, place),
+            f[2]
+        ));
+    }
+    Ok(v)
+}
+
+/// Function `name`'s code (its symbol's size, not the padding after it) disassembled by
+/// llvm-objdump-22: place, bytes and text with addresses named as in [`plt_code`].
+fn function_code(file: &Path, name: &str) -> Result<Vec<String>, String> {
+    let secs = alloc_sections(file)?;
+    let syms = dynelf::readelf(&["-sW"], file)?;
+    // Num: Value Size Type Bind Vis Ndx Name
+    let (start, size) = syms
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|f| f.len() == 8 && f[7] == name && f[3] == "FUNC")
+        .and_then(|f| {
+            Some((
+                u64::from_str_radix(f[1], 16).ok()?,
+                f[2].parse::<u64>().ok()?,
+            ))
+        })
+        .ok_or_else(|| format!("{} has no function {name}", file.display()))?;
+    let mut cmd = Command::new(tools::find(tools::OBJDUMP)?);
+    cmd.arg("-d")
+        .arg(format!("--disassemble-symbols={name}"))
+        .arg(file);
+    let text = run::run(&mut cmd, run::TOOL_TIMEOUT)?
+        .ok("llvm-objdump-22")?
+        .stdout_str();
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let (addr, rest) = l.trim().split_once(':')?;
+            let addr = u64::from_str_radix(addr, 16).ok()?;
+            if addr >= start + size {
+                return None;
+            }
+            let mut parts = rest.split('\t');
+            let bytes = parts.next().unwrap_or("").trim().to_string();
+            let insn: Vec<&str> = parts.collect();
+            Some(format!(
+                "{} {bytes} | {}",
+                place_of(&secs, addr),
+                name_addresses(&insn.join(" "), &secs)
+            ))
+        })
+        .collect())
+}
+
 /// The PLT-related sections (`.plt`, `.plt.sec`, `.iplt`, `.got.plt`, `.rela.plt`,
 /// `.note.gnu.property`), in section order: `name type size entsize flags align`.
 fn plt_section_lines(file: &Path) -> Result<Vec<String>, String> {
@@ -2866,7 +3108,12 @@ fn name_addresses(text: &str, secs: &[(String, u64, u64)]) -> String {
         let tail = &after[2 + digits..];
         if before.ends_with('$') {
             out.push_str(&after[..2 + digits]);
-        } else if !tail.starts_with("(%rip)") {
+        } else if tail.starts_with("(%rip)") {
+            // The displacement's sign goes with it.
+            if out.ends_with('-') {
+                out.pop();
+            }
+        } else {
             let v = u64::from_str_radix(number, 16).unwrap_or(0);
             out.push_str(&place_of(secs, v));
         }
