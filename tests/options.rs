@@ -103,6 +103,23 @@
 //! * `android_packed`: `--pack-dyn-relocs=android` and `android+relr` (a library and a PIE):
 //!   `.rela.dyn`'s APS2 bytes, the relocations decoded from them, the relocation sections'
 //!   headers, the dynamic section.
+//! * `plt_variants`: lld's x86-64 PLT layouts. The IBT PLT (`.plt` with the lazy halves plus
+//!   `.plt.sec`) for a PIE whose every object has IBT and SHSTK (its own `_start`, lazy and
+//!   `-z now`), for `-z force-ibt` on objects without them and for a static program without
+//!   libc whose IFUNCs get IBT `.iplt` entries; `-z force-ibt` on a static program with libc.a
+//!   (a warning per member, in lld's order); `-z cet-report=warning` (with and without
+//!   `-z force-ibt`); `-z retpolineplt` lazy, with `-z now`, static (a `.plt` with only the
+//!   header) and on IBT objects (lld's zero-filled `.plt`). Compared: the PLT-related section
+//!   headers (all but addresses), the PLT code disassembled by llvm-objdump-22 with every
+//!   address named as section+offset, what each `.got.plt` slot points to, the feature note,
+//!   the dynamic section, the diagnostics and the run. `-z ifunc-noplt -z notext`: the
+//!   references to the program's IFUNCs become dynamic relocations of their own types (the
+//!   `.rela.dyn` records with places as section+offset, the dynamic symbols and section, the
+//!   code around them, the way glibc refuses to start both programs); on a file-local IFUNC
+//!   lld writes a relocation against no symbol, weld refuses. Linking directly: `-z cet-report=error`
+//!   (errors, then lld's undefined-symbol errors; nothing written), a bad or missing
+//!   `-z cet-report=` value, `-z force-ibt` with `-z retpolineplt`: exit code, diagnostics,
+//!   files left.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -471,6 +488,28 @@ fn trials() -> Vec<Trial> {
     for (name, static_lib) in [("implies_bstatic", true), ("bdynamic_after", false)] {
         t.push(trial(GROUP, format!("paging::{name}"), move |d| {
             paging_library_search(d, static_lib)
+        }));
+    }
+    for v in PLT_VARIANTS {
+        t.push(trial(
+            GROUP,
+            format!("plt_variants::{}", v.name),
+            move |d| plt_variant(d, v),
+        ));
+    }
+    t.push(trial(
+        GROUP,
+        "plt_variants::ifunc_noplt".into(),
+        ifunc_noplt,
+    ));
+    t.push(trial(
+        GROUP,
+        "plt_variants::ifunc_noplt_local".into(),
+        ifunc_noplt_local,
+    ));
+    for &(name, want, args) in PLT_OUTCOME_VARIANTS {
+        t.push(trial(GROUP, format!("plt_variants::{name}"), move |d| {
+            plt_outcome(d, want, args)
         }));
     }
     for &(name, flags) in OTHER_TARGET_VARIANTS {
@@ -3039,6 +3078,813 @@ fn dead_reloc_in_nonalloc(dir: &Path, flags: &[&str]) -> Check {
     ));
     p.check(same_run(&weld.run(&w_exe)?, &l_run));
     p.done()
+}
+
+/// How a `plt_variants` program is built (sources in `testdata/options/plt_variants/`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PltProgram {
+    /// `start.c`, `main.c` and `ifunc.c`, all `-fcf-protection=full`, with `libpv.so`: a PIE
+    /// linked `-nostartfiles` (Debian's crt1.o lacks the properties), every object IBT and SHSTK.
+    IbtPie,
+    /// The same with `ifunc.c` compiled without `-fcf-protection`: one object lacks both.
+    MixedPie,
+    /// `main.c` and `ifunc.c` without CET, the usual start files, `libpv.so`: a PIE.
+    Pie,
+    /// `smain.c` and `ifunc.c` without CET, `-static` with libc.a (IFUNCs of its own too).
+    StaticLibc,
+    /// `freestanding.c` and `ifunc.c`, `-fcf-protection=full`, `-static -nostdlib`: a static
+    /// program whose every object is IBT and SHSTK.
+    Freestanding,
+}
+
+/// One `plt_variants` trial linked through clang-22, and what lld's output must show.
+struct PltVariant {
+    name: &'static str,
+    program: PltProgram,
+    flags: &'static [&'static str],
+    /// lld's PLT sections (`.plt`, `.plt.sec`, `.iplt`), in section order.
+    sections: &'static [&'static str],
+    /// An instruction lld's PLT code contains.
+    insn: &'static str,
+    /// Where lld's first PLT slot in `.got.plt` points (`""`: the output has no PLT entry).
+    first_slot: &'static str,
+    /// lld's `x86 feature:` line of `.note.gnu.property` (`""`: no note).
+    features: &'static str,
+    /// A warning lld prints (`""`: none).
+    warning: &'static str,
+}
+
+const PV_DYNAMIC_STDOUT: &str = "pv_add=5 pv_mul=20\nfa=11 fb=22 same=1\ndone\n";
+const PV_FORCE_IBT: &str =
+    "-z force-ibt: file does not have GNU_PROPERTY_X86_FEATURE_1_IBT property";
+const PV_REPORT_SHSTK: &str =
+    "-z cet-report: file does not have GNU_PROPERTY_X86_FEATURE_1_SHSTK property";
+
+const PLT_VARIANTS: &[PltVariant] = &[
+    PltVariant {
+        name: "ibt_lazy",
+        program: PltProgram::IbtPie,
+        flags: &[],
+        sections: &[".plt", ".plt.sec", ".iplt"],
+        insn: "endbr64",
+        // The slots start at the lazy halves in .plt, past its 16-byte header.
+        first_slot: ".plt+0x10",
+        features: "IBT, SHSTK",
+        warning: "",
+    },
+    PltVariant {
+        name: "ibt_now",
+        program: PltProgram::IbtPie,
+        flags: &["-Wl,-z,now"],
+        sections: &[".plt", ".plt.sec", ".iplt"],
+        insn: "endbr64",
+        first_slot: ".plt+0x10",
+        features: "IBT, SHSTK",
+        warning: "",
+    },
+    PltVariant {
+        name: "force_ibt",
+        program: PltProgram::Pie,
+        flags: &["-Wl,-z,force-ibt"],
+        sections: &[".plt", ".plt.sec", ".iplt"],
+        insn: "endbr64",
+        first_slot: ".plt+0x10",
+        // crtbeginS.o has SHSTK, main.o does not.
+        features: "IBT",
+        warning: PV_FORCE_IBT,
+    },
+    PltVariant {
+        name: "cet_report_warning",
+        program: PltProgram::MixedPie,
+        flags: &["-Wl,-z,cet-report=warning"],
+        sections: &[".plt", ".iplt"],
+        insn: "pushq",
+        // The lazy entry's `pushq`, 6 bytes into the entry after the 16-byte header.
+        first_slot: ".plt+0x16",
+        features: "",
+        warning: PV_REPORT_SHSTK,
+    },
+    PltVariant {
+        // -z cet-report says it all: no -z force-ibt warning, but the IBT PLT.
+        name: "cet_report_warning_force_ibt",
+        program: PltProgram::MixedPie,
+        flags: &["-Wl,-z,cet-report=warning,-z,force-ibt"],
+        sections: &[".plt", ".plt.sec", ".iplt"],
+        insn: "endbr64",
+        first_slot: ".plt+0x10",
+        features: "IBT",
+        warning: PV_REPORT_SHSTK,
+    },
+    PltVariant {
+        name: "retpoline",
+        program: PltProgram::Pie,
+        flags: &["-Wl,-z,retpolineplt"],
+        sections: &[".plt", ".iplt"],
+        insn: "lfence",
+        // The entry's `pushq`: 17 bytes into the first 32-byte entry after the 48-byte header.
+        first_slot: ".plt+0x41",
+        features: "",
+        warning: "",
+    },
+    PltVariant {
+        name: "retpoline_now",
+        program: PltProgram::Pie,
+        flags: &["-Wl,-z,retpolineplt,-z,now"],
+        sections: &[".plt", ".iplt"],
+        insn: "lfence",
+        first_slot: "0",
+        features: "",
+        warning: "",
+    },
+    PltVariant {
+        // The .iplt entries need the retpoline header: a .plt without entries.
+        name: "retpoline_static",
+        program: PltProgram::StaticLibc,
+        flags: &["-Wl,-z,retpolineplt"],
+        sections: &[".plt", ".iplt"],
+        insn: "lfence",
+        first_slot: "",
+        features: "",
+        warning: "",
+    },
+    PltVariant {
+        // lld's quirk: the IBT split, retpoline code in .plt.sec, a zero-filled .plt.
+        name: "retpoline_ibt_inputs",
+        program: PltProgram::IbtPie,
+        flags: &["-Wl,-z,retpolineplt"],
+        sections: &[".plt", ".plt.sec", ".iplt"],
+        insn: "lfence",
+        first_slot: ".plt.sec+0x41",
+        features: "IBT, SHSTK",
+        warning: "",
+    },
+    PltVariant {
+        name: "static_ibt",
+        program: PltProgram::Freestanding,
+        flags: &[],
+        sections: &[".iplt"],
+        insn: "endbr64",
+        first_slot: "",
+        features: "IBT, SHSTK",
+        warning: "",
+    },
+    PltVariant {
+        // Every libc.a member lacks the property: hundreds of warnings, in lld's file order.
+        name: "static_force_ibt",
+        program: PltProgram::StaticLibc,
+        flags: &["-Wl,-z,force-ibt"],
+        sections: &[".iplt"],
+        insn: "endbr64",
+        first_slot: "",
+        features: "IBT",
+        warning: PV_FORCE_IBT,
+    },
+];
+
+/// Compiles `file` of `plt_variants` with `flags` plus, if `cet`, `-fcf-protection=full`.
+fn pv_obj(file: &str, cet: bool, flags: &[&str]) -> Result<String, String> {
+    let mut f = flags.to_vec();
+    if cet {
+        f.push("-fcf-protection=full");
+    }
+    Ok(arg(&obj("plt_variants", file, Compiler::Clang, &f)?))
+}
+
+/// `libpv.so` in the trial's directory, linked by ld.lld-22 for both sides (the program's PLT
+/// is what is compared); programs find it through `$ORIGIN/..`.
+fn pv_library(dir: &Path, lld: &Side, cet: bool) -> Result<String, String> {
+    let mut a = strings(&["-shared", "-Wl,-soname,libpv.so"]);
+    a.push(pv_obj("lib.c", cet, &["-fPIC"])?);
+    let lib = dir.join("libpv.so");
+    reference(dynlink::link(Compiler::Clang, false, &lld.linker, &a, &lib))?;
+    Ok(arg(&lib))
+}
+
+/// The driver arguments of a variant's program (objects, library, flags).
+fn pv_args(dir: &Path, lld: &Side, v: &PltVariant) -> Result<Vec<String>, String> {
+    let pie = ["-fPIE"];
+    let mut a = Vec::new();
+    match v.program {
+        PltProgram::IbtPie | PltProgram::MixedPie => {
+            a.extend(strings(&["-pie", "-nostartfiles"]));
+            a.push(pv_obj("start.c", true, &pie)?);
+            a.push(pv_obj("main.c", true, &pie)?);
+            a.push(pv_obj("ifunc.c", v.program == PltProgram::IbtPie, &pie)?);
+        }
+        PltProgram::Pie => {
+            a.push("-pie".to_string());
+            a.push(pv_obj("main.c", false, &pie)?);
+            a.push(pv_obj("ifunc.c", false, &pie)?);
+        }
+        PltProgram::StaticLibc => {
+            a.push("-static".to_string());
+            a.push(pv_obj("smain.c", false, &pie)?);
+            a.push(pv_obj("ifunc.c", false, &pie)?);
+        }
+        PltProgram::Freestanding => {
+            a.extend(strings(&["-static", "-nostdlib"]));
+            let free = ["-fPIE", "-ffreestanding", "-fno-stack-protector"];
+            a.push(pv_obj("freestanding.c", true, &free)?);
+            a.push(pv_obj("ifunc.c", true, &pie)?);
+        }
+    }
+    if matches!(
+        v.program,
+        PltProgram::IbtPie | PltProgram::MixedPie | PltProgram::Pie
+    ) {
+        a.push(pv_library(dir, lld, v.program == PltProgram::IbtPie)?);
+        a.push("-Wl,-rpath,$ORIGIN/..".to_string());
+    }
+    a.extend(strings(v.flags));
+    Ok(a)
+}
+
+/// What the variant's program prints.
+fn pv_stdout(program: PltProgram) -> &'static str {
+    match program {
+        PltProgram::IbtPie | PltProgram::MixedPie | PltProgram::Pie => PV_DYNAMIC_STDOUT,
+        PltProgram::StaticLibc => "fa=11 fb=22 len=6\n",
+        PltProgram::Freestanding => "freestanding fa=11 fb=22\n",
+    }
+}
+
+/// A `plt_variants` program linked by each linker through clang-22. lld's output must show the
+/// variant (its PLT sections, an instruction of its PLT code, where its first `.got.plt` slot
+/// points, its feature note, its warning, the program's output); weld's must be the same in
+/// every compared property: the PLT-related section headers (all but address and offset), the
+/// PLT code disassembled with every address as section+offset, the `.got.plt` slots as the
+/// places they point to, the feature note, the dynamic section, the diagnostics, the run.
+fn plt_variant(dir: &Path, v: &PltVariant) -> Check {
+    let (lld, weld) = sides(dir)?;
+    let args = pv_args(dir, &lld, v)?;
+    let (l_out, l_link) = reference(lld.link_in(None, Compiler::Clang, false, &args, "a.out"))?;
+    let l_secs = plt_section_lines(&l_out)?;
+    let l_names: Vec<&str> = l_secs
+        .iter()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| [".plt", ".plt.sec", ".iplt"].contains(n))
+        .collect();
+    expect_lld(l_names == v.sections, || {
+        format!(
+            "ld.lld-22's PLT sections should be {:?}:\n{}",
+            v.sections,
+            l_secs.join("\n")
+        )
+    })?;
+    let l_code = plt_code(&l_out)?;
+    expect_lld(l_code.iter().any(|l| l.contains(v.insn)), || {
+        format!(
+            "ld.lld-22's PLT code should contain {}:\n{}",
+            v.insn,
+            l_code.join("\n")
+        )
+    })?;
+    let l_slots = gotplt_targets(&l_out)?;
+    if !v.first_slot.is_empty() {
+        expect_lld(
+            l_slots.get(3).map(String::as_str) == Some(v.first_slot),
+            || {
+                format!(
+                    "ld.lld-22's first PLT slot should point to {}: {l_slots:?}",
+                    v.first_slot
+                )
+            },
+        )?;
+    }
+    let l_features = x86_features(&l_out)?;
+    expect_lld(l_features == v.features, || {
+        format!(
+            "ld.lld-22's x86 features should be {:?}, not {l_features:?}",
+            v.features
+        )
+    })?;
+    expect_lld(
+        v.warning.is_empty() || l_link.stderr_str().contains(v.warning),
+        || format!("ld.lld-22 should warn {:?}\n{}", v.warning, l_link.report()),
+    )?;
+    let dynamic = v.program != PltProgram::StaticLibc && v.program != PltProgram::Freestanding;
+    let l_dyn = dyn_lines(&l_out)?;
+    expect_lld(!dynamic || l_dyn.iter().any(|l| l == "PLTGOT"), || {
+        format!("ld.lld-22's dynamic section should have DT_PLTGOT: {l_dyn:?}")
+    })?;
+    let l_run = lld.run(&l_out)?;
+    expect_lld_run(&l_run, 0, pv_stdout(v.program))?;
+
+    let (w_out, w_link) = weld.link_in(None, Compiler::Clang, false, &args, "a.out")?;
+    let (w_secs, w_code, w_slots) = (
+        plt_section_lines(&w_out)?,
+        plt_code(&w_out)?,
+        gotplt_targets(&w_out)?,
+    );
+    // What was compared, for reading after a failure.
+    for (s, secs, code, slots) in [
+        (&lld, &l_secs, &l_code, &l_slots),
+        (&weld, &w_secs, &w_code, &w_slots),
+    ] {
+        let text = [secs.join("\n"), code.join("\n"), slots.join("\n")].join("\n\n");
+        paths::write(&s.dir.join("plt.txt"), text + "\n")?;
+    }
+    let mut p = Problems::default();
+    p.check(same_lines("the PLT sections", &w_secs, &l_secs));
+    p.check(same_lines("the PLT code", &w_code, &l_code));
+    p.check(same_lines("the .got.plt slots", &w_slots, &l_slots));
+    p.check(same_lines(
+        "the x86 features",
+        &[x86_features(&w_out)?],
+        &[l_features],
+    ));
+    p.check(same_lines(
+        "the dynamic section",
+        &dyn_lines(&w_out)?,
+        &l_dyn,
+    ));
+    p.check(same_diagnostics(&w_link, &l_link, &weld));
+    p.check(same_run(&weld.run(&w_out)?, &l_run));
+    p.done()
+}
+
+/// The linker called directly (`plt_variants` objects, absolute paths): (variant, what lld's
+/// stderr contains, arguments).
+const PLT_OUTCOME_VARIANTS: &[(&str, &str, &[&str])] = &[
+    // Errors for the object without the properties, then the undefined symbols (no libc): lld
+    // reports both and writes nothing. (Only main.o has undefined references: lld scans files
+    // in parallel, so its undefined-symbol errors for several files come in no fixed order.)
+    (
+        "cet_report_error",
+        "error: {ifunc}: -z cet-report: file does not have GNU_PROPERTY_X86_FEATURE_1_IBT",
+        &[
+            "-pie",
+            "-e",
+            "main",
+            "{main}",
+            "{ifunc}",
+            "-z",
+            "cet-report=error",
+        ],
+    ),
+    (
+        "cet_report_error_only",
+        "error: {ifunc}: -z cet-report: file does not have GNU_PROPERTY_X86_FEATURE_1_SHSTK",
+        &[
+            "-pie",
+            "{start}",
+            "{main}",
+            "{ifunc}",
+            "-zcet-report=error",
+            "--unresolved-symbols=ignore-all",
+        ],
+    ),
+    (
+        "cet_report_bad_value",
+        "unknown -z cet-report= value: bogus",
+        &[
+            "{main}",
+            "-z",
+            "cet-report=bogus",
+            "--unresolved-symbols=ignore-all",
+        ],
+    ),
+    (
+        "cet_report_no_value",
+        "unknown -z cet-report= value: ",
+        &[
+            "{main}",
+            "-z",
+            "cet-report",
+            "--unresolved-symbols=ignore-all",
+        ],
+    ),
+    (
+        "force_ibt_with_retpoline",
+        "-z force-ibt may not be used with -z retpolineplt",
+        &[
+            "{main}",
+            "-z",
+            "retpolineplt",
+            "-z",
+            "force-ibt",
+            "--unresolved-symbols=ignore-all",
+        ],
+    ),
+];
+
+/// A `plt_variants` link ending in an error: exit code, diagnostics (program name replaced),
+/// files left behind must be lld's; lld's stderr must say `want`.
+fn plt_outcome(dir: &Path, want: &str, args: &[&str]) -> Check {
+    let pie = ["-fPIE"];
+    let objs = [
+        ("{start}", pv_obj("start.c", true, &pie)?),
+        ("{main}", pv_obj("main.c", true, &pie)?),
+        ("{ifunc}", pv_obj("ifunc.c", false, &pie)?),
+    ];
+    let fill = |s: &str| {
+        objs.iter()
+            .fold(s.to_string(), |acc, (k, v)| acc.replace(k, v))
+    };
+    let args: Vec<String> = args.iter().map(|a| fill(a)).collect();
+    let want = fill(want);
+    let (lld, weld) = sides(dir)?;
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(
+        lo.code == Some(1) && lo.stderr_str().contains(&want),
+        || format!("ld.lld-22 should fail saying {want:?}\n{}", lo.report()),
+    )?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// `-z ifunc-noplt -z notext` on `main.c` and `ifunc.c` (no CET) with `libpv.so`: every
+/// reference to an IFUNC defined in the program is left to the dynamic loader, as a dynamic
+/// relocation of the reference's own type (`R_X86_64_PLT32`, `R_X86_64_REX_GOTPCRELX`,
+/// `R_X86_64_64`) against the IFUNC, which is exported; no `.iplt`. glibc's loader refuses such
+/// relocations, so both programs fail to start, the same way. Compared: `.rela.dyn` (each
+/// relocation's place as section+offset, type, symbol, addend), the dynamic symbols and
+/// section, the PLT sections, `main`'s code with addresses named (the relocated fields keep
+/// the object's zeros), the failed run.
+fn ifunc_noplt(dir: &Path) -> Check {
+    let (lld, weld) = sides(dir)?;
+    let v = PltVariant {
+        name: "ifunc_noplt",
+        program: PltProgram::Pie,
+        flags: &["-Wl,-z,ifunc-noplt,-z,notext"],
+        sections: &[],
+        insn: "",
+        first_slot: "",
+        features: "",
+        warning: "",
+    };
+    let args = pv_args(dir, &lld, &v)?;
+    let l_out = reference(lld.link(Compiler::Clang, false, &args, "a.out"))?;
+    let l_rela = rela_dyn_lines(&l_out)?;
+    for want in [
+        "R_X86_64_PLT32 fa -4",
+        "R_X86_64_REX_GOTPCRELX fb -4",
+        "R_X86_64_64 fb +0",
+    ] {
+        expect_lld(l_rela.iter().any(|l| l.ends_with(want)), || {
+            format!(
+                "ld.lld-22's .rela.dyn should have {want}:\n{}",
+                l_rela.join("\n")
+            )
+        })?;
+    }
+    let l_secs = plt_section_lines(&l_out)?;
+    expect_lld(!l_secs.iter().any(|l| l.starts_with(".iplt ")), || {
+        format!(
+            "ld.lld-22's output should have no .iplt:\n{}",
+            l_secs.join("\n")
+        )
+    })?;
+    let l_syms = dyn_sym_lines(&l_out)?;
+    expect_lld(
+        l_syms.contains(&"fa IFUNC GLOBAL DEFAULT DEF".to_string()),
+        || format!("ld.lld-22 should export fa as an IFUNC: {l_syms:?}"),
+    )?;
+    const REFUSED: &str = "unexpected reloc type 0x04";
+    let l_run = lld.run(&l_out)?;
+    expect_lld(
+        l_run.code == Some(127) && l_run.stderr_str().contains(REFUSED),
+        || {
+            format!(
+                "glibc should refuse ld.lld-22's program\n{}",
+                l_run.report()
+            )
+        },
+    )?;
+    let w_out = weld.link(Compiler::Clang, false, &args, "a.out")?;
+    let mut p = Problems::default();
+    p.check(same_lines(".rela.dyn", &rela_dyn_lines(&w_out)?, &l_rela));
+    p.check(same_lines(
+        "the dynamic symbols",
+        &dyn_sym_lines(&w_out)?,
+        &l_syms,
+    ));
+    p.check(same_dynamic("the program", &w_out, &l_out));
+    p.check(same_lines(
+        "the PLT sections",
+        &plt_section_lines(&w_out)?,
+        &l_secs,
+    ));
+    p.check(same_lines(
+        "main's code",
+        &function_code(&w_out, "main")?,
+        &function_code(&l_out, "main")?,
+    ));
+    let w_run = weld.run(&w_out)?;
+    let without_path = |o: &Output, exe: &Path| o.stderr_str().replace(&arg(exe), "a.out");
+    if (w_run.code, without_path(&w_run, &w_out)) != (l_run.code, without_path(&l_run, &l_out)) {
+        p.0.push(format!(
+            "the programs fail differently:\nweld: {}\nlld: {}",
+            w_run.report(),
+            l_run.report()
+        ));
+    }
+    p.done()
+}
+
+/// `-z ifunc-noplt` on a reference to a file-local IFUNC (gcc's `local_ifunc.c`): lld writes a
+/// relocation against no symbol at all (the local has no `.dynsym` entry), which resolves to
+/// nothing; weld refuses the link with one error per reference and writes no file.
+fn ifunc_noplt_local(dir: &Path) -> Check {
+    let o = arg(&obj(
+        "plt_variants",
+        "local_ifunc.c",
+        Compiler::Gcc,
+        &["-fPIE"],
+    )?);
+    let (lld, weld) = sides(dir)?;
+    let args = strings(&[
+        "-pie",
+        "-z",
+        "notext",
+        "-z",
+        "ifunc-noplt",
+        "-e",
+        "use_local",
+    ]);
+    let args: Vec<String> = args.into_iter().chain([o.clone()]).collect();
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(lo.code == Some(0), || {
+        format!("ld.lld-22 should link\n{}", lo.report())
+    })?;
+    let l_rela = rela_dyn_lines(&lld.dir.join("a.out"))?;
+    expect_lld(
+        l_rela
+            .iter()
+            .any(|l| l.ends_with("R_X86_64_PLT32 - fffffffffffffffc")),
+        || {
+            format!(
+                "ld.lld-22 should write an R_X86_64_PLT32 against no symbol:\n{}",
+                l_rela.join("\n")
+            )
+        },
+    )?;
+    let wo = link_directly(dir, &weld, &args)?;
+    let mut p = Problems::default();
+    let name = tools::diag_name(&weld.linker.path);
+    let want = [("R_X86_64_PLT32", "use_local"), ("R_X86_64_64", "lp")]
+        .iter()
+        .map(|(r, at)| {
+            format!(
+                "{name}: error: relocation {r} cannot be used against local IFUNC symbol 'lf' with -z ifunc-noplt\n>>> defined in {o}\n>>> referenced by local_ifunc.c\n>>>               {o}:({at})\n"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    if wo.code != Some(1) || wo.stderr_str() != want {
+        p.0.push(format!(
+            "weld should refuse the link with\n{want}\n{}",
+            wo.report()
+        ));
+    }
+    if !listing(&weld.dir)?.is_empty() {
+        p.0.push(format!("weld left {:?}", listing(&weld.dir)?));
+    }
+    p.done()
+}
+
+/// `.rela.dyn`'s relocations: `place type symbol addend` (the place as section+offset; `-` for
+/// no symbol; the addend signed, as llvm-readelf-22 prints it).
+fn rela_dyn_lines(file: &Path) -> Result<Vec<String>, String> {
+    let secs = alloc_sections(file)?;
+    let text = dynelf::readelf(&["-rW"], file)?;
+    let mut v = Vec::new();
+    let mut in_dyn = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with("Relocation section") {
+            in_dyn = t.contains("'.rela.dyn'");
+            continue;
+        }
+        let f: Vec<&str> = t.split_whitespace().collect();
+        if !in_dyn || f.len() < 3 || !f[2].starts_with("R_X86_64_") {
+            continue;
+        }
+        let Ok(place) = u64::from_str_radix(f[0], 16) else {
+            continue;
+        };
+        // offset info type [value name sign addend | addend]
+        let (sym, addend) = match f.len() {
+            7 => (f[4].to_string(), format!("{}{}", f[5], f[6])),
+            _ => ("-".to_string(), f[3..].join("")),
+        };
+        v.push(format!(
+            "{} {} {sym} {addend}",
+            place_of(&secs, place),
+            f[2]
+        ));
+    }
+    Ok(v)
+}
+
+/// Function `name`'s code (its symbol's size, not the padding after it) disassembled by
+/// llvm-objdump-22: place, bytes and text with addresses named as in [`plt_code`].
+fn function_code(file: &Path, name: &str) -> Result<Vec<String>, String> {
+    let secs = alloc_sections(file)?;
+    let syms = dynelf::readelf(&["-sW"], file)?;
+    // Num: Value Size Type Bind Vis Ndx Name
+    let (start, size) = syms
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|f| f.len() == 8 && f[7] == name && f[3] == "FUNC")
+        .and_then(|f| {
+            Some((
+                u64::from_str_radix(f[1], 16).ok()?,
+                f[2].parse::<u64>().ok()?,
+            ))
+        })
+        .ok_or_else(|| format!("{} has no function {name}", file.display()))?;
+    let mut cmd = Command::new(tools::find(tools::OBJDUMP)?);
+    cmd.arg("-d")
+        .arg(format!("--disassemble-symbols={name}"))
+        .arg(file);
+    let text = run::run(&mut cmd, run::TOOL_TIMEOUT)?
+        .ok("llvm-objdump-22")?
+        .stdout_str();
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let (addr, rest) = l.trim().split_once(':')?;
+            let addr = u64::from_str_radix(addr, 16).ok()?;
+            if addr >= start + size {
+                return None;
+            }
+            let mut parts = rest.split('\t');
+            let bytes = parts.next().unwrap_or("").trim().to_string();
+            let insn: Vec<&str> = parts.collect();
+            Some(format!(
+                "{} {bytes} | {}",
+                place_of(&secs, addr),
+                name_addresses(&insn.join(" "), &secs)
+            ))
+        })
+        .collect())
+}
+
+/// The PLT-related sections (`.plt`, `.plt.sec`, `.iplt`, `.got.plt`, `.rela.plt`,
+/// `.note.gnu.property`), in section order: `name type size entsize flags align`.
+fn plt_section_lines(file: &Path) -> Result<Vec<String>, String> {
+    const NAMES: &[&str] = &[
+        ".plt",
+        ".plt.sec",
+        ".iplt",
+        ".got.plt",
+        ".rela.plt",
+        ".note.gnu.property",
+    ];
+    let text = dynelf::readelf(&["-SW"], file)?;
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_once(']')?.1.split_whitespace().collect();
+            // name type address offset size entsize flags link info align
+            (f.len() == 10 && NAMES.contains(&f[0]))
+                .then(|| format!("{} {} {} {} {} {}", f[0], f[1], f[4], f[5], f[6], f[9]))
+        })
+        .collect())
+}
+
+/// The allocated sections of `file`: (name, address, size), for naming addresses.
+fn alloc_sections(file: &Path) -> Result<Vec<(String, u64, u64)>, String> {
+    let text = dynelf::readelf(&["-SW"], file)?;
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_once(']')?.1.split_whitespace().collect();
+            if f.len() != 10 || !f[6].contains('A') {
+                return None;
+            }
+            let addr = u64::from_str_radix(f[2], 16).ok()?;
+            let size = u64::from_str_radix(f[4], 16).ok()?;
+            Some((f[0].to_string(), addr, size))
+        })
+        .collect())
+}
+
+/// `addr` as `section+0xoff` (the first allocated section holding it, or ending at it), `0`
+/// for 0, else the hex value.
+fn place_of(secs: &[(String, u64, u64)], addr: u64) -> String {
+    if addr == 0 {
+        return "0".to_string();
+    }
+    secs.iter()
+        .find(|(_, a, s)| addr >= *a && addr < a + s)
+        .or_else(|| secs.iter().find(|(_, a, s)| addr == a + s))
+        .map_or(format!("{addr:#x}"), |(n, a, _)| {
+            format!("{n}+{:#x}", addr - a)
+        })
+}
+
+/// Replaces the addresses in an instruction's text as llvm-objdump prints it: `<symbol>`
+/// annotations go, RIP-relative displacements become `(%rip)` (the `# target` comment says where
+/// they point), every other number but immediates (`$0x...`) is an address, named by
+/// [`place_of`].
+fn name_addresses(text: &str, secs: &[(String, u64, u64)]) -> String {
+    let mut s = String::new();
+    let mut depth = 0;
+    for c in text.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' if depth > 0 => depth -= 1,
+            _ if depth == 0 => s.push(c),
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    let mut rest = s.as_str();
+    while let Some(i) = rest.find("0x") {
+        let (before, after) = rest.split_at(i);
+        out.push_str(before);
+        let digits = after[2..]
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(after.len() - 2);
+        let number = &after[2..2 + digits];
+        let tail = &after[2 + digits..];
+        if before.ends_with('$') {
+            out.push_str(&after[..2 + digits]);
+        } else if tail.starts_with("(%rip)") {
+            // The displacement's sign goes with it.
+            if out.ends_with('-') {
+                out.pop();
+            }
+        } else {
+            let v = u64::from_str_radix(number, 16).unwrap_or(0);
+            out.push_str(&place_of(secs, v));
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The code of `.plt`, `.plt.sec` and `.iplt` (those present), disassembled by llvm-objdump-22:
+/// per instruction its place (section+offset), length and text with addresses named.
+fn plt_code(file: &Path) -> Result<Vec<String>, String> {
+    let secs = alloc_sections(file)?;
+    let mut cmd = Command::new(tools::find(tools::OBJDUMP)?);
+    cmd.arg("-d");
+    for (n, _, _) in &secs {
+        if [".plt", ".plt.sec", ".iplt"].contains(&n.as_str()) {
+            cmd.arg("-j").arg(n);
+        }
+    }
+    cmd.arg(file);
+    let text = run::run(&mut cmd, run::TOOL_TIMEOUT)?
+        .ok("llvm-objdump-22")?
+        .stdout_str();
+    let mut v = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with("Disassembly of section") || t == "..." {
+            v.push(t.to_string());
+        } else if let Some(label) = t.split_once(' ').filter(|(_, l)| l.ends_with(">:")) {
+            v.push(label.1.to_string());
+        } else if let Some((addr, rest)) = t.split_once(':') {
+            let Ok(addr) = u64::from_str_radix(addr, 16) else {
+                continue;
+            };
+            let mut parts = rest.split('\t');
+            let bytes = parts.next().unwrap_or("").split_whitespace().count();
+            let insn: Vec<&str> = parts.collect();
+            v.push(format!(
+                "{} [{bytes}] {}",
+                place_of(&secs, addr),
+                name_addresses(&insn.join(" "), &secs)
+            ));
+        }
+    }
+    Ok(v)
+}
+
+/// The 8-byte words of `.got.plt`, each as the place it points to ([`place_of`]).
+fn gotplt_targets(file: &Path) -> Result<Vec<String>, String> {
+    let secs = alloc_sections(file)?;
+    let bytes: Vec<u8> = section_bytes(file, ".got.plt")?
+        .concat()
+        .as_bytes()
+        .chunks(2)
+        .filter_map(|p| u8::from_str_radix(std::str::from_utf8(p).ok()?, 16).ok())
+        .collect();
+    Ok(bytes
+        .chunks(8)
+        .map(|w| {
+            let mut b = [0u8; 8];
+            b[..w.len()].copy_from_slice(w);
+            place_of(&secs, u64::from_le_bytes(b))
+        })
+        .collect())
+}
+
+/// What llvm-readelf-22 says of the `.note.gnu.property` x86 features (`""`: none).
+fn x86_features(file: &Path) -> Result<String, String> {
+    let text = dynelf::readelf(&["-n"], file)?;
+    Ok(text
+        .lines()
+        .find_map(|l| {
+            l.split_once("x86 feature: ")
+                .map(|(_, f)| f.trim().to_string())
+        })
+        .unwrap_or_default())
 }
 
 /// Options of other targets, on an x86-64 link (the linker called directly on `main.o` of

@@ -280,7 +280,11 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
         if c.z.text {
             bail!("-z text and -z ifunc-noplt may not be used together");
         }
-        return Err(options::not_yet("-z ifunc-noplt"));
+        c.z.ifunc_noplt = true;
+    }
+    // lld's target is either the retpoline one or the IBT one, never both.
+    if c.z.retpolineplt && c.z.force_ibt {
+        bail!("-z force-ibt may not be used with -z retpolineplt");
     }
     if !c.lto.save_temps && !st.save_temps_stages.is_empty() {
         for v in &st.save_temps_stages {
@@ -1266,6 +1270,31 @@ mod tests {
     }
 
     #[test]
+    fn cet_and_plt_options() {
+        use crate::config::CetReport;
+        let c = config("-z force-ibt -z cet-report=warning a.o");
+        assert!(c.z.force_ibt && !c.z.retpolineplt && c.z.cet_report == CetReport::Warning);
+        assert!(config("-z retpolineplt a.o").z.retpolineplt);
+        // The last -z cet-report= wins; lld's messages for bad values, an empty one included.
+        let c = config("-z cet-report=error -zcet-report=none a.o");
+        assert_eq!(c.z.cet_report, CetReport::None);
+        assert_eq!(
+            error("-z cet-report=bogus a.o"),
+            "unknown -z cet-report= value: bogus"
+        );
+        assert_eq!(error("-z cet-report a.o"), "unknown -z cet-report= value: ");
+        assert_eq!(
+            error("-z retpolineplt -z force-ibt a.o"),
+            "-z force-ibt may not be used with -z retpolineplt"
+        );
+        assert_eq!(
+            error("-z ifunc-noplt a.o"),
+            "-z text and -z ifunc-noplt may not be used together"
+        );
+        assert!(config("-z ifunc-noplt -z notext a.o").z.ifunc_noplt);
+    }
+
+    #[test]
     fn not_yet_and_unknown() {
         assert_eq!(error("-T x.ld a.o"), "option -T is not implemented yet");
         assert_eq!(
@@ -1277,12 +1306,12 @@ mod tests {
             "option --icf=all is not implemented yet"
         );
         assert_eq!(
-            error("-z force-ibt a.o"),
-            "option -z force-ibt is not implemented yet"
+            error("--emit-relocs a.o"),
+            "option --emit-relocs is not implemented yet"
         );
         assert_eq!(
-            error("--pack-dyn-relocs=android a.o"),
-            "option --pack-dyn-relocs=android is not implemented yet"
+            error("--gdb-index a.o"),
+            "option --gdb-index is not implemented yet"
         );
         assert_eq!(
             error("-m elf_i386 a.o"),

@@ -82,6 +82,14 @@ pub enum DefsymValue {
     Symbol(String, i64),
 }
 
+/// `-z cet-report=`: what to say about input objects that lack the IBT or SHSTK property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CetReport {
+    None,
+    Warning,
+    Error,
+}
+
 /// `-z` keywords that change the output.
 #[derive(Clone, Debug)]
 pub struct ZOptions {
@@ -116,6 +124,16 @@ pub struct ZOptions {
     pub keep_text_section_prefix: bool,
     /// `-z shstk`: the output claims shadow-stack compatibility whatever the inputs say.
     pub shstk: bool,
+    /// `-z force-ibt`: the output claims IBT compatibility (and gets IBT PLT entries) whatever
+    /// the inputs say; inputs without the property are warned about.
+    pub force_ibt: bool,
+    /// `-z cet-report=`.
+    pub cet_report: CetReport,
+    /// `-z retpolineplt`: PLT entries without indirect branches (Spectre v2).
+    pub retpolineplt: bool,
+    /// `-z ifunc-noplt` (only with `-z notext`): references to IFUNCs are passed on to the
+    /// dynamic loader as dynamic relocations instead of going through PLT entries.
+    pub ifunc_noplt: bool,
     /// `-z stack-size=N`: `PT_GNU_STACK`'s `p_memsz`.
     pub stack_size: u64,
     /// `-z nognustack`: no `PT_GNU_STACK` at all.
@@ -156,6 +174,10 @@ impl Default for ZOptions {
             start_stop_visibility: object::elf::STV_PROTECTED,
             keep_text_section_prefix: false,
             shstk: false,
+            force_ibt: false,
+            cet_report: CetReport::None,
+            retpolineplt: false,
+            ifunc_noplt: false,
             stack_size: 0,
             max_page_size: None,
             common_page_size: None,

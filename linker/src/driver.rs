@@ -174,12 +174,22 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             }
         }
     }
+    // The set of objects is final: their CET properties decide the output's (and the PLT's
+    // layout). lld reports `-z cet-report=error` findings here but stops only after the
+    // relocation scan, so they go before the errors found up to then.
+    let (and_features, cet_errors) = crate::cet::read_security_notes(&config, &res);
+    res.and_features = and_features;
     let mut version_errors = crate::dynamic::check_versions(&config, &res);
     version_errors.extend(crate::dynamic::check_shlib_undefined(&config, &res));
     if !version_errors.is_empty() {
-        return Err(version_errors);
+        return Err([cet_errors, version_errors].concat());
     }
-    let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
+    let scan = t
+        .run("relocation scan", || relocations::scan(&config, &res))
+        .map_err(|e| [cet_errors.clone(), e].concat())?;
+    if !cet_errors.is_empty() {
+        return Err(cet_errors);
+    }
     let relocation_count = scan.relocation_count;
     let mut lay = t
         .run("layout", || layout::layout(&config, &res, scan))

@@ -2,6 +2,7 @@
 //! names and order), synthetic sections are sized, segments are formed and every section, symbol
 //! and linker-created entry gets its final address and file offset. Nothing is written here.
 
+use crate::arch::x86_64 as arch;
 use crate::config::OutputKind;
 use crate::config::{Config, Strip};
 use crate::dyn_relocs::{encode_android_rela, encode_relr, packs_as_relr, rela_dyn_records};
@@ -36,8 +37,6 @@ pub fn dyn_reloc_format(config: &Config) -> (u32, u64, &'static str, &'static st
         (elf::SHT_RELA, RELA_SIZE, ".rela.dyn", ".rela.plt")
     }
 }
-pub const IPLT_ENTRY_SIZE: u64 = 16;
-pub const PLT_HEADER_SIZE: u64 = 16;
 
 /// Linker-made contents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,7 +47,10 @@ pub enum Synthetic {
     GnuVersionD,
     Hash,
     RelaPlt,
+    /// The PLT calls go to (lld's `in.plt`): `.plt`, or `.plt.sec` when the output claims IBT.
     Plt,
+    /// The IBT two-PLT scheme's `.plt`, holding the lazy halves of the entries.
+    IbtPlt,
     /// Not chunks: names for output sections in `dynamic_tags` lookups.
     PreinitArray,
     InitArray,
@@ -267,7 +269,12 @@ pub struct Layout {
     pub copy_groups: Vec<Vec<SymbolId>>,
     /// (output section, chunk) of each copy section.
     pub copy_chunk: Vec<(u32, u32)>,
+    /// Address of the PLT calls go to (`Synthetic::Plt`), 0 without one.
     pub plt_addr: u64,
+    /// Address of the IBT scheme's lazy `.plt` (`Synthetic::IbtPlt`), 0 without one.
+    pub ibt_plt_addr: u64,
+    /// The PLT layout of this link (also the form of `.iplt` entries).
+    pub plt_style: arch::PltStyle,
     /// Output section index of linker-defined symbols tied to a section.
     pub synthetic_section: HashMap<SymbolId, u16>,
     pub rela_dyn_count: u64,
@@ -613,18 +620,6 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let w = u64::from(elf::SHF_WRITE);
     let x = u64::from(elf::SHF_EXECINSTR);
 
-    let gnu_property = gnu_property_note(config, res);
-    if !gnu_property.is_empty() {
-        add_synth(
-            &mut b,
-            ".note.gnu.property",
-            elf::SHT_NOTE,
-            a,
-            Synthetic::GnuProperty,
-            gnu_property.len() as u64,
-            8,
-        );
-    }
     let build_id_size = match &config.build_id {
         crate::config::BuildId::None => 0,
         crate::config::BuildId::Fast => 8,
@@ -654,6 +649,20 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             Synthetic::PackageNote,
             16 + desc,
             4,
+        );
+    }
+    // lld makes the merged property note after its other notes (and input notes come
+    // first), so among the notes it comes last.
+    let gnu_property = gnu_property_note(res);
+    if !gnu_property.is_empty() {
+        add_synth(
+            &mut b,
+            ".note.gnu.property",
+            elf::SHT_NOTE,
+            a,
+            Synthetic::GnuProperty,
+            gnu_property.len() as u64,
+            8,
         );
     }
     let dynamic_output = crate::dynamic::is_dynamic(config, res);
@@ -835,11 +844,29 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             8,
         );
     }
-    if !scan.plt.is_empty() {
-        let size = PLT_HEADER_SIZE + scan.plt.len() as u64 * IPLT_ENTRY_SIZE;
+    // With IBT claimed, lld splits the PLT in two: the lazy halves in a `.plt` of their own,
+    // made first, and the entries calls go to in `.plt.sec`. lld does so even under
+    // `-z retpolineplt`, whose PLT then goes to `.plt.sec` and leaves `.plt` zero-filled.
+    let style = plt_style(config, res);
+    let ibt_sections = res.and_features & elf::GNU_PROPERTY_X86_FEATURE_1_IBT != 0;
+    if ibt_sections && !scan.plt.is_empty() {
+        let size = 16 + scan.plt.len() as u64 * style.entry_size();
         add_synth(
             &mut b,
             ".plt",
+            elf::SHT_PROGBITS,
+            a | x,
+            Synthetic::IbtPlt,
+            size,
+            16,
+        );
+    }
+    // The retpoline `.iplt` entries jump into the PLT's header, so it exists for them alone.
+    if !scan.plt.is_empty() || (config.z.retpolineplt && !scan.iplt.is_empty()) {
+        let size = style.header_size() + scan.plt.len() as u64 * style.entry_size();
+        add_synth(
+            &mut b,
+            if ibt_sections { ".plt.sec" } else { ".plt" },
             elf::SHT_PROGBITS,
             a | x,
             Synthetic::Plt,
@@ -848,7 +875,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         );
     }
     if !scan.iplt.is_empty() {
-        let size = scan.iplt.len() as u64 * IPLT_ENTRY_SIZE;
+        let size = scan.iplt.len() as u64 * style.entry_size();
         add_synth(
             &mut b,
             ".iplt",
@@ -919,10 +946,11 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         );
     }
     // .got.plt: three reserved words, one slot per PLT entry, then one per IPLT entry. lld
-    // creates it whenever something needs a GOT base or a PLT exists.
+    // creates the reserved words whenever something needs a GOT base or a PLT exists; the
+    // IPLT's slots alone (a static program without GOT-relative references) do without them.
     let needs_gotplt =
         // needs_got_base reads every relocation: asked last.
-        dynamic_output || !scan.iplt.is_empty() || !scan.plt.is_empty() || needs_got_base(res);
+        dynamic_output || !scan.plt.is_empty() || needs_got_base(res);
     if needs_gotplt {
         let size = 24 + scan.plt.len() as u64 * 8;
         add_synth(
@@ -1284,6 +1312,8 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         copy_groups,
         copy_chunk,
         plt_addr: 0,
+        ibt_plt_addr: 0,
+        plt_style: style,
         synthetic_section: HashMap::new(),
     };
     let _ = nfiles;
@@ -1523,24 +1553,20 @@ pub fn align_to(v: u64, a: u64) -> u64 {
     }
 }
 
-/// The merged `.note.gnu.property`: the AND of every object's x86 feature bits (IBT, SHSTK), as
-/// lld emits it, plus `-z shstk`'s bit; absent when the result is zero.
-fn gnu_property_note(config: &Config, res: &Resolved) -> Vec<u8> {
-    let mut and: Option<u32> = None;
-    for f in &res.files {
-        let mut this = 0u32;
-        for s in &f.sections {
-            if s.kind != SectionKind::GnuProperty {
-                continue;
-            }
-            this |= read_feature_1_and(s.data);
-        }
-        and = Some(and.map_or(this, |a| a & this));
-    }
-    let mut and = and.unwrap_or(0);
-    if config.z.shstk {
-        and |= elf::GNU_PROPERTY_X86_FEATURE_1_SHSTK;
-    }
+/// lld's PLT layout for this link: retpolines when asked for, else IBT when the output claims it.
+fn plt_style(config: &Config, res: &Resolved) -> arch::PltStyle {
+    arch::PltStyle::choose(
+        config.z.retpolineplt,
+        config.z.now,
+        res.and_features & elf::GNU_PROPERTY_X86_FEATURE_1_IBT != 0,
+    )
+}
+
+/// The merged `.note.gnu.property`: the AND of every object's x86 feature bits (IBT, SHSTK) as
+/// `cet::read_security_notes` computed it (with `-z force-ibt` and `-z shstk`), as lld emits
+/// it; absent when the result is zero.
+fn gnu_property_note(res: &Resolved) -> Vec<u8> {
+    let and = res.and_features;
     if and == 0 {
         return Vec::new();
     }
@@ -1554,39 +1580,6 @@ fn gnu_property_note(config: &Config, res: &Resolved) -> Vec<u8> {
     v.extend_from_slice(&and.to_le_bytes());
     v.extend_from_slice(&0u32.to_le_bytes());
     v
-}
-
-fn read_feature_1_and(data: &[u8]) -> u32 {
-    let rd = |d: &[u8], o: usize| {
-        d.get(o..o + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    };
-    let mut off = 0usize;
-    let mut out = 0;
-    while let (Some(namesz), Some(descsz), Some(ty)) =
-        (rd(data, off), rd(data, off + 4), rd(data, off + 8))
-    {
-        let name_start = off + 12;
-        let desc_start = name_start + align_to(namesz as u64, 4) as usize;
-        let desc_end = desc_start + descsz as usize;
-        if desc_end > data.len() {
-            break;
-        }
-        if ty == elf::NT_GNU_PROPERTY_TYPE_0 {
-            let mut p = desc_start;
-            while p + 8 <= desc_end {
-                let (Some(pt), Some(psz)) = (rd(data, p), rd(data, p + 4)) else {
-                    break;
-                };
-                if pt == elf::GNU_PROPERTY_X86_FEATURE_1_AND && psz >= 4 {
-                    out |= rd(data, p + 8).unwrap_or(0);
-                }
-                p += 8 + align_to(u64::from(psz), 8) as usize;
-            }
-        }
-        off = align_to(desc_end as u64, 8) as usize;
-    }
-    out
 }
 
 /// Splits every `.eh_frame` input, drops FDEs of discarded functions and deduplicates CIEs. The
@@ -2471,6 +2464,22 @@ impl Layout {
         }
     }
 
+    /// Address of PLT entry `i` (in `.plt`, or `.plt.sec` with IBT).
+    pub fn plt_entry_address(&self, i: u32) -> u64 {
+        let style = self.plt_style;
+        self.plt_addr + style.header_size() + u64::from(i) * style.entry_size()
+    }
+
+    /// Address of `.iplt` entry `i`.
+    pub fn iplt_entry_address(&self, i: u32) -> u64 {
+        self.iplt_addr + u64::from(i) * self.plt_style.entry_size()
+    }
+
+    /// Address of the `.got.plt` slot of PLT entry `i` (after the three reserved words).
+    pub fn gotplt_slot(&self, i: u32) -> u64 {
+        self.gotplt_addr + 24 + u64::from(i) * 8
+    }
+
     pub fn igotplt_slot(&self, i: u32) -> u64 {
         self.synthetic_address(Synthetic::IgotPlt).unwrap_or(0) + u64::from(i) * 8
     }
@@ -2528,6 +2537,7 @@ impl Layout {
         self.gotplt_addr = self.synthetic_address(Synthetic::GotPlt).unwrap_or(0);
         self.iplt_addr = self.synthetic_address(Synthetic::Iplt).unwrap_or(0);
         self.plt_addr = self.synthetic_address(Synthetic::Plt).unwrap_or(0);
+        self.ibt_plt_addr = self.synthetic_address(Synthetic::IbtPlt).unwrap_or(0);
         // Global symbol values.
         for (id, s) in res.symtab.symbols.iter().enumerate() {
             let (v, size) = match s.def {
@@ -2550,7 +2560,7 @@ impl Layout {
                         self.copy_address(c)
                     } else if self.scan.canonical_plt.contains(&id) {
                         let i = self.scan.plt_index.get(&id).copied().unwrap_or(0);
-                        self.plt_addr + PLT_HEADER_SIZE + u64::from(i) * IPLT_ENTRY_SIZE
+                        self.plt_entry_address(i)
                     } else {
                         0
                     };
@@ -2647,11 +2657,11 @@ impl AddressMap for LayoutAddressMap<'_> {
     }
     fn iplt_entry_address(&self, key: SymKey) -> Option<u64> {
         let i = *self.lay.scan.iplt_index.get(&key)?;
-        Some(self.lay.iplt_addr + u64::from(i) * IPLT_ENTRY_SIZE)
+        Some(self.lay.iplt_entry_address(i))
     }
     fn plt_entry_address(&self, sym: SymbolId) -> Option<u64> {
         let i = *self.lay.scan.plt_index.get(&sym)?;
-        Some(self.lay.plt_addr + PLT_HEADER_SIZE + u64::from(i) * IPLT_ENTRY_SIZE)
+        Some(self.lay.plt_entry_address(i))
     }
     fn got_slot_address(&self, key: SymKey, kind: GotKind) -> Option<u64> {
         let key = if kind == GotKind::TlsLd {

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use crate::args::ParseState;
 use crate::config::{
-    BuildId, Defsym, DefsymValue, Discard, HashStyle, InputKind, Strip, UnresolvedPolicy,
+    BuildId, CetReport, Defsym, DefsymValue, Discard, HashStyle, InputKind, Strip, UnresolvedPolicy,
 };
 use crate::error::{Error, Result};
 use crate::{bail, err};
@@ -1315,15 +1315,24 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z initfirst"], ZKeyword, Implemented, "Run this object's initializers first (DF_1_INITFIRST)", "", |s, _| { s.config.z.initfirst = true; Ok(()) }},
     opt! {["-z interpose"], ZKeyword, Implemented, "Mark the object as interposer (DF_1_INTERPOSE)", "", |s, _| { s.config.z.interpose = true; Ok(()) }},
     opt! {["-z nodefaultlib"], ZKeyword, Implemented, "Ignore default library search paths at run time (DF_1_NODEFLIB)", "", |s, _| { s.config.z.nodefaultlib = true; Ok(()) }},
-    opt! {["-z ifunc-noplt"], ZKeyword, Implemented, "Refused with lld's message under -z text (the default); with -z notext not yet", "Do not emit PLT entries for ifunc symbols", |s, _| { s.ifunc_noplt = true; Ok(()) }},
-    opt! {["-z retpolineplt"], ZKeyword, NotYet, "Emit retpoline format PLT entries", "", accept},
+    opt! {["-z ifunc-noplt"], ZKeyword, Implemented, "Do not emit PLT entries for ifunc symbols. Instead, emit text relocations referencing the resolver (must be combined with -z notext)", "", |s, _| { s.ifunc_noplt = true; Ok(()) }},
+    opt! {["-z retpolineplt"], ZKeyword, Implemented, "Emit retpoline format PLT entries as a mitigation for CVE-2017-5715", "", |s, _| { s.config.z.retpolineplt = true; Ok(()) }},
     opt! {["-z dynamic-undefined-weak"], ZKeyword, Implemented, "Import weak undefined symbols through the dynamic symbol table (default)", "", |s, _| { s.config.z.nodynamic_undefined_weak = false; Ok(()) }},
     opt! {["-z nodynamic-undefined-weak"], ZKeyword, Implemented, "Resolve weak undefined symbols to 0 instead of importing them", "", |s, _| { s.config.z.nodynamic_undefined_weak = true; Ok(()) }},
     opt! {["-z rodynamic"], ZKeyword, Implemented, "Make the .dynamic section read-only", "", |s, _| { s.config.z.rodynamic = true; Ok(()) }},
     opt! {["-z wxneeded"], ZKeyword, Implemented, "Set PT_OPENBSD_WXNEEDED", "", |s, _| { s.config.z.wxneeded = true; Ok(()) }},
     opt! {["-z shstk"], ZKeyword, Implemented, "Force the SHSTK (shadow stack) GNU property", "", |s, _| { s.config.z.shstk = true; Ok(()) }},
-    opt! {["-z force-ibt"], ZKeyword, NotYet, "Force the IBT GNU property and IBT-enabled PLT", "", accept},
-    opt! {["-z cet-report="], ZKeyword, NotYet, "Report objects without IBT/SHSTK properties (none, warning, error)", "", accept},
+    opt! {["-z force-ibt"], ZKeyword, Implemented, "Force enable Intel Indirect Branch Tracking in PLT, warn if an input ELF file does not have GNU_PROPERTY_X86_FEATURE_1_IBT property", "", |s, _| { s.config.z.force_ibt = true; Ok(()) }},
+    // lld splits the keyword at `=`, so a bare `-z cet-report` is an empty, unknown value.
+    opt! {["-z cet-report=", "-z cet-report"], ZKeyword, Implemented, "Specify how to report the missing GNU_PROPERTY_X86_FEATURE_1_IBT or GNU_PROPERTY_X86_FEATURE_1_SHSTK properties (none, the default, warning or error)", "", |s, v| {
+        s.config.z.cet_report = match value(v) {
+            "none" => CetReport::None,
+            "warning" => CetReport::Warning,
+            "error" => CetReport::Error,
+            o => bail!("unknown -z cet-report= value: {o}"),
+        };
+        Ok(())
+    }},
     opt! {["-z force-bti"], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Force the BTI property (AArch64 only)", |_, _| bail!("-z force-bti only supported on AArch64")},
     opt! {["-z pac-plt"], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Use PAC PLT entries (AArch64 only)", |_, _| bail!("-z pac-plt only supported on AArch64")},
     opt! {["-z bti-report="], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Report objects without BTI (AArch64 only)", |_, _| bail!("-z bti-report only supported on AArch64")},

@@ -121,6 +121,9 @@ pub struct Target {
     pub defined: bool,
     pub undef_weak: bool,
     pub ifunc: bool,
+    /// Defined here as `STT_GNU_IFUNC`, preemptible or not (lld's `isGnuIFunc`; a shared
+    /// library's IFUNC is a plain function to this output): what `-z ifunc-noplt` looks at.
+    pub gnu_ifunc: bool,
     pub absolute: bool,
     pub tls: bool,
     /// May be bound to another module at run time (imported, or exported from a shared object).
@@ -172,6 +175,7 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
             defined,
             undef_weak: !defined && s.weak,
             ifunc: ifunc && !s.preemptible,
+            gnu_ifunc: ifunc,
             absolute,
             tls,
             preemptible: s.preemptible,
@@ -186,6 +190,7 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
         defined: true,
         undef_weak: false,
         ifunc: sym.st_type() == elf::STT_GNU_IFUNC,
+        gnu_ifunc: sym.st_type() == elf::STT_GNU_IFUNC,
         absolute: sym.st_shndx(LE) == elf::SHN_ABS,
         tls: sym.st_type() == elf::STT_TLS,
         preemptible: false,
@@ -396,12 +401,40 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                     continue;
                 }
                 let site = || located_reference(file, si, offset);
-                let p = plan(shape, &info, r_type, &t, sec.data, offset, addend);
                 let place = Place::Input {
                     file: fid,
                     sec: si as u32,
                     offset,
                 };
+                if passes_to_loader(config, &t) {
+                    // -z ifunc-noplt: no PLT entry, no GOT slot; the loader resolves the
+                    // reference itself, with a dynamic relocation of the same type against the
+                    // IFUNC, which is exported for it.
+                    match t.key {
+                        SymKey::Global(g) => {
+                            out.dyn_relocs.push(DynReloc {
+                                place,
+                                kind: DynKind::Symbolic {
+                                    sym: g,
+                                    r_type,
+                                    addend,
+                                },
+                            });
+                            out.dynamic_refs.insert(g);
+                        }
+                        // lld writes such a relocation against symbol 0 (a local symbol has no
+                        // `.dynsym` entry), which resolves to nothing; weld refuses instead.
+                        SymKey::Local(..) => errors.push(err!(
+                            "relocation {} cannot be used against local IFUNC symbol '{}' with -z ifunc-noplt\n>>> defined in {}\n>>> referenced by {}",
+                            info.name,
+                            file.sym_display_name(sym_index),
+                            defined_in(res, &t),
+                            site()
+                        )),
+                    }
+                    continue;
+                }
+                let p = plan(shape, &info, r_type, &t, sec.data, offset, addend);
                 use arch::RelExpr as E;
                 match p {
                     Plan::None | Plan::Relaxed(_) => {}
@@ -547,6 +580,13 @@ fn order_entries_like_lld(out: &mut ScanResult) {
             _ => {}
         }
     }
+}
+
+/// `-z ifunc-noplt` and an IFUNC defined here: an allocated section's reference is left for
+/// the dynamic loader (lld's `handleNonPreemptibleIfunc` is skipped; `processAux` passes the
+/// relocation on whatever its type), so nothing is written at its place.
+fn passes_to_loader(config: &Config, t: &Target) -> bool {
+    config.z.ifunc_noplt && t.gnu_ifunc
 }
 
 /// A direct (S + A style) relocation: decides whether it needs a dynamic relocation, a copy
@@ -1051,6 +1091,10 @@ pub fn apply_relocs(
         }
         let p = base.wrapping_add(off);
         let t = target_of(res, file, sym_index);
+        if alloc && passes_to_loader(config, &t) {
+            // Its dynamic relocation does the work; the field keeps the input's bytes.
+            continue;
+        }
         // References from debug info into discarded COMDAT copies get lld's tombstone.
         if !alloc && sym_index != 0 && target_in_dead_section(res, file, sym_index) {
             let default = if is_debug && (s.name == b".debug_loc" || s.name == b".debug_ranges") {

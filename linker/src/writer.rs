@@ -9,8 +9,8 @@ use crate::eh_frame;
 use crate::error::{Error, Result};
 use crate::input_files::io_reason;
 use crate::layout::{
-    dyn_reloc_format, ChunkKind, Layout, SymtabEntry, Synthetic, EHDR_SIZE, IPLT_ENTRY_SIZE,
-    PHDR_SIZE, RELA_SIZE, SHDR_SIZE, SYM_SIZE,
+    dyn_reloc_format, ChunkKind, Layout, SymtabEntry, Synthetic, EHDR_SIZE, PHDR_SIZE, RELA_SIZE,
+    SHDR_SIZE, SYM_SIZE,
 };
 use crate::relocations::{apply_relocs, AddressMap, GotKind, SymKey};
 use crate::resolve::Resolved;
@@ -390,10 +390,25 @@ fn write_dynamic_reloc_places(
     );
     for r in records {
         // A TLS descriptor is two words; its addend goes in the second.
-        let (width, value_at) = if r.r_type == elf::R_X86_64_TLSDESC {
-            (16, 8)
-        } else {
-            (8, 0)
+        // The place is as wide as the relocation: a TLS descriptor is two words (its addend
+        // in the second), and `-z ifunc-noplt` leaves 32-bit code references to the loader.
+        let (width, value_at) = match r.r_type {
+            elf::R_X86_64_TLSDESC => (16, 8),
+            elf::R_X86_64_PC32
+            | elf::R_X86_64_PLT32
+            | elf::R_X86_64_32
+            | elf::R_X86_64_32S
+            | elf::R_X86_64_GOTPCREL
+            | elf::R_X86_64_GOTPCRELX
+            | elf::R_X86_64_REX_GOTPCRELX
+            | elf::R_X86_64_GOTTPOFF
+            | elf::R_X86_64_TLSGD
+            | elf::R_X86_64_TLSLD
+            | elf::R_X86_64_DTPOFF32
+            | elf::R_X86_64_TPOFF32 => (4, 0),
+            elf::R_X86_64_16 | elf::R_X86_64_PC16 => (2, 0),
+            elf::R_X86_64_8 | elf::R_X86_64_PC8 => (1, 0),
+            _ => (8, 0),
         };
         let i = sections.partition_point(|s| s.0 <= r.offset);
         let Some(&(start, size, offset)) = i.checked_sub(1).map(|i| &sections[i]) else {
@@ -406,7 +421,9 @@ fn write_dynamic_reloc_places(
         if let Some(place) = image.get_mut(at..at + width as usize) {
             place.fill(0);
             if write_addends {
-                put64(place, value_at, r.addend);
+                let bytes = r.addend.to_le_bytes();
+                let n = (width - value_at).min(8) as usize;
+                place[value_at as usize..value_at as usize + n].copy_from_slice(&bytes[..n]);
             }
         }
     }
@@ -611,7 +628,7 @@ fn write_synthetic(
         }
         Synthetic::RelaPlt => {
             for (i, g) in lay.scan.plt.iter().enumerate() {
-                let slot = lay.gotplt_addr + 24 + i as u64 * 8;
+                let slot = lay.gotplt_slot(i as u32);
                 let sym = t.dynsym_index.get(g).copied().unwrap_or(0);
                 let jump_slot = DynRela {
                     offset: slot,
@@ -623,12 +640,21 @@ fn write_synthetic(
             }
         }
         Synthetic::Plt => {
-            arch::write_plt_header(&mut buf[..16], addr, lay.gotplt_addr)?;
-            for i in 0..lay.scan.plt.len() {
-                let entry = addr + 16 + i as u64 * IPLT_ENTRY_SIZE;
-                let slot = lay.gotplt_addr + 24 + i as u64 * 8;
-                let o = 16 + i * IPLT_ENTRY_SIZE as usize;
-                arch::write_plt_entry(&mut buf[o..o + 16], entry, slot, addr, i as u32)?;
+            let style = lay.plt_style;
+            style.write_header(buf, addr, lay.gotplt_addr)?;
+            for i in 0..lay.scan.plt.len() as u32 {
+                let entry = lay.plt_entry_address(i);
+                let o = (entry - addr) as usize;
+                let slot = lay.gotplt_slot(i);
+                style.write_entry(&mut buf[o..], entry, slot, addr, i)?;
+            }
+        }
+        Synthetic::IbtPlt => {
+            // Under -z retpolineplt lld makes this section for IBT inputs all the same, but
+            // its retpoline target has nothing to write there: it stays zero-filled.
+            buf.fill(0);
+            if lay.plt_style == arch::PltStyle::Ibt {
+                arch::write_ibt_lazy_plt(buf, addr, lay.gotplt_addr, lay.scan.plt.len())?;
             }
         }
         Synthetic::EhFrameHdr => {
@@ -679,17 +705,15 @@ fn write_synthetic(
             }
         }
         Synthetic::Iplt => {
-            for i in 0..lay.scan.iplt.len() {
-                let entry = addr + i as u64 * IPLT_ENTRY_SIZE;
-                let slot = lay.igotplt_slot(i as u32);
-                let o = i * IPLT_ENTRY_SIZE as usize;
-                arch::write_iplt_entry(
-                    &mut buf[o..o + IPLT_ENTRY_SIZE as usize],
-                    entry,
-                    slot,
-                    lay.plt_addr,
-                    i as u32,
-                )?;
+            // lld writes `.iplt` entries with the PLT's entry code: their lazy parts (never
+            // taken, IRELATIVE fills the slots first) jump to the PLT's header, or to address 0
+            // when there is no PLT.
+            for i in 0..lay.scan.iplt.len() as u32 {
+                let entry = lay.iplt_entry_address(i);
+                let o = (entry - addr) as usize;
+                let slot = lay.igotplt_slot(i);
+                lay.plt_style
+                    .write_entry(&mut buf[o..], entry, slot, lay.plt_addr, i)?;
             }
         }
         Synthetic::Dynamic => {
@@ -733,17 +757,17 @@ fn write_synthetic(
             buf.fill(0);
             let dynamic = lay.synthetic_address(Synthetic::Dynamic).unwrap_or(0);
             put64(buf, 0, dynamic);
-            for i in 0..lay.scan.plt.len() {
-                // Lazy binding: the slot starts at the PLT entry's push instruction.
-                let entry = lay.plt_addr + 16 + i as u64 * IPLT_ENTRY_SIZE;
-                put64(buf, 24 + i * 8, arch::gotplt_lazy_value(entry));
+            for i in 0..lay.scan.plt.len() as u32 {
+                // Lazy binding: the slot starts at the code that pushes the entry's index.
+                let entry = lay.plt_entry_address(i);
+                let v = lay.plt_style.gotplt_value(entry, lay.ibt_plt_addr, i);
+                put64(buf, 24 + i as usize * 8, v);
             }
         }
-        Synthetic::IgotPlt => {
-            for (i, key) in lay.scan.iplt.iter().enumerate() {
-                put64(buf, i * 8, raw_key_address(res, map, *key, 0));
-            }
-        }
+        // lld 22 leaves the IFUNC slots zero: their R_X86_64_IRELATIVE's addend names the
+        // resolver, which ld.so (or a static program's startup code) calls to fill them. It
+        // writes the resolver's address there only for REL targets or --apply-dynamic-relocs.
+        Synthetic::IgotPlt => buf.fill(0),
         Synthetic::RelroPadding => {}
         Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
         Synthetic::Comment => buf.copy_from_slice(&lay.comment),
@@ -798,7 +822,7 @@ fn canonical_iplt(lay: &Layout, key: SymKey) -> Option<(u64, Option<u16>)> {
         .synthetic_index
         .get(&Synthetic::Iplt)
         .map(|x| lay.sections[x.0 as usize].shndx as u16);
-    Some((lay.iplt_addr + u64::from(i) * IPLT_ENTRY_SIZE, shndx))
+    Some((lay.iplt_entry_address(i), shndx))
 }
 
 /// `.dynsym`: imports are undefined (a canonical PLT import keeps its PLT address as value);

@@ -10,6 +10,7 @@ pub const GCC: &str = "gcc";
 pub const GXX: &str = "g++";
 pub const LLD: &str = "ld.lld-22";
 pub const READELF: &str = "llvm-readelf-22";
+pub const OBJDUMP: &str = "llvm-objdump-22";
 pub const DWARFDUMP: &str = "llvm-dwarfdump-22";
 pub const AR: &str = "ar";
 

@@ -10,7 +10,9 @@
 //! 3. Which instruction rewrites does lld perform? GOTPCRELX relaxation
 //!    ([`can_relax_gotpcrelx`], [`apply_gotpcrelx_relax`]), the TLS model transitions
 //!    ([`tls_relax_kind`], [`apply_tls_relax`] and the `relax_tls_*` primitives) and the PLT
-//!    entries ([`write_plt_header`], [`write_plt_entry`], [`write_iplt_entry`]).
+//!    entries in each of lld's layouts ([`PltStyle`]: lazy, IBT with its [`write_ibt_lazy_plt`],
+//!    retpoline with and without `-z now`; [`write_plt_header`] and [`write_plt_entry`] are the
+//!    lazy ones).
 //!
 //! Nothing here panics on bad input: every access is bounds-checked and a relocation whose
 //! field (or patched instruction) does not lie inside the buffer yields
@@ -1189,6 +1191,226 @@ pub fn write_gotplt_header(buf: &mut [u8], dynamic_addr: u64) -> crate::error::R
     Ok(())
 }
 
+/// The PLT layouts lld has on x86-64; one is chosen per link ([`PltStyle::choose`]), and it
+/// shapes `.plt`, `.plt.sec`, `.iplt` and the initial `.got.plt` slots.
+///
+/// "The PLT" below is what calls go to and what lld names `in.plt`: `.plt`, or `.plt.sec` when
+/// the output claims IBT. Its entry `i` sits at `header_size() + i * entry_size()`, and `.iplt`
+/// entries have the same size and form as its entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PltStyle {
+    /// The classic lazy PLT: a 16-byte header, 16-byte entries ([`write_plt_header`],
+    /// [`write_plt_entry`]).
+    Lazy,
+    /// Indirect Branch Tracking (every input object has `GNU_PROPERTY_X86_FEATURE_1_IBT`, or
+    /// `-z force-ibt`): every indirect-branch target starts with `endbr64`, which does not fit
+    /// in 16 bytes with the lazy code, so each entry is split in two. The PLT (`.plt.sec`, no
+    /// header) holds `endbr64; jmp *slot(%rip)`; the lazy halves go to a `.plt` of their own
+    /// ([`write_ibt_lazy_plt`]) where the `.got.plt` slots initially point.
+    Ibt,
+    /// `-z retpolineplt`: no indirect branch at all (Spectre v2). An entry loads its slot into
+    /// `%r11` and calls a header thunk that swaps the return address for `%r11` and returns to
+    /// it, behind a speculation trap; the lazy part pushes the index and jumps to the header,
+    /// which does the same with ld.so's resolver. 48-byte header, 32-byte entries.
+    Retpoline,
+    /// `-z retpolineplt -z now`: no lazy part, so no push and no resolver call: a 32-byte
+    /// header (the thunk alone) and 16-byte entries; `.got.plt` slots start at zero.
+    RetpolineNow,
+}
+
+/// `endbr64`.
+const ENDBR64: [u8; 4] = [0xf3, 0x0f, 0x1e, 0xfa];
+
+impl PltStyle {
+    /// lld's choice: the retpoline target wins over IBT (the two options together are refused,
+    /// but IBT inputs with `-z retpolineplt` are not).
+    pub fn choose(retpoline: bool, z_now: bool, ibt: bool) -> PltStyle {
+        match (retpoline, z_now, ibt) {
+            (true, true, _) => PltStyle::RetpolineNow,
+            (true, false, _) => PltStyle::Retpoline,
+            (false, _, true) => PltStyle::Ibt,
+            (false, _, false) => PltStyle::Lazy,
+        }
+    }
+
+    /// Size of the PLT's header.
+    pub fn header_size(self) -> u64 {
+        match self {
+            PltStyle::Lazy => 16,
+            PltStyle::Ibt => 0,
+            PltStyle::Retpoline => 48,
+            PltStyle::RetpolineNow => 32,
+        }
+    }
+
+    /// Size of one PLT entry, one `.iplt` entry, and one lazy half in the IBT `.plt`.
+    pub fn entry_size(self) -> u64 {
+        match self {
+            PltStyle::Retpoline => 32,
+            PltStyle::Lazy | PltStyle::Ibt | PltStyle::RetpolineNow => 16,
+        }
+    }
+
+    /// The PLT's header (nothing for IBT, whose PLT has none). `plt_addr` is the PLT's address,
+    /// `gotplt_addr` the start of `.got.plt`.
+    pub fn write_header(
+        self,
+        buf: &mut [u8],
+        plt_addr: u64,
+        gotplt_addr: u64,
+    ) -> crate::error::Result<()> {
+        match self {
+            PltStyle::Lazy => write_plt_header(buf, plt_addr, gotplt_addr),
+            PltStyle::Ibt => Ok(()),
+            PltStyle::Retpoline => {
+                let b = plt_buf(buf, 48, "the retpoline PLT header")?;
+                // Lazy binding: push GOTPLT+8 (the module) and load the resolver, GOTPLT+16,
+                // into %r11, then fall into the thunk at +0x0d.
+                b[..13].copy_from_slice(&[0xff, 0x35, 0, 0, 0, 0, 0x4c, 0x8b, 0x1d, 0, 0, 0, 0]);
+                put32(
+                    b,
+                    2,
+                    gotplt_addr
+                        .wrapping_add(8)
+                        .wrapping_sub(plt_addr.wrapping_add(6)),
+                );
+                put32(
+                    b,
+                    9,
+                    gotplt_addr
+                        .wrapping_add(16)
+                        .wrapping_sub(plt_addr.wrapping_add(13)),
+                );
+                b[13..].copy_from_slice(&retpoline_thunk(0x20 - 13, 48 - 13));
+                Ok(())
+            }
+            PltStyle::RetpolineNow => {
+                let b = plt_buf(buf, 32, "the retpoline PLT header")?;
+                b.copy_from_slice(&retpoline_thunk(0x10, 32));
+                Ok(())
+            }
+        }
+    }
+
+    /// PLT or `.iplt` entry `index` at `entry_addr`, reading its target from `slot_addr`.
+    /// `plt_addr` is the PLT's address (the header the retpoline and lazy entries jump to; 0
+    /// when a lazy-style `.iplt` has no PLT, as in a static executable, where lld's never-taken
+    /// jump goes to address 0). `index` is the entry's place in `.rela.plt`, or in `.iplt`.
+    pub fn write_entry(
+        self,
+        buf: &mut [u8],
+        entry_addr: u64,
+        slot_addr: u64,
+        plt_addr: u64,
+        index: u32,
+    ) -> crate::error::Result<()> {
+        match self {
+            PltStyle::Lazy => write_plt_entry(buf, entry_addr, slot_addr, plt_addr, index),
+            PltStyle::Ibt => {
+                let b = plt_buf(buf, 16, "an IBT PLT entry")?;
+                b[..4].copy_from_slice(&ENDBR64);
+                // jmp *slot(%rip), then a 6-byte nop to the end of the entry.
+                b[4..].copy_from_slice(&[0xff, 0x25, 0, 0, 0, 0, 0x66, 0x0f, 0x1f, 0x44, 0, 0]);
+                put32(b, 6, slot_addr.wrapping_sub(entry_addr.wrapping_add(10)));
+                Ok(())
+            }
+            PltStyle::Retpoline => {
+                let b = plt_buf(buf, 32, "a retpoline PLT entry")?;
+                b.copy_from_slice(&[
+                    0x4c, 0x8b, 0x1d, 0, 0, 0, 0, // mov slot(%rip), %r11
+                    0xe8, 0, 0, 0, 0, // call the thunk's return-address swap (PLT+0x20)
+                    0xe9, 0, 0, 0, 0, // jmp the thunk's speculation trap (PLT+0x12)
+                    0x68, 0, 0, 0, 0, // pushq index (where the slot initially points)
+                    0xe9, 0, 0, 0, 0, // jmp PLT header
+                    0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+                ]);
+                put32(b, 3, slot_addr.wrapping_sub(entry_addr.wrapping_add(7)));
+                put32(
+                    b,
+                    8,
+                    plt_addr
+                        .wrapping_add(0x20)
+                        .wrapping_sub(entry_addr.wrapping_add(12)),
+                );
+                put32(
+                    b,
+                    13,
+                    plt_addr
+                        .wrapping_add(0x12)
+                        .wrapping_sub(entry_addr.wrapping_add(17)),
+                );
+                put32(b, 18, u64::from(index));
+                put32(b, 23, plt_addr.wrapping_sub(entry_addr.wrapping_add(27)));
+                Ok(())
+            }
+            PltStyle::RetpolineNow => {
+                let b = plt_buf(buf, 16, "a retpoline PLT entry")?;
+                b.copy_from_slice(&[
+                    0x4c, 0x8b, 0x1d, 0, 0, 0, 0, // mov slot(%rip), %r11
+                    0xe9, 0, 0, 0, 0, // jmp the header's thunk
+                    0xcc, 0xcc, 0xcc, 0xcc,
+                ]);
+                put32(b, 3, slot_addr.wrapping_sub(entry_addr.wrapping_add(7)));
+                put32(b, 8, plt_addr.wrapping_sub(entry_addr.wrapping_add(12)));
+                Ok(())
+            }
+        }
+    }
+
+    /// The initial content of PLT entry `index`'s `.got.plt` slot (lazy binding sends the first
+    /// call to the code that pushes the index): `entry_addr` is the PLT entry's address,
+    /// `lazy_plt_addr` the IBT `.plt`'s.
+    pub fn gotplt_value(self, entry_addr: u64, lazy_plt_addr: u64, index: u32) -> u64 {
+        match self {
+            PltStyle::Lazy => gotplt_lazy_value(entry_addr),
+            PltStyle::Ibt => lazy_plt_addr.wrapping_add(16 + u64::from(index) * 16),
+            // The entry's `pushq`.
+            PltStyle::Retpoline => entry_addr.wrapping_add(17),
+            // Nothing lazy: ld.so fills every slot before the program runs.
+            PltStyle::RetpolineNow => 0,
+        }
+    }
+}
+
+/// The retpoline thunk both retpoline headers end with, starting with the call into it:
+/// `call swap; trap: pause; lfence; jmp trap; int3...; swap: mov %r11, (%rsp); ret; int3...`.
+/// `swap` is the offset of the swap from the call, `len` the length of the result.
+fn retpoline_thunk(swap: usize, len: usize) -> Vec<u8> {
+    let mut v = vec![0xcc; len];
+    // `call swap` is 5 bytes long: its displacement counts from its end.
+    v[..5].copy_from_slice(&[0xe8, (swap - 5) as u8, 0, 0, 0]);
+    // The trap speculation falls into: pause; lfence; jmp back to the pause.
+    v[5..12].copy_from_slice(&[0xf3, 0x90, 0x0f, 0xae, 0xe8, 0xeb, 0xf9]);
+    // Replace the return address with the target and "return" to it.
+    v[swap..swap + 5].copy_from_slice(&[0x4c, 0x89, 0x1c, 0x24, 0xc3]);
+    v
+}
+
+/// The IBT `.plt`: the lazy header ([`write_plt_header`], with `lazy_plt_addr` as the PLT),
+/// then for each of the `count` entries the lazy half, where its `.got.plt` slot initially
+/// points: `endbr64; pushq index; jmp header; nop` (16 bytes).
+pub fn write_ibt_lazy_plt(
+    buf: &mut [u8],
+    lazy_plt_addr: u64,
+    gotplt_addr: u64,
+    count: usize,
+) -> crate::error::Result<()> {
+    let len = buf.len();
+    let need = 16 + count * 16;
+    let buf = buf
+        .get_mut(..need)
+        .ok_or_else(|| crate::err!("the IBT .plt needs {need} bytes but the buffer has {len}"))?;
+    write_plt_header(buf, lazy_plt_addr, gotplt_addr)?;
+    for (i, b) in buf[16..].chunks_exact_mut(16).enumerate() {
+        let at = lazy_plt_addr.wrapping_add(16 + i as u64 * 16);
+        b[..4].copy_from_slice(&ENDBR64);
+        b[4..].copy_from_slice(&[0x68, 0, 0, 0, 0, 0xe9, 0, 0, 0, 0, 0x66, 0x90]);
+        put32(b, 5, i as u64);
+        put32(b, 10, lazy_plt_addr.wrapping_sub(at.wrapping_add(14)));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2083,6 +2305,117 @@ mod tests {
         write_gotplt_header(&mut hdr, 0x203390).unwrap();
         assert_eq!(hdr[..8], 0x203390u64.to_le_bytes());
         assert_eq!(hdr[8..], [0; 16]);
+    }
+
+    /// Bytes from a hex string as `llvm-readelf -x` prints them (spaces ignored).
+    fn hex(s: &str) -> Vec<u8> {
+        let d: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+        d.chunks(2)
+            .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn plt_style_choice_follows_lld() {
+        assert_eq!(PltStyle::choose(false, false, false), PltStyle::Lazy);
+        assert_eq!(PltStyle::choose(false, true, false), PltStyle::Lazy);
+        assert_eq!(PltStyle::choose(false, true, true), PltStyle::Ibt);
+        // lld's retpoline target wins over IBT inputs.
+        assert_eq!(PltStyle::choose(true, false, true), PltStyle::Retpoline);
+        assert_eq!(PltStyle::choose(true, true, false), PltStyle::RetpolineNow);
+        let sizes: Vec<(u64, u64)> = [
+            PltStyle::Lazy,
+            PltStyle::Ibt,
+            PltStyle::Retpoline,
+            PltStyle::RetpolineNow,
+        ]
+        .iter()
+        .map(|s| (s.header_size(), s.entry_size()))
+        .collect();
+        assert_eq!(sizes, [(16, 16), (0, 16), (48, 32), (32, 16)]);
+    }
+
+    #[test]
+    fn ibt_plt_bytes_match_lld() {
+        // A PIE from ld.lld-22 with all-IBT inputs: .plt at 0x1640, .plt.sec at 0x1690,
+        // .got.plt at 0x3828, four entries.
+        let mut lazy = vec![0u8; 16 + 4 * 16];
+        write_ibt_lazy_plt(&mut lazy, 0x1640, 0x3828, 4).unwrap();
+        assert_eq!(
+            lazy[..48],
+            hex("ff35ea21 0000ff25 ec210000 0f1f4000
+                 f30f1efa 68000000 00e9e2ff ffff6690
+                 f30f1efa 68010000 00e9d2ff ffff6690")
+        );
+        assert_eq!(lazy[64..], hex("f30f1efa 68030000 00e9b2ff ffff6690"));
+        let mut sec = vec![0u8; 32];
+        for i in 0..2u32 {
+            let at = 0x1690 + u64::from(i) * 16;
+            let o = i as usize * 16;
+            PltStyle::Ibt
+                .write_entry(&mut sec[o..], at, 0x3840 + u64::from(i) * 8, 0x1690, i)
+                .unwrap();
+        }
+        assert_eq!(
+            sec,
+            hex("f30f1efa ff25a621 0000660f 1f440000
+                 f30f1efa ff259e21 0000660f 1f440000")
+        );
+        // The .got.plt slots start at the lazy halves in .plt.
+        assert_eq!(PltStyle::Ibt.gotplt_value(0x16a0, 0x1640, 1), 0x1660);
+        // No header in .plt.sec: nothing written.
+        let mut none = [0xaa; 4];
+        PltStyle::Ibt
+            .write_header(&mut none, 0x1690, 0x3828)
+            .unwrap();
+        assert_eq!(none, [0xaa; 4]);
+    }
+
+    #[test]
+    fn retpoline_plt_bytes_match_lld() {
+        // -z retpolineplt: .plt at 0x1990, .got.plt at 0x3cb0; .iplt at 0x1a60 with its slots
+        // after the five PLT slots.
+        let r = PltStyle::Retpoline;
+        let mut plt = vec![0u8; 48 + 32];
+        r.write_header(&mut plt, 0x1990, 0x3cb0).unwrap();
+        r.write_entry(&mut plt[48..], 0x19c0, 0x3cc8, 0x1990, 0)
+            .unwrap();
+        assert_eq!(
+            plt,
+            hex("ff352223 00004c8b 1d232300 00e80e00
+                 0000f390 0faee8eb f9cccccc cccccccc
+                 4c891c24 c3cccccc cccccccc cccccccc
+                 4c8b1d01 230000e8 e4ffffff e9d1ffff
+                 ff680000 0000e9b5 ffffffcc cccccccc")
+        );
+        assert_eq!(r.gotplt_value(0x19c0, 0, 0), 0x19d1);
+        let mut iplt = vec![0u8; 32];
+        r.write_entry(&mut iplt, 0x1a80, 0x3cf8, 0x1990, 1).unwrap();
+        assert_eq!(
+            iplt,
+            hex("4c8b1d71 220000e8 24ffffff e911ffff
+                 ff680100 0000e9f5 feffffcc cccccccc")
+        );
+        // -z retpolineplt -z now: .plt at 0x1990, .got.plt at 0x2c28.
+        let n = PltStyle::RetpolineNow;
+        let mut plt = vec![0u8; 32 + 16];
+        n.write_header(&mut plt, 0x1990, 0x2c28).unwrap();
+        n.write_entry(&mut plt[32..], 0x19b0, 0x2c40, 0x1990, 0)
+            .unwrap();
+        assert_eq!(
+            plt,
+            hex("e80b0000 00f3900f aee8ebf9 cccccccc
+                 4c891c24 c3cccccc cccccccc cccccccc
+                 4c8b1d89 120000e9 d4ffffff cccccccc")
+        );
+        assert_eq!(n.gotplt_value(0x19b0, 0, 0), 0);
+        // Short buffers are errors, for every style.
+        for style in [PltStyle::Ibt, r, n] {
+            assert!(style.write_entry(&mut [0u8; 8], 0, 0, 0, 0).is_err());
+        }
+        assert!(r.write_header(&mut [0u8; 47], 0, 0).is_err());
+        assert!(n.write_header(&mut [0u8; 31], 0, 0).is_err());
+        assert!(write_ibt_lazy_plt(&mut [0u8; 31], 0, 0, 1).is_err());
     }
 
     #[test]

@@ -1,0 +1,139 @@
+//! Intel CET (control-flow enforcement) properties of the inputs: the x86 feature bits every
+//! input object's `.note.gnu.property` carries are ANDed into the output's, as lld's
+//! `readSecurityNotes` does, and `-z cet-report=` / `-z force-ibt` report the objects that lack
+//! them. The result decides the output's `.note.gnu.property` and whether the PLT is the IBT one
+//! (`.plt` + `.plt.sec`, see `arch::x86_64::PltStyle`).
+
+use crate::config::{CetReport, Config};
+use crate::error::Error;
+use crate::input_files::{ObjectFile, SectionKind};
+use crate::resolve::Resolved;
+use object::elf;
+
+/// The feature bits the output gets (lld's `andFeatures`): the AND over every object file in the
+/// link, an object's missing IBT bit counting as present under `-z force-ibt`, plus `-z shstk`'s
+/// bit. Warnings are printed (in lld's order: per file, the `-z cet-report` lines for IBT then
+/// SHSTK, then `-z force-ibt`'s); `-z cet-report=error` findings come back as errors, which do
+/// not stop the link before lld would stop it (after the relocation scan).
+pub fn read_security_notes(config: &Config, res: &Resolved) -> (u32, Vec<Error>) {
+    let mut errors = Vec::new();
+    // lld starts from all bits set, so a link without object files claims everything.
+    let mut and = u32::MAX;
+    for f in res.files.iter().filter(|f| in_link(f)) {
+        let mut features = feature_1_and(f);
+        for (bit, name) in [
+            (elf::GNU_PROPERTY_X86_FEATURE_1_IBT, "IBT"),
+            (elf::GNU_PROPERTY_X86_FEATURE_1_SHSTK, "SHSTK"),
+        ] {
+            if features & bit != 0 {
+                continue;
+            }
+            let msg = format!(
+                "{}: -z cet-report: file does not have GNU_PROPERTY_X86_FEATURE_1_{name} property",
+                f.name
+            );
+            match config.z.cet_report {
+                CetReport::None => {}
+                CetReport::Warning => {
+                    if let Err(e) = config.warn(&msg) {
+                        errors.push(e);
+                    }
+                }
+                CetReport::Error => errors.push(Error(msg)),
+            }
+        }
+        if config.z.force_ibt && features & elf::GNU_PROPERTY_X86_FEATURE_1_IBT == 0 {
+            // -z cet-report has already said so, if it says anything.
+            if config.z.cet_report == CetReport::None {
+                let msg = format!(
+                    "{}: -z force-ibt: file does not have GNU_PROPERTY_X86_FEATURE_1_IBT property",
+                    f.name
+                );
+                if let Err(e) = config.warn(&msg) {
+                    errors.push(e);
+                }
+            }
+            features |= elf::GNU_PROPERTY_X86_FEATURE_1_IBT;
+        }
+        and &= features;
+    }
+    if config.z.shstk {
+        and |= elf::GNU_PROPERTY_X86_FEATURE_1_SHSTK;
+    }
+    (and, errors)
+}
+
+/// An object file is part of the link unless `--gc-archive-members` left it out (its sections
+/// are then all `Unloaded`); lld never loads such a member, so it must not weigh in.
+fn in_link(f: &ObjectFile) -> bool {
+    !f.sections.iter().any(|s| s.kind == SectionKind::Unloaded)
+}
+
+/// The `GNU_PROPERTY_X86_FEATURE_1_AND` bits of one object (0 without a note).
+fn feature_1_and(f: &ObjectFile) -> u32 {
+    f.sections
+        .iter()
+        .filter(|s| s.kind == SectionKind::GnuProperty)
+        .fold(0, |acc, s| acc | read_feature_1_and(s.data))
+}
+
+/// The `GNU_PROPERTY_X86_FEATURE_1_AND` value in the notes of one `.note.gnu.property` section.
+fn read_feature_1_and(data: &[u8]) -> u32 {
+    let rd = |d: &[u8], o: usize| {
+        d.get(o..o + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let mut off = 0usize;
+    let mut out = 0;
+    while let (Some(namesz), Some(descsz), Some(ty)) =
+        (rd(data, off), rd(data, off + 4), rd(data, off + 8))
+    {
+        let name_start = off + 12;
+        let desc_start = name_start + crate::layout::align_to(u64::from(namesz), 4) as usize;
+        let desc_end = desc_start + descsz as usize;
+        if desc_end > data.len() {
+            break;
+        }
+        if ty == elf::NT_GNU_PROPERTY_TYPE_0 {
+            let mut p = desc_start;
+            while p + 8 <= desc_end {
+                let (Some(pt), Some(psz)) = (rd(data, p), rd(data, p + 4)) else {
+                    break;
+                };
+                if pt == elf::GNU_PROPERTY_X86_FEATURE_1_AND && psz >= 4 {
+                    out |= rd(data, p + 8).unwrap_or(0);
+                }
+                p += 8 + crate::layout::align_to(u64::from(psz), 8) as usize;
+            }
+        }
+        off = crate::layout::align_to(desc_end as u64, 8) as usize;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_feature_1_and;
+
+    /// A note as clang writes it for `-fcf-protection=full`.
+    fn note(features: u32) -> Vec<u8> {
+        let mut v = Vec::new();
+        for w in [4u32, 16, 5] {
+            v.extend_from_slice(&w.to_le_bytes());
+        }
+        v.extend_from_slice(b"GNU\0");
+        for w in [0xc000_0002u32, 4, features, 0] {
+            v.extend_from_slice(&w.to_le_bytes());
+        }
+        v
+    }
+
+    #[test]
+    fn reads_the_feature_bits() {
+        assert_eq!(read_feature_1_and(&note(3)), 3);
+        assert_eq!(read_feature_1_and(&note(1)), 1);
+        assert_eq!(read_feature_1_and(&[]), 0);
+        // Truncated: nothing read, no panic.
+        assert_eq!(read_feature_1_and(&note(3)[..20]), 0);
+    }
+}
