@@ -212,6 +212,9 @@ fn check_flavor(flavor: &str) -> Result<()> {
 /// The checks and derivations that need the whole command line.
 fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
     let c = &mut st.config;
+    if c.split_stack_adjust_size < 0 {
+        bail!("--split-stack-adjust-size: size must be >= 0");
+    }
     if st.relocatable && st.shared {
         bail!("-r and -shared may not be used together");
     }

@@ -5,6 +5,7 @@
 
 pub mod arch;
 pub mod args;
+pub mod code_rewrites;
 pub mod config;
 pub mod debug_info;
 pub mod driver;

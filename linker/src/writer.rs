@@ -141,13 +141,23 @@ pub fn write_output(
         if os.is_nobits() {
             continue;
         }
+        // lld fills the padding between pieces of executable sections with traps (`int3`), or
+        // with NOPs after a section whose last jump `--optimize-bb-jumps` deleted (execution
+        // falls through it): each chunk's job covers the padding after it.
+        let exec = os.flags & u64::from(elf::SHF_EXECINSTR) != 0;
         for (ci, c) in os.chunks.iter().enumerate() {
-            if c.size == 0 {
+            let end = if exec {
+                os.chunks.get(ci + 1).map_or(os.size, |n| n.offset)
+            } else {
+                c.offset + c.size
+            };
+            let len = end.saturating_sub(c.offset).max(c.size);
+            if len == 0 {
                 continue;
             }
             jobs.push(Job {
                 offset: os.offset + c.offset,
-                len: c.size,
+                len,
                 what: JobKind::Chunk {
                     osec: oi as u32,
                     chunk: ci as u32,
@@ -196,7 +206,10 @@ pub fn write_output(
                 JobKind::Headers => write_headers(config, lay, buf),
                 JobKind::SectionHeaders => write_section_headers(lay, buf),
                 JobKind::Chunk { osec, chunk } => {
-                    write_chunk(config, res, lay, &addr_map, osec, chunk, buf)
+                    let c = &lay.sections[osec as usize].chunks[chunk as usize];
+                    let (body, padding) = buf.split_at_mut((c.size as usize).min(buf.len()));
+                    fill_padding(res, c.kind, padding);
+                    write_chunk(config, res, lay, &addr_map, osec, chunk, body)
                 }
             };
             r.err()
@@ -489,6 +502,39 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
 }
 
 #[allow(clippy::too_many_arguments)]
+/// lld's x86-64 NOPs of 1 to 9 bytes, for padding that execution falls through.
+const NOPS: [&[u8]; 9] = [
+    &[0x90],
+    &[0x66, 0x90],
+    &[0x0f, 0x1f, 0x00],
+    &[0x0f, 0x1f, 0x40, 0x00],
+    &[0x0f, 0x1f, 0x44, 0x00, 0x00],
+    &[0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00],
+    &[0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00],
+    &[0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00],
+    &[0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00],
+];
+
+/// Fills the padding after a piece of an executable section: NOPs (as many 9-byte ones as fit,
+/// then one of the rest) after a section that lost its final jump, `int3` elsewhere.
+fn fill_padding(res: &Resolved, kind: ChunkKind, buf: &mut [u8]) {
+    let falls_through = match kind {
+        ChunkKind::Input { file, sec } => res.rewrites.dropped(file, sec) > 0,
+        _ => false,
+    };
+    if !falls_through {
+        buf.fill(0xcc);
+        return;
+    }
+    let mut rest = buf;
+    while !rest.is_empty() {
+        let nop = NOPS[rest.len().min(NOPS.len()) - 1];
+        let (head, tail) = rest.split_at_mut(nop.len());
+        head.copy_from_slice(nop);
+        rest = tail;
+    }
+}
+
 fn write_chunk(
     config: &Config,
     res: &Resolved,
@@ -504,8 +550,35 @@ fn write_chunk(
     match c.kind {
         ChunkKind::Input { file, sec } => {
             let s = &res.files[file as usize].sections[sec as usize];
-            buf.copy_from_slice(&s.data[..buf.len()]);
-            apply_relocs(config, res, map, file, sec as usize, s.relocs, 0, buf, addr)
+            let edits = res.rewrites.section(file, sec);
+            let data = s.data.get(..buf.len()).ok_or_else(|| {
+                err!(
+                    "internal error: {}: section {} is shorter than its output",
+                    res.files[file as usize].name,
+                    s.name_str()
+                )
+            })?;
+            buf.copy_from_slice(data);
+            if let Some(e) = edits {
+                for (off, bytes) in &e.patches {
+                    let at = *off as usize;
+                    if let Some(place) = buf.get_mut(at..at + bytes.len()) {
+                        place.copy_from_slice(bytes);
+                    }
+                }
+            }
+            apply_relocs(
+                config,
+                res,
+                map,
+                file,
+                sec as usize,
+                s.relocs,
+                0,
+                buf,
+                addr,
+                edits,
+            )
         }
         ChunkKind::Merged(g) => lay.merged[g as usize].write_to(&lay.merge_inputs[g as usize], buf),
         ChunkKind::Synthetic(k) => write_synthetic(config, res, lay, map, k, buf, addr),
@@ -642,6 +715,7 @@ fn write_synthetic(
                     start as u64,
                     out,
                     base + p.out_offset,
+                    None,
                 )?;
             }
         }
@@ -843,7 +917,8 @@ fn write_symtab(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
                 name_off,
             } => {
                 let s = &res.files[file as usize].symbols[index as usize];
-                (name_off, s.st_info(), s.st_other(), s.st_size(LE))
+                let size = res.rewrites.symbol_value_size(res, file, index as usize).1;
+                (name_off, s.st_info(), s.st_other(), size)
             }
             SymtabEntry::Global {
                 id,
@@ -856,7 +931,8 @@ fn write_symtab(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
                     SymbolDef::Defined { file, index } => {
                         let sym = &res.files[file as usize].symbols[index as usize];
                         unique = sym.st_bind() == elf::STB_GNU_UNIQUE;
-                        (sym.st_type(), sym.st_size(LE))
+                        let size = res.rewrites.symbol_value_size(res, file, index as usize).1;
+                        (sym.st_type(), size)
                     }
                     SymbolDef::Common { size, .. } => (elf::STT_OBJECT, size),
                     // A copy-relocated definition has the library's size.
