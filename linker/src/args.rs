@@ -1140,8 +1140,8 @@ mod tests {
             "option -z force-ibt is not implemented yet"
         );
         assert_eq!(
-            error("--pack-dyn-relocs=android a.o"),
-            "option --pack-dyn-relocs=android is not implemented yet"
+            error("--emit-relocs a.o"),
+            "option --emit-relocs is not implemented yet"
         );
         assert_eq!(
             error("-m elf_i386 a.o"),
