@@ -19,7 +19,7 @@
 //! end. Layout reads the shrunk sizes (and symbol values and sizes past the cut, as lld's
 //! `fixSymbolsAfterShrinking`), the writer applies the rest.
 
-use crate::error::{Error, Result};
+use crate::error::Error;
 use crate::input_files::{FileId, SectionKind};
 use crate::relocations::{target_of, AddressMap, SymKey};
 use crate::resolve::Resolved;
@@ -127,7 +127,8 @@ impl CodeRewrites {
         }
         let end = value.saturating_add(size);
         if end > new && value <= old && end <= old {
-            return (value, size - dropped);
+            // As lld, a symbol that started inside the cut wraps rather than stopping at 0.
+            return (value, size.wrapping_sub(dropped));
         }
         (value, size)
     }
@@ -513,7 +514,7 @@ fn enclosing_function(
 /// lld's x86-64 prologue adjustment for a split-stack function calling a non-split-stack one,
 /// on the section's bytes (`end`: its size). `None` when the prologue is not one it knows.
 fn adjusted_prologue(data: &[u8], at: u64, end: u64) -> Option<Vec<u8>> {
-    if at + 8 >= end {
+    if at.saturating_add(8) >= end {
         return None;
     }
     let code = data.get(at as usize..(at + 8) as usize)?;
@@ -553,16 +554,14 @@ pub fn adjust_split_stack(res: &Resolved) -> std::result::Result<CodeRewrites, V
             if s.kind != SectionKind::Regular || s.flags() & u64::from(elf::SHF_EXECINSTR) == 0 {
                 continue;
             }
-            if let Err(e) = adjust_section(
+            errors.extend(adjust_section(
                 res,
                 &mut rw,
                 fi,
                 si as u32,
                 &split,
                 some_no_split[fi as usize],
-            ) {
-                errors.push(e);
-            }
+            ));
         }
     }
     if errors.is_empty() {
@@ -620,7 +619,7 @@ fn adjust_section(
     sec: u32,
     split: &[bool],
     some_no_split: bool,
-) -> Result<()> {
+) -> Vec<Error> {
     let f = &res.files[file as usize];
     let s = &f.sections[sec as usize];
     let end = s.size() - rw.dropped(file, sec);
@@ -628,6 +627,7 @@ fn adjust_section(
     let mut prologues: Vec<(usize, u64, u64)> = Vec::new();
     let mut morestack_calls: Vec<(u64, usize)> = Vec::new();
     let mut patches = Vec::new();
+    let mut errors = Vec::new();
     for ri in 0..s.relocs.len() {
         let Some(r) = rw.reloc(res, file, sec, ri) else {
             continue;
@@ -660,8 +660,9 @@ fn adjust_section(
             patches.push((v, bytes));
             continue;
         }
+        // As lld, one error per function, and the link goes on to find the others.
         if !some_no_split {
-            return Err(crate::err!(
+            errors.push(crate::err!(
                 "{}:({}): {} (with -fsplit-stack) calls {} (without -fsplit-stack), but couldn't adjust its prologue",
                 f.name,
                 s.name_str(),
@@ -671,21 +672,21 @@ fn adjust_section(
         }
     }
     // lld looks `__morestack_non_split` up for every such section, adjusted or not.
+    let missing =
+        || crate::err!("mixing split-stack objects requires a definition of __morestack_non_split");
     let Some(non_split) = res.symtab.lookup(b"__morestack_non_split") else {
-        return Err(crate::err!(
-            "mixing split-stack objects requires a definition of __morestack_non_split"
-        ));
+        errors.push(missing());
+        return errors;
     };
-    if prologues.is_empty() {
-        return Ok(());
+    if prologues.is_empty() || !errors.is_empty() {
+        return errors;
     }
     let non_split = match res.symtab.get(non_split).def {
         SymbolDef::Defined { file, index } => (file, index),
         // lld would call address 0; refuse instead.
         _ => {
-            return Err(crate::err!(
-                "mixing split-stack objects requires a definition of __morestack_non_split"
-            ))
+            errors.push(missing());
+            return errors;
         }
     };
     morestack_calls.sort_by_key(|&(off, _)| off);
@@ -715,7 +716,7 @@ fn adjust_section(
             }),
         );
     }
-    Ok(())
+    errors
 }
 
 /// Names of the sections a split-stack object carries as markers: lld reads and discards them.

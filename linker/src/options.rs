@@ -872,7 +872,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--discard-none"], Flag, Implemented, "Keep all symbols in the symbol table", "", |s, _| { s.config.discard = Discard::None; Ok(()) }},
     opt! {["--relax"], Flag, Implemented, "Enable target-specific relaxations if supported (default)", "", |s, _| { s.config.relax = true; Ok(()) }},
     opt! {["--no-relax"], Flag, Implemented, "Disable target-specific relaxations", "", |s, _| { s.config.relax = false; Ok(()) }},
-    opt! {["-O"], Value, Implemented, "Optimize output file size (2 and above also turn on --branch-to-branch; lld's -O2 string tail merging gives output equivalent to weld's)", "Optimize output file size", |s, v| {
+    opt! {["-O"], Value, Implemented, "Optimize output file size (2 and above turn --branch-to-branch on; lld's -O2 also tail-merges strings, weld's output is equivalent)", "Optimize output file size", |s, v| {
         let v = value(v);
         let n = parse_decimal(v).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))?;
         // lld keeps any integer; only "2 and above" matters, so negative levels count as 0.

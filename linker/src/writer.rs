@@ -501,7 +501,6 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 /// lld's x86-64 NOPs of 1 to 9 bytes, for padding that execution falls through.
 const NOPS: [&[u8]; 9] = [
     &[0x90],
@@ -535,6 +534,7 @@ fn fill_padding(res: &Resolved, kind: ChunkKind, buf: &mut [u8]) {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn write_chunk(
     config: &Config,
     res: &Resolved,
