@@ -56,6 +56,20 @@
 //!   (and `-z pack-relative-relocs` winning over `--pack-dyn-relocs=none`) on a shared library
 //!   and a PIE: the places `.relr.dyn` relocates, its type, the dynamic section, `.rela.dyn`,
 //!   the version needs (`GLIBC_ABI_DT_RELR`), and the run where glibc can run it.
+//! * `branch_to_branch`: `--branch-to-branch`, `-O2` (which turns it on), `--no-branch-to-branch`
+//!   after either, `-O1`, and `-shared`: calls and jumps (and a relative table's `f@PLT - table`
+//!   entries) whose destination is a lone `jmp` go where the chain of jumps ends, except through
+//!   preemptible symbols and out of non-executable sections; the code (all of it, or the changed
+//!   functions modulo addresses where lld's `-O2` string merging moves data) and the run; bad
+//!   `-O` levels fail as lld's.
+//! * `bb_jumps`: `--optimize-bb-jumps` (off again with `--no-optimize-bb-jumps`, and together
+//!   with `--branch-to-branch`) on basic-block sections: `.text` shrinks by the jumps deleted,
+//!   conditional jumps are flipped; the whole disassembly with its padding, `.symtab` and the run.
+//! * `split_stack`: gcc `-fsplit-stack` code calling code compiled without it: adjusted
+//!   prologues and calls to `__morestack_non_split` (`--split-stack-adjust-size` changes nothing
+//!   on x86-64, as in lld 22), no adjustment when the callee is split-stack, none and no error
+//!   in an object marked `.note.GNU-no-split-stack`; lld's errors for an unadjustable prologue,
+//!   a missing `__morestack_non_split` and bad sizes.
 //! * `reports`: `--dependency-file` (inputs found by `-l` in a directory with a space, an
 //!   archive, a shared library, a version script), `--print-archive-stats` (an archive given
 //!   twice; a `--start-lib` object; to stdout), `-y`/`--trace-symbol` (references,
@@ -515,6 +529,45 @@ fn trials() -> Vec<Trial> {
     for &(name, flags) in OTHER_TARGET_VARIANTS {
         t.push(trial(GROUP, format!("other_targets::{name}"), move |d| {
             other_targets(d, flags)
+        }));
+    }
+    for &(name, flags, rewrites, same_layout) in B2B_VARIANTS {
+        t.push(trial(
+            GROUP,
+            format!("branch_to_branch::{name}"),
+            move |d| branch_to_branch(d, flags, rewrites, same_layout),
+        ));
+    }
+    t.push(trial(
+        GROUP,
+        "branch_to_branch::shared".to_string(),
+        branch_to_branch_shared,
+    ));
+    for &(name, flags) in OPT_LEVEL_ERRORS {
+        t.push(trial(
+            GROUP,
+            format!("branch_to_branch::opt_level_{name}"),
+            move |d| opt_level_error(d, flags),
+        ));
+    }
+    for &(name, flags, shrinks) in BB_JUMPS_VARIANTS {
+        t.push(trial(GROUP, format!("bb_jumps::{name}"), move |d| {
+            bb_jumps(d, flags, shrinks)
+        }));
+    }
+    for &(name, flags, callee_split) in SPLIT_STACK_VARIANTS {
+        t.push(trial(GROUP, format!("split_stack::{name}"), move |d| {
+            split_stack(d, flags, callee_split)
+        }));
+    }
+    t.push(trial(
+        GROUP,
+        "split_stack::marked".to_string(),
+        split_stack_marked,
+    ));
+    for &(name, sources, flags) in SPLIT_STACK_ERRORS {
+        t.push(trial(GROUP, format!("split_stack::{name}"), move |d| {
+            split_stack_error(d, sources, flags)
         }));
     }
     t.push(Trial::test("support::parsers", || {
@@ -2030,7 +2083,7 @@ fn z_rel(dir: &Path, flags: &[&str], shared_lib: bool) -> Check {
     let l_outs = reference(build(&lld))?;
     let l_headers = reloc_section_headers(&l_outs[0])?;
     expect_lld(
-        l_headers.iter().any(|h| h.starts_with(".rel.dyn REL ")) == !flags.contains(&"-Wl,-z,rela"),
+        l_headers.iter().any(|h| h.starts_with(".rel.dyn REL ")) != flags.contains(&"-Wl,-z,rela"),
         || format!("ld.lld-22's relocation sections are not what the flags ask for: {l_headers:?}"),
     )?;
     let w_outs = build(&weld)?;
@@ -3963,6 +4016,460 @@ fn other_targets(dir: &Path, flags: &[&str]) -> Check {
     // main.o calls printf, which nothing defines here.
     args.extend(strings(&["-e", "main", "--unresolved-symbols=ignore-all"]));
     let lo = link_directly(dir, &lld, &args)?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+// =============================================================================================
+// x86-64 code rewrites: --branch-to-branch, --optimize-bb-jumps, split stacks
+
+/// `llvm-objdump-22 -d ARGS FILE`, without the lines naming the file.
+fn objdump(file: &Path, args: &[&str]) -> Result<Vec<String>, String> {
+    let mut cmd = Command::new(tools::find("llvm-objdump-22")?);
+    cmd.args(args).arg(file);
+    let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+    if o.code != Some(0) {
+        return Err(format!("llvm-objdump-22 failed\n{}", o.report()));
+    }
+    Ok(o.stdout_str()
+        .lines()
+        .filter(|l| !l.contains("file format"))
+        .map(str::to_string)
+        .collect())
+}
+
+/// The whole disassembly (addresses and bytes): for links whose layouts agree.
+fn disassembly(file: &Path) -> Result<Vec<String>, String> {
+    objdump(file, &["-d"])
+}
+
+/// One disassembled instruction without its addresses: branch targets keep only their
+/// `<symbol+offset>`, RIP-relative operands lose the displacement and comments (which name
+/// data by address) go.
+fn modulo_addresses(insn: &str) -> String {
+    let insn = insn.split_once('#').map_or(insn, |(code, _)| code);
+    let toks: Vec<&str> = insn.split_whitespace().collect();
+    let mut out: Vec<String> = Vec::new();
+    let is_hex = |t: &str| t.trim_start_matches('-').starts_with("0x");
+    for (i, t) in toks.iter().enumerate() {
+        if is_hex(t) && toks.get(i + 1).is_some_and(|n| n.starts_with('<')) {
+            continue;
+        }
+        match t.find("(%rip)") {
+            Some(at) => out.push(t[at..].to_string()),
+            None => out.push(t.to_string()),
+        }
+    }
+    out.join(" ")
+}
+
+/// The disassembly of the named functions, modulo addresses: for links whose layouts differ.
+fn functions_modulo_addresses(file: &Path, names: &[&str]) -> Result<Vec<String>, String> {
+    let lines = objdump(file, &["-d", "--no-show-raw-insn", "--no-leading-addr"])?;
+    let mut out = Vec::new();
+    for name in names {
+        let header = format!("<{name}>:");
+        let start = lines
+            .iter()
+            .position(|l| l.trim_end().ends_with(&header))
+            .ok_or_else(|| format!("{}: no function {name}", file.display()))?;
+        out.push(header);
+        out.extend(
+            lines[start + 1..]
+                .iter()
+                .take_while(|l| !l.trim().is_empty())
+                .map(|l| modulo_addresses(l)),
+        );
+    }
+    Ok(out)
+}
+
+/// `sh_size` of section `name` of `file`.
+fn section_size(file: &Path, name: &str) -> Result<u64, String> {
+    let text = dynelf::readelf(&["-SW"], file)?;
+    text.lines()
+        .filter_map(|l| {
+            let l = l.split_once(']').map_or(l, |(_, rest)| rest);
+            let t: Vec<&str> = l.split_whitespace().collect();
+            (t.first() == Some(&name))
+                .then(|| t.get(4).and_then(|s| u64::from_str_radix(s, 16).ok()))
+        })
+        .next()
+        .flatten()
+        .ok_or_else(|| format!("{}: no section {name}", file.display()))
+}
+
+/// The functions of `branch_to_branch/` whose code the option changes.
+const B2B_FUNCTIONS: &[&str] = &[
+    "main",
+    "w1",
+    "w2",
+    "hop1",
+    "hop2",
+    "via_local",
+    "to_notcode",
+];
+const B2B_STDOUT: &str = "101 101 101 101\n101 101 8\n101 101 101\n";
+
+/// (variant, flags, whether lld's output rewrites branches, whether layouts agree (lld's -O2
+/// also tail-merges strings, so its addresses differ from weld's)).
+const B2B_VARIANTS: &[(&str, &[&str], bool, bool)] = &[
+    ("flag", &["-Wl,--branch-to-branch"], true, true),
+    ("opt_level_2", &["-Wl,-O2"], true, false),
+    (
+        "opt_level_2_off",
+        &["-Wl,-O2", "-Wl,--no-branch-to-branch"],
+        false,
+        false,
+    ),
+    (
+        "last_wins",
+        &["-Wl,--branch-to-branch", "-Wl,--no-branch-to-branch"],
+        false,
+        true,
+    ),
+    ("opt_level_1", &["-Wl,-O1"], false, true),
+];
+
+fn b2b_objects(pic: bool) -> Result<Vec<String>, String> {
+    let c = Compiler::Clang;
+    let flags: &[&str] = if pic { &["-O2", "-fPIC"] } else { &["-O2"] };
+    let mut v = Vec::new();
+    if !pic {
+        v.push(arg(&obj("branch_to_branch", "main.c", c, flags)?));
+    }
+    v.push(arg(&obj("branch_to_branch", "wrappers.c", c, flags)?));
+    v.push(arg(&obj("branch_to_branch", "table.s", c, &[])?));
+    Ok(v)
+}
+
+/// `--branch-to-branch` on a program: lld's code (and the relative table in `.rodata`) must show
+/// the redirections, or their absence, against a link without the option; weld's must be lld's
+/// (all of it when the layouts agree, else the changed functions modulo addresses) and run so.
+fn branch_to_branch(dir: &Path, flags: &[&str], rewrites: bool, same_layout: bool) -> Check {
+    let (lld, weld) = sides(dir)?;
+    let link = |s: &Side, flags: &[&str], out: &str| -> Result<PathBuf, String> {
+        let mut a = b2b_objects(false)?;
+        a.extend(strings(flags));
+        s.link(Compiler::Clang, false, &a, out)
+    };
+    let l_plain = reference(link(&lld, &[], "plain"))?;
+    let l_exe = reference(link(&lld, flags, "a.out"))?;
+    let l_funcs = functions_modulo_addresses(&l_exe, B2B_FUNCTIONS)?;
+    let l_plain_funcs = functions_modulo_addresses(&l_plain, B2B_FUNCTIONS)?;
+    let table = |f: &Path| section_bytes(f, ".rodata");
+    expect_lld((l_funcs != l_plain_funcs) == rewrites, || {
+        format!(
+            "ld.lld-22's code should {}differ from a link without the option:\n{}",
+            if rewrites { "" } else { "not " },
+            l_funcs.join("\n")
+        )
+    })?;
+    if rewrites {
+        // main's call to w1 and hop1's jump go straight to impl.
+        expect_lld(
+            l_funcs.iter().any(|l| l == "jmp <impl>")
+                && l_funcs.iter().any(|l| l == "callq <impl>"),
+            || format!("ld.lld-22 should send calls to impl: {l_funcs:?}"),
+        )?;
+    }
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, B2B_STDOUT)?;
+    let w_exe = link(&weld, flags, "a.out")?;
+    let mut p = Problems::default();
+    if same_layout {
+        p.check(same_lines(
+            "the disassembly",
+            &disassembly(&w_exe)?,
+            &disassembly(&l_exe)?,
+        ));
+        p.check(same_lines(
+            ".rodata (the relative table)",
+            &table(&w_exe)?,
+            &table(&l_exe)?,
+        ));
+    } else {
+        p.check(same_lines(
+            "the rewritten functions (modulo addresses)",
+            &functions_modulo_addresses(&w_exe, B2B_FUNCTIONS)?,
+            &l_funcs,
+        ));
+    }
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+/// `--branch-to-branch -shared`: preemptible symbols are not followed (hop1 still jumps to
+/// hop2's PLT entry), a branch to a local label that jumps on still is (to impl's PLT entry).
+fn branch_to_branch_shared(dir: &Path) -> Check {
+    let (lld, weld) = sides(dir)?;
+    let link = |s: &Side, flags: &[&str], out: &str| -> Result<PathBuf, String> {
+        let mut a = strings(&["-shared"]);
+        a.extend(b2b_objects(true)?);
+        a.extend(strings(flags));
+        s.link(Compiler::Clang, false, &a, out)
+    };
+    let l_lib = reference(link(&lld, &["-Wl,--branch-to-branch"], "libb2b.so"))?;
+    let l_funcs = functions_modulo_addresses(&l_lib, &["hop1", "via_local"])?;
+    expect_lld(
+        l_funcs.iter().any(|l| l == "jmp <hop2@plt>")
+            && l_funcs.iter().any(|l| l == "jmp <impl@plt>"),
+        || {
+            format!(
+                "ld.lld-22 should keep hop1's jump to hop2 and redirect via_local's: {l_funcs:?}"
+            )
+        },
+    )?;
+    let w_lib = link(&weld, &["-Wl,--branch-to-branch"], "libb2b.so")?;
+    same_lines(
+        "the disassembly",
+        &disassembly(&w_lib)?,
+        &disassembly(&l_lib)?,
+    )
+}
+
+/// (variant, flags): bad `-O` levels, the linker called directly.
+const OPT_LEVEL_ERRORS: &[(&str, &[&str])] = &[("not_a_number", &["-Ofast"]), ("hex", &["-O0x2"])];
+
+/// A bad `-O` level: exit code 1, lld's message, no output.
+fn opt_level_error(dir: &Path, flags: &[&str]) -> Check {
+    let main_o = obj("branch_to_branch", "wrappers.c", Compiler::Clang, &["-O2"])?;
+    let (lld, weld) = sides(dir)?;
+    let mut args = vec![arg(&main_o), "-e".to_string(), "impl".to_string()];
+    args.extend(strings(flags));
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(
+        lo.code == Some(1) && lo.stderr_str().contains("number expected"),
+        || format!("ld.lld-22 should refuse {flags:?}\n{}", lo.report()),
+    )?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// (variant, flags, whether lld's `.text` shrinks).
+const BB_JUMPS_VARIANTS: &[(&str, &[&str], bool)] = &[
+    ("on", &["-Wl,--optimize-bb-jumps"], true),
+    (
+        "last_wins",
+        &["-Wl,--optimize-bb-jumps", "-Wl,--no-optimize-bb-jumps"],
+        false,
+    ),
+    (
+        "with_branch_to_branch",
+        &["-Wl,--optimize-bb-jumps", "-Wl,--branch-to-branch"],
+        true,
+    ),
+];
+
+/// `--optimize-bb-jumps` on a program whose every basic block is a section: lld's `.text` must
+/// shrink (or not) against a link without the option; weld's disassembly (padding included),
+/// `.text` size and symbol table (sizes of the shrunk blocks' symbols) must be lld's, and the
+/// programs must run alike.
+fn bb_jumps(dir: &Path, flags: &[&str], shrinks: bool) -> Check {
+    let (lld, weld) = sides(dir)?;
+    let link = |s: &Side, flags: &[&str], out: &str| -> Result<PathBuf, String> {
+        let o = obj(
+            "bb_jumps",
+            "bb.c",
+            Compiler::Clang,
+            &["-O2", "-fbasic-block-sections=all", "-ffunction-sections"],
+        )?;
+        let mut a = vec![arg(&o)];
+        a.extend(strings(flags));
+        s.link(Compiler::Clang, false, &a, out)
+    };
+    let l_plain = reference(link(&lld, &[], "plain"))?;
+    let l_exe = reference(link(&lld, flags, "a.out"))?;
+    let (plain_size, size) = (
+        section_size(&l_plain, ".text")?,
+        section_size(&l_exe, ".text")?,
+    );
+    expect_lld(
+        (size < plain_size) == shrinks && (size <= plain_size),
+        || {
+            format!(
+                "ld.lld-22's .text should {}shrink: {plain_size:#x} -> {size:#x}",
+                if shrinks { "" } else { "not " }
+            )
+        },
+    )?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, "129 4245\n")?;
+    let w_exe = link(&weld, flags, "a.out")?;
+    let mut p = Problems::default();
+    let w_size = section_size(&w_exe, ".text")?;
+    if w_size != size {
+        p.0.push(format!(
+            "weld's .text is {w_size:#x} bytes, ld.lld-22's {size:#x}"
+        ));
+    }
+    p.check(same_lines(
+        "the disassembly",
+        &disassembly(&w_exe)?,
+        &disassembly(&l_exe)?,
+    ));
+    p.check(same_lines(
+        ".symtab",
+        &symtab_lines(&w_exe)?,
+        &symtab_lines(&l_exe)?,
+    ));
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+/// The functions of `split_stack/split.c`.
+const SPLIT_FUNCTIONS: &[&str] = &["small", "big", "calls_split", "main"];
+
+/// (variant, flags, whether nosplit.c is compiled with -fsplit-stack too).
+const SPLIT_STACK_VARIANTS: &[(&str, &[&str], bool)] = &[
+    ("adjusted", &[], false),
+    // lld 22 reads the size but adjusts x86-64 prologues by 0x4000 whatever it says.
+    (
+        "adjust_size",
+        &["-Wl,--split-stack-adjust-size=4096"],
+        false,
+    ),
+    ("all_split", &[], true),
+];
+
+/// gcc `-fsplit-stack` code calling code compiled without it: lld's `small` starts with `stc`,
+/// `big` asks for 0x4000 more bytes and both call `__morestack_non_split` (unless the callee is
+/// split-stack too); weld's functions must be lld's modulo addresses (gcc's
+/// `--wrap=pthread_create` gives the two outputs different dynamic symbol tables), and run alike.
+fn split_stack(dir: &Path, flags: &[&str], callee_split: bool) -> Check {
+    let c = Compiler::Gcc;
+    let (lld, weld) = sides(dir)?;
+    let link = |s: &Side| -> Result<PathBuf, String> {
+        let callee_flags: &[&str] = if callee_split {
+            &["-fsplit-stack"]
+        } else {
+            &[]
+        };
+        let mut a = strings(&["-fsplit-stack"]);
+        a.push(arg(&obj("split_stack", "split.c", c, &["-fsplit-stack"])?));
+        a.push(arg(&obj("split_stack", "nosplit.c", c, callee_flags)?));
+        a.extend(strings(flags));
+        s.link(c, false, &a, "a.out")
+    };
+    let l_exe = reference(link(&lld))?;
+    let l_funcs = functions_modulo_addresses(&l_exe, SPLIT_FUNCTIONS)?;
+    let small_adjusted = l_funcs
+        .iter()
+        .skip_while(|l| *l != "<small>:")
+        .nth(1)
+        .is_some_and(|l| l == "stc");
+    let big_adjusted = l_funcs.iter().any(|l| l == "leaq -0x6008(%rsp), %r11");
+    let non_split_calls = l_funcs
+        .iter()
+        .filter(|l| *l == "callq <__morestack_non_split>")
+        .count();
+    expect_lld(
+        small_adjusted != callee_split
+            && big_adjusted != callee_split
+            && non_split_calls == if callee_split { 1 } else { 3 },
+        || {
+            format!(
+                "ld.lld-22 should adjust small and big {}: {l_funcs:#?}",
+                if callee_split {
+                    "only if nosplit_fn is not split-stack"
+                } else {
+                    ""
+                }
+            )
+        },
+    )?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, "42 42 3\n")?;
+    let w_exe = link(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "split.c's functions (modulo addresses)",
+        &functions_modulo_addresses(&w_exe, SPLIT_FUNCTIONS)?,
+        &l_funcs,
+    ));
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+/// A split-stack object marked `.note.GNU-no-split-stack` whose function lld cannot adjust:
+/// no error, the function left alone, the same code and run.
+fn split_stack_marked(dir: &Path) -> Check {
+    let c = Compiler::Gcc;
+    let (lld, weld) = sides(dir)?;
+    let link = |s: &Side| -> Result<PathBuf, String> {
+        let mut a = strings(&["-fsplit-stack"]);
+        a.push(arg(&obj("split_stack", "marked.s", c, &[])?));
+        a.push(arg(&obj("split_stack", "nosplit.c", c, &[])?));
+        s.link(c, false, &a, "a.out")
+    };
+    let l_exe = reference(link(&lld))?;
+    let l_funcs = functions_modulo_addresses(&l_exe, &["bad", "main"])?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, "")?;
+    let w_exe = link(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "the functions (modulo addresses)",
+        &functions_modulo_addresses(&w_exe, &["bad", "main"])?,
+        &l_funcs,
+    ));
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+/// (variant, objects (split_stack/ sources, compiled by gcc: .c with -fsplit-stack unless
+/// named nosplit.c), flags): failing links, the linker called directly.
+const SPLIT_STACK_ERRORS: &[(&str, &[&str], &[&str])] = &[
+    (
+        "cannot_adjust",
+        &["unadjustable.s", "nosplit.c"],
+        &[
+            "-e",
+            "main",
+            "--defsym=__morestack=0",
+            "--defsym=__morestack_non_split=0",
+        ],
+    ),
+    (
+        "no_morestack_non_split",
+        &["split.c", "nosplit.c"],
+        &[
+            "-e",
+            "main",
+            "--unresolved-symbols=ignore-all",
+            "--defsym=__morestack=0",
+        ],
+    ),
+    (
+        "negative_adjust_size",
+        &["nosplit.c"],
+        &["-e", "nosplit_fn", "--split-stack-adjust-size=-1"],
+    ),
+    (
+        "adjust_size_not_a_number",
+        &["nosplit.c"],
+        &["-e", "nosplit_fn", "--split-stack-adjust-size", "0x10"],
+    ),
+];
+
+/// A failing split-stack link: exit code 1, lld's message but for the program name, no file.
+fn split_stack_error(dir: &Path, sources: &[&str], flags: &[&str]) -> Check {
+    let (lld, weld) = sides(dir)?;
+    let mut args = Vec::new();
+    for src in sources {
+        let f: &[&str] = if src.ends_with(".c") && *src != "nosplit.c" {
+            &["-fsplit-stack"]
+        } else {
+            &[]
+        };
+        args.push(arg(&obj("split_stack", src, Compiler::Gcc, f)?));
+    }
+    args.extend(strings(flags));
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(
+        lo.code == Some(1) && lo.stderr_str().contains("error:"),
+        || format!("ld.lld-22 should fail\n{}", lo.report()),
+    )?;
     let wo = link_directly(dir, &weld, &args)?;
     same_outcome(&wo, &lo, &weld, &lld)?.done()
 }

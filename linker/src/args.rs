@@ -230,6 +230,9 @@ const SAVE_TEMPS_STAGES: &[&str] = &[
 /// The checks and derivations that need the whole command line.
 fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
     let c = &mut st.config;
+    if c.split_stack_adjust_size < 0 {
+        bail!("--split-stack-adjust-size: size must be >= 0");
+    }
     if st.relocatable && st.shared {
         bail!("-r and -shared may not be used together");
     }

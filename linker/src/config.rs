@@ -354,6 +354,17 @@ pub struct Config {
     /// `--apply-dynamic-relocs`: places with a `.rela.dyn` relocation also hold the link-time
     /// value (lld writes 0 there by default on x86-64, the addend being in the relocation).
     pub apply_dynamic_relocs: bool,
+    /// `-O N`: lld's link optimisation level (default 1); 2 and above turn `--branch-to-branch`
+    /// on unless it is given either way.
+    pub optimize: u8,
+    /// `--branch-to-branch` / `--no-branch-to-branch` as given (`None`: follow `-O`).
+    pub branch_to_branch_flag: Option<bool>,
+    /// `--optimize-bb-jumps`: delete (or flip) jumps at the end of an executable input section
+    /// that only reach the next one (basic-block sections).
+    pub optimize_bb_jumps: bool,
+    /// `--split-stack-adjust-size=N` (lld's default 16384): validated and kept, though on x86-64
+    /// lld 22 always adjusts split-stack prologues by 0x4000 whatever it says.
+    pub split_stack_adjust_size: i64,
     /// `--dependent-libraries` (default) / `--no-dependent-libraries`: the libraries objects
     /// name in `.deplibs` join the link.
     pub dependent_libraries: bool,
@@ -508,6 +519,10 @@ impl Default for Config {
             randomize_section_padding: None,
             shuffle_sections: Vec::new(),
             apply_dynamic_relocs: false,
+            optimize: 1,
+            branch_to_branch_flag: None,
+            optimize_bb_jumps: false,
+            split_stack_adjust_size: 16384,
             dependent_libraries: true,
             omagic: false,
             nmagic: false,
@@ -596,6 +611,12 @@ impl Config {
             crate::error::print_diagnostic("warning", msg);
         }
         Ok(())
+    }
+
+    /// Whether calls and jumps to an unconditional `jmp` go straight to its destination: as lld,
+    /// `--[no-]branch-to-branch` (the last one given), else on from `-O2`.
+    pub fn branch_to_branch(&self) -> bool {
+        self.branch_to_branch_flag.unwrap_or(self.optimize >= 2)
     }
 
     /// Whether undefined symbols referenced by objects are reported (lld's unresolved-symbol

@@ -191,9 +191,30 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         return Err(cet_errors);
     }
     let relocation_count = scan.relocation_count;
+    // lld redirects branches once relocations are scanned, before addresses exist.
+    if config.branch_to_branch() {
+        let mut rw = std::mem::take(&mut res.rewrites);
+        t.run("branch-to-branch", || {
+            crate::code_rewrites::branch_to_branch(&res, &mut rw)
+        });
+        res.rewrites = rw;
+    }
     let mut lay = t
         .run("layout", || layout::layout(&config, &res, scan))
         .map_err(|e| vec![e])?;
+    // --optimize-bb-jumps decides on this layout's addresses which jumps go, then the output
+    // is laid out again with the shrunk sections, as lld does.
+    if config.optimize_bb_jumps {
+        let mut rw = std::mem::take(&mut res.rewrites);
+        let changed = crate::code_rewrites::optimize_bb_jumps(&res, &lay, &mut rw);
+        res.rewrites = rw;
+        if changed {
+            let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
+            lay = t
+                .run("layout", || layout::layout(&config, &res, scan))
+                .map_err(|e| vec![e])?;
+        }
+    }
     // Outputs over 2 GiB: relaxed GOTPCRELX references that do not reach their target go back
     // through the GOT, which changes the layout, so repeat until nothing more changes (lld's
     // relaxOnce). Each round only adds symbols, so this ends.
@@ -209,6 +230,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             .run("layout", || layout::layout(&config, &res, scan))
             .map_err(|e| vec![e])?;
     }
+    // Split-stack prologues are adjusted as lld does while writing: the decision needs only the
+    // final relocations and section sizes.
+    res.rewrites = crate::code_rewrites::adjust_split_stack(&res)?;
     t.run("write", || writer::write_output(&config, &res, &lay))?;
 
     if config.map_file.is_some() || config.print_map {

@@ -709,8 +709,10 @@ fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionK
     if flags & u64::from(elf::SHF_EXCLUDE) != 0 {
         return SectionKind::Ignored;
     }
+    // The split-stack markers only tell how the object was compiled (`code_rewrites` reads
+    // them); lld discards them.
     if name == b".note.GNU-stack"
-        || name == b".note.gnu.split-stack"
+        || crate::code_rewrites::is_split_stack_marker(name)
         || name.starts_with(b".llvm.lto")
     {
         return SectionKind::Ignored;

@@ -523,7 +523,8 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
                     sec: si as u32,
                 },
                 offset: 0,
-                size: sec.size(),
+                // `--optimize-bb-jumps` may have cut a jump off the end.
+                size: sec.size() - res.rewrites.dropped(fi as FileId, si as u32),
                 align: sec.align(),
             });
             sec_osec[fi][si] = osec;
@@ -2541,13 +2542,10 @@ impl Layout {
         // Global symbol values.
         for (id, s) in res.symtab.symbols.iter().enumerate() {
             let (v, size) = match s.def {
-                SymbolDef::Defined { file, index } => {
-                    let sym = &res.files[file as usize].symbols[index as usize];
-                    (
-                        self.local_value(res, file, index as usize, 0),
-                        sym.st_size(LE),
-                    )
-                }
+                SymbolDef::Defined { file, index } => (
+                    self.local_value(res, file, index as usize, 0),
+                    res.rewrites.symbol_value_size(res, file, index as usize).1,
+                ),
                 SymbolDef::Common { size, .. } => {
                     (self.common_address(id as SymbolId).unwrap_or(0), size)
                 }
@@ -2578,10 +2576,11 @@ impl Layout {
         let f = &res.files[file as usize];
         let sym = &f.symbols[index];
         let shndx = sym.st_shndx(LE);
-        let value = sym.st_value(LE);
         if shndx == elf::SHN_ABS {
-            return value.wrapping_add(addend as u64);
+            return sym.st_value(LE).wrapping_add(addend as u64);
         }
+        // A symbol past a jump `--optimize-bb-jumps` deleted moves back with the cut.
+        let value = res.rewrites.symbol_value_size(res, file, index).0;
         if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
             return addend as u64;
         }

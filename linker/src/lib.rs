@@ -6,6 +6,7 @@
 pub mod arch;
 pub mod args;
 pub mod cet;
+pub mod code_rewrites;
 pub mod config;
 pub mod debug_info;
 pub mod driver;

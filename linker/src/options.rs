@@ -349,6 +349,16 @@ pub fn parse_int(s: &str) -> Option<u64> {
     u64::from_str_radix(digits, radix).ok()
 }
 
+/// A signed decimal integer as lld's `args::getInteger` reads it (LLVM's `to_integer` in base
+/// 10): an optional `-`, then digits only; no `+`, no `0x`.
+pub fn parse_decimal(s: &str) -> Option<i64> {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
 fn value(v: Option<&str>) -> &str {
     v.unwrap_or("")
 }
@@ -919,9 +929,12 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--discard-none"], Flag, Implemented, "Keep all symbols in the symbol table", "", |s, _| { s.config.discard = Discard::None; Ok(()) }},
     opt! {["--relax"], Flag, Implemented, "Enable target-specific relaxations if supported (default)", "", |s, _| { s.config.relax = true; Ok(()) }},
     opt! {["--no-relax"], Flag, Implemented, "Disable target-specific relaxations", "", |s, _| { s.config.relax = false; Ok(()) }},
-    opt! {["-O"], Value, IgnoredTuningOnly, "Optimize output file size (lld's -O2 tail-merges strings; weld's output is equivalent)", "Optimize output file size", |s, v| {
+    opt! {["-O"], Value, Implemented, "Optimize output file size (2 and above turn --branch-to-branch on; lld's -O2 also tail-merges strings, weld's output is equivalent)", "Optimize output file size", |s, v| {
         let v = value(v);
-        parse_int(v).map(|_| ()).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))
+        let n = parse_decimal(v).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))?;
+        // lld keeps any integer; only "2 and above" matters, so negative levels count as 0.
+        s.config.optimize = n.clamp(0, i64::from(u8::MAX)) as u8;
+        Ok(())
     }},
     opt! {["--compress-debug-sections"], Value, Implemented, "Compress DWARF debug sections (none only)", "Compress DWARF debug sections", |_, v| match value(v) {
         "none" => Ok(()),
@@ -968,10 +981,10 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--noinhibit-exec"], Flag, Implemented, "Retain the executable output file whenever it is still usable (undefined and duplicate symbols are warnings)", "Retain the executable output file whenever it is still usable", |s, _| { s.config.noinhibit_exec = true; Ok(()) }},
     opt! {["--apply-dynamic-relocs"], Flag, Implemented, "Apply link-time values for dynamic relocations", "", |s, _| { s.config.apply_dynamic_relocs = true; Ok(()) }},
     opt! {["--no-apply-dynamic-relocs"], Flag, Implemented, "Do not apply link-time values for dynamic relocations (default)", "", |s, _| { s.config.apply_dynamic_relocs = false; Ok(()) }},
-    opt! {["--branch-to-branch"], Flag, NotYet, "Enable branch-to-branch optimization", "Enable branch-to-branch optimization (default at -O2)", accept},
-    opt! {["--no-branch-to-branch"], Flag, IgnoredTuningOnly, "Disable branch-to-branch optimization (weld's behaviour)", "Disable branch-to-branch optimization (default at -O0 and -O1)", accept},
-    opt! {["--optimize-bb-jumps"], Flag, NotYet, "Remove direct jumps at the end to the next basic block", "", accept},
-    opt! {["--no-optimize-bb-jumps"], Flag, IgnoredTuningOnly, "Do not remove any direct jumps at the end to the next basic block (default)", "", accept},
+    opt! {["--branch-to-branch"], Flag, Implemented, "Enable branch-to-branch optimization (default at -O2)", "", |s, _| { s.config.branch_to_branch_flag = Some(true); Ok(()) }},
+    opt! {["--no-branch-to-branch"], Flag, Implemented, "Disable branch-to-branch optimization (default at -O0 and -O1)", "", |s, _| { s.config.branch_to_branch_flag = Some(false); Ok(()) }},
+    opt! {["--optimize-bb-jumps"], Flag, Implemented, "Remove direct jumps at the end to the next basic block", "", |s, _| { s.config.optimize_bb_jumps = true; Ok(()) }},
+    opt! {["--no-optimize-bb-jumps"], Flag, Implemented, "Do not remove any direct jumps at the end to the next basic block (default)", "", |s, _| { s.config.optimize_bb_jumps = false; Ok(()) }},
     opt! {["--randomize-section-padding="], Joined, Implemented, "Randomly insert padding between input sections using given seed", "", |s, v| {
         let v = value(v);
         let seed = parse_int(v).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))?;
@@ -1272,7 +1285,12 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--power10-stubs"], OptionalValue, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (PowerPC64)", "Whether to use Power10 instructions in call stubs", accept},
     opt! {["--no-power10-stubs"], Flag, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (PowerPC64)", "Alias for --power10-stubs=no", accept},
     opt! {["--mips-got-size"], Value, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (MIPS); the value is checked", "Max size of a single MIPS GOT", |s, v| { parse_int(value(v)).map(|_| ()).ok_or_else(|| err!("{}: number expected, but got '{}'", s.arg_text, value(v))) }},
-    opt! {["--split-stack-adjust-size"], Value, NotYet, "Specify adjustment to stack size when a split-stack function calls a non-split-stack function", "", accept},
+    opt! {["--split-stack-adjust-size"], Value, Implemented, "Specify adjustment to stack size when a split-stack function calls a non-split-stack function (checked and kept; as in lld 22, x86-64 prologues are always adjusted by 16384)", "Specify adjustment to stack size when a split-stack function calls a non-split-stack function", |s, v| {
+        let v = value(v);
+        // Checked for >= 0 once the command line is read (`args::finish`): the last one wins.
+        s.config.split_stack_adjust_size = parse_decimal(v).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))?;
+        Ok(())
+    }},
     opt! {["--android-memtag-heap"], Flag, IgnoredTuningOnly, "Accepted, as lld does on x86-64 (memory tagging is AArch64 only); without --android-memtag-mode it warns as lld does", "Instruct the dynamic loader to enable MTE protection for the heap", |s, _| { s.memtag_heap = true; Ok(()) }},
     opt! {["--android-memtag-stack"], Flag, IgnoredTuningOnly, "Accepted, as lld does on x86-64 (memory tagging is AArch64 only); without --android-memtag-mode it warns as lld does", "Instruct the dynamic loader to prepare for MTE stack instrumentation", |s, _| { s.memtag_stack = true; Ok(()) }},
     opt! {["--android-memtag-mode"], Value, IgnoredTuningOnly, "Accepted and ignored, as lld does on x86-64 (AArch64 only); the value is checked", "Instruct the dynamic loader to start under MTE mode {async, sync, none}", android_memtag_mode},

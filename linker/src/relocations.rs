@@ -1049,41 +1049,62 @@ pub fn relaxations_out_of_reach(
 
 /// Applies `relocs` (relocations of input section `sec` of `file`) to `buf`, the output bytes of
 /// that section from input offset `in_start` on; `base` is the address of `buf[0]`. Debug
-/// sections get lld's tombstone for references into discarded code.
+/// sections get lld's tombstone for references into discarded code. `edits` (for a whole input
+/// section: `relocs` are all of its relocations) redirects or drops some of them
+/// (`code_rewrites`).
 #[allow(clippy::too_many_arguments)]
 pub fn apply_relocs(
     config: &Config,
     res: &Resolved,
     map: &dyn AddressMap,
-    file: FileId,
+    section_file: FileId,
     sec: usize,
     relocs: &[crate::input_files::Rela64],
     in_start: u64,
     buf: &mut [u8],
     base: u64,
+    edits: Option<&crate::code_rewrites::SectionEdits>,
 ) -> Result<()> {
+    use crate::code_rewrites::RelocEdit;
+    let file = section_file;
     let f = &res.files[file as usize];
     let s = &f.sections[sec];
     let shape = OutputShape::of(config);
     let alloc = s.is_alloc();
     let is_debug = !alloc && s.name.starts_with(b".debug");
     let mut skip = 0usize;
-    for r in relocs.iter() {
+    for (ri, r) in relocs.iter().enumerate() {
         if skip > 0 {
             skip -= 1;
             continue;
         }
-        let r_type = r.r_type(LE, false);
-        let sym_index = r.r_sym(LE, false) as usize;
+        let mut r_type = r.r_type(LE, false);
+        let mut sym_index = r.r_sym(LE, false) as usize;
+        let mut addend = r.r_addend(LE);
+        // The file whose symbol table `sym_index` indexes: a redirected branch may name a
+        // symbol of the file its new destination is in.
+        let mut file = section_file;
+        match edits.and_then(|e| e.relocs.get(&(ri as u32))) {
+            Some(RelocEdit::Drop) => continue,
+            Some(RelocEdit::Retarget(t)) => {
+                file = t.file;
+                sym_index = t.sym as usize;
+                addend = t.addend;
+                r_type = t.r_type;
+            }
+            None => {}
+        }
         // `in_off` indexes the input section (for instruction inspection), `off` the buffer.
         let in_off = r.r_offset(LE);
         let off = in_off.wrapping_sub(in_start);
-        let addend = r.r_addend(LE);
         let info = arch::rel_info(r_type).ok_or_else(|| {
             err!(
                 "{}: {}",
                 f.name,
-                arch::unknown_relocation_error(r_type, &f.sym_display_name(sym_index))
+                arch::unknown_relocation_error(
+                    r_type,
+                    &res.files[file as usize].sym_display_name(sym_index)
+                )
             )
         })?;
         if info.expr == arch::RelExpr::None {
@@ -1133,7 +1154,7 @@ pub fn apply_relocs(
                 err!(
                     "{}: internal error: missing GOT entry for {}",
                     f.name,
-                    f.sym_display_name(sym_index)
+                    res.files[file as usize].sym_display_name(sym_index)
                 )
             })
         };
@@ -1151,7 +1172,7 @@ pub fn apply_relocs(
                     return Err(err!(
                         "{}: relaxed GOTPCRELX reference to {} does not fit in 32 bits (output too large for the small code model)",
                         reference_site(f, sec, in_off),
-                        f.sym_display_name(sym_index)
+                        res.files[file as usize].sym_display_name(sym_index)
                     ));
                 }
                 arch::apply_gotpcrelx_relax(buf, off as usize, r_type, kind, v)
@@ -1305,16 +1326,18 @@ fn write(
         // lld's wording: the location names the enclosing function, the hint the target and,
         // for a symbol, where it is defined.
         let sym = res.global_of(file, sym_index).map(|g| res.symtab.get(g));
-        let is_section = f
+        // The symbol's file (a redirected branch names a symbol of another file).
+        let sf = &res.files[file as usize];
+        let is_section = sf
             .symbols
             .get(sym_index)
             .is_some_and(|s| s.st_type() == elf::STT_SECTION);
         let mut hint = String::new();
         if sym_index != 0 {
             if is_section {
-                hint = format!("; references section '{}'", f.sym_display_name(sym_index));
+                hint = format!("; references section '{}'", sf.sym_display_name(sym_index));
             } else {
-                let name = sym.map_or_else(|| f.sym_display_name(sym_index), |s| s.display_name());
+                let name = sym.map_or_else(|| sf.sym_display_name(sym_index), |s| s.display_name());
                 hint = format!("; references '{name}'");
                 // lld: the DWARF line of the reference if there is one, else the source file.
                 let src = crate::debug_info::source_location(f, sec, off).or_else(|| {
@@ -1333,7 +1356,7 @@ fn write(
                         Some(res.shared[*d as usize].name.as_str())
                     }
                     Some(_) => None,
-                    None => Some(f.name.as_str()),
+                    None => Some(sf.name.as_str()),
                 };
                 if let Some(d) = definer {
                     hint.push_str(&format!("\n>>> defined in {d}"));

@@ -119,6 +119,9 @@ pub struct Resolved {
     /// The x86 feature bits the output claims (lld's `andFeatures`), set by
     /// `cet::read_security_notes` once the set of objects is final.
     pub and_features: u32,
+    /// lld's x86-64 code rewrites (`--branch-to-branch`, `--optimize-bb-jumps`, split-stack
+    /// prologues), decided once symbols and then addresses are known.
+    pub rewrites: crate::code_rewrites::CodeRewrites,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -265,6 +268,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             common_candidates: Vec::new(),
             exported_definitions: Vec::new(),
             members_loaded_before_lto: HashSet::new(),
+            rewrites: Default::default(),
             collected_commons: HashSet::new(),
             got_relax_disabled: HashSet::new(),
             and_features: 0,
@@ -1429,21 +1433,21 @@ impl Resolver<'_> {
         for w in &self.config.wrap {
             let wrapped = format!("__wrap_{w}");
             let real = format!("__real_{w}");
-            // lld: if `foo` is referenced, `__wrap_foo` becomes referenced; `__real_foo` refers to `foo`.
-            if self
-                .out
-                .symtab
-                .lookup(w.as_bytes())
-                .is_some_and(|id| self.out.symtab.get(id).referenced)
-            {
+            // lld: once `foo` is in the symbol table at all (referenced, defined, lazy or from a
+            // shared library), `__wrap_foo` is an undefined reference with `foo`'s binding, which
+            // loads the archive member defining it unless weak (gcc -fsplit-stack passes
+            // `--wrap=pthread_create` and gets libgcc's `__wrap_pthread_create` that way); once
+            // `__real_foo` is, `foo` is one.
+            let binding_weak = |name: &str| {
+                self.out
+                    .symtab
+                    .lookup(name.as_bytes())
+                    .map(|id| self.out.symtab.get(id).weak)
+            };
+            if binding_weak(w).is_some_and(|weak| !weak) {
                 roots.push(wrapped);
             }
-            if self
-                .out
-                .symtab
-                .lookup(real.as_bytes())
-                .is_some_and(|id| self.out.symtab.get(id).referenced)
-            {
+            if binding_weak(&real).is_some_and(|weak| !weak) {
                 roots.push(w.clone());
             }
         }

@@ -32,11 +32,10 @@ struct Job {
 #[derive(Clone, Copy)]
 enum JobKind {
     Headers,
-    /// A chunk, then `fill` bytes of the executable section's filler up to the next chunk.
+    /// A chunk, and in an executable section the padding up to the next one.
     Chunk {
         osec: u32,
         chunk: u32,
-        fill: u64,
     },
     /// Filler before the first chunk of an executable section.
     Fill,
@@ -151,7 +150,9 @@ pub fn write_output(
         if os.is_nobits() {
             continue;
         }
-        // As lld: the gaps of an executable section (alignment, padding) hold traps.
+        // lld fills the padding between pieces of executable sections with traps (`int3`), or
+        // with NOPs after a section whose last jump `--optimize-bb-jumps` deleted (execution
+        // falls through it): each chunk's job covers the padding after it.
         let exec = os.flags & u64::from(elf::SHF_EXECINSTR) != 0;
         let first = os.chunks.iter().map(|c| c.offset).min().unwrap_or(os.size);
         if exec && first > 0 {
@@ -162,22 +163,21 @@ pub fn write_output(
             });
         }
         for (ci, c) in os.chunks.iter().enumerate() {
-            let next = os.chunks.get(ci + 1).map_or(os.size, |n| n.offset);
-            let fill = if exec {
-                next.saturating_sub(c.offset + c.size)
+            let end = if exec {
+                os.chunks.get(ci + 1).map_or(os.size, |n| n.offset)
             } else {
-                0
+                c.offset + c.size
             };
-            if c.size + fill == 0 {
+            let len = end.saturating_sub(c.offset).max(c.size);
+            if len == 0 {
                 continue;
             }
             jobs.push(Job {
                 offset: os.offset + c.offset,
-                len: c.size + fill,
+                len,
                 what: JobKind::Chunk {
                     osec: oi as u32,
                     chunk: ci as u32,
-                    fill,
                 },
             });
         }
@@ -222,9 +222,10 @@ pub fn write_output(
             let r = match what {
                 JobKind::Headers => write_headers(config, lay, buf),
                 JobKind::SectionHeaders => write_section_headers(lay, buf),
-                JobKind::Chunk { osec, chunk, fill } => {
-                    let (body, gap) = buf.split_at_mut(buf.len() - fill as usize);
-                    gap.fill(TRAP_FILL);
+                JobKind::Chunk { osec, chunk } => {
+                    let c = &lay.sections[osec as usize].chunks[chunk as usize];
+                    let (body, padding) = buf.split_at_mut((c.size as usize).min(buf.len()));
+                    fill_padding(res, c.kind, padding);
                     write_chunk(config, res, lay, &addr_map, osec, chunk, body)
                 }
                 JobKind::Fill => {
@@ -538,6 +539,39 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
     Ok(())
 }
 
+/// lld's x86-64 NOPs of 1 to 9 bytes, for padding that execution falls through.
+const NOPS: [&[u8]; 9] = [
+    &[0x90],
+    &[0x66, 0x90],
+    &[0x0f, 0x1f, 0x00],
+    &[0x0f, 0x1f, 0x40, 0x00],
+    &[0x0f, 0x1f, 0x44, 0x00, 0x00],
+    &[0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00],
+    &[0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00],
+    &[0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00],
+    &[0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00],
+];
+
+/// Fills the padding after a piece of an executable section: NOPs (as many 9-byte ones as fit,
+/// then one of the rest) after a section that lost its final jump, `int3` elsewhere.
+fn fill_padding(res: &Resolved, kind: ChunkKind, buf: &mut [u8]) {
+    let falls_through = match kind {
+        ChunkKind::Input { file, sec } => res.rewrites.dropped(file, sec) > 0,
+        _ => false,
+    };
+    if !falls_through {
+        buf.fill(TRAP_FILL);
+        return;
+    }
+    let mut rest = buf;
+    while !rest.is_empty() {
+        let nop = NOPS[rest.len().min(NOPS.len()) - 1];
+        let (head, tail) = rest.split_at_mut(nop.len());
+        head.copy_from_slice(nop);
+        rest = tail;
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn write_chunk(
     config: &Config,
@@ -554,8 +588,35 @@ fn write_chunk(
     match c.kind {
         ChunkKind::Input { file, sec } => {
             let s = &res.files[file as usize].sections[sec as usize];
-            buf.copy_from_slice(&s.data[..buf.len()]);
-            apply_relocs(config, res, map, file, sec as usize, s.relocs, 0, buf, addr)
+            let edits = res.rewrites.section(file, sec);
+            let data = s.data.get(..buf.len()).ok_or_else(|| {
+                err!(
+                    "internal error: {}: section {} is shorter than its output",
+                    res.files[file as usize].name,
+                    s.name_str()
+                )
+            })?;
+            buf.copy_from_slice(data);
+            if let Some(e) = edits {
+                for (off, bytes) in &e.patches {
+                    let at = *off as usize;
+                    if let Some(place) = buf.get_mut(at..at + bytes.len()) {
+                        place.copy_from_slice(bytes);
+                    }
+                }
+            }
+            apply_relocs(
+                config,
+                res,
+                map,
+                file,
+                sec as usize,
+                s.relocs,
+                0,
+                buf,
+                addr,
+                edits,
+            )
         }
         ChunkKind::Merged(g) => lay.merged[g as usize].write_to(&lay.merge_inputs[g as usize], buf),
         ChunkKind::Synthetic(k) => write_synthetic(config, res, lay, map, k, buf, addr),
@@ -701,6 +762,7 @@ fn write_synthetic(
                     start as u64,
                     out,
                     base + p.out_offset,
+                    None,
                 )?;
             }
         }
@@ -900,7 +962,8 @@ fn write_symtab(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
                 name_off,
             } => {
                 let s = &res.files[file as usize].symbols[index as usize];
-                (name_off, s.st_info(), s.st_other(), s.st_size(LE))
+                let size = res.rewrites.symbol_value_size(res, file, index as usize).1;
+                (name_off, s.st_info(), s.st_other(), size)
             }
             SymtabEntry::Global {
                 id,
@@ -913,7 +976,8 @@ fn write_symtab(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
                     SymbolDef::Defined { file, index } => {
                         let sym = &res.files[file as usize].symbols[index as usize];
                         unique = sym.st_bind() == elf::STB_GNU_UNIQUE;
-                        (sym.st_type(), sym.st_size(LE))
+                        let size = res.rewrites.symbol_value_size(res, file, index as usize).1;
+                        (sym.st_type(), size)
                     }
                     SymbolDef::Common { size, .. } => (elf::STT_OBJECT, size),
                     // A copy-relocated definition has the library's size.

@@ -1,0 +1,25 @@
+# unadjustable.s with .note.GNU-no-split-stack (some function was compiled without split
+# stacks, as no_split_stack makes gcc say): `bad` is left alone, no error.
+	.text
+	.globl	bad
+	.type	bad, @function
+bad:
+	subq	$8, %rsp
+	call	nosplit_fn
+	addq	$8, %rsp
+	ret
+	.size	bad, .-bad
+	.globl	main
+	.type	main, @function
+main:
+	cmp	%fs:0x70,%rsp
+	jae	1f
+	call	__morestack
+	ret
+1:	call	bad
+	xorl	%eax, %eax
+	ret
+	.size	main, .-main
+	.section	.note.GNU-stack,"",@progbits
+	.section	.note.GNU-split-stack,"",@progbits
+	.section	.note.GNU-no-split-stack,"",@progbits
