@@ -102,7 +102,8 @@
 //!   file, a non-ELF file, an archive (diagnostics, exit code, no output).
 //! * `deplibs`: `.deplibs` library specifiers (a library name found by `-l` lookup, a file
 //!   name found in the search directories), with `--dependent-libraries`, missing, and
-//!   ignored under `--no-dependent-libraries`: run and dynamic section, or diagnostics.
+//!   ignored under `--no-dependent-libraries`, and the same from bitcode
+//!   (`llvm.dependent-libraries`): run and dynamic section, or diagnostics.
 //! * `apply_dynamic_relocs`: what places with dynamic relocations hold (0 by default, the
 //!   link-time value with `--apply-dynamic-relocs`, the value for RELR): the bytes of the
 //!   writable and RELRO sections of a library and a PIE, run.
@@ -422,7 +423,15 @@ fn trials() -> Vec<Trial> {
     }
     for &(name, flags, links) in DEPLIBS_VARIANTS {
         t.push(trial(GROUP, format!("deplibs::{name}"), move |d| {
-            deplibs(d, flags, links)
+            deplibs(d, flags, links, false)
+        }));
+    }
+    for (name, flags, links) in [
+        ("bitcode_found", &["-L{libs}"][..], true),
+        ("bitcode_not_found", &[][..], false),
+    ] {
+        t.push(trial(GROUP, format!("deplibs::{name}"), move |d| {
+            deplibs(d, flags, links, true)
         }));
     }
     for &(name, flags) in APPLY_DYNAMIC_RELOCS_VARIANTS {
@@ -1893,9 +1902,15 @@ const DEPLIBS_VARIANTS: &[(&str, &[&str], bool)] = &[
 /// `.deplibs`: `deplibs/main.c` names libm, `deplib` and `libextra.a`. Linked by the driver
 /// when the link succeeds (run and dynamic section compared, libm must be needed), by the
 /// linker directly when it fails (exit code, diagnostics, files left).
-fn deplibs(dir: &Path, flags: &[&str], links: bool) -> Check {
+fn deplibs(dir: &Path, flags: &[&str], links: bool, bitcode: bool) -> Check {
     let c = Compiler::Clang;
-    let main = obj("deplibs", "main.c", c, &[])?;
+    // In bitcode the specifiers are module metadata (`llvm.dependent-libraries`).
+    let main = obj(
+        "deplibs",
+        "main.c",
+        c,
+        if bitcode { &["-flto=thin"] } else { &[] },
+    )?;
     let libs = dir.join("libs");
     paths::fresh_dir(&libs)?;
     for (src, lib) in [("helper.c", "libdeplib.a"), ("extra.c", "libextra.a")] {
@@ -1904,15 +1919,17 @@ fn deplibs(dir: &Path, flags: &[&str], links: bool) -> Check {
         ar.current_dir(&libs).arg("rcs").arg(lib).arg(&o);
         run::run(&mut ar, run::TOOL_TIMEOUT)?.ok(LLVM_AR)?;
     }
-    let sections = weld_tests::elf::section_names(&main)?;
-    if !sections.iter().any(|s| s == ".deplibs") {
-        return Err(format!("clang-22 wrote no .deplibs section: {sections:?}"));
+    if !bitcode {
+        let sections = weld_tests::elf::section_names(&main)?;
+        if !sections.iter().any(|s| s == ".deplibs") {
+            return Err(format!("clang-22 wrote no .deplibs section: {sections:?}"));
+        }
     }
     let (lld, weld) = sides(dir)?;
     let mut args = vec![arg(&main)];
     args.extend(flags.iter().map(|f| f.replace("{libs}", &arg(&libs))));
     if links {
-        let driver_args: Vec<String> = args
+        let mut driver_args: Vec<String> = args
             .iter()
             .map(|a| {
                 if a.starts_with('-') && !a.starts_with("-L") {
@@ -1922,6 +1939,9 @@ fn deplibs(dir: &Path, flags: &[&str], links: bool) -> Check {
                 }
             })
             .collect();
+        if bitcode {
+            driver_args.push("-flto=thin".to_string());
+        }
         let l_out = reference(lld.link(c, false, &driver_args, "a.out"))?;
         let l_run = lld.run(&l_out)?;
         expect_lld_run(&l_run, 0, "0.878 7 11\n")?;

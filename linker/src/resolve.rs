@@ -981,6 +981,12 @@ impl Resolver<'_> {
                 None => bail!("{name} is incompatible with elf_x86_64"),
             }
         }
+        // `#pragma comment(lib, ...)` in bitcode, as `.deplibs` in an object.
+        if self.config.dependent_libraries {
+            for spec in bc.dependent_libraries() {
+                self.dependent_libraries.push((spec.clone(), name.clone()));
+            }
+        }
         // COMDATs are shared with native objects: the first copy anywhere wins.
         let lost: Vec<bool> = bc
             .comdats()

@@ -355,6 +355,18 @@ void weld_lto_input_comdat(const WeldInput *In, size_t I, WeldComdat *Out) {
   Out->selection_kind = uint32_t(C.second);
 }
 
+// The library specifiers of the module's `llvm.dependent-libraries` metadata
+// (`#pragma comment(lib, ...)`), which lld adds to the link like `.deplibs`.
+size_t weld_lto_input_num_dependent_libraries(const WeldInput *In) {
+  return In->File->getDependentLibraries().size();
+}
+
+void weld_lto_input_dependent_library(const WeldInput *In, size_t I,
+                                      WeldStr *Out) {
+  StringRef L = In->File->getDependentLibraries()[I];
+  *Out = {L.data(), L.size()};
+}
+
 // ---------------------------------------------------------------------------
 // Module summary as a flat graph of GUIDs. Rust maps GUIDs to symbols and
 // follows edges through locals; this side only reads.

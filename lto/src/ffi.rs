@@ -148,6 +148,12 @@ mod sys {
         pub fn weld_lto_input_info(input: *const WeldInput, out: *mut WeldInputInfo);
         pub fn weld_lto_input_num_symbols(input: *const WeldInput) -> usize;
         pub fn weld_lto_input_symbol(input: *const WeldInput, i: usize, out: *mut WeldSymbol);
+        pub fn weld_lto_input_num_dependent_libraries(input: *const WeldInput) -> usize;
+        pub fn weld_lto_input_dependent_library(
+            input: *const WeldInput,
+            i: usize,
+            out: *mut WeldStr,
+        );
         pub fn weld_lto_input_num_comdats(input: *const WeldInput) -> usize;
         pub fn weld_lto_input_comdat(input: *const WeldInput, i: usize, out: *mut WeldComdat);
 
@@ -365,6 +371,16 @@ pub(crate) fn open_input(bytes: &[u8], module_id: &str) -> Result<(RawInput, Inp
             sys::weld_lto_input_comdat(h, i, &mut c);
             let name = data.intern(c.name.as_bytes());
             data.comdats.push((name, c.selection_kind));
+        }
+        let n = sys::weld_lto_input_num_dependent_libraries(h);
+        for i in 0..n {
+            let mut l = sys::WeldStr {
+                ptr: ptr::null(),
+                len: 0,
+            };
+            sys::weld_lto_input_dependent_library(h, i, &mut l);
+            data.dependent_libraries
+                .push(String::from_utf8_lossy(l.as_bytes()).into_owned());
         }
     }
     Ok((raw, data))

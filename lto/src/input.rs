@@ -35,6 +35,8 @@ pub(crate) struct InputData {
     pub num_modules: u32,
     pub is_thin: bool,
     pub has_summary: bool,
+    /// `#pragma comment(lib, ...)` specifiers (`llvm.dependent-libraries`).
+    pub dependent_libraries: Vec<String>,
 }
 
 impl InputData {
@@ -406,6 +408,12 @@ impl BitcodeFile {
     /// local symbols).
     pub fn source_filename(&self) -> &str {
         &self.data.source_filename
+    }
+
+    /// The libraries the module names with `#pragma comment(lib, ...)`, in order: the
+    /// linker adds them as it adds an object's `.deplibs`.
+    pub fn dependent_libraries(&self) -> &[String] {
+        &self.data.dependent_libraries
     }
 
     /// The file's bytes as given to [`open`](Self::open).
