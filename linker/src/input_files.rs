@@ -77,6 +77,29 @@ pub enum FileKind {
     Unknown,
 }
 
+/// The header and section table of an x86-64 ELF file, with lld's complaints about a short or
+/// foreign one.
+pub fn x86_64_section_table(
+    name: &str,
+    data: &'static [u8],
+) -> Result<(
+    &'static FileHeader64,
+    object::read::elf::SectionTable<'static, FileHeader64>,
+)> {
+    if data.len() < 64 {
+        bail!("{name}: corrupted ELF file: file is too short");
+    }
+    let header = FileHeader64::parse(data)
+        .map_err(|_| err!("{name}: corrupted ELF file: invalid ELF header"))?;
+    if header.e_machine(LE) != elf::EM_X86_64 {
+        bail!("{name} is incompatible with elf_x86_64");
+    }
+    let table = header
+        .sections(LE, data)
+        .map_err(|e| err!("{name}: invalid section header table: {e}"))?;
+    Ok((header, table))
+}
+
 /// Classifies a file by its magic numbers.
 pub fn classify(data: &[u8]) -> FileKind {
     if data.starts_with(b"\x7fELF") {
@@ -418,14 +441,7 @@ impl ObjectFile {
         if !data.starts_with(b"\x7fELF") {
             bail!("{name}: not an ELF file");
         }
-        let header = FileHeader64::parse(data)
-            .map_err(|_| err!("{name}: corrupted ELF file: invalid ELF header"))?;
-        if header.e_machine(LE) != elf::EM_X86_64 {
-            bail!("{name} is incompatible with elf_x86_64");
-        }
-        let table = header
-            .sections(LE, data)
-            .map_err(|e| err!("{name}: invalid section header table: {e}"))?;
+        let (_, table) = x86_64_section_table(&name, data)?;
         let mut symbols = vec![Sym64::default()];
         let mut globals = Vec::new();
         let mut strtab: &'static [u8] = &[];

@@ -1473,15 +1473,7 @@ fn size_packed_relocs(
         }
         let mut packed = None;
         if let Some(os) = rela_os {
-            let place = |p| lay.dyn_place_address(p);
-            let records = rela_dyn_records(
-                config,
-                res,
-                &lay.scan.dyn_relocs,
-                &place,
-                &lay.dyn_tables.dynsym_index,
-                &lay.address_map(res),
-            );
+            let records = lay.rela_dyn_records(config, res, &lay.address_map(res));
             let bytes = encode_android_rela(&records);
             let (need, have) = (bytes.len() as u64, lay.sections[os as usize].size);
             if !fits(need, have) {
@@ -2451,6 +2443,24 @@ fn note_groups(lay: &Layout) -> Vec<(usize, usize)> {
 }
 
 impl Layout {
+    /// `.rela.dyn`'s records in lld's order, at this layout's addresses.
+    pub fn rela_dyn_records(
+        &self,
+        config: &Config,
+        res: &Resolved,
+        map: &dyn AddressMap,
+    ) -> Vec<crate::dyn_relocs::DynRela> {
+        let place = |p| self.dyn_place_address(p);
+        rela_dyn_records(
+            config,
+            res,
+            &self.scan.dyn_relocs,
+            &place,
+            &self.dyn_tables.dynsym_index,
+            map,
+        )
+    }
+
     /// Address of the `.got.plt` slot of IPLT entry `i` (after the PLT entries' slots).
     /// The address a dynamic relocation applies to.
     pub fn dyn_place_address(&self, place: crate::relocations::Place) -> u64 {

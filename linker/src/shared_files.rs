@@ -48,17 +48,7 @@ impl SharedFile {
         data: &'static [u8],
         as_needed: bool,
     ) -> Result<SharedFile> {
-        if data.len() < 64 {
-            bail!("{name}: corrupted ELF file: file is too short");
-        }
-        let header = FileHeader64::parse(data)
-            .map_err(|_| err!("{name}: corrupted ELF file: invalid ELF header"))?;
-        if header.e_machine(LE) != elf::EM_X86_64 {
-            bail!("{name} is incompatible with elf_x86_64");
-        }
-        let table = header
-            .sections(LE, data)
-            .map_err(|e| err!("{name}: invalid section header table: {e}"))?;
+        let (header, table) = crate::input_files::x86_64_section_table(&name, data)?;
         let mut dynsym_index = None;
         let mut versym: &[u8] = &[];
         let mut verdef: Option<(&'static [u8], u32)> = None;

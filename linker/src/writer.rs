@@ -4,7 +4,7 @@
 //! truncated or stale output behind.
 
 use crate::config::{BuildId, Config, OutputKind};
-use crate::dyn_relocs::{key_address, raw_key_address, rela_dyn_records, DynRela};
+use crate::dyn_relocs::{key_address, raw_key_address, DynRela};
 use crate::eh_frame;
 use crate::error::{Error, Result};
 use crate::input_files::io_reason;
@@ -380,15 +380,7 @@ fn write_dynamic_reloc_places(
         .map(|s| (s.addr, s.size, s.offset))
         .collect();
     sections.sort_unstable();
-    let place = |p| lay.dyn_place_address(p);
-    let records = rela_dyn_records(
-        config,
-        res,
-        &lay.scan.dyn_relocs,
-        &place,
-        &lay.dyn_tables.dynsym_index,
-        map,
-    );
+    let records = lay.rela_dyn_records(config, res, map);
     for r in records {
         // A TLS descriptor is two words; its addend goes in the second.
         // The place is as wide as the relocation: a TLS descriptor is two words (its addend
@@ -855,15 +847,7 @@ fn write_rela_dyn(
         buf[..packed.len()].copy_from_slice(packed);
         return Ok(());
     }
-    let place = |p| lay.dyn_place_address(p);
-    let records = rela_dyn_records(
-        config,
-        res,
-        &lay.scan.dyn_relocs,
-        &place,
-        &lay.dyn_tables.dynsym_index,
-        map,
-    );
+    let records = lay.rela_dyn_records(config, res, map);
     let entsize = dyn_reloc_format(config).1;
     for (i, r) in records.into_iter().enumerate() {
         put_rela(buf, entsize, i, r);

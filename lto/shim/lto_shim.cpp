@@ -891,8 +891,10 @@ int weld_lto_new(const WeldLtoConfig *C, WeldLto **Out, char **Err) {
   Conf.AllVtablesHaveTypeInfos = C->all_vtables_have_type_infos != 0;
   for (size_t I = 0; I < C->num_pass_plugins; I++)
     Conf.PassPlugins.push_back(str(C->pass_plugins[I]));
-  // lld does not keep copies of symbol names for LTO: they only cost memory.
-  Conf.KeepSymbolNameCopies = false;
+  // Symbol names stay copied (LLVM's default): lld can drop the copies because its
+  // inputs outlive LTO, but an input whose symbol table LLVM had to rebuild (bitcode
+  // from another LLVM, such as rustc's) owns its names only until weld_lto_add
+  // returns.
 
   lto::LTO::LTOKind Kind;
   switch (C->lto_kind) {
