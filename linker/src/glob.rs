@@ -64,20 +64,27 @@ pub fn matches(pat: &[u8], s: &[u8]) -> bool {
 
 /// lld's complaint about a malformed pattern (`--shuffle-sections=`, ...), if any.
 pub fn check(pat: &str) -> Result<(), String> {
+    pattern_error(pat).map_or(Ok(()), |e| Err(format!("{e}: {pat}")))
+}
+
+/// LLVM's `GlobPattern` error for a malformed pattern, without the pattern (some options quote
+/// it after the message, `--compress-sections` does not).
+pub fn pattern_error(pat: &str) -> Option<&'static str> {
     let b = pat.as_bytes();
     let mut i = 0;
     while i < b.len() {
         match b[i] {
+            b'\\' if i + 1 == b.len() => return Some("invalid glob pattern, stray '\\'"),
             b'\\' => i += 2,
             b'[' => match b[i + 1..].iter().skip(1).position(|&c| c == b']') {
                 // The first character of a class may be `]` itself.
                 Some(end) => i += end + 3,
-                None => return Err(format!("invalid glob pattern, unmatched '[': {pat}")),
+                None => return Some("invalid glob pattern, unmatched '['"),
             },
             _ => i += 1,
         }
     }
-    Ok(())
+    None
 }
 
 #[cfg(test)]
@@ -92,5 +99,14 @@ mod tests {
         assert!(check("[").is_err());
         assert!(check("a[bc]").is_ok());
         assert!(check("[]]").is_ok());
+        assert_eq!(
+            pattern_error("a["),
+            Some("invalid glob pattern, unmatched '['")
+        );
+        assert_eq!(
+            pattern_error("a\\"),
+            Some("invalid glob pattern, stray '\\'")
+        );
+        assert_eq!(pattern_error(".debug_*"), None);
     }
 }
