@@ -4547,6 +4547,21 @@ const COMPRESS_VARIANTS: &[CompressVariant] = &[
         &[".debug_str", ".debug_str_offsets"],
     ),
     (
+        "shards_zlib",
+        &[
+            "-Wl,--compress-sections=.weld_big=zlib",
+            "-Wl,--compress-debug-sections=zlib",
+        ],
+        &[".weld_big", ".debug_info"],
+        &[".weld_meta"],
+    ),
+    (
+        "shards_zstd",
+        &["-Wl,--compress-sections=.weld_*=zstd:1"],
+        &[".weld_big", ".weld_meta"],
+        &[".debug_info"],
+    ),
+    (
         "sections_over_debug_none",
         &[
             "-Wl,--compress-sections=.debug_info=zstd",
@@ -4636,10 +4651,14 @@ fn gdb_view(file: &Path) -> Result<Vec<String>, String> {
 /// weld's output if it accepts lld's; gdb must see the same lines and frames; the program runs.
 fn compress(dir: &Path, flags: &[&str], compressed: &[&str], plain: &[&str]) -> Check {
     let c = Compiler::Clang;
-    let objs = [
+    let mut objs = vec![
         obj("compress", "main.c", c, &["-g"])?,
         obj("compress", "util.c", c, &["-g"])?,
     ];
+    // The section of several shards, only where a variant compresses it.
+    if flags.iter().any(|f| f.contains(".weld_")) {
+        objs.push(obj("compress", "big.c", c, &["-g"])?);
+    }
     let (lld, weld) = sides(dir)?;
     let build = |s: &Side, flags: &[&str], out: &str| -> Result<PathBuf, String> {
         let mut a: Vec<String> = objs.iter().map(|o| arg(o)).collect();
