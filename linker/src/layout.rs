@@ -123,7 +123,7 @@ pub struct OutputSection {
     /// An input section has joined (its `sh_entsize` is `entsize` unless they disagree).
     has_inputs: bool,
     /// The whole contents as written, `Elf64_Chdr` first, when `--compress-debug-sections` or
-    /// `--compress-sections` compressed the section (`compress::compress_sections`): `size` is
+    /// `--compress-sections` compressed the section (`writer::compress_sections`): `size` is
     /// then this length and the chunks only describe the uncompressed contents.
     pub compressed: Option<Vec<u8>>,
 }
