@@ -137,7 +137,7 @@
 //! * `compress`: `--compress-debug-sections=zlib|zstd|none` (the last one winning) and
 //!   `--compress-sections=GLOB=TYPE[:LEVEL]` (globs, levels, `=none` exempting a debug section,
 //!   winning over `--compress-debug-sections` whatever their order) on a `-g` program with a
-//!   non-allocated section of its own: non-allocated section headers (type, flags with `C`,
+//!   non-allocated section of its own (and one of 2.3 MiB, compressed in several shards): non-allocated section headers (type, flags with `C`,
 //!   alignment, entry size), every section decompressed against weld's uncompressed link and
 //!   lld's decompressed output, `llvm-dwarfdump-22 --verify`, gdb's lines and backtrace, run;
 //!   bad values and an `SHF_ALLOC` section named (linker called directly): exit code, lld's
