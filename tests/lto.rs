@@ -18,6 +18,8 @@
 
 #[path = "support/external.rs"]
 mod external;
+// Shared with the other LTO test binaries, which use other parts of it.
+#[allow(dead_code)]
 #[path = "support/lto.rs"]
 mod lto;
 

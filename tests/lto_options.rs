@@ -206,7 +206,7 @@ fn trials() -> Vec<Trial> {
     ));
     t.push(trial(
         "whole_program::gc_sections_keeps_lld_decisions",
-        |d| whole_program_gc(d),
+        whole_program_gc,
     ));
     t.push(trial(
         "vtables::rtti_missing_disables_devirtualization",

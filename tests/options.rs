@@ -135,6 +135,14 @@
 //!   (errors, then lld's undefined-symbol errors; nothing written), a bad or missing
 //!   `-z cet-report=` value, `-z force-ibt` with `-z retpolineplt`: exit code, diagnostics,
 //!   files left.
+//! * `compress`: `--compress-debug-sections=zlib|zstd|none` (the last one winning) and
+//!   `--compress-sections=GLOB=TYPE[:LEVEL]` (globs, levels, `=none` exempting a debug section,
+//!   winning over `--compress-debug-sections` whatever their order) on a `-g` program with a
+//!   non-allocated section of its own (and one of 2.3 MiB, compressed in several shards): non-allocated section headers (type, flags with `C`,
+//!   alignment, entry size), every section decompressed against weld's uncompressed link and
+//!   lld's decompressed output, `llvm-dwarfdump-22 --verify`, gdb's lines and backtrace, run;
+//!   bad values and an `SHF_ALLOC` section named (linker called directly): exit code, lld's
+//!   message, no output.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -511,6 +519,16 @@ fn trials() -> Vec<Trial> {
     for (name, static_lib) in [("implies_bstatic", true), ("bdynamic_after", false)] {
         t.push(trial(GROUP, format!("paging::{name}"), move |d| {
             paging_library_search(d, static_lib)
+        }));
+    }
+    for &(name, flags, compressed, plain) in COMPRESS_VARIANTS {
+        t.push(trial(GROUP, format!("compress::{name}"), move |d| {
+            compress(d, flags, compressed, plain)
+        }));
+    }
+    for &(name, args) in COMPRESS_ERRORS {
+        t.push(trial(GROUP, format!("compress::{name}"), move |d| {
+            compress_error(d, args)
         }));
     }
     for v in PLT_VARIANTS {
@@ -4496,6 +4514,304 @@ fn split_stack_error(dir: &Path, sources: &[&str], flags: &[&str]) -> Check {
 
 /// The linker of `s` called directly in `dir` with `args`, writing `<side>/a.out`; the report
 /// is saved as `<label>.link.txt` in `dir`, outside the directory whose files are compared.
+/// `compress`: (variant, driver flags, sections lld must have compressed, sections it must
+/// have left alone).
+type CompressVariant = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+const DEBUG_MAIN: &[&str] = &[".debug_abbrev", ".debug_info", ".debug_str", ".debug_line"];
+
+const COMPRESS_VARIANTS: &[CompressVariant] = &[
+    (
+        "zlib",
+        &["-Wl,--compress-debug-sections=zlib"],
+        DEBUG_MAIN,
+        &[".weld_meta", ".symtab", ".comment"],
+    ),
+    (
+        "zstd",
+        &["-Wl,--compress-debug-sections=zstd"],
+        DEBUG_MAIN,
+        &[".weld_meta", ".symtab", ".comment"],
+    ),
+    (
+        "none_last_wins",
+        &[
+            "-Wl,--compress-debug-sections=zlib",
+            "-Wl,--compress-debug-sections=none",
+        ],
+        &[],
+        DEBUG_MAIN,
+    ),
+    (
+        "sections_globs_levels",
+        &[
+            "-Wl,--compress-sections=.weld_meta=zstd:5",
+            "-Wl,--compress-sections=.debug_[il]*=zlib:9",
+        ],
+        &[".weld_meta", ".debug_info", ".debug_line"],
+        &[".debug_abbrev", ".debug_str"],
+    ),
+    (
+        "sections_override_debug",
+        &[
+            "-Wl,--compress-debug-sections=zlib",
+            "-Wl,--compress-sections=.debug_str*=none",
+            "-Wl,--compress-sections=.debug_line=zstd:0x13",
+        ],
+        &[".debug_abbrev", ".debug_info", ".debug_line"],
+        &[".debug_str", ".debug_str_offsets"],
+    ),
+    (
+        "shards_zlib",
+        &[
+            "-Wl,--compress-sections=.weld_big=zlib",
+            "-Wl,--compress-debug-sections=zlib",
+        ],
+        &[".weld_big", ".debug_info"],
+        &[".weld_meta"],
+    ),
+    (
+        "shards_zstd",
+        &["-Wl,--compress-sections=.weld_*=zstd:1"],
+        &[".weld_big", ".weld_meta"],
+        &[".debug_info"],
+    ),
+    (
+        "sections_over_debug_none",
+        &[
+            "-Wl,--compress-sections=.debug_info=zstd",
+            "-Wl,--compress-debug-sections=none",
+        ],
+        &[".debug_info"],
+        &[".debug_abbrev", ".debug_str", ".debug_line"],
+    ),
+];
+
+/// The non-allocated section headers of `file` as `name type flags align entsize` (sizes and
+/// offsets depend on the compressor's output).
+fn non_alloc_headers(file: &Path) -> Result<Vec<String>, String> {
+    Ok(dynelf::readelf(&["-SW"], file)?
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_once(']')?.1.split_whitespace().collect();
+            // name type addr off size es [flags] lk inf al
+            let (flags, tail) = match f.len() {
+                10 => (f[6], &f[7..]),
+                9 => ("-", &f[6..]),
+                _ => return None,
+            };
+            (!flags.contains('A') && f[0] != "Name")
+                .then(|| format!("{} {} {} {} {}", f[0], f[1], flags, tail[2], f[5]))
+        })
+        .collect())
+}
+
+/// The contents of every non-allocated section of `file`, decompressed, as `llvm-readelf -z -x`
+/// dumps them (address column dropped), by section name.
+fn non_alloc_contents(file: &Path) -> Result<Vec<(String, Vec<String>)>, String> {
+    let mut out = Vec::new();
+    for h in non_alloc_headers(file)? {
+        let name = h.split(' ').next().unwrap_or("").to_string();
+        let text = dynelf::readelf(&["-z", "-x", &name], file)?;
+        let lines = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("0x"))
+            .map(|l| l.split_once(' ').map_or("", |x| x.1).to_string())
+            .collect();
+        out.push((name, lines));
+    }
+    Ok(out)
+}
+
+/// `llvm-dwarfdump-22 --verify`'s verdict on `file`.
+fn dwarf_verifies(file: &Path) -> Result<bool, String> {
+    let mut cmd = Command::new(tools::find("llvm-dwarfdump-22")?);
+    cmd.arg("--verify").arg(file);
+    Ok(run::run(&mut cmd, run::TOOL_TIMEOUT)?.code == Some(0))
+}
+
+/// What gdb makes of `file`'s debug information: the line of `compute`, a breakpoint in `area`
+/// hit, the backtrace there (addresses blanked, gdb's own chatter dropped).
+fn gdb_view(file: &Path) -> Result<Vec<String>, String> {
+    let mut cmd = Command::new(tools::find("gdb")?);
+    cmd.args([
+        "-nx",
+        "-batch",
+        "-ex",
+        "info line compute",
+        "-ex",
+        "break area",
+    ])
+    .args(["-ex", "run", "-ex", "bt"])
+    .arg(file);
+    let o = run::run(&mut cmd, run::TOOL_TIMEOUT)?;
+    Ok(o.stdout_str()
+        .lines()
+        .filter(|l| !l.contains("libthread_db") && !l.starts_with("[Inferior"))
+        .map(|l| {
+            l.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')' || c == '=')
+                .filter(|w| !w.is_empty())
+                .map(|w| if w.starts_with("0x") { "ADDR" } else { w })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect())
+}
+
+/// `--compress-debug-sections=` and `--compress-sections=` on `compress/main.c` and `util.c`
+/// (`-g`): the non-allocated section headers (type, flags with `C`, alignment, entry size)
+/// must be lld's and lld must have compressed what the variant says; every section decompressed
+/// must be what weld writes without compression, and, where weld's and lld's uncompressed
+/// sections are equal, what lld's decompresses to; `llvm-dwarfdump-22 --verify` must accept
+/// weld's output if it accepts lld's; gdb must see the same lines and frames; the program runs.
+fn compress(dir: &Path, flags: &[&str], compressed: &[&str], plain: &[&str]) -> Check {
+    let c = Compiler::Clang;
+    let mut objs = vec![
+        obj("compress", "main.c", c, &["-g"])?,
+        obj("compress", "util.c", c, &["-g"])?,
+    ];
+    // The section of several shards, only where a variant compresses it.
+    if flags.iter().any(|f| f.contains(".weld_")) {
+        objs.push(obj("compress", "big.c", c, &["-g"])?);
+    }
+    let (lld, weld) = sides(dir)?;
+    let build = |s: &Side, flags: &[&str], out: &str| -> Result<PathBuf, String> {
+        let mut a: Vec<String> = objs.iter().map(|o| arg(o)).collect();
+        a.extend(strings(flags));
+        s.link(c, false, &a, out)
+    };
+    let l_out = reference(build(&lld, flags, "a.out"))?;
+    let l_plain = reference(build(&lld, &[], "plain.out"))?;
+    let l_headers = non_alloc_headers(&l_out)?;
+    for name in compressed.iter().chain(plain) {
+        let is_compressed = l_headers.iter().any(|h| {
+            h.split(' ').next() == Some(name)
+                && h.split(' ').nth(2).is_some_and(|f| f.contains('C'))
+        });
+        expect_lld(is_compressed == compressed.contains(name), || {
+            format!("ld.lld-22 should compress {compressed:?} and not {plain:?}: {l_headers:#?}")
+        })?;
+    }
+    let l_run = lld.run(&l_out)?;
+    expect_lld_run(&l_run, 0, "compress 9 112\n")?;
+    let l_gdb = gdb_view(&l_out)?;
+    expect_lld(
+        l_gdb.iter().any(|l| l.starts_with("Breakpoint 1 area")),
+        || format!("gdb should stop in area in ld.lld-22's program: {l_gdb:#?}"),
+    )?;
+
+    let w_out = build(&weld, flags, "a.out")?;
+    let w_plain = build(&weld, &[], "plain.out")?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "the non-allocated section headers (name type flags align entsize)",
+        &non_alloc_headers(&w_out)?,
+        &l_headers,
+    ));
+    let (w_got, w_want) = (non_alloc_contents(&w_out)?, non_alloc_contents(&w_plain)?);
+    let (l_got, l_want) = (non_alloc_contents(&l_out)?, non_alloc_contents(&l_plain)?);
+    for ((name, got), (_, want)) in w_got.iter().zip(&w_want) {
+        p.check(same_lines(
+            &format!("{name} decompressed against weld's uncompressed link"),
+            got,
+            want,
+        ));
+        let lld_plain = l_want.iter().find(|(n, _)| n == name);
+        let lld_got = l_got.iter().find(|(n, _)| n == name);
+        if let (Some((_, lp)), Some((_, lg))) = (lld_plain, lld_got) {
+            if lp == want {
+                p.check(same_lines(
+                    &format!("{name} decompressed against ld.lld-22's decompressed"),
+                    got,
+                    lg,
+                ));
+            }
+        }
+    }
+    if w_got.len() != w_want.len() {
+        p.0.push(format!(
+            "the compressed link has {} non-allocated sections, the plain one {}",
+            w_got.len(),
+            w_want.len()
+        ));
+    }
+    if dwarf_verifies(&l_out)? && !dwarf_verifies(&w_out)? {
+        p.0.push("llvm-dwarfdump-22 --verify rejects weld's output but accepts lld's".into());
+    }
+    p.check(same_lines("gdb's view", &gdb_view(&w_out)?, &l_gdb));
+    p.check(same_run(&weld.run(&w_out)?, &l_run));
+    p.done()
+}
+
+/// (variant, the linker's arguments before the object): bad values and an allocated section.
+const COMPRESS_ERRORS: &[(&str, &[&str])] = &[
+    ("debug_level", &["--compress-debug-sections=zlib:3"]),
+    (
+        "debug_last_bad",
+        &[
+            "--compress-debug-sections=zstd",
+            "--compress-debug-sections=gzip",
+        ],
+    ),
+    (
+        "debug_earlier_bad",
+        &[
+            "--compress-debug-sections=gzip",
+            "--compress-debug-sections=zstd",
+        ],
+    ),
+    ("sections_no_type", &["--compress-sections=.debug_info"]),
+    ("sections_two_equals", &["--compress-sections=a=b=zlib"]),
+    (
+        "sections_unknown_type",
+        &["--compress-sections=.debug_*=lz4"],
+    ),
+    (
+        "sections_negative_level",
+        &["--compress-sections=.debug_*=zlib:-1"],
+    ),
+    (
+        "sections_empty_level",
+        &["--compress-sections=.debug_*=zstd:"],
+    ),
+    ("sections_bad_glob", &["--compress-sections=.debug[=zlib"]),
+    ("sections_alloc", &["--compress-sections=.text=zstd"]),
+    (
+        "sections_zlib_level_10",
+        &["--compress-sections=.debug_info=zlib:10"],
+    ),
+];
+
+/// A bad `--compress-*` value or an allocated section named: the linker called directly on
+/// `compress/util.c` (`-g`) must fail as lld does (exit code, message, no output); the last
+/// `--compress-debug-sections` alone counts, so `debug_earlier_bad` links.
+fn compress_error(dir: &Path, flags: &[&str]) -> Check {
+    let o = obj("compress", "util.c", Compiler::Clang, &["-g"])?;
+    let (lld, weld) = sides(dir)?;
+    let mut args = strings(flags);
+    args.push(arg(&o));
+    args.push("--unresolved-symbols=ignore-all".to_string());
+    let lo = link_directly(dir, &lld, &args)?;
+    let want = if flags[0].starts_with("--compress-debug-sections=gzip") {
+        Some(0)
+    } else {
+        Some(1)
+    };
+    expect_lld(lo.code == want, || {
+        format!(
+            "ld.lld-22 should exit with {want:?} for {flags:?}\n{}",
+            lo.report()
+        )
+    })?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
 fn link_directly(dir: &Path, s: &Side, args: &[String]) -> Result<Output, String> {
     let mut cmd = Command::new(&s.linker.path);
     cmd.current_dir(dir)

@@ -8,7 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::{Config, Input, InputKind, OutputKind, PositionalState, DEFAULT_PAGE_SIZE};
+use crate::config::{
+    Compression, Config, Input, InputKind, OutputKind, PositionalState, DEFAULT_PAGE_SIZE,
+};
 use crate::error::Result;
 use crate::library_search::apply_sysroot;
 use crate::options::{self, Match, Status};
@@ -73,6 +75,8 @@ pub struct ParseState {
     /// `--save-temps=` values in order, checked at the end: a plain `--save-temps` anywhere
     /// saves everything and makes lld ignore them, unknown ones included.
     pub save_temps_stages: Vec<String>,
+    /// The last `--compress-debug-sections=` value, checked at the end (lld reads only it).
+    pub compress_debug_sections: Option<String>,
 }
 
 impl ParseState {
@@ -96,6 +100,7 @@ impl ParseState {
             memtag_mode: false,
             ifunc_noplt: false,
             save_temps_stages: Vec::new(),
+            compress_debug_sections: None,
         }
     }
 
@@ -288,6 +293,10 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
     // lld's target is either the retpoline one or the IBT one, never both.
     if c.z.retpolineplt && c.z.force_ibt {
         bail!("-z force-ibt may not be used with -z retpolineplt");
+    }
+    if let Some(v) = &st.compress_debug_sections {
+        c.compress_debug_sections = Compression::from_name(v)
+            .ok_or_else(|| err!("unknown --compress-debug-sections value: {v}"))?;
     }
     if !c.lto.save_temps && !st.save_temps_stages.is_empty() {
         for v in &st.save_temps_stages {
@@ -1165,6 +1174,46 @@ mod tests {
         assert_eq!(c.lto.cache_dir, Some(PathBuf::from("/c2")));
         assert_eq!(c.lto.jobs, None);
         config("--plugin=foo -plugin-opt=-pass-through=-lgcc a.o");
+    }
+
+    #[test]
+    fn compression_options_as_lld_reads_them() {
+        use crate::config::Compression;
+        // Only the last --compress-debug-sections counts, even after a bad one.
+        assert_eq!(
+            config("--compress-debug-sections=bogus --compress-debug-sections=zstd a.o")
+                .compress_debug_sections,
+            Compression::Zstd
+        );
+        assert_eq!(
+            error("--compress-debug-sections=zlib --compress-debug-sections=zlib:1 a.o"),
+            "unknown --compress-debug-sections value: zlib:1"
+        );
+        // Levels as LLVM's to_integer reads them: any radix prefix, no sign.
+        let c = config(
+            "--compress-sections=.debug_*=zlib:0x5 --compress-sections=x=zstd:010 \
+             --compress-sections=y=none a.o",
+        );
+        assert_eq!(
+            c.compress_sections,
+            [
+                (".debug_*".to_string(), Compression::Zlib, 5),
+                ("x".to_string(), Compression::Zstd, 8),
+                ("y".to_string(), Compression::None, 0),
+            ]
+        );
+        assert_eq!(
+            error("--compress-sections=x=zlib:09 a.o"),
+            "--compress-sections: expected a non-negative integer compression level, but got '09'"
+        );
+        assert_eq!(
+            error("--compress-sections=x=zlib:+3 a.o"),
+            "--compress-sections: expected a non-negative integer compression level, but got '+3'"
+        );
+        assert_eq!(
+            error("--compress-sections=a\\=zlib a.o"),
+            "--compress-sections: invalid glob pattern, stray '\\'"
+        );
     }
 
     #[test]

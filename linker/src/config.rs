@@ -315,6 +315,26 @@ pub struct Input {
     pub lazy: bool,
 }
 
+/// How an output section is compressed (`ch_type` of its `Elf64_Chdr`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    None,
+    Zlib,
+    Zstd,
+}
+
+impl Compression {
+    /// lld's names, as `--compress-debug-sections=` and `--compress-sections=` take them.
+    pub fn from_name(name: &str) -> Option<Compression> {
+        match name {
+            "none" => Some(Compression::None),
+            "zlib" => Some(Compression::Zlib),
+            "zstd" => Some(Compression::Zstd),
+            _ => None,
+        }
+    }
+}
+
 /// Everything the command line says.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -401,6 +421,11 @@ pub struct Config {
     pub remap_inputs: Vec<(String, PathBuf)>,
     /// `-z dead-reloc-in-nonalloc=GLOB=VALUE` rules, in order (the last match wins).
     pub dead_reloc_in_nonalloc: Vec<(String, u64)>,
+    /// `--compress-debug-sections=` (the last one given).
+    pub compress_debug_sections: Compression,
+    /// `--compress-sections=GLOB=TYPE[:LEVEL]` rules, in order (the last match wins, over
+    /// `--compress-debug-sections` too); level 0 is the compressor's default.
+    pub compress_sections: Vec<(String, Compression, u32)>,
     /// `--error-handling-script=SCRIPT`.
     pub error_handling_script: Option<PathBuf>,
     /// `--package-metadata=`: the (percent-decoded) text of `.note.package`.
@@ -540,6 +565,8 @@ impl Default for Config {
             cref: false,
             remap_inputs: Vec::new(),
             dead_reloc_in_nonalloc: Vec::new(),
+            compress_debug_sections: Compression::None,
+            compress_sections: Vec::new(),
             error_handling_script: None,
             package_metadata: None,
             print_archive_stats: None,

@@ -233,6 +233,15 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     // Split-stack prologues are adjusted as lld does while writing: the decision needs only the
     // final relocations and section sizes.
     res.rewrites = crate::code_rewrites::adjust_split_stack(&res)?;
+    // Compression needs the final contents and changes only where non-allocated sections go.
+    if config.compress_debug_sections != crate::config::Compression::None
+        || !config.compress_sections.is_empty()
+    {
+        t.run("compress sections", || {
+            writer::compress_sections(&config, &res, &mut lay)
+        })
+        .map_err(|e| vec![e])?;
+    }
     t.run("write", || writer::write_output(&config, &res, &lay))?;
 
     if config.map_file.is_some() || config.print_map {

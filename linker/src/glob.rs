@@ -62,22 +62,54 @@ pub fn matches(pat: &[u8], s: &[u8]) -> bool {
     pat[p..].iter().all(|&c| c == b'*')
 }
 
-/// lld's complaint about a malformed pattern (`--shuffle-sections=`, ...), if any.
+/// lld's complaint about a malformed pattern, with the pattern after it (as
+/// `--shuffle-sections=` words it).
 pub fn check(pat: &str) -> Result<(), String> {
-    let b = pat.as_bytes();
+    pattern_error(pat).map_or(Ok(()), |e| Err(format!("{e}: {pat}")))
+}
+
+/// LLVM's `GlobPattern` error for a malformed pattern, in its words: an unclosed `[` (whose
+/// first `]` is a member, not the end), a trailing `\`, a backwards range (that message names
+/// the pattern). Options add the pattern after it or not, as lld does for each.
+pub fn pattern_error(pattern: &str) -> Option<String> {
+    let p = pattern.as_bytes();
     let mut i = 0;
-    while i < b.len() {
-        match b[i] {
+    while i < p.len() {
+        match p[i] {
+            b'[' => {
+                let Some(close) = p
+                    .get(i + 2..)
+                    .and_then(|rest| rest.iter().position(|&c| c == b']'))
+                    .map(|k| i + 2 + k)
+                else {
+                    return Some("invalid glob pattern, unmatched '['".to_string());
+                };
+                let mut class = &p[i + 1..close];
+                if matches!(class.first(), Some(b'^' | b'!')) {
+                    class = &class[1..];
+                }
+                // Ranges are read left to right, each consuming its three characters.
+                let mut k = 0;
+                while class.len() - k >= 3 {
+                    if class[k + 1] != b'-' {
+                        k += 1;
+                        continue;
+                    }
+                    if class[k] > class[k + 2] {
+                        return Some(format!("invalid glob pattern: {pattern}"));
+                    }
+                    k += 3;
+                }
+                i = close + 1;
+            }
+            b'\\' if i + 1 == p.len() => {
+                return Some("invalid glob pattern, stray '\\'".to_string())
+            }
             b'\\' => i += 2,
-            b'[' => match b[i + 1..].iter().skip(1).position(|&c| c == b']') {
-                // The first character of a class may be `]` itself.
-                Some(end) => i += end + 3,
-                None => return Err(format!("invalid glob pattern, unmatched '[': {pat}")),
-            },
             _ => i += 1,
         }
     }
-    Ok(())
+    None
 }
 
 #[cfg(test)]
@@ -92,5 +124,14 @@ mod tests {
         assert!(check("[").is_err());
         assert!(check("a[bc]").is_ok());
         assert!(check("[]]").is_ok());
+        assert_eq!(
+            pattern_error("a[").as_deref(),
+            Some("invalid glob pattern, unmatched '['")
+        );
+        assert_eq!(
+            pattern_error("a\\").as_deref(),
+            Some("invalid glob pattern, stray '\\'")
+        );
+        assert_eq!(pattern_error(".debug_*"), None);
     }
 }

@@ -122,6 +122,10 @@ pub struct OutputSection {
     pub shndx: u32,
     /// An input section has joined (its `sh_entsize` is `entsize` unless they disagree).
     has_inputs: bool,
+    /// The whole contents as written, `Elf64_Chdr` first, when `--compress-debug-sections` or
+    /// `--compress-sections` compressed the section (`writer::compress_sections`): `size` is
+    /// then this length and the chunks only describe the uncompressed contents.
+    pub compressed: Option<Vec<u8>>,
 }
 
 impl OutputSection {
@@ -150,6 +154,7 @@ impl OutputSection {
             info: 0,
             shndx: 0,
             has_inputs: false,
+            compressed: None,
         }
     }
     pub fn is_alloc(&self) -> bool {
@@ -249,6 +254,8 @@ pub struct Layout {
     pub tls_align: u64,
     pub entry: u64,
     pub file_size: u64,
+    /// Where the non-allocated sections start in the file (after the last loaded byte).
+    pub non_alloc_start: u64,
     pub shoff: u64,
     pub symtab: Vec<SymtabEntry>,
     pub symtab_first_global: u32,
@@ -1291,6 +1298,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         tls_align: 1,
         entry: 0,
         file_size: 0,
+        non_alloc_start: 0,
         shoff: 0,
         symtab,
         symtab_first_global,
@@ -1324,6 +1332,11 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         size_packed_relocs(config, res, &mut lay, android_rela)?;
     }
     define_synthetic_symbols(config, res, &mut lay)?;
+    // lld refuses impossible compression requests before it looks for the entry point.
+    crate::compress::check_sections(
+        config,
+        lay.sections.iter().map(|s| (s.name.as_str(), s.flags)),
+    )?;
     lay.entry = entry_address(config, res, &lay)?;
     if has_dynamic {
         let synth = |k: Synthetic| -> Option<(u64, u64)> {
@@ -2215,19 +2228,8 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         }
     }
 
-    // Non-allocated sections follow, then the section header table.
-    for os in lay.sections.iter_mut() {
-        if os.is_alloc() {
-            continue;
-        }
-        off = align_to(off, os.align);
-        os.offset = off;
-        os.addr = 0;
-        off += os.file_size();
-    }
-    off = align_to(off, 8);
-    lay.shoff = off;
-    lay.file_size = off + SHDR_SIZE * (lay.sections.len() as u64 + 1);
+    lay.non_alloc_start = off;
+    lay.place_non_alloc();
 
     // Program headers in lld's order.
     let mut segs = Vec::new();
@@ -2699,6 +2701,25 @@ impl AddressMap for LayoutAddressMap<'_> {
 }
 
 impl Layout {
+    /// Places the non-allocated sections after the loaded ones, then the section header table.
+    /// Their offsets matter to nothing else, so compression, which shrinks them after the
+    /// layout, places them again.
+    pub fn place_non_alloc(&mut self) {
+        let mut off = self.non_alloc_start;
+        for os in self.sections.iter_mut() {
+            if os.is_alloc() {
+                continue;
+            }
+            off = align_to(off, os.align);
+            os.offset = off;
+            os.addr = 0;
+            off += os.file_size();
+        }
+        off = align_to(off, 8);
+        self.shoff = off;
+        self.file_size = off + SHDR_SIZE * (self.sections.len() as u64 + 1);
+    }
+
     /// The view relocation application uses.
     pub fn address_map<'a>(&'a self, res: &'a Resolved) -> impl AddressMap + 'a {
         LayoutAddressMap { lay: self, res }

@@ -7,6 +7,7 @@ pub mod arch;
 pub mod args;
 pub mod cet;
 pub mod code_rewrites;
+pub mod compress;
 pub mod config;
 pub mod debug_info;
 pub mod driver;

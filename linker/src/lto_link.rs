@@ -305,7 +305,9 @@ fn validate_vtables(config: &Config, res: &Resolved) -> Result<bool> {
                 "--lto-known-safe-vtables=: expected symbol to start with _ZTV, but got {pattern}"
             );
         };
-        check_glob(rest).map_err(|e| err!("--lto-known-safe-vtables=: {e}"))?;
+        if let Some(e) = crate::glob::pattern_error(rest) {
+            bail!("--lto-known-safe-vtables=: {e}");
+        }
         missing.retain(|v| !crate::glob::matches(rest.as_bytes(), v));
     }
     for v in &missing {
@@ -316,50 +318,6 @@ fn validate_vtables(config: &Config, res: &Resolved) -> Result<bool> {
         );
     }
     Ok(missing.is_empty())
-}
-
-/// The errors LLVM's `GlobPattern` gives for a pattern it cannot use, in its words: an
-/// unclosed `[` (whose first `]` is a member, not the end), a trailing `\`, a backwards
-/// range.
-fn check_glob(pattern: &str) -> std::result::Result<(), String> {
-    let p = pattern.as_bytes();
-    let mut i = 0;
-    while i < p.len() {
-        match p[i] {
-            b'[' => {
-                let close = p
-                    .get(i + 2..)
-                    .and_then(|rest| rest.iter().position(|&c| c == b']'))
-                    .map(|k| i + 2 + k)
-                    .ok_or("invalid glob pattern, unmatched '['")?;
-                let mut class = &p[i + 1..close];
-                if matches!(class.first(), Some(b'^' | b'!')) {
-                    class = &class[1..];
-                }
-                // Ranges are read left to right, each consuming its three characters.
-                let mut k = 0;
-                while class.len() - k >= 3 {
-                    if class[k + 1] != b'-' {
-                        k += 1;
-                        continue;
-                    }
-                    if class[k] > class[k + 2] {
-                        return Err(format!("invalid glob pattern: {pattern}"));
-                    }
-                    k += 3;
-                }
-                i = close + 1;
-            }
-            b'\\' => {
-                if i + 1 == p.len() {
-                    return Err("invalid glob pattern, stray '\\'".to_string());
-                }
-                i += 2;
-            }
-            _ => i += 1,
-        }
-    }
-    Ok(())
 }
 
 fn lto_config(config: &Config, setup: LtoSetup) -> lto::LtoConfig {
@@ -607,7 +565,7 @@ mod tests {
         for ok in [
             "3Tri", "*", "N3foo*E", "[a-c]*", "[!a]", "[]]", "x\\*", "[0-9-0]",
         ] {
-            assert_eq!(check_glob(ok), Ok(()), "{ok}");
+            assert_eq!(crate::glob::pattern_error(ok), None, "{ok}");
         }
         let unmatched = "invalid glob pattern, unmatched '['";
         for (bad, want) in [
@@ -618,7 +576,7 @@ mod tests {
             ("[b-a]", "invalid glob pattern: [b-a]".to_string()),
             ("x[!z-a]", "invalid glob pattern: x[!z-a]".to_string()),
         ] {
-            assert_eq!(check_glob(bad), Err(want), "{bad}");
+            assert_eq!(crate::glob::pattern_error(bad), Some(want), "{bad}");
         }
     }
 

@@ -14,7 +14,8 @@ use std::path::PathBuf;
 
 use crate::args::ParseState;
 use crate::config::{
-    BuildId, CetReport, Defsym, DefsymValue, Discard, HashStyle, InputKind, Strip, UnresolvedPolicy,
+    BuildId, CetReport, Compression, Defsym, DefsymValue, Discard, HashStyle, InputKind, Strip,
+    UnresolvedPolicy,
 };
 use crate::error::{Error, Result};
 use crate::{bail, err};
@@ -624,6 +625,41 @@ fn shuffle_sections(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     Ok(())
 }
 
+/// `--compress-sections=GLOB=TYPE[:LEVEL]`, with lld's checks in lld's order.
+fn compress_sections(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let text = value(v);
+    let prefix = "--compress-sections";
+    let fields: Vec<&str> = text.split('=').collect();
+    let [glob, rhs] = fields[..] else {
+        bail!("{prefix}: parse error, not 'section-glob=[none|zlib|zstd]'");
+    };
+    if rhs.is_empty() {
+        bail!("{prefix}: parse error, not 'section-glob=[none|zlib|zstd]'");
+    }
+    let (kind, level) = match rhs.split_once(':') {
+        Some((k, l)) => (k, Some(l)),
+        None => (rhs, None),
+    };
+    let kind =
+        Compression::from_name(kind).ok_or_else(|| err!("unknown {prefix} value: {kind}"))?;
+    // LLVM's `to_integer` into an unsigned: any radix prefix, no sign.
+    let level = match level {
+        None => 0,
+        Some(l) => parse_int(l)
+            .and_then(|n| u32::try_from(n).ok())
+            .ok_or_else(|| {
+                err!("{prefix}: expected a non-negative integer compression level, but got '{l}'")
+            })?,
+    };
+    if let Some(e) = crate::glob::pattern_error(glob) {
+        bail!("{prefix}: {e}");
+    }
+    s.config
+        .compress_sections
+        .push((glob.to_string(), kind, level));
+    Ok(())
+}
+
 /// `--package-metadata=TEXT`: `%XX` stands for the byte XX, as in lld.
 fn package_metadata(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     let text = value(v).as_bytes();
@@ -936,12 +972,13 @@ pub static OPTIONS: &[OptionDef] = &[
         s.config.optimize = n.clamp(0, i64::from(u8::MAX)) as u8;
         Ok(())
     }},
-    opt! {["--compress-debug-sections"], Value, Implemented, "Compress DWARF debug sections (none only)", "Compress DWARF debug sections", |_, v| match value(v) {
-        "none" => Ok(()),
-        "zlib" | "zstd" => Err(not_yet(&format!("--compress-debug-sections={}", value(v)))),
-        other => bail!("unknown --compress-debug-sections value: {other}"),
+    opt! {["--compress-debug-sections"], Value, Implemented, "Compress DWARF debug sections", "", |s, v| {
+        // Only the last one counts (lld reads only that one, even an earlier bad value is
+        // never looked at): checked once the whole line is read.
+        s.compress_debug_sections = Some(value(v).to_string());
+        Ok(())
     }},
-    opt! {["--compress-sections"], Value, NotYet, "Compress output sections that match the glob and do not have the SHF_ALLOC flag", "", accept},
+    opt! {["--compress-sections"], Value, Implemented, "Compress output sections that match the glob and do not have the SHF_ALLOC flag. The sections remain uncompressed if compressed content would be larger. The compression level is <level> (if specified) or a default speed-focused level", "", compress_sections},
     opt! {["--icf=none"], Flag, Implemented, "Disable identical code folding (default)", "", accept},
     opt! {["--icf=all"], Flag, NotYet, "Enable identical code folding", "", accept},
     opt! {["--icf=safe"], Flag, NotYet, "Enable safe identical code folding", "", accept},

@@ -3,7 +3,8 @@
 //! chunk) that are filled in parallel, then renamed over the output: a failed link never leaves a
 //! truncated or stale output behind.
 
-use crate::config::{BuildId, Config, OutputKind};
+use crate::compress;
+use crate::config::{BuildId, Compression, Config, OutputKind};
 use crate::dyn_relocs::{key_address, raw_key_address, DynRela};
 use crate::eh_frame;
 use crate::error::{Error, Result};
@@ -40,6 +41,10 @@ enum JobKind {
     /// Filler before the first chunk of an executable section.
     Fill,
     SectionHeaders,
+    /// A compressed section's bytes, `Elf64_Chdr` included.
+    Compressed {
+        osec: u32,
+    },
 }
 
 /// What lld fills the gaps of an executable section with: `int3`, so that a stray jump traps.
@@ -150,6 +155,14 @@ pub fn write_output(
         if os.is_nobits() {
             continue;
         }
+        if let Some(bytes) = &os.compressed {
+            jobs.push(Job {
+                offset: os.offset,
+                len: bytes.len() as u64,
+                what: JobKind::Compressed { osec: oi as u32 },
+            });
+            continue;
+        }
         // lld fills the padding between pieces of executable sections with traps (`int3`), or
         // with NOPs after a section whose last jump `--optimize-bb-jumps` deleted (execution
         // falls through it): each chunk's job covers the padding after it.
@@ -232,6 +245,12 @@ pub fn write_output(
                     buf.fill(TRAP_FILL);
                     Ok(())
                 }
+                JobKind::Compressed { osec } => {
+                    if let Some(bytes) = &lay.sections[osec as usize].compressed {
+                        buf.copy_from_slice(bytes);
+                    }
+                    Ok(())
+                }
             };
             r.err()
         })
@@ -246,6 +265,83 @@ pub fn write_output(
     }
     let executable = config.output_kind != OutputKind::Relocatable;
     out.commit(executable).map_err(|e| vec![e])
+}
+
+/// The uncompressed contents of the non-allocated output section `osec`, as `write_output`
+/// would write them (its chunks filled in parallel; gaps are zeros), for compression.
+pub fn render_section(config: &Config, res: &Resolved, lay: &Layout, osec: u32) -> Result<Vec<u8>> {
+    let os = &lay.sections[osec as usize];
+    let mut image = vec![0u8; os.size as usize];
+    let mut order: Vec<usize> = (0..os.chunks.len()).collect();
+    order.sort_by_key(|&ci| os.chunks[ci].offset);
+    let mut slices: Vec<(u32, &mut [u8])> = Vec::with_capacity(order.len());
+    let mut rest: &mut [u8] = &mut image[..];
+    let mut pos = 0u64;
+    for ci in order {
+        let c = &os.chunks[ci];
+        if c.size == 0 {
+            continue;
+        }
+        if c.offset < pos || c.offset + c.size > os.size {
+            return Err(err!(
+                "internal error: {}: chunk at 0x{:x} overlaps or ends past the section",
+                os.name,
+                c.offset
+            ));
+        }
+        let tail = std::mem::take(&mut rest);
+        let (_, tail) = tail.split_at_mut((c.offset - pos) as usize);
+        let (mine, tail) = tail.split_at_mut(c.size as usize);
+        slices.push((ci as u32, mine));
+        rest = tail;
+        pos = c.offset + c.size;
+    }
+    let addr_map = lay.address_map(res);
+    slices
+        .into_par_iter()
+        .try_for_each(|(ci, buf)| write_chunk(config, res, lay, &addr_map, osec, ci, buf))?;
+    Ok(image)
+}
+
+/// Compresses the output sections `--compress-debug-sections` and `--compress-sections` ask for
+/// (`compress::check_sections` has refused the impossible ones during the layout), sections in
+/// parallel and each in parallel shards, then places the non-allocated sections again.
+pub fn compress_sections(config: &Config, res: &Resolved, lay: &mut Layout) -> Result<()> {
+    let todo: Vec<(usize, Compression, u32)> = lay
+        .sections
+        .iter()
+        .enumerate()
+        // A NOBITS section has no contents to compress.
+        .filter(|(_, os)| !os.is_alloc() && !os.is_nobits())
+        .filter_map(|(i, os)| {
+            let (kind, level) = compress::choice(config, &os.name, os.flags);
+            (kind != Compression::None).then_some((i, kind, level))
+        })
+        .collect();
+    if todo.is_empty() {
+        return Ok(());
+    }
+    let laid_out: &Layout = lay;
+    let done: Vec<Option<Vec<u8>>> = todo
+        .par_iter()
+        .map(|&(i, kind, level)| {
+            let raw = render_section(config, res, laid_out, i as u32)?;
+            compress::compress(&raw, kind, level)
+        })
+        .collect::<Result<_>>()?;
+    for (&(i, _, _), bytes) in todo.iter().zip(done) {
+        let Some(bytes) = bytes else {
+            continue;
+        };
+        let os = &mut lay.sections[i];
+        os.size = bytes.len() as u64;
+        // lld's choice: no padding between compressed sections (`ch_addralign` is 1 too).
+        os.align = 1;
+        os.flags |= u64::from(elf::SHF_COMPRESSED);
+        os.compressed = Some(bytes);
+    }
+    lay.place_non_alloc();
+    Ok(())
 }
 
 /// Where the image is built. A regular output (or a new one) is a temporary file in the output
