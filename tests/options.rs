@@ -117,10 +117,11 @@
 //! * `icf`: `--icf=all`, `--icf=safe` (objects with and without `.llvm_addrsig`), `--icf=none`
 //!   after `--icf=all`, `--keep-unique=` (both spellings), `--ignore-data-address-equality`
 //!   (with `all` and with `safe`), `--no-print-icf-sections`, a `-shared` library (preemptible
-//!   callees keep their callers apart) and C++ template instances next to functions with
-//!   different LSDAs: the `--print-icf-sections` lines, the sets of symbols sharing an address,
-//!   `.text`'s size and the run; linking directly: `--icf=bogus`, `--icf` and `--keep-unique`
-//!   naming no symbol (exit code, diagnostics, files left).
+//!   callees keep their callers apart), C++ template instances next to functions with
+//!   different LSDAs, and the same linked `-static` (libstdc++.a's and libc.a's sections fold
+//!   too): the `--print-icf-sections` lines, the sets of symbols sharing an address, `.text`'s
+//!   size and the run; linking directly: `--icf=bogus`, `--icf` and `--keep-unique` naming no
+//!   symbol (exit code, diagnostics, files left).
 //! * `android_packed`: `--pack-dyn-relocs=android` and `android+relr` (a library and a PIE):
 //!   `.rela.dyn`'s APS2 bytes, the relocations decoded from them, the relocation sections'
 //!   headers, the dynamic section.
@@ -2374,6 +2375,8 @@ struct IcfVariant {
     shared: bool,
     /// Linker flags (each passed with `-Wl,`).
     flags: &'static [&'static str],
+    /// Driver flags (`-static`).
+    driver: &'static [&'static str],
     /// Text lld's report must contain, and must not contain.
     lld_has: &'static [&'static str],
     lld_lacks: &'static [&'static str],
@@ -2388,6 +2391,7 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         cflags: &[],
         shared: false,
         flags: &["--icf=all", "--print-icf-sections"],
+        driver: &[],
         lld_has: &[
             ".text.addr_b)",
             ".text.call_b)",
@@ -2403,6 +2407,7 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         cflags: &[],
         shared: false,
         flags: &["--icf=safe", "--print-icf-sections"],
+        driver: &[],
         lld_has: &[".text.leaf_b)", ".text.call_b)"],
         lld_lacks: &[".text.addr_b)", ".rodata.table_b)"],
         lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
@@ -2413,6 +2418,7 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         cflags: &["-fno-addrsig"],
         shared: false,
         flags: &["--icf=safe", "--print-icf-sections"],
+        driver: &[],
         lld_has: &["removing identical section"],
         lld_lacks: &[".text.leaf_b)", ".text.call_b)"],
         lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
@@ -2423,6 +2429,7 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         cflags: &["-fno-addrsig"],
         shared: false,
         flags: &["--icf=all", "--print-icf-sections"],
+        driver: &[],
         lld_has: &[".text.addr_b)", ".text.leaf_b)"],
         lld_lacks: &[".rodata.table_b)"],
         lld_run_ends: "same function address: 1\nsame data address: 0 0\n",
@@ -2433,6 +2440,7 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         cflags: &[],
         shared: false,
         flags: &["--icf=all", "--icf=none", "--print-icf-sections"],
+        driver: &[],
         lld_has: &[],
         lld_lacks: &["selected section"],
         lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
@@ -2447,6 +2455,7 @@ const ICF_VARIANTS: &[IcfVariant] = &[
             "--icf=all",
             "--no-print-icf-sections",
         ],
+        driver: &[],
         lld_has: &[],
         lld_lacks: &["selected section"],
         lld_run_ends: "same function address: 1\nsame data address: 0 0\n",
@@ -2463,6 +2472,7 @@ const ICF_VARIANTS: &[IcfVariant] = &[
             "addr_a",
             "--print-icf-sections",
         ],
+        driver: &[],
         lld_has: &[".text.call_b)", ".text.pong_b)"],
         lld_lacks: &[".text.leaf_b)", ".text.addr_b)"],
         lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
@@ -2477,6 +2487,7 @@ const ICF_VARIANTS: &[IcfVariant] = &[
             "--ignore-data-address-equality",
             "--print-icf-sections",
         ],
+        driver: &[],
         lld_has: &[".rodata.table_b)", ".rodata.table_c)", ".text.addr_b)"],
         lld_lacks: &[".text.call_other)"],
         lld_run_ends: "same function address: 1\nsame data address: 1 1\n",
@@ -2491,6 +2502,7 @@ const ICF_VARIANTS: &[IcfVariant] = &[
             "--ignore-data-address-equality",
             "--print-icf-sections",
         ],
+        driver: &[],
         lld_has: &[".text.leaf_b)"],
         lld_lacks: &[".rodata.table_b)", ".text.addr_b)"],
         lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
@@ -2501,6 +2513,7 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         cflags: &["-fPIC", "-fsemantic-interposition"],
         shared: true,
         flags: &["--icf=all", "--print-icf-sections"],
+        driver: &[],
         lld_has: &[".text.hid_b)", ".text.use_hid_b)", ".text.leaf_b)"],
         lld_lacks: &[".text.call_b)", ".text.call_other)"],
         lld_run_ends: "",
@@ -2511,6 +2524,7 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         cflags: &["-fPIC", "-fsemantic-interposition"],
         shared: true,
         flags: &["--icf=safe", "--print-icf-sections"],
+        driver: &[],
         lld_has: &[".text.hid_b)"],
         lld_lacks: &[".text.leaf_b)", ".text.call_b)"],
         lld_run_ends: "",
@@ -2521,7 +2535,19 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         cflags: &[],
         shared: false,
         flags: &["--icf=all", "--print-icf-sections"],
+        driver: &[],
         lld_has: &["(.text._ZN3BoxIlE5twiceEi)", "(.text._ZN3BoxIcE5twiceEi)"],
+        lld_lacks: &["catch_"],
+        lld_run_ends: "caught 3\nsame template address: 1\n",
+    },
+    IcfVariant {
+        name: "static_libstdcxx",
+        cxx: true,
+        cflags: &[],
+        shared: false,
+        flags: &["--icf=all", "--print-icf-sections"],
+        driver: &["-static"],
+        lld_has: &["libstdc++.a(", "(.text._ZN3BoxIlE5twiceEi)"],
         lld_lacks: &["catch_"],
         lld_run_ends: "caught 3\nsame template address: 1\n",
     },
@@ -2589,6 +2615,7 @@ fn icf(dir: &Path, v: &IcfVariant) -> Check {
             a.push("-shared".to_string());
         }
         a.extend(v.flags.iter().map(|f| format!("-Wl,{f}")));
+        a.extend(strings(v.driver));
         s.link_in(None, c, v.cxx, &a, out)
     };
     let lines = |o: &Output| -> Vec<String> { o.stdout_str().lines().map(String::from).collect() };
