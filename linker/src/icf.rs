@@ -719,3 +719,35 @@ pub fn fold(config: &Config, res: &mut Resolved) -> String {
         String::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{is_c_identifier, read_uleb, split};
+
+    #[test]
+    fn uleb_reads_addrsig_indices() {
+        let data = [0x05, 0x80, 0x01, 0xff, 0x7f];
+        let (a, rest) = read_uleb(&data).expect("first");
+        let (b, rest) = read_uleb(rest).expect("second");
+        let (c, rest) = read_uleb(rest).expect("third");
+        assert_eq!((a, b, c), (5, 128, 16383));
+        assert!(rest.is_empty());
+        // A truncated number ends the table instead of reading past it.
+        assert_eq!(read_uleb(&[0x80]), None);
+    }
+
+    #[test]
+    fn c_identifier_sections_are_never_folded() {
+        assert!(is_c_identifier(b"my_table"));
+        assert!(!is_c_identifier(b".text.f"));
+        assert!(!is_c_identifier(b"9abc"));
+        assert!(!is_c_identifier(b""));
+    }
+
+    #[test]
+    fn split_keeps_first_appearance_order() {
+        // Classes by parity: the first of each run is kept, later members follow in order.
+        let groups = split(&[4, 1, 6, 3, 8], |a, b| a % 2 == b % 2);
+        assert_eq!(groups, vec![vec![4, 6, 8], vec![1, 3]]);
+    }
+}
