@@ -104,7 +104,10 @@ fn target(res: &Resolved, file: FileId, index: usize) -> Target {
             value: sym.st_value(LE),
         };
     }
-    if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
+    if shndx == elf::SHN_UNDEF
+        || shndx >= elf::SHN_LORESERVE
+        || usize::from(shndx) >= f.sections.len()
+    {
         return Target::Other(id);
     }
     Target::InSection {
@@ -512,7 +515,10 @@ fn equal_variable(
             if res.files[xf as usize].sections[xs as usize].kind == SectionKind::Merge {
                 continue;
             }
-            if class[idx.of(xf, xs)] != class[idx.of(yf, ys)] {
+            // Class 0 is no section lld compares (a discarded copy, `.eh_frame`): different
+            // symbols there are never the same target.
+            let cx = class[idx.of(xf, xs)];
+            if cx == 0 || cx != class[idx.of(yf, ys)] {
                 return false;
             }
         }
@@ -711,6 +717,26 @@ pub fn fold(config: &Config, res: &mut Resolved) -> String {
     }
     for &(f, s) in folding.repl.keys() {
         res.files[f as usize].sections[s as usize].kind = SectionKind::Folded;
+    }
+    // Sections that only describe a folded one (`SHF_LINK_ORDER` to it:
+    // `__patchable_function_entries`, `.llvm_bb_addr_map`, ...) would describe the kept one a
+    // second time: they go too, as in lld (with no section in their place).
+    for f in &mut res.files {
+        let linked: Vec<usize> = f
+            .sections
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                s.kind == SectionKind::Regular && s.flags() & u64::from(elf::SHF_LINK_ORDER) != 0
+            })
+            .map(|(i, _)| i)
+            .collect();
+        for i in linked {
+            let target = f.sections[i].shdr.sh_link(LE) as usize;
+            if f.sections.get(target).map(|t| t.kind) == Some(SectionKind::Folded) {
+                f.sections[i].kind = SectionKind::Folded;
+            }
+        }
     }
     res.icf = folding;
     if config.print_icf_sections {
