@@ -119,8 +119,10 @@
 //!   (with `all` and with `safe`), `--no-print-icf-sections`, a `-shared` library (preemptible
 //!   callees keep their callers apart), C++ template instances next to functions with
 //!   different LSDAs, and the same linked `-static` (libstdc++.a's and libc.a's sections fold
-//!   too): the `--print-icf-sections` lines, the sets of symbols sharing an address, `.text`'s
-//!   size and the run; linking directly: `--icf=bogus`, `--icf` and `--keep-unique` naming no
+//!   too), and with `-fpatchable-function-entry=2 -g` (the entries and the debug info of
+//!   folded functions): the `--print-icf-sections` lines, the sets of symbols sharing an
+//!   address, `.text`'s size, those sections' bytes and `DW_AT_low_pc`/`DW_AT_high_pc` values,
+//!   and the run; linking directly: `--icf=bogus`, `--icf` and `--keep-unique` naming no
 //!   symbol (exit code, diagnostics, files left).
 //! * `android_packed`: `--pack-dyn-relocs=android` and `android+relr` (a library and a PIE):
 //!   `.rela.dyn`'s APS2 bytes, the relocations decoded from them, the relocation sections'
@@ -2377,6 +2379,10 @@ struct IcfVariant {
     flags: &'static [&'static str],
     /// Driver flags (`-static`).
     driver: &'static [&'static str],
+    /// Sections whose bytes must be lld's (`__patchable_function_entries`).
+    sections: &'static [&'static str],
+    /// Compare the code addresses debug info gives (`DW_AT_low_pc`/`DW_AT_high_pc`).
+    debug: bool,
     /// Text lld's report must contain, and must not contain.
     lld_has: &'static [&'static str],
     lld_lacks: &'static [&'static str],
@@ -2392,6 +2398,8 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         shared: false,
         flags: &["--icf=all", "--print-icf-sections"],
         driver: &[],
+        sections: &[],
+        debug: false,
         lld_has: &[
             ".text.addr_b)",
             ".text.call_b)",
@@ -2408,6 +2416,8 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         shared: false,
         flags: &["--icf=safe", "--print-icf-sections"],
         driver: &[],
+        sections: &[],
+        debug: false,
         lld_has: &[".text.leaf_b)", ".text.call_b)"],
         lld_lacks: &[".text.addr_b)", ".rodata.table_b)"],
         lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
@@ -2419,6 +2429,8 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         shared: false,
         flags: &["--icf=safe", "--print-icf-sections"],
         driver: &[],
+        sections: &[],
+        debug: false,
         lld_has: &["removing identical section"],
         lld_lacks: &[".text.leaf_b)", ".text.call_b)"],
         lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
@@ -2430,6 +2442,8 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         shared: false,
         flags: &["--icf=all", "--print-icf-sections"],
         driver: &[],
+        sections: &[],
+        debug: false,
         lld_has: &[".text.addr_b)", ".text.leaf_b)"],
         lld_lacks: &[".rodata.table_b)"],
         lld_run_ends: "same function address: 1\nsame data address: 0 0\n",
@@ -2441,6 +2455,8 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         shared: false,
         flags: &["--icf=all", "--icf=none", "--print-icf-sections"],
         driver: &[],
+        sections: &[],
+        debug: false,
         lld_has: &[],
         lld_lacks: &["selected section"],
         lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
@@ -2456,6 +2472,8 @@ const ICF_VARIANTS: &[IcfVariant] = &[
             "--no-print-icf-sections",
         ],
         driver: &[],
+        sections: &[],
+        debug: false,
         lld_has: &[],
         lld_lacks: &["selected section"],
         lld_run_ends: "same function address: 1\nsame data address: 0 0\n",
@@ -2473,6 +2491,8 @@ const ICF_VARIANTS: &[IcfVariant] = &[
             "--print-icf-sections",
         ],
         driver: &[],
+        sections: &[],
+        debug: false,
         lld_has: &[".text.call_b)", ".text.pong_b)"],
         lld_lacks: &[".text.leaf_b)", ".text.addr_b)"],
         lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
@@ -2488,6 +2508,8 @@ const ICF_VARIANTS: &[IcfVariant] = &[
             "--print-icf-sections",
         ],
         driver: &[],
+        sections: &[],
+        debug: false,
         lld_has: &[".rodata.table_b)", ".rodata.table_c)", ".text.addr_b)"],
         lld_lacks: &[".text.call_other)"],
         lld_run_ends: "same function address: 1\nsame data address: 1 1\n",
@@ -2503,6 +2525,8 @@ const ICF_VARIANTS: &[IcfVariant] = &[
             "--print-icf-sections",
         ],
         driver: &[],
+        sections: &[],
+        debug: false,
         lld_has: &[".text.leaf_b)"],
         lld_lacks: &[".rodata.table_b)", ".text.addr_b)"],
         lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
@@ -2514,6 +2538,8 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         shared: true,
         flags: &["--icf=all", "--print-icf-sections"],
         driver: &[],
+        sections: &[],
+        debug: false,
         lld_has: &[".text.hid_b)", ".text.use_hid_b)", ".text.leaf_b)"],
         lld_lacks: &[".text.call_b)", ".text.call_other)"],
         lld_run_ends: "",
@@ -2525,6 +2551,8 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         shared: true,
         flags: &["--icf=safe", "--print-icf-sections"],
         driver: &[],
+        sections: &[],
+        debug: false,
         lld_has: &[".text.hid_b)"],
         lld_lacks: &[".text.leaf_b)", ".text.call_b)"],
         lld_run_ends: "",
@@ -2536,6 +2564,8 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         shared: false,
         flags: &["--icf=all", "--print-icf-sections"],
         driver: &[],
+        sections: &[],
+        debug: false,
         lld_has: &["(.text._ZN3BoxIlE5twiceEi)", "(.text._ZN3BoxIcE5twiceEi)"],
         lld_lacks: &["catch_"],
         lld_run_ends: "caught 3\nsame template address: 1\n",
@@ -2547,9 +2577,24 @@ const ICF_VARIANTS: &[IcfVariant] = &[
         shared: false,
         flags: &["--icf=all", "--print-icf-sections"],
         driver: &["-static"],
+        sections: &[],
+        debug: false,
         lld_has: &["libstdc++.a(", "(.text._ZN3BoxIlE5twiceEi)"],
         lld_lacks: &["catch_"],
         lld_run_ends: "caught 3\nsame template address: 1\n",
+    },
+    IcfVariant {
+        name: "patchable_entries_and_debug_info",
+        cxx: false,
+        cflags: &["-fpatchable-function-entry=2", "-g"],
+        shared: false,
+        flags: &["--icf=all", "--print-icf-sections"],
+        driver: &[],
+        sections: &["__patchable_function_entries"],
+        debug: true,
+        lld_has: &[".text.leaf_b)", ".text.addr_b)"],
+        lld_lacks: &[".text.call_other)"],
+        lld_run_ends: "same function address: 1\nsame data address: 0 0\n",
     },
 ];
 
@@ -2649,6 +2694,29 @@ fn icf(dir: &Path, v: &IcfVariant) -> Check {
         &[text_size(&w_out)?],
         &[text_size(&l_out)?],
     ));
+    for name in v.sections {
+        p.check(same_lines(
+            &format!("the bytes of {name}"),
+            &section_bytes(&w_out, name)?,
+            &section_bytes(&l_out, name)?,
+        ));
+    }
+    if v.debug {
+        let l_pcs = debug_pc_lines(&l_out)?;
+        expect_lld(
+            l_pcs.iter().any(|l| l.contains("(0x0000000000000000)")),
+            || {
+                format!(
+                    "ld.lld-22's debug info should give folded functions the tombstone:\n{l_pcs:?}"
+                )
+            },
+        )?;
+        p.check(same_lines(
+            "the code addresses in .debug_info",
+            &debug_pc_lines(&w_out)?,
+            &l_pcs,
+        ));
+    }
     if !v.shared {
         let l_run = lld.run(&l_out)?;
         expect_lld(
@@ -2664,6 +2732,25 @@ fn icf(dir: &Path, v: &IcfVariant) -> Check {
         p.check(same_run(&weld.run(&w_out)?, &l_run));
     }
     p.done()
+}
+
+/// `DW_AT_name`, `DW_AT_low_pc` and `DW_AT_high_pc` lines of `.debug_info`, in order.
+fn debug_pc_lines(file: &Path) -> Result<Vec<String>, String> {
+    let mut cmd = Command::new(tools::find(tools::DWARFDUMP)?);
+    cmd.arg("--debug-info").arg(file);
+    let text = run::run(&mut cmd, run::TOOL_TIMEOUT)?
+        .ok("llvm-dwarfdump-22")?
+        .stdout_str();
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            l.starts_with("DW_AT_low_pc")
+                || l.starts_with("DW_AT_high_pc")
+                || l.starts_with("DW_AT_name")
+        })
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect())
 }
 
 /// (variant, linker flags): options the linker called directly must treat as lld does.
