@@ -6,7 +6,6 @@ use std::path::PathBuf;
 /// lld's maximum and common page size on x86-64.
 pub const DEFAULT_PAGE_SIZE: u64 = 4096;
 
-/// The kind of file being produced.
 /// `--icf=`: identical code folding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IcfLevel {
@@ -18,6 +17,7 @@ pub enum IcfLevel {
     All,
 }
 
+/// The kind of file being produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputKind {
     /// An executable: static or dynamic, PIE or not (see `Config::pie`, `Config::is_static`).
