@@ -45,7 +45,9 @@ impl Folding {
 /// What a relocation refers to, as folding compares it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Target {
-    /// A symbol defined in section `sec` of `file`, at `value`; `global` for a global symbol.
+    /// A symbol defined in section `sec` of `file`, at `value`. `id` names the symbol itself
+    /// (the global, or the file and index of a local one): two references to the very same
+    /// symbol are equal whatever its section.
     InSection {
         id: (Option<SymbolId>, FileId, u32),
         file: FileId,
