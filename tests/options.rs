@@ -115,6 +115,16 @@
 //!   reproducibility; malformed values.
 //! * `unique`: `--unique` and `--xosegment` on a program without the C library: allocated
 //!   sections and program headers as lld's, run.
+//! * `icf`: `--icf=all`, `--icf=safe` (objects with and without `.llvm_addrsig`), `--icf=none`
+//!   after `--icf=all`, `--keep-unique=` (both spellings), `--ignore-data-address-equality`
+//!   (with `all` and with `safe`), `--no-print-icf-sections`, a `-shared` library (preemptible
+//!   callees keep their callers apart), C++ template instances next to functions with
+//!   different LSDAs, and the same linked `-static` (libstdc++.a's and libc.a's sections fold
+//!   too), and with `-fpatchable-function-entry=2 -g` (the entries and the debug info of
+//!   folded functions): the `--print-icf-sections` lines, the sets of symbols sharing an
+//!   address, `.text`'s size, those sections' bytes and `DW_AT_low_pc`/`DW_AT_high_pc` values,
+//!   and the run; linking directly: `--icf=bogus`, `--icf` and `--keep-unique` naming no
+//!   symbol (exit code, diagnostics, files left).
 //! * `android_packed`: `--pack-dyn-relocs=android` and `android+relr` (a library and a PIE):
 //!   `.rela.dyn`'s APS2 bytes, the relocations decoded from them, the relocation sections'
 //!   headers, the dynamic section.
@@ -467,6 +477,14 @@ fn trials() -> Vec<Trial> {
     for &(name, flags) in UNIQUE_VARIANTS {
         t.push(trial(GROUP, format!("unique::{name}"), move |d| {
             unique(d, flags)
+        }));
+    }
+    for v in ICF_VARIANTS {
+        t.push(trial(GROUP, format!("icf::{}", v.name), move |d| icf(d, v)));
+    }
+    for &(name, flags) in ICF_ERRORS {
+        t.push(trial(GROUP, format!("icf::{name}"), move |d| {
+            icf_direct(d, flags)
         }));
     }
     for &(name, flags) in ANDROID_PACKED_VARIANTS {
@@ -2383,6 +2401,432 @@ fn unique(dir: &Path, flags: &[&str]) -> Check {
     ));
     p.check(same_run(&weld.run(&w_out)?, &l_run));
     p.done()
+}
+
+/// One `icf` trial: what is built, how it is linked, and what ld.lld-22's
+/// `--print-icf-sections` lines must show for the trial to test anything.
+struct IcfVariant {
+    name: &'static str,
+    /// `icf/except.cc` (else `icf/funcs.c` and `icf/main.c`).
+    cxx: bool,
+    /// Extra compiler flags (besides `-ffunction-sections -fdata-sections`).
+    cflags: &'static [&'static str],
+    /// `icf/funcs.c` alone as a shared library (nothing runs).
+    shared: bool,
+    /// Linker flags (each passed with `-Wl,`).
+    flags: &'static [&'static str],
+    /// Driver flags (`-static`).
+    driver: &'static [&'static str],
+    /// Sections whose bytes must be lld's (`__patchable_function_entries`).
+    sections: &'static [&'static str],
+    /// Compare the code addresses debug info gives (`DW_AT_low_pc`/`DW_AT_high_pc`).
+    debug: bool,
+    /// Text lld's report must contain, and must not contain.
+    lld_has: &'static [&'static str],
+    lld_lacks: &'static [&'static str],
+    /// The last line of lld's run (the programs print whether addresses are shared).
+    lld_run_ends: &'static str,
+}
+
+const ICF_VARIANTS: &[IcfVariant] = &[
+    IcfVariant {
+        name: "all",
+        cxx: false,
+        cflags: &[],
+        shared: false,
+        flags: &["--icf=all", "--print-icf-sections"],
+        driver: &[],
+        sections: &[],
+        debug: false,
+        lld_has: &[
+            ".text.addr_b)",
+            ".text.call_b)",
+            ".text.pong_b)",
+            ".text.ping_b)",
+        ],
+        lld_lacks: &[".text.call_other)", ".rodata.table_b)"],
+        lld_run_ends: "same function address: 1\nsame data address: 0 0\n",
+    },
+    IcfVariant {
+        name: "safe",
+        cxx: false,
+        cflags: &[],
+        shared: false,
+        flags: &["--icf=safe", "--print-icf-sections"],
+        driver: &[],
+        sections: &[],
+        debug: false,
+        lld_has: &[".text.leaf_b)", ".text.call_b)"],
+        lld_lacks: &[".text.addr_b)", ".rodata.table_b)"],
+        lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
+    },
+    IcfVariant {
+        name: "safe_without_addrsig",
+        cxx: false,
+        cflags: &["-fno-addrsig"],
+        shared: false,
+        flags: &["--icf=safe", "--print-icf-sections"],
+        driver: &[],
+        sections: &[],
+        debug: false,
+        lld_has: &["removing identical section"],
+        lld_lacks: &[".text.leaf_b)", ".text.call_b)"],
+        lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
+    },
+    IcfVariant {
+        name: "all_without_addrsig",
+        cxx: false,
+        cflags: &["-fno-addrsig"],
+        shared: false,
+        flags: &["--icf=all", "--print-icf-sections"],
+        driver: &[],
+        sections: &[],
+        debug: false,
+        lld_has: &[".text.addr_b)", ".text.leaf_b)"],
+        lld_lacks: &[".rodata.table_b)"],
+        lld_run_ends: "same function address: 1\nsame data address: 0 0\n",
+    },
+    IcfVariant {
+        name: "none_last",
+        cxx: false,
+        cflags: &[],
+        shared: false,
+        flags: &["--icf=all", "--icf=none", "--print-icf-sections"],
+        driver: &[],
+        sections: &[],
+        debug: false,
+        lld_has: &[],
+        lld_lacks: &["selected section"],
+        lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
+    },
+    IcfVariant {
+        name: "no_print",
+        cxx: false,
+        cflags: &[],
+        shared: false,
+        flags: &[
+            "--print-icf-sections",
+            "--icf=all",
+            "--no-print-icf-sections",
+        ],
+        driver: &[],
+        sections: &[],
+        debug: false,
+        lld_has: &[],
+        lld_lacks: &["selected section"],
+        lld_run_ends: "same function address: 1\nsame data address: 0 0\n",
+    },
+    IcfVariant {
+        name: "keep_unique",
+        cxx: false,
+        cflags: &[],
+        shared: false,
+        flags: &[
+            "--icf=all",
+            "--keep-unique=leaf_b",
+            "--keep-unique",
+            "addr_a",
+            "--print-icf-sections",
+        ],
+        driver: &[],
+        sections: &[],
+        debug: false,
+        lld_has: &[".text.call_b)", ".text.pong_b)"],
+        lld_lacks: &[".text.leaf_b)", ".text.addr_b)"],
+        lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
+    },
+    IcfVariant {
+        name: "ignore_data_address_equality",
+        cxx: false,
+        cflags: &[],
+        shared: false,
+        flags: &[
+            "--icf=all",
+            "--ignore-data-address-equality",
+            "--print-icf-sections",
+        ],
+        driver: &[],
+        sections: &[],
+        debug: false,
+        lld_has: &[".rodata.table_b)", ".rodata.table_c)", ".text.addr_b)"],
+        lld_lacks: &[".text.call_other)"],
+        lld_run_ends: "same function address: 1\nsame data address: 1 1\n",
+    },
+    IcfVariant {
+        name: "safe_ignore_data_address_equality",
+        cxx: false,
+        cflags: &[],
+        shared: false,
+        flags: &[
+            "--icf=safe",
+            "--ignore-data-address-equality",
+            "--print-icf-sections",
+        ],
+        driver: &[],
+        sections: &[],
+        debug: false,
+        lld_has: &[".text.leaf_b)"],
+        lld_lacks: &[".rodata.table_b)", ".text.addr_b)"],
+        lld_run_ends: "same function address: 0\nsame data address: 0 0\n",
+    },
+    IcfVariant {
+        name: "shared",
+        cxx: false,
+        cflags: &["-fPIC", "-fsemantic-interposition"],
+        shared: true,
+        flags: &["--icf=all", "--print-icf-sections"],
+        driver: &[],
+        sections: &[],
+        debug: false,
+        lld_has: &[".text.hid_b)", ".text.use_hid_b)", ".text.leaf_b)"],
+        lld_lacks: &[".text.call_b)", ".text.call_other)"],
+        lld_run_ends: "",
+    },
+    IcfVariant {
+        name: "shared_safe",
+        cxx: false,
+        cflags: &["-fPIC", "-fsemantic-interposition"],
+        shared: true,
+        flags: &["--icf=safe", "--print-icf-sections"],
+        driver: &[],
+        sections: &[],
+        debug: false,
+        lld_has: &[".text.hid_b)"],
+        lld_lacks: &[".text.leaf_b)", ".text.call_b)"],
+        lld_run_ends: "",
+    },
+    IcfVariant {
+        name: "cxx_templates_and_lsda",
+        cxx: true,
+        cflags: &[],
+        shared: false,
+        flags: &["--icf=all", "--print-icf-sections"],
+        driver: &[],
+        sections: &[],
+        debug: false,
+        lld_has: &["(.text._ZN3BoxIlE5twiceEi)", "(.text._ZN3BoxIcE5twiceEi)"],
+        lld_lacks: &["catch_"],
+        lld_run_ends: "caught 3\nsame template address: 1\n",
+    },
+    IcfVariant {
+        name: "static_libstdcxx",
+        cxx: true,
+        cflags: &[],
+        shared: false,
+        flags: &["--icf=all", "--print-icf-sections"],
+        driver: &["-static"],
+        sections: &[],
+        debug: false,
+        lld_has: &["libstdc++.a(", "(.text._ZN3BoxIlE5twiceEi)"],
+        lld_lacks: &["catch_"],
+        lld_run_ends: "caught 3\nsame template address: 1\n",
+    },
+    IcfVariant {
+        name: "patchable_entries_and_debug_info",
+        cxx: false,
+        cflags: &["-fpatchable-function-entry=2", "-g"],
+        shared: false,
+        flags: &["--icf=all", "--print-icf-sections"],
+        driver: &[],
+        sections: &["__patchable_function_entries"],
+        debug: true,
+        lld_has: &[".text.leaf_b)", ".text.addr_b)"],
+        lld_lacks: &[".text.call_other)"],
+        lld_run_ends: "same function address: 1\nsame data address: 0 0\n",
+    },
+];
+
+/// The defined functions and objects of `file` that share an address with another, as sorted
+/// `name name ...` lines, one per address.
+fn shared_address_sets(file: &Path) -> Result<Vec<String>, String> {
+    let mut by_addr: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    for l in dynelf::readelf(&["-sW"], file)?.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        if f.len() < 8 || !(f[3] == "FUNC" || f[3] == "OBJECT") || f[6] == "UND" {
+            continue;
+        }
+        by_addr
+            .entry(f[1].to_string())
+            .or_default()
+            .insert(f[7].to_string());
+    }
+    let mut sets: Vec<String> = by_addr
+        .into_values()
+        .filter(|s| s.len() > 1)
+        .map(|s| s.into_iter().collect::<Vec<_>>().join(" "))
+        .collect();
+    sets.sort();
+    Ok(sets)
+}
+
+/// The size of `.text`, as llvm-readelf-22 shows it.
+fn text_size(file: &Path) -> Result<String, String> {
+    dynelf::readelf(&["-SW"], file)?
+        .lines()
+        .find_map(|l| {
+            let f: Vec<&str> = l.split_once(']')?.1.split_whitespace().collect();
+            (f.first() == Some(&".text")).then(|| f.get(4).map(|s| s.to_string()))?
+        })
+        .ok_or_else(|| format!("{} has no .text", file.display()))
+}
+
+/// `--icf=` and its companions on `icf/` (C twins, callers of twins, mutually recursive twins,
+/// address-taken twins, read-only tables, hidden and exported functions; C++ template
+/// instances and functions with different LSDAs), linked through clang-22 by each linker:
+/// the `--print-icf-sections` lines must be lld's (which must show the scenario folds, or does
+/// not fold, what it is about), and so must the sets of symbols sharing an address, `.text`'s
+/// size and the program's run.
+fn icf(dir: &Path, v: &IcfVariant) -> Check {
+    let c = Compiler::Clang;
+    let mut cflags = vec!["-ffunction-sections", "-fdata-sections"];
+    cflags.extend(v.cflags);
+    let objs = if v.cxx {
+        vec![obj("icf", "except.cc", c, &cflags)?]
+    } else if v.shared {
+        vec![obj("icf", "funcs.c", c, &cflags)?]
+    } else {
+        vec![
+            obj("icf", "funcs.c", c, &cflags)?,
+            obj("icf", "main.c", c, &cflags)?,
+        ]
+    };
+    let (lld, weld) = sides(dir)?;
+    let out = if v.shared { "libicf.so" } else { "a.out" };
+    let build = |s: &Side| -> Result<(PathBuf, Output), String> {
+        let mut a: Vec<String> = objs.iter().map(|o| arg(o)).collect();
+        if v.shared {
+            a.push("-shared".to_string());
+        }
+        a.extend(v.flags.iter().map(|f| format!("-Wl,{f}")));
+        a.extend(strings(v.driver));
+        s.link_in(None, c, v.cxx, &a, out)
+    };
+    let lines = |o: &Output| -> Vec<String> { o.stdout_str().lines().map(String::from).collect() };
+    let (l_out, l_link) = reference(build(&lld))?;
+    let l_lines = lines(&l_link);
+    let report = l_lines.join("\n");
+    for want in v.lld_has {
+        expect_lld(report.contains(want), || {
+            format!("ld.lld-22's --print-icf-sections should mention {want}:\n{report}")
+        })?;
+    }
+    for bad in v.lld_lacks {
+        expect_lld(!report.contains(bad), || {
+            format!("ld.lld-22's --print-icf-sections should not mention {bad}:\n{report}")
+        })?;
+    }
+    let (w_out, w_link) = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "the --print-icf-sections lines",
+        &lines(&w_link),
+        &l_lines,
+    ));
+    p.check(same_lines(
+        "the symbols sharing an address",
+        &shared_address_sets(&w_out)?,
+        &shared_address_sets(&l_out)?,
+    ));
+    p.check(same_lines(
+        "the size of .text",
+        &[text_size(&w_out)?],
+        &[text_size(&l_out)?],
+    ));
+    for name in v.sections {
+        p.check(same_lines(
+            &format!("the bytes of {name}"),
+            &section_bytes(&w_out, name)?,
+            &section_bytes(&l_out, name)?,
+        ));
+    }
+    if v.debug {
+        let l_pcs = debug_pc_lines(&l_out)?;
+        expect_lld(
+            l_pcs.iter().any(|l| l.contains("(0x0000000000000000)")),
+            || {
+                format!(
+                    "ld.lld-22's debug info should give folded functions the tombstone:\n{l_pcs:?}"
+                )
+            },
+        )?;
+        p.check(same_lines(
+            "the code addresses in .debug_info",
+            &debug_pc_lines(&w_out)?,
+            &l_pcs,
+        ));
+    }
+    if !v.shared {
+        let l_run = lld.run(&l_out)?;
+        expect_lld(
+            l_run.code == Some(0) && l_run.stdout_str().ends_with(v.lld_run_ends),
+            || {
+                format!(
+                    "ld.lld-22's program should end with {:?}\n{}",
+                    v.lld_run_ends,
+                    l_run.report()
+                )
+            },
+        )?;
+        p.check(same_run(&weld.run(&w_out)?, &l_run));
+    }
+    p.done()
+}
+
+/// `DW_AT_name`, `DW_AT_low_pc` and `DW_AT_high_pc` lines of `.debug_info`, in order.
+fn debug_pc_lines(file: &Path) -> Result<Vec<String>, String> {
+    let mut cmd = Command::new(tools::find(tools::DWARFDUMP)?);
+    cmd.arg("--debug-info").arg(file);
+    let text = run::run(&mut cmd, run::TOOL_TIMEOUT)?
+        .ok("llvm-dwarfdump-22")?
+        .stdout_str();
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            l.starts_with("DW_AT_low_pc")
+                || l.starts_with("DW_AT_high_pc")
+                || l.starts_with("DW_AT_name")
+        })
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect())
+}
+
+/// (variant, linker flags): options the linker called directly must treat as lld does.
+const ICF_ERRORS: &[(&str, &[&str])] = &[
+    ("bad_value", &["--icf=bogus"]),
+    ("missing_value", &["--icf"]),
+    (
+        "keep_unique_missing",
+        &["--icf=all", "--keep-unique=nosuch"],
+    ),
+    ("keep_unique_without_icf", &["--keep-unique=nosuch"]),
+];
+
+/// Bad `--icf` values and `--keep-unique` naming no symbol, the linker called directly on
+/// `icf/funcs.c`: exit code, diagnostics but for the program name, files left behind.
+fn icf_direct(dir: &Path, flags: &[&str]) -> Check {
+    let o = obj(
+        "icf",
+        "funcs.c",
+        Compiler::Clang,
+        &["-ffunction-sections", "-fdata-sections"],
+    )?;
+    let (lld, weld) = sides(dir)?;
+    let mut args = strings(flags);
+    args.push(arg(&o));
+    args.push("--unresolved-symbols=ignore-all".to_string());
+    let lo = link_directly(dir, &lld, &args)?;
+    let refused = flags
+        .iter()
+        .any(|f| f.starts_with("--icf") && *f != "--icf=all");
+    expect_lld((lo.code == Some(1)) == refused, || {
+        format!(
+            "ld.lld-22's outcome is not the one expected\n{}",
+            lo.report()
+        )
+    })?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
 }
 
 /// (variant, flags for the library and the program).

@@ -1354,10 +1354,6 @@ mod tests {
             "option --script is not implemented yet"
         );
         assert_eq!(
-            error("--icf=all a.o"),
-            "option --icf=all is not implemented yet"
-        );
-        assert_eq!(
             error("--emit-relocs a.o"),
             "option --emit-relocs is not implemented yet"
         );

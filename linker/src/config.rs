@@ -6,6 +6,17 @@ use std::path::PathBuf;
 /// lld's maximum and common page size on x86-64.
 pub const DEFAULT_PAGE_SIZE: u64 = 4096;
 
+/// `--icf=`: identical code folding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IcfLevel {
+    /// No folding (the default).
+    None,
+    /// Fold only sections whose address no object or export makes significant.
+    Safe,
+    /// Fold every identical code section (and data whose address is not significant).
+    All,
+}
+
 /// The kind of file being produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputKind {
@@ -382,6 +393,15 @@ pub struct Config {
     /// `--optimize-bb-jumps`: delete (or flip) jumps at the end of an executable input section
     /// that only reach the next one (basic-block sections).
     pub optimize_bb_jumps: bool,
+    /// `--icf=`: which identical input sections are folded into one (`crate::icf`).
+    pub icf: IcfLevel,
+    /// `--keep-unique=SYMBOL`: the sections defining these symbols are never folded.
+    pub keep_unique: Vec<String>,
+    /// `--ignore-data-address-equality`: with `--icf=all`, read-only data may be folded even
+    /// when its address is taken.
+    pub ignore_data_address_equality: bool,
+    /// `--print-icf-sections`: list the folded sections on stdout, as lld does.
+    pub print_icf_sections: bool,
     /// `--split-stack-adjust-size=N` (lld's default 16384): validated and kept, though on x86-64
     /// lld 22 always adjusts split-stack prologues by 0x4000 whatever it says.
     pub split_stack_adjust_size: i64,
@@ -547,6 +567,10 @@ impl Default for Config {
             optimize: 1,
             branch_to_branch_flag: None,
             optimize_bb_jumps: false,
+            icf: IcfLevel::None,
+            keep_unique: Vec::new(),
+            ignore_data_address_equality: false,
+            print_icf_sections: false,
             split_stack_adjust_size: 16384,
             dependent_libraries: true,
             omagic: false,

@@ -174,6 +174,14 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             }
         }
     }
+    // Identical sections fold once liveness is settled, as in lld: the GC report and
+    // --why-live describe the link before folding.
+    if config.icf != crate::config::IcfLevel::None {
+        let icf_report = t.run("identical code folding", || {
+            crate::icf::fold(&config, &mut res)
+        });
+        print!("{icf_report}");
+    }
     // The set of objects is final: their CET properties decide the output's (and the PLT's
     // layout). lld reports `-z cet-report=error` findings here but stops only after the
     // relocation scan, so they go before the errors found up to then.

@@ -147,6 +147,9 @@ pub enum SectionKind {
     Garbage,
     /// In an archive member that `--gc-archive-members` never loaded.
     Unloaded,
+    /// Folded by `--icf` into an identical section (`Resolved::icf` says which): not in the
+    /// output, and its symbols take the address of the section kept.
+    Folded,
 }
 
 /// One section of an input object.

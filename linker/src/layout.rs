@@ -532,12 +532,17 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
                 offset: 0,
                 // `--optimize-bb-jumps` may have cut a jump off the end.
                 size: sec.size() - res.rewrites.dropped(fi as FileId, si as u32),
-                align: sec.align(),
+                // A section that others were folded into meets their alignment too.
+                align: res.icf.align_of(fi as FileId, si as u32, sec.align()),
             });
             sec_osec[fi][si] = osec;
         }
     }
     let _ = has_comment_input;
+    // A folded section is placed where the one kept in its place is.
+    for (&(f, s), &(kf, ks)) in &res.icf.repl {
+        sec_osec[f as usize][s as usize] = sec_osec[kf as usize][ks as usize];
+    }
     if let Some(ranks) = crate::section_order::shuffled_ranks(config, res) {
         apply_section_ranks(&mut b, &ranks);
     }
@@ -2544,6 +2549,9 @@ impl Layout {
                     ChunkKind::Synthetic(_) | ChunkKind::Common(_) | ChunkKind::Copy(_) => {}
                 }
             }
+        }
+        for (&(f, s), &(kf, ks)) in &res.icf.repl {
+            self.sec_addr[f as usize][s as usize] = self.sec_addr[kf as usize][ks as usize];
         }
         self.merged_addr = merged_addr;
         self.got_addr = self.synthetic_address(Synthetic::Got).unwrap_or(0);

@@ -17,6 +17,7 @@ pub mod eh_frame;
 pub mod error;
 pub mod gc_report;
 pub mod glob;
+pub mod icf;
 pub mod input_files;
 pub mod layout;
 pub mod libcalls;

@@ -55,12 +55,19 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
                 continue;
             }
             let sec = &f.sections[shndx as usize];
-            if !matches!(sec.kind, SectionKind::Regular) {
-                continue;
-            }
+            // A symbol of a section `--icf` folded is listed under the section kept, as lld
+            // lists it.
+            let key = match sec.kind {
+                SectionKind::Regular => (fi as FileId, u32::from(shndx)),
+                SectionKind::Folded => match res.icf.repl.get(&(fi as FileId, u32::from(shndx))) {
+                    Some(&k) => k,
+                    None => continue,
+                },
+                _ => continue,
+            };
             let addr = lay.sec_addr[fi][shndx as usize].wrapping_add(s.st_value(LE));
             let name = String::from_utf8_lossy(name).into_owned();
-            syms.entry((fi as FileId, u32::from(shndx)))
+            syms.entry(key)
                 .or_default()
                 .push((addr, s.st_size(LE), name));
         }

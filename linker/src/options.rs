@@ -14,8 +14,8 @@ use std::path::PathBuf;
 
 use crate::args::ParseState;
 use crate::config::{
-    BuildId, CetReport, Compression, Defsym, DefsymValue, Discard, HashStyle, InputKind, Strip,
-    UnresolvedPolicy,
+    BuildId, CetReport, Compression, Defsym, DefsymValue, Discard, HashStyle, IcfLevel, InputKind,
+    Strip, UnresolvedPolicy,
 };
 use crate::error::{Error, Result};
 use crate::{bail, err};
@@ -979,14 +979,14 @@ pub static OPTIONS: &[OptionDef] = &[
         Ok(())
     }},
     opt! {["--compress-sections"], Value, Implemented, "Compress output sections that match the glob and do not have the SHF_ALLOC flag. The sections remain uncompressed if compressed content would be larger. The compression level is <level> (if specified) or a default speed-focused level", "", compress_sections},
-    opt! {["--icf=none"], Flag, Implemented, "Disable identical code folding (default)", "", accept},
-    opt! {["--icf=all"], Flag, NotYet, "Enable identical code folding", "", accept},
-    opt! {["--icf=safe"], Flag, NotYet, "Enable safe identical code folding", "", accept},
-    opt! {["--keep-unique"], Value, IgnoredTuningOnly, "Do not fold this symbol during ICF (weld does no ICF)", "Do not fold this symbol during ICF", accept},
-    opt! {["--ignore-data-address-equality"], Flag, IgnoredTuningOnly, "lld can break the address equality of data (ICF only)", "lld can break the address equality of data", accept},
+    opt! {["--icf=none"], Flag, Implemented, "Disable identical code folding (default)", "", |s, _| { s.config.icf = IcfLevel::None; Ok(()) }},
+    opt! {["--icf=all"], Flag, Implemented, "Enable identical code folding", "", |s, _| { s.config.icf = IcfLevel::All; Ok(()) }},
+    opt! {["--icf=safe"], Flag, Implemented, "Enable safe identical code folding", "", |s, _| { s.config.icf = IcfLevel::Safe; Ok(()) }},
+    opt! {["--keep-unique"], Value, Implemented, "Do not fold this symbol during ICF", "", |s, v| { s.config.keep_unique.push(value(v).to_string()); Ok(()) }},
+    opt! {["--ignore-data-address-equality"], Flag, Implemented, "lld can break the address equality of data", "", |s, _| { s.config.ignore_data_address_equality = true; Ok(()) }},
     opt! {["--ignore-function-address-equality"], Flag, IgnoredTuningOnly, "lld can break the address equality of functions (ICF only)", "lld can break the address equality of functions", accept},
-    opt! {["--print-icf-sections"], Flag, IgnoredTuningOnly, "List identical folded sections (weld folds none)", "List identical folded sections", accept},
-    opt! {["--no-print-icf-sections"], Flag, IgnoredTuningOnly, "Do not list identical folded sections (default)", "", accept},
+    opt! {["--print-icf-sections"], Flag, Implemented, "List identical folded sections", "", |s, _| { s.config.print_icf_sections = true; Ok(()) }},
+    opt! {["--no-print-icf-sections"], Flag, Implemented, "Do not list identical folded sections (default)", "", |s, _| { s.config.print_icf_sections = false; Ok(()) }},
     opt! {["--emit-relocs", "-q"], Flag, NotYet, "Generate relocations in output", "", accept},
     opt! {["--omagic", "-N"], Flag, Implemented, "Set the text and data sections to be readable and writable, do not page align sections, link against static libraries", "", |s, _| {
         s.config.omagic = true;

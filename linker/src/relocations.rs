@@ -1116,8 +1116,20 @@ pub fn apply_relocs(
             // Its dynamic relocation does the work; the field keeps the input's bytes.
             continue;
         }
-        // References from debug info into discarded COMDAT copies get lld's tombstone.
-        if !alloc && sym_index != 0 && target_in_dead_section(res, file, sym_index) {
+        // References from debug info into discarded COMDAT copies get lld's tombstone, and so
+        // do those into sections `--icf` folded (where there is a tombstone value: debug
+        // sections and `-z dead-reloc-in-nonalloc` ones), but for `.debug_line`, which keeps
+        // the kept copy's address so that breakpoints on the folded function still work.
+        let folded = || {
+            s.name != b".debug_line"
+                && (is_debug
+                    || config
+                        .dead_reloc_in_nonalloc
+                        .iter()
+                        .any(|(glob, _)| crate::glob::matches(glob.as_bytes(), s.name)))
+                && target_section_kind(res, file, sym_index) == Some(SectionKind::Folded)
+        };
+        if !alloc && sym_index != 0 && (target_in_dead_section(res, file, sym_index) || folded()) {
             let default = if is_debug && (s.name == b".debug_loc" || s.name == b".debug_ranges") {
                 1
             } else {
@@ -1289,25 +1301,33 @@ fn is_tls_module_base(res: &Resolved, t: &Target) -> bool {
 }
 
 fn target_in_dead_section(res: &Resolved, file: FileId, index: usize) -> bool {
+    matches!(
+        target_section_kind(res, file, index),
+        Some(
+            SectionKind::Discarded
+                | SectionKind::Ignored
+                | SectionKind::Garbage
+                | SectionKind::Unloaded
+        )
+    )
+}
+
+/// The kind of the section that defines what symbol `index` of `file` resolves to (`None` for
+/// undefined, absolute, common, shared and linker-defined symbols).
+fn target_section_kind(res: &Resolved, file: FileId, index: usize) -> Option<SectionKind> {
     let (df, di) = match res.global_of(file, index) {
         Some(g) => match res.symtab.get(g).def {
             SymbolDef::Defined { file, index } => (file, index as usize),
-            _ => return false,
+            _ => return None,
         },
         None => (file, index),
     };
     let f = &res.files[df as usize];
-    let shndx = f.symbols[di].st_shndx(LE);
+    let shndx = f.symbols.get(di)?.st_shndx(LE);
     if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
-        return false;
+        return None;
     }
-    matches!(
-        f.sections[shndx as usize].kind,
-        SectionKind::Discarded
-            | SectionKind::Ignored
-            | SectionKind::Garbage
-            | SectionKind::Unloaded
-    )
+    f.sections.get(shndx as usize).map(|s| s.kind)
 }
 
 #[allow(clippy::too_many_arguments)]

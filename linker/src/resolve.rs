@@ -122,6 +122,8 @@ pub struct Resolved {
     /// lld's x86-64 code rewrites (`--branch-to-branch`, `--optimize-bb-jumps`, split-stack
     /// prologues), decided once symbols and then addresses are known.
     pub rewrites: crate::code_rewrites::CodeRewrites,
+    /// The sections `--icf` folded, and into which (empty without `--icf`).
+    pub icf: crate::icf::Folding,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -269,6 +271,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             exported_definitions: Vec::new(),
             members_loaded_before_lto: HashSet::new(),
             rewrites: Default::default(),
+            icf: Default::default(),
             collected_commons: HashSet::new(),
             got_relax_disabled: HashSet::new(),
             and_features: 0,

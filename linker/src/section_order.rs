@@ -94,6 +94,7 @@ pub fn shuffled_ranks(config: &Config, res: &Resolved) -> Option<HashMap<(FileId
                     | SectionKind::Merge
                     | SectionKind::Comment
                     | SectionKind::Garbage
+                    | SectionKind::Folded
             );
             // lld drops debug sections at input under --strip-debug.
             let stripped = strip_debug
