@@ -137,7 +137,9 @@ fn eh_frame_place(
         s.pieces
             .iter()
             .map(|&pi| &lay.eh.pieces[pi as usize])
-            .find(|p| p.in_offset == rec.offset)
+            // A CIE written once for several sections is listed in each, but only its first
+            // copy has a place in the output: the others are dead pieces for lld.
+            .find(|p| p.file == file && p.sec == sec && p.in_offset == rec.offset)
     });
     match kept {
         Some(p) => base + p.out_offset + delta,
