@@ -138,11 +138,11 @@
 //!   relaxable GOT and TLS references, a function-pointer table, a function only
 //!   `--gc-sections` drops) and a C++ program with exceptions and a template instantiated in two
 //!   files (a discarded COMDAT copy), from clang and gcc, as a PIE, static, with
-//!   `--gc-sections`, and as a shared library with the program using it (debug info on): the
-//!   relocation sections' headers, every relocation of the sections `--emit-relocs` writes
-//!   (offset, type, symbol name, addend), the `.symtab` lines of the section symbols and of the
-//!   programs' own symbols (the whole `.symtab` but for static links), the run; `--emit-relocs`
-//!   with `-s`: lld's error.
+//!   `--gc-sections`, with `-x` and `-X` (the locals relocations name stay), and as a shared
+//!   library with the program using it (debug info on): the relocation sections' headers, every
+//!   relocation of the sections `--emit-relocs` writes (offset, type, symbol name, addend), the
+//!   `.symtab` lines of the section symbols and of the programs' own symbols (the whole
+//!   `.symtab` but for static links), the run; `--emit-relocs` with `-s`: lld's error.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -4560,6 +4560,20 @@ const EMIT_RELOCS_VARIANTS: &[ErVariant] = &[
         flags: &[ER],
     },
     ErVariant {
+        name: "c_discard_all",
+        cxx: false,
+        compiler: Compiler::Clang,
+        output: ErOutput::Pie,
+        flags: &[ER, "-Wl,-x"],
+    },
+    ErVariant {
+        name: "c_discard_locals",
+        cxx: false,
+        compiler: Compiler::Clang,
+        output: ErOutput::Pie,
+        flags: &[ER, "-Wl,-X"],
+    },
+    ErVariant {
         name: "c_gcc",
         cxx: false,
         compiler: Compiler::Gcc,
@@ -4686,6 +4700,14 @@ fn emit_relocs(dir: &Path, v: &ErVariant) -> Check {
         expect_lld(syms.contains(" dead_fn\n") != gc, || {
             format!("dead_fn should be in ld.lld-22's .symtab only without --gc-sections:\n{syms}")
         })?;
+    }
+    if v.flags.contains(&"-Wl,-x") {
+        // -x drops the locals, but not those a written relocation names.
+        let syms = dynelf::readelf(&["-s"], l_exe)?;
+        expect_lld(
+            syms.contains(" .L.str\n") && !syms.contains(" main.c\n"),
+            || format!("ld.lld-22's .symtab under -x -q should keep .L.str, not main.c:\n{syms}"),
+        )?;
     }
     // Both instantiations are in one output only when the program is linked whole.
     if v.cxx && c == Compiler::Clang && v.output != ErOutput::Shared {

@@ -4,7 +4,7 @@
 
 use crate::arch::x86_64 as arch;
 use crate::config::OutputKind;
-use crate::config::{Config, Strip};
+use crate::config::{Config, Discard, Strip};
 use crate::dyn_relocs::{encode_android_rela, encode_relr, packs_as_relr, rela_dyn_records};
 use crate::eh_frame;
 use crate::error::Result;
@@ -1275,6 +1275,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             res,
             &sec_osec,
             &merge_of,
+            config.discard,
             &section_syms,
             &referenced_locals,
             &mut symtab,
@@ -2880,6 +2881,7 @@ fn build_symtab(
     res: &Resolved,
     sec_osec: &[Vec<u32>],
     merge_of: &HashMap<(FileId, u32), (u32, u32)>,
+    discard: Discard,
     section_syms: &[(u32, Option<FileId>)],
     referenced_locals: &hashbrown::HashSet<(FileId, u32)>,
     symtab: &mut Vec<SymtabEntry>,
@@ -2911,16 +2913,25 @@ fn build_symtab(
                 if !placed {
                     continue;
                 }
-                let name = f.sym_name(i);
-                // ... unless `--emit-relocs` writes a relocation naming it (lld's `used`).
-                if name.starts_with(b".L")
-                    && merge_of.contains_key(&(fi as FileId, u32::from(shndx)))
-                    && !referenced_locals.contains(&(fi as FileId, i as u32))
-                {
+            }
+            let name = f.sym_name(i);
+            // lld's `shouldKeepInSymtab`: a local an `--emit-relocs` relocation names stays (its
+            // `used`); the others go as `--discard-*` says, and by default a `.L` temporary
+            // goes when it is in a mergeable section.
+            if !referenced_locals.contains(&(fi as FileId, i as u32)) {
+                let temporary = name.starts_with(b".L");
+                let in_merge = shndx < elf::SHN_LORESERVE
+                    && merge_of.contains_key(&(fi as FileId, u32::from(shndx)));
+                let drop = match discard {
+                    Discard::None => false,
+                    Discard::All => true,
+                    Discard::Locals => temporary,
+                    Discard::Default => temporary && in_merge,
+                };
+                if drop {
                     continue;
                 }
             }
-            let name = f.sym_name(i);
             if name.is_empty() && ty != elf::STT_FILE {
                 continue;
             }
