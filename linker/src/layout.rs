@@ -1140,7 +1140,14 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     }
 
     // 5. Order sections.
-    let mut order: Vec<u32> = (0..b.sections.len() as u32).collect();
+    // The `.eh_frame` made early for `--emit-relocs` stays out if no record was kept, as a
+    // linker-made section with nothing in it.
+    let mut order: Vec<u32> = (0..b.sections.len() as u32)
+        .filter(|&i| {
+            let s = &b.sections[i as usize];
+            !(config.emit_relocs && s.name == ".eh_frame" && s.chunks.is_empty())
+        })
+        .collect();
     // As lld: sections given an address by `--section-start` come first, by address.
     order.sort_by_key(|&i| {
         let s = &b.sections[i as usize];
@@ -1256,7 +1263,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     // `--emit-relocs`: an STT_SECTION symbol for each output section an input relocation may
     // point into, in creation order, grouped with the file of its first input section.
     let section_syms = if config.emit_relocs {
-        section_symbols(&b.sections, &remap, res)
+        section_symbols(&b.sections, &remap)
     } else {
         Vec::new()
     };
@@ -3395,12 +3402,7 @@ fn emitted_reloc_target(
 /// `remap` gives the final index). As lld: the first input section that is not a relocation
 /// section decides, and sections made only of linker-made contents get none, except merged
 /// ones (`.rodata` strings, `.comment`) and `.interp`, which lld makes as a plain section.
-fn section_symbols(
-    b_sections: &[OutputSection],
-    remap: &[u32],
-    res: &Resolved,
-) -> Vec<(u32, Option<FileId>)> {
-    let _ = res;
+fn section_symbols(b_sections: &[OutputSection], remap: &[u32]) -> Vec<(u32, Option<FileId>)> {
     let mut out = Vec::new();
     for (old, os) in b_sections.iter().enumerate() {
         let owner = os.chunks.iter().find_map(|c| match c.kind {
