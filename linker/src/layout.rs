@@ -516,14 +516,14 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
                     has_comment_input = true;
                     continue;
                 }
-                // lld makes the `.rela<name>` output section where the relocation section
-                // appears in its file, so it comes in creation order among the orphans.
                 // Under `--emit-relocs` lld makes `.eh_frame` as an orphan where the first input
                 // `.eh_frame` appears, not with the other linker-made sections.
                 SectionKind::EhFrame if config.emit_relocs => {
                     b.osec(".eh_frame", elf::SHT_PROGBITS, u64::from(elf::SHF_ALLOC));
                     continue;
                 }
+                // lld makes the `.rela<name>` output section where the relocation section
+                // appears in its file, so it comes in creation order among the orphans.
                 SectionKind::Ignored if config.emit_relocs && sec.sh_type() == elf::SHT_RELA => {
                     if let Some(target) = emitted_reloc_target(config, file, sec) {
                         let tname = relocated_output_name(config, &file.sections[target]);

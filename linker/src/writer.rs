@@ -511,9 +511,9 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
             elf::SHT_HASH | elf::SHT_GNU_VERSYM => (index_of(Synthetic::DynSym), 0),
             elf::SHT_GNU_VERNEED => (index_of(Synthetic::DynStr), lay.dyn_tables.verneed_count),
             elf::SHT_GNU_VERDEF => (index_of(Synthetic::DynStr), lay.dyn_tables.verdef_count),
-            // .rela.plt names the section its relocations apply to (SHF_INFO_LINK).
             // `--emit-relocs` sections: layout linked them to `.symtab` and their target.
             elf::SHT_RELA if !os.is_alloc() && os.link != 0 => (os.link, os.info),
+            // .rela.plt names the section its relocations apply to (SHF_INFO_LINK).
             elf::SHT_RELA | elf::SHT_REL if os.name == ".rela.plt" || os.name == ".rel.plt" => {
                 (index_of(Synthetic::DynSym), index_of(Synthetic::GotPlt))
             }
