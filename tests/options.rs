@@ -4493,8 +4493,6 @@ fn split_stack_error(dir: &Path, sources: &[&str], flags: &[&str]) -> Check {
     same_outcome(&wo, &lo, &weld, &lld)?.done()
 }
 
-/// The linker of `s` called directly in `dir` with `args`, writing `<side>/a.out`; the report
-/// is saved as `<label>.link.txt` in `dir`, outside the directory whose files are compared.
 /// What an `emit_relocs` trial links.
 #[derive(Clone, Copy, PartialEq)]
 enum ErOutput {
@@ -4620,16 +4618,17 @@ const EMIT_RELOCS_VARIANTS: &[ErVariant] = &[
 const EMIT_RELOCS_C_STDOUT: &str = "alpha beta 127 227 8\n";
 const EMIT_RELOCS_CXX_STDOUT: &str = "caught too big: 3\ncaught too big: 4\n9 4 6 2\n";
 
-/// `--emit-relocs` (`-q`): the programs of `testdata/options/emit_relocs/` (debug info,
-/// a section per function and per datum) linked by both linkers. lld's output must hold what
-/// the trial is about: `.rela.text`; a relaxable GOT reference and an initial-exec TLS
-/// reference kept with their input types (clang's C); no relocation of the collected `dead_fn` under `--gc-sections`;
-/// `.rela.eh_frame` (without `--gc-sections`, where lld drops it) and `R_X86_64_NONE` for the
-/// discarded COMDAT copy (clang's C++ linked whole). weld's must have the same relocation section headers,
-/// the same relocations in every section `--emit-relocs` writes (offset, type, symbol name and
-/// addend, in order), the same `.symtab` lines for the section symbols and the test's own
-/// symbols (the whole `.symtab` where the layouts agree: not static, whose libc.a symbol order
-/// differs for reasons of its own), and run as lld's.
+/// `--emit-relocs` (`-q`): the programs of `testdata/options/emit_relocs/` (debug info, a
+/// section per function and per datum) linked by both linkers. lld's output must hold what the
+/// trial is about: `.rela.text`; a relaxable GOT reference and an initial-exec TLS reference
+/// kept with their input types (clang's C); no relocation of the collected `dead_fn` under
+/// `--gc-sections`; `.rela.eh_frame` (without `--gc-sections`, where lld drops it) and
+/// `R_X86_64_NONE` for the discarded COMDAT copy (clang's C++ linked whole); under `-x`, `.L.str`
+/// (named by a relocation) but no `main.c`. weld's must have the same relocation section
+/// headers, the same relocations in every section `--emit-relocs` writes (offset, type, symbol
+/// name and addend, in order), the same `.symtab` lines for the section symbols and the test's
+/// own symbols (the whole `.symtab` where the layouts agree: not static, whose libc.a symbol
+/// order differs for reasons of its own), and run as lld's.
 fn emit_relocs(dir: &Path, v: &ErVariant) -> Check {
     let c = v.compiler;
     let (lld, weld) = sides(dir)?;
@@ -4848,7 +4847,7 @@ fn symtab_lines_named(file: &Path, names: &BTreeSet<String>) -> Result<Vec<Strin
 fn symtab_all(file: &Path) -> Result<Vec<String>, String> {
     let text = dynelf::readelf(&["-s"], file)?;
     let Some(start) = text.find("Symbol table '.symtab'") else {
-        return Ok(Vec::new());
+        return Err(format!("{} has no .symtab", file.display()));
     };
     Ok(text[start..]
         .lines()
@@ -4858,6 +4857,8 @@ fn symtab_all(file: &Path) -> Result<Vec<String>, String> {
         .collect())
 }
 
+/// The linker of `s` called directly in `dir` with `args`, writing `<side>/a.out`; the report
+/// is saved as `<label>.link.txt` in `dir`, outside the directory whose files are compared.
 fn link_directly(dir: &Path, s: &Side, args: &[String]) -> Result<Output, String> {
     let mut cmd = Command::new(&s.linker.path);
     cmd.current_dir(dir)
