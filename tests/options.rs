@@ -142,7 +142,9 @@
 //!   library with the program using it (debug info on): the relocation sections' headers, every
 //!   relocation of the sections `--emit-relocs` writes (offset, type, symbol name, addend), the
 //!   `.symtab` lines of the section symbols and of the programs' own symbols (the whole
-//!   `.symtab` but for static links), the run; `--emit-relocs` with `-s`: lld's error.
+//!   `.symtab` but for static links), the run; `--emit-relocs` with `-s`: lld's error; a
+//!   relocation of a non-debug section naming a discarded COMDAT copy's section: lld's warning
+//!   (an error under `--fatal-warnings`) and `R_X86_64_NONE`.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -589,6 +591,11 @@ fn trials() -> Vec<Trial> {
         "emit_relocs::strip_all".to_string(),
         emit_relocs_strip_all,
     ));
+    for &(name, flags) in EMIT_RELOCS_DISCARDED {
+        t.push(trial(GROUP, format!("emit_relocs::{name}"), move |d| {
+            emit_relocs_discarded(d, flags)
+        }));
+    }
     t.push(Trial::test("support::parsers", || {
         self_test().map_err(Into::into)
     }));
@@ -4785,6 +4792,50 @@ fn emit_relocs_strip_all(dir: &Path) -> Check {
     )?;
     let wo = link_directly(dir, &weld, &args)?;
     same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// (variant, linker flags) of the discarded-section warning trials.
+const EMIT_RELOCS_DISCARDED: &[(&str, &[&str])] = &[
+    ("discarded_section", &["--emit-relocs"]),
+    (
+        "discarded_section_fatal",
+        &["--emit-relocs", "--fatal-warnings"],
+    ),
+];
+
+/// `comdat1.s` and `comdat2.s` linked directly with `--emit-relocs`: the second `.meta`'s
+/// relocation names a section of the discarded COMDAT copy. lld warns (an error under
+/// `--fatal-warnings`, with no output) and writes `R_X86_64_NONE`: exit code, diagnostics,
+/// files left, and the emitted relocations.
+fn emit_relocs_discarded(dir: &Path, flags: &[&str]) -> Check {
+    let c = Compiler::Clang;
+    let (lld, weld) = sides(dir)?;
+    let mut args = vec![
+        arg(&obj("emit_relocs", "comdat1.s", c, &[])?),
+        arg(&obj("emit_relocs", "comdat2.s", c, &[])?),
+    ];
+    args.extend(strings(flags));
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(
+        lo.stderr_str()
+            .contains("relocation refers to a discarded section: .text.foo"),
+        || format!("ld.lld-22 should warn about .text.foo\n{}", lo.report()),
+    )?;
+    let wo = link_directly(dir, &weld, &args)?;
+    let mut p = same_outcome(&wo, &lo, &weld, &lld)?;
+    let (w, l) = (weld.dir.join("a.out"), lld.dir.join("a.out"));
+    if l.is_file() && w.is_file() {
+        let l_relocs = emitted_reloc_lines(&l)?;
+        expect_lld(l_relocs.iter().any(|r| r.contains("R_X86_64_NONE")), || {
+            format!("ld.lld-22 should write R_X86_64_NONE: {l_relocs:?}")
+        })?;
+        p.check(same_lines(
+            "the emitted relocations",
+            &emitted_reloc_lines(&w)?,
+            &l_relocs,
+        ));
+    }
+    p.done()
 }
 
 /// The relocations `llvm-readelf-22 -r` lists in every relocation section but the dynamic

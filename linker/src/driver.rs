@@ -233,6 +233,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     // Split-stack prologues are adjusted as lld does while writing: the decision needs only the
     // final relocations and section sizes.
     res.rewrites = crate::code_rewrites::adjust_split_stack(&res)?;
+    if config.emit_relocs {
+        crate::emit_relocs::warn_discarded(&config, &res, &lay).map_err(|e| vec![e])?;
+    }
     t.run("write", || writer::write_output(&config, &res, &lay))?;
 
     if config.map_file.is_some() || config.print_map {

@@ -12,12 +12,14 @@
 //! - a section symbol becomes the section symbol of the output section, with the addend moved
 //!   so that it still points at the same byte (through the merged pieces of a merged section);
 //!   one whose section was discarded (a losing COMDAT member, a collected section) gives an
-//!   `R_X86_64_NONE` against symbol 0 that keeps its offset and addend.
+//!   `R_X86_64_NONE` against symbol 0 that keeps its offset and addend, with lld's warning
+//!   unless the relocations are those of debug info, `.eh_frame` or `.gcc_except_table`.
 
+use crate::config::Config;
 use crate::eh_frame::split_eh_frame;
 use crate::error::Result;
 use crate::input_files::{FileId, SectionKind};
-use crate::layout::{Layout, Synthetic, RELA_SIZE};
+use crate::layout::{ChunkKind, Layout, Synthetic, RELA_SIZE};
 use crate::resolve::Resolved;
 use object::elf;
 use object::read::elf::{Rela, Sym};
@@ -145,4 +147,53 @@ fn eh_frame_place(
         Some(p) => base + p.out_offset + delta,
         None => base + delta,
     }
+}
+
+/// lld's warning for each written relocation whose section symbol names a discarded section,
+/// in output order: `.eh_frame`, `.gcc_except_table` and debug sections are expected to have
+/// them and are spared. lld names the place by the relocation section and the place's output
+/// address (or output-section offset).
+pub fn warn_discarded(config: &Config, res: &Resolved, lay: &Layout) -> Result<()> {
+    for os in &lay.sections {
+        for c in &os.chunks {
+            let ChunkKind::Relocs { file, sec } = c.kind else {
+                continue;
+            };
+            let f = &res.files[file as usize];
+            let s = &f.sections[sec as usize];
+            let debug = !s.is_alloc() && s.name.starts_with(b".debug");
+            if debug || s.kind == SectionKind::EhFrame || s.name == b".gcc_except_table" {
+                continue;
+            }
+            for r in s.relocs {
+                let i = r.r_sym(LE, false) as usize;
+                if i == 0 || i >= f.first_global {
+                    continue;
+                }
+                let Some(sym) = f.symbols.get(i) else {
+                    continue;
+                };
+                if sym.st_type() != elf::STT_SECTION
+                    || section_symbol_target(res, lay, file, i, 0).is_some()
+                {
+                    continue;
+                }
+                let target = f
+                    .sections
+                    .get(usize::from(sym.st_shndx(LE)))
+                    .map_or(String::new(), |t| t.name_str().to_string());
+                let place = lay.sec_addr[file as usize][sec as usize].wrapping_add(r.r_offset(LE));
+                let archive = f
+                    .archive
+                    .as_ref()
+                    .map_or(String::new(), |a| format!(" in archive {a}"));
+                config.warn(&format!(
+                    "relocation refers to a discarded section: {target}\n>>> referenced by {}:(.rela{}+0x{place:x}){archive}",
+                    f.name,
+                    s.name_str()
+                ))?;
+            }
+        }
+    }
+    Ok(())
 }
