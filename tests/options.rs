@@ -153,6 +153,17 @@
 //!   lld's decompressed output, `llvm-dwarfdump-22 --verify`, gdb's lines and backtrace, run;
 //!   bad values and an `SHF_ALLOC` section named (linker called directly): exit code, lld's
 //!   message, no output.
+//! * `emit_relocs`: `--emit-relocs` (and `-q`) on a C program (statics, string literals,
+//!   relaxable GOT and TLS references, a function-pointer table, a function only
+//!   `--gc-sections` drops) and a C++ program with exceptions and a template instantiated in two
+//!   files (a discarded COMDAT copy), from clang and gcc, as a PIE, static, with
+//!   `--gc-sections`, with `-x` and `-X` (the locals relocations name stay), and as a shared
+//!   library with the program using it (debug info on): the relocation sections' headers, every
+//!   relocation of the sections `--emit-relocs` writes (offset, type, symbol name, addend), the
+//!   `.symtab` lines of the section symbols and of the programs' own symbols (the whole
+//!   `.symtab` but for static links), the run; `--emit-relocs` with `-s`: lld's error; a
+//!   relocation of a non-debug section naming a discarded COMDAT copy's section: lld's warning
+//!   (an error under `--fatal-warnings`) and `R_X86_64_NONE`.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -613,6 +624,21 @@ fn trials() -> Vec<Trial> {
     for &(name, sources, flags) in SPLIT_STACK_ERRORS {
         t.push(trial(GROUP, format!("split_stack::{name}"), move |d| {
             split_stack_error(d, sources, flags)
+        }));
+    }
+    for v in EMIT_RELOCS_VARIANTS {
+        t.push(trial(GROUP, format!("emit_relocs::{}", v.name), move |d| {
+            emit_relocs(d, v)
+        }));
+    }
+    t.push(trial(
+        GROUP,
+        "emit_relocs::strip_all".to_string(),
+        emit_relocs_strip_all,
+    ));
+    for &(name, flags) in EMIT_RELOCS_DISCARDED {
+        t.push(trial(GROUP, format!("emit_relocs::{name}"), move |d| {
+            emit_relocs_discarded(d, flags)
         }));
     }
     t.push(Trial::test("support::parsers", || {
@@ -4954,6 +4980,414 @@ fn split_stack_error(dir: &Path, sources: &[&str], flags: &[&str]) -> Check {
     )?;
     let wo = link_directly(dir, &weld, &args)?;
     same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// What an `emit_relocs` trial links.
+#[derive(Clone, Copy, PartialEq)]
+enum ErOutput {
+    Pie,
+    Static,
+    /// `other.c` as `libother.so`, and the program against it, both with the flags.
+    Shared,
+}
+
+struct ErVariant {
+    name: &'static str,
+    /// `prog.cc` + `helper.cc` instead of `main.c` + `other.c`.
+    cxx: bool,
+    compiler: Compiler,
+    output: ErOutput,
+    flags: &'static [&'static str],
+}
+
+const ER: &str = "-Wl,--emit-relocs";
+const ER_GC: &[&str] = &[ER, "-Wl,--gc-sections"];
+
+const EMIT_RELOCS_VARIANTS: &[ErVariant] = &[
+    ErVariant {
+        name: "c_pie",
+        cxx: false,
+        compiler: Compiler::Clang,
+        output: ErOutput::Pie,
+        flags: &[ER],
+    },
+    ErVariant {
+        name: "c_pie_q",
+        cxx: false,
+        compiler: Compiler::Clang,
+        output: ErOutput::Pie,
+        flags: &["-Wl,-q"],
+    },
+    ErVariant {
+        name: "c_static",
+        cxx: false,
+        compiler: Compiler::Clang,
+        output: ErOutput::Static,
+        flags: &[ER],
+    },
+    ErVariant {
+        name: "c_gc_sections",
+        cxx: false,
+        compiler: Compiler::Clang,
+        output: ErOutput::Pie,
+        flags: ER_GC,
+    },
+    ErVariant {
+        name: "c_static_gc_sections",
+        cxx: false,
+        compiler: Compiler::Clang,
+        output: ErOutput::Static,
+        flags: ER_GC,
+    },
+    ErVariant {
+        name: "c_shared",
+        cxx: false,
+        compiler: Compiler::Clang,
+        output: ErOutput::Shared,
+        flags: &[ER],
+    },
+    ErVariant {
+        name: "c_discard_all",
+        cxx: false,
+        compiler: Compiler::Clang,
+        output: ErOutput::Pie,
+        flags: &[ER, "-Wl,-x"],
+    },
+    ErVariant {
+        name: "c_discard_locals",
+        cxx: false,
+        compiler: Compiler::Clang,
+        output: ErOutput::Pie,
+        flags: &[ER, "-Wl,-X"],
+    },
+    ErVariant {
+        name: "c_gcc",
+        cxx: false,
+        compiler: Compiler::Gcc,
+        output: ErOutput::Pie,
+        flags: &[ER],
+    },
+    ErVariant {
+        name: "cxx_pie",
+        cxx: true,
+        compiler: Compiler::Clang,
+        output: ErOutput::Pie,
+        flags: &[ER],
+    },
+    ErVariant {
+        name: "cxx_static",
+        cxx: true,
+        compiler: Compiler::Clang,
+        output: ErOutput::Static,
+        flags: &[ER],
+    },
+    ErVariant {
+        name: "cxx_gc_sections",
+        cxx: true,
+        compiler: Compiler::Clang,
+        output: ErOutput::Pie,
+        flags: ER_GC,
+    },
+    ErVariant {
+        name: "cxx_shared",
+        cxx: true,
+        compiler: Compiler::Clang,
+        output: ErOutput::Shared,
+        flags: &[ER],
+    },
+    ErVariant {
+        name: "cxx_gcc",
+        cxx: true,
+        compiler: Compiler::Gcc,
+        output: ErOutput::Pie,
+        flags: &[ER],
+    },
+];
+
+const EMIT_RELOCS_C_STDOUT: &str = "alpha beta 127 227 8\n";
+const EMIT_RELOCS_CXX_STDOUT: &str = "caught too big: 3\ncaught too big: 4\n9 4 6 2\n";
+
+/// `--emit-relocs` (`-q`): the programs of `testdata/options/emit_relocs/` (debug info, a
+/// section per function and per datum) linked by both linkers. lld's output must hold what the
+/// trial is about: `.rela.text`; a relaxable GOT reference and an initial-exec TLS reference
+/// kept with their input types (clang's C); no relocation of the collected `dead_fn` under
+/// `--gc-sections`; `.rela.eh_frame` (without `--gc-sections`, where lld drops it) and
+/// `R_X86_64_NONE` for the discarded COMDAT copy (clang's C++ linked whole); under `-x`, `.L.str`
+/// (named by a relocation) but no `main.c`. weld's must have the same relocation section
+/// headers, the same relocations in every section `--emit-relocs` writes (offset, type, symbol
+/// name and addend, in order), the same `.symtab` lines for the section symbols and the test's
+/// own symbols (the whole `.symtab` where the layouts agree: not static, whose libc.a symbol
+/// order differs for reasons of its own), and run as lld's.
+fn emit_relocs(dir: &Path, v: &ErVariant) -> Check {
+    let c = v.compiler;
+    let (lld, weld) = sides(dir)?;
+    let (main_src, other_src) = if v.cxx {
+        ("prog.cc", "helper.cc")
+    } else {
+        ("main.c", "other.c")
+    };
+    const CFLAGS: &[&str] = &["-g", "-ffunction-sections", "-fdata-sections"];
+    let compile = |src: &str, pic: &str| -> Result<PathBuf, String> {
+        let mut f = CFLAGS.to_vec();
+        f.push(pic);
+        obj("emit_relocs", src, c, &f)
+    };
+    let main_o = compile(main_src, "-fPIE")?;
+    let other_o = compile(
+        other_src,
+        if v.output == ErOutput::Shared {
+            "-fPIC"
+        } else {
+            "-fPIE"
+        },
+    )?;
+    let build = |s: &Side| -> Result<Vec<PathBuf>, String> {
+        let mut outs = Vec::new();
+        let mut a = vec![arg(&main_o)];
+        match v.output {
+            ErOutput::Pie => {
+                a.push("-pie".into());
+                a.push(arg(&other_o));
+            }
+            ErOutput::Static => {
+                a.push("-static".into());
+                a.push(arg(&other_o));
+            }
+            ErOutput::Shared => {
+                let mut l = strings(&["-shared", "-Wl,-soname,libother.so"]);
+                l.push(arg(&other_o));
+                l.extend(strings(v.flags));
+                outs.push(s.link(c, v.cxx, &l, "libother.so")?);
+                a.extend(strings(&["-pie", "libother.so", "-Wl,-rpath,$ORIGIN"]));
+            }
+        }
+        a.extend(strings(v.flags));
+        outs.push(s.link(c, v.cxx, &a, "a.out")?);
+        Ok(outs)
+    };
+    let l_outs = reference(build(&lld))?;
+    let l_exe = l_outs.last().ok_or("no output")?;
+    let l_relocs = emitted_reloc_lines(l_exe)?;
+    let l_all = l_relocs.join("\n");
+    let gc = v.flags.contains(&"-Wl,--gc-sections");
+    expect_lld(l_all.contains("section .rela.text "), || {
+        format!("ld.lld-22 wrote no .rela.text: {l_relocs:?}")
+    })?;
+    if !v.cxx && c == Compiler::Clang {
+        expect_lld(
+            l_all.contains("R_X86_64_REX_GOTPCRELX shared_counter - 4")
+                && l_all.contains("R_X86_64_GOTTPOFF tls_other - 4"),
+            || format!("ld.lld-22's relocations lack the GOT and TLS references: {l_relocs:?}"),
+        )?;
+    }
+    if !v.cxx {
+        let mut syms = String::new();
+        for o in &l_outs {
+            syms.push_str(&dynelf::readelf(&["-s"], o)?);
+        }
+        expect_lld(syms.contains(" dead_fn\n") != gc, || {
+            format!("dead_fn should be in ld.lld-22's .symtab only without --gc-sections:\n{syms}")
+        })?;
+    }
+    if v.flags.contains(&"-Wl,-x") {
+        // -x drops the locals, but not those a written relocation names.
+        let syms = dynelf::readelf(&["-s"], l_exe)?;
+        expect_lld(
+            syms.contains(" .L.str\n") && !syms.contains(" main.c\n"),
+            || format!("ld.lld-22's .symtab under -x -q should keep .L.str, not main.c:\n{syms}"),
+        )?;
+    }
+    // Both instantiations are in one output only when the program is linked whole.
+    if v.cxx && c == Compiler::Clang && v.output != ErOutput::Shared {
+        expect_lld(
+            l_all.contains("section .rela.eh_frame ") != gc && l_all.contains("R_X86_64_NONE"),
+            || {
+                format!(
+                    "ld.lld-22's .rela.eh_frame or R_X86_64_NONE is not as expected: {l_relocs:?}"
+                )
+            },
+        )?;
+    }
+    let l_run = lld.run(l_exe)?;
+    let stdout = if v.cxx {
+        EMIT_RELOCS_CXX_STDOUT
+    } else {
+        EMIT_RELOCS_C_STDOUT
+    };
+    expect_lld_run(&l_run, 0, stdout)?;
+
+    let w_outs = build(&weld)?;
+    let own = own_symbols(&[&main_o, &other_o])?;
+    let mut p = Problems::default();
+    for (w, l) in w_outs.iter().zip(&l_outs) {
+        let what = l
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        p.check(same_lines(
+            &format!("the relocation section headers of {what}"),
+            &reloc_section_headers(w)?,
+            &reloc_section_headers(l)?,
+        ));
+        p.check(same_lines(
+            &format!("the emitted relocations of {what}"),
+            &emitted_reloc_lines(w)?,
+            &emitted_reloc_lines(l)?,
+        ));
+        p.check(same_lines(
+            &format!("the section symbols and the test's own symbols in {what}'s .symtab"),
+            &symtab_lines_named(w, &own)?,
+            &symtab_lines_named(l, &own)?,
+        ));
+        if v.output != ErOutput::Static {
+            p.check(same_lines(
+                &format!("the .symtab of {what}"),
+                &symtab_all(w)?,
+                &symtab_all(l)?,
+            ));
+        }
+    }
+    let w_exe = w_outs.last().ok_or("no output")?;
+    p.check(same_run(&weld.run(w_exe)?, &l_run));
+    p.done()
+}
+
+/// `--emit-relocs -s`: lld's error, exit code 1, no output.
+fn emit_relocs_strip_all(dir: &Path) -> Check {
+    let o = obj("emit_relocs", "other.c", Compiler::Clang, &["-fPIE"])?;
+    let (lld, weld) = sides(dir)?;
+    let args = vec![arg(&o), "--emit-relocs".into(), "-s".into()];
+    let lo = link_directly(dir, &lld, &args)?;
+    let l_files = listing(&lld.dir)?;
+    expect_lld(
+        lo.code == Some(1)
+            && lo
+                .stderr_str()
+                .contains("error: --strip-all and --emit-relocs may not be used together")
+            && l_files.is_empty(),
+        || {
+            format!(
+                "ld.lld-22 should refuse --emit-relocs with -s\n{}",
+                lo.report()
+            )
+        },
+    )?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// (variant, linker flags) of the discarded-section warning trials.
+const EMIT_RELOCS_DISCARDED: &[(&str, &[&str])] = &[
+    ("discarded_section", &["--emit-relocs"]),
+    (
+        "discarded_section_fatal",
+        &["--emit-relocs", "--fatal-warnings"],
+    ),
+];
+
+/// `comdat1.s` and `comdat2.s` linked directly with `--emit-relocs`: the second `.meta`'s
+/// relocation names a section of the discarded COMDAT copy. lld warns (an error under
+/// `--fatal-warnings`, with no output) and writes `R_X86_64_NONE`: exit code, diagnostics,
+/// files left, and the emitted relocations.
+fn emit_relocs_discarded(dir: &Path, flags: &[&str]) -> Check {
+    let c = Compiler::Clang;
+    let (lld, weld) = sides(dir)?;
+    let mut args = vec![
+        arg(&obj("emit_relocs", "comdat1.s", c, &[])?),
+        arg(&obj("emit_relocs", "comdat2.s", c, &[])?),
+    ];
+    args.extend(strings(flags));
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(
+        lo.stderr_str()
+            .contains("relocation refers to a discarded section: .text.foo"),
+        || format!("ld.lld-22 should warn about .text.foo\n{}", lo.report()),
+    )?;
+    let wo = link_directly(dir, &weld, &args)?;
+    let mut p = same_outcome(&wo, &lo, &weld, &lld)?;
+    let (w, l) = (weld.dir.join("a.out"), lld.dir.join("a.out"));
+    if l.is_file() && w.is_file() {
+        let l_relocs = emitted_reloc_lines(&l)?;
+        expect_lld(l_relocs.iter().any(|r| r.contains("R_X86_64_NONE")), || {
+            format!("ld.lld-22 should write R_X86_64_NONE: {l_relocs:?}")
+        })?;
+        p.check(same_lines(
+            "the emitted relocations",
+            &emitted_reloc_lines(&w)?,
+            &l_relocs,
+        ));
+    }
+    p.done()
+}
+
+/// The relocations `llvm-readelf-22 -r` lists in every relocation section but the dynamic
+/// ones: `section NAME N` for each section, then `offset type symbol + addend` (the symbol's
+/// index and value, which the symbol-table comparison covers, left out).
+fn emitted_reloc_lines(file: &Path) -> Result<Vec<String>, String> {
+    let text = dynelf::readelf(&["-r"], file)?;
+    let mut out = Vec::new();
+    let mut skip = false;
+    for l in text.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        if f.first() == Some(&"Relocation") && f.get(1) == Some(&"section") {
+            let name = f.get(2).map_or("", |n| n.trim_matches('\''));
+            skip = name == ".rela.dyn" || name == ".rela.plt";
+            if !skip {
+                let count = f.iter().rev().nth(1).copied().unwrap_or("");
+                out.push(format!("section {name} {count}"));
+            }
+            continue;
+        }
+        if skip || f.len() < 3 || f[0] == "Offset" {
+            continue;
+        }
+        // offset, info, type, then `value name + addend` or, for symbol 0, the addend alone.
+        let rest = if f.len() >= 7 { &f[4..] } else { &f[3..] };
+        out.push(format!("{} {} {}", f[0], f[2], rest.join(" ")));
+    }
+    Ok(out)
+}
+
+/// The names of the symbols the objects define (what the trial's own code names).
+fn own_symbols(objs: &[&Path]) -> Result<BTreeSet<String>, String> {
+    let mut names = BTreeSet::new();
+    for o in objs {
+        for l in dynelf::readelf(&["-s"], o)?.lines() {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            if f.len() == 8 && f[6] != "UND" && f[3] != "SECTION" && f[3] != "FILE" {
+                names.insert(f[7].to_string());
+            }
+        }
+    }
+    Ok(names)
+}
+
+/// `.symtab` lines (index left out) of the section symbols and of the symbols named `names`,
+/// sorted.
+fn symtab_lines_named(file: &Path, names: &BTreeSet<String>) -> Result<Vec<String>, String> {
+    let mut v: Vec<String> = symtab_all(file)?
+        .into_iter()
+        .filter(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            f.get(2) == Some(&"SECTION") || f.get(6).is_some_and(|n| names.contains(*n))
+        })
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+/// Every `.symtab` line, in order, without its index.
+fn symtab_all(file: &Path) -> Result<Vec<String>, String> {
+    let text = dynelf::readelf(&["-s"], file)?;
+    let Some(start) = text.find("Symbol table '.symtab'") else {
+        return Err(format!("{} has no .symtab", file.display()));
+    };
+    Ok(text[start..]
+        .lines()
+        .skip(2)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+        .collect())
 }
 
 /// The linker of `s` called directly in `dir` with `args`, writing `<side>/a.out`; the report

@@ -250,6 +250,10 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
     if st.shared && c.pie {
         bail!("-shared and -pie may not be used together");
     }
+    // lld: the relocations would name symbols of a table that is not written.
+    if c.emit_relocs && c.strip == crate::config::Strip::All {
+        bail!("--strip-all and --emit-relocs may not be used together");
+    }
     c.output_kind = if st.relocatable {
         OutputKind::Relocatable
     } else if st.shared {
@@ -1354,8 +1358,8 @@ mod tests {
             "option --script is not implemented yet"
         );
         assert_eq!(
-            error("--emit-relocs a.o"),
-            "option --emit-relocs is not implemented yet"
+            error("--emit-relocs -s a.o"),
+            "--strip-all and --emit-relocs may not be used together"
         );
         assert_eq!(
             error("--gdb-index a.o"),

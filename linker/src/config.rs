@@ -378,6 +378,9 @@ pub struct Config {
     /// `--unique`: an output section for every input section (all are orphans without a
     /// linker script).
     pub unique: bool,
+    /// `--emit-relocs` / `-q`: every output section with input relocations gets a `.rela<name>`
+    /// section holding them (offsets and symbols mapped to the output), as lld writes them.
+    pub emit_relocs: bool,
     /// `--randomize-section-padding=SEED`.
     pub randomize_section_padding: Option<u64>,
     /// `--shuffle-sections=GLOB=SEED`, in order (seed -1 is `u32::MAX`: reverse).
@@ -561,6 +564,7 @@ impl Default for Config {
             gc_sections: false,
             rosegment: true,
             unique: false,
+            emit_relocs: false,
             randomize_section_padding: None,
             shuffle_sections: Vec::new(),
             apply_dynamic_relocs: false,

@@ -241,6 +241,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     // Split-stack prologues are adjusted as lld does while writing: the decision needs only the
     // final relocations and section sizes.
     res.rewrites = crate::code_rewrites::adjust_split_stack(&res)?;
+    if config.emit_relocs {
+        crate::emit_relocs::warn_discarded(&config, &res, &lay).map_err(|e| vec![e])?;
+    }
     // Compression needs the final contents and changes only where non-allocated sections go.
     if config.compress_debug_sections != crate::config::Compression::None
         || !config.compress_sections.is_empty()

@@ -4,7 +4,7 @@
 
 use crate::arch::x86_64 as arch;
 use crate::config::OutputKind;
-use crate::config::{Config, Strip};
+use crate::config::{Config, Discard, Strip};
 use crate::dyn_relocs::{encode_android_rela, encode_relr, packs_as_relr, rela_dyn_records};
 use crate::eh_frame;
 use crate::error::Result;
@@ -93,6 +93,12 @@ pub enum ChunkKind {
     /// Storage of copy-relocated shared definition `n` (index in `Layout::copy_groups`), in
     /// `.bss` or `.bss.rel.ro`.
     Copy(u32),
+    /// `--emit-relocs`: the input relocations of section `sec` of `file`, mapped to the output
+    /// (see `emit_relocs`).
+    Relocs {
+        file: FileId,
+        sec: u32,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -225,6 +231,9 @@ pub enum SymtabEntry {
         name_off: u32,
         local: bool,
     },
+    /// `--emit-relocs`: the `STT_SECTION` symbol of an output section (index in
+    /// `Layout::sections`), which relocations against input section symbols name.
+    Section { osec: u32 },
 }
 
 /// Everything placed.
@@ -293,6 +302,18 @@ pub struct Layout {
     /// `.rela.dyn`'s contents in Android's packed format (`--pack-dyn-relocs=android`).
     pub android_rela: Option<Vec<u8>>,
     pub scan: ScanResult,
+    /// `--emit-relocs`: where each symbol a relocation may name sits in `.symtab`.
+    pub symtab_index: Option<SymtabIndex>,
+}
+
+/// `.symtab` indices of the symbols `--emit-relocs` relocations name (absent: not written, so
+/// the relocation names symbol 0, as lld's lookup gives).
+#[derive(Default)]
+pub struct SymtabIndex {
+    pub local: HashMap<(FileId, u32), u32>,
+    pub global: HashMap<SymbolId, u32>,
+    /// Output section (index in `Layout::sections`) -> its section symbol.
+    pub section: HashMap<u32, u32>,
 }
 
 /// How many dynamic relocations go where (for `.dynamic`).
@@ -453,11 +474,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     for (fi, file) in res.files.iter().enumerate() {
         for (si, sec) in file.sections.iter().enumerate() {
             let name = sec.name;
-            let oname = if config.z.keep_text_section_prefix && sec.output_name == ".text" {
-                crate::output_sections::text_prefix_section(sec.name_str())
-            } else {
-                sec.output_name
-            };
+            let oname = relocated_output_name(config, sec);
             match sec.kind {
                 SectionKind::Regular => {}
                 SectionKind::Merge => {
@@ -504,6 +521,35 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
                         b.osec(".comment", elf::SHT_PROGBITS, flags);
                     }
                     has_comment_input = true;
+                    continue;
+                }
+                // Under `--emit-relocs` lld makes `.eh_frame` as an orphan where the first input
+                // `.eh_frame` appears, not with the other linker-made sections.
+                SectionKind::EhFrame if config.emit_relocs => {
+                    b.osec(".eh_frame", elf::SHT_PROGBITS, u64::from(elf::SHF_ALLOC));
+                    continue;
+                }
+                // lld makes the `.rela<name>` output section where the relocation section
+                // appears in its file, so it comes in creation order among the orphans.
+                SectionKind::Ignored if config.emit_relocs && sec.sh_type() == elf::SHT_RELA => {
+                    if let Some(target) = emitted_reloc_target(config, file, sec) {
+                        let tname = relocated_output_name(config, &file.sections[target]);
+                        let osec = b.osec(
+                            &format!(".rela{tname}"),
+                            elf::SHT_RELA,
+                            u64::from(elf::SHF_INFO_LINK),
+                        );
+                        let n = file.sections[target].relocs.len() as u64;
+                        b.sections[osec as usize].chunks.push(Chunk {
+                            kind: ChunkKind::Relocs {
+                                file: fi as FileId,
+                                sec: target as u32,
+                            },
+                            offset: 0,
+                            size: n * RELA_SIZE,
+                            align: 8,
+                        });
+                    }
                     continue;
                 }
                 _ => continue,
@@ -1106,7 +1152,14 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     }
 
     // 5. Order sections.
-    let mut order: Vec<u32> = (0..b.sections.len() as u32).collect();
+    // The `.eh_frame` made early for `--emit-relocs` stays out if no record was kept, as a
+    // linker-made section with nothing in it.
+    let mut order: Vec<u32> = (0..b.sections.len() as u32)
+        .filter(|&i| {
+            let s = &b.sections[i as usize];
+            !(config.emit_relocs && s.name == ".eh_frame" && s.chunks.is_empty())
+        })
+        .collect();
     // As lld: sections given an address by `--section-start` come first, by address.
     order.sort_by_key(|&i| {
         let s = &b.sections[i as usize];
@@ -1219,6 +1272,19 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         }
     }
 
+    // `--emit-relocs`: an STT_SECTION symbol for each output section an input relocation may
+    // point into, in creation order, grouped with the file of its first input section.
+    let section_syms = if config.emit_relocs {
+        section_symbols(&b.sections, &remap)
+    } else {
+        Vec::new()
+    };
+    let referenced_locals = if config.emit_relocs {
+        relocated_locals(config, res, &sec_osec)
+    } else {
+        hashbrown::HashSet::new()
+    };
+
     // 7. Symbol table contents (names only; values come at write time) and string tables.
     let mut strtab = vec![0u8];
     let mut symtab = Vec::new();
@@ -1228,6 +1294,9 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             res,
             &sec_osec,
             &merge_of,
+            config.discard,
+            &section_syms,
+            &referenced_locals,
             &mut symtab,
             &mut strtab,
             &mut symtab_first_global,
@@ -1254,6 +1323,10 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     for (i, os) in sections.iter_mut().enumerate() {
         os.shndx = i as u32 + 1;
     }
+    let symtab_index = config.emit_relocs.then(|| {
+        link_reloc_sections(res, &mut sections, &sec_osec, &synthetic_index);
+        symtab_indices(&symtab)
+    });
     // An SHF_LINK_ORDER output section (`.llvm_bb_addr_map`, `__patchable_function_entries`)
     // links to the output section of its first input's linked section, as lld sets it.
     for i in 0..sections.len() {
@@ -1329,6 +1402,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         ibt_plt_addr: 0,
         plt_style: style,
         synthetic_section: HashMap::new(),
+        symtab_index,
     };
     let _ = nfiles;
     assign_addresses(config, &mut lay)?;
@@ -2546,7 +2620,10 @@ impl Layout {
                         self.sec_addr[file as usize][sec as usize] = os.addr + c.offset
                     }
                     ChunkKind::Merged(g) => merged_addr[g as usize] = os.addr + c.offset,
-                    ChunkKind::Synthetic(_) | ChunkKind::Common(_) | ChunkKind::Copy(_) => {}
+                    ChunkKind::Synthetic(_)
+                    | ChunkKind::Common(_)
+                    | ChunkKind::Copy(_)
+                    | ChunkKind::Relocs { .. } => {}
                 }
             }
         }
@@ -2592,7 +2669,7 @@ impl Layout {
     }
 
     /// Value of symbol `index` of `file` read from its own symbol table (no global lookup).
-    fn local_value(&self, res: &Resolved, file: FileId, index: usize, addend: i64) -> u64 {
+    pub fn local_value(&self, res: &Resolved, file: FileId, index: usize, addend: i64) -> u64 {
         let f = &res.files[file as usize];
         let sym = &f.symbols[index];
         let shndx = sym.st_shndx(LE);
@@ -2736,6 +2813,10 @@ impl Layout {
     /// Value of an output symbol-table entry and its output section index.
     pub fn symtab_value(&self, res: &Resolved, e: &SymtabEntry) -> (u64, u16) {
         match *e {
+            SymtabEntry::Section { osec } => {
+                let os = &self.sections[osec as usize];
+                (os.addr, os.shndx as u16)
+            }
             SymtabEntry::Local { file, index, .. } => {
                 let f = &res.files[file as usize];
                 let sym = &f.symbols[index as usize];
@@ -2841,10 +2922,14 @@ impl Layout {
 }
 
 /// Which local and global symbols go to `.symtab`, with their names in `.strtab`.
+#[allow(clippy::too_many_arguments)]
 fn build_symtab(
     res: &Resolved,
     sec_osec: &[Vec<u32>],
     merge_of: &HashMap<(FileId, u32), (u32, u32)>,
+    discard: Discard,
+    section_syms: &[(u32, Option<FileId>)],
+    referenced_locals: &hashbrown::HashSet<(FileId, u32)>,
     symtab: &mut Vec<SymtabEntry>,
     strtab: &mut Vec<u8>,
     first_global: &mut u32,
@@ -2874,14 +2959,25 @@ fn build_symtab(
                 if !placed {
                     continue;
                 }
-                let name = f.sym_name(i);
-                if name.starts_with(b".L")
-                    && merge_of.contains_key(&(fi as FileId, u32::from(shndx)))
-                {
+            }
+            let name = f.sym_name(i);
+            // lld's `shouldKeepInSymtab`: a local an `--emit-relocs` relocation names stays (its
+            // `used`); the others go as `--discard-*` says, and by default a `.L` temporary
+            // goes when it is in a mergeable section.
+            if !referenced_locals.contains(&(fi as FileId, i as u32)) {
+                let temporary = name.starts_with(b".L");
+                let in_merge = shndx < elf::SHN_LORESERVE
+                    && merge_of.contains_key(&(fi as FileId, u32::from(shndx)));
+                let drop = match discard {
+                    Discard::None => false,
+                    Discard::All => true,
+                    Discard::Locals => temporary,
+                    Discard::Default => temporary && in_merge,
+                };
+                if drop {
                     continue;
                 }
             }
-            let name = f.sym_name(i);
             if name.is_empty() && ty != elf::STT_FILE {
                 continue;
             }
@@ -2893,6 +2989,12 @@ fn build_symtab(
             });
             owner.push(Some(fi as FileId));
         }
+    }
+    // lld adds the section symbols after the files' locals and before the globals; they join
+    // the group of their owner below.
+    for &(osec, owner_file) in section_syms {
+        symtab.push(SymtabEntry::Section { osec });
+        owner.push(owner_file);
     }
     // Hidden globals become locals in an executable, as lld writes them.
     let mut globals = Vec::new();
@@ -3298,4 +3400,142 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
 #[allow(dead_code)]
 fn _uses(s: &crate::input_files::SectionHeader64) -> u64 {
     s.sh_size(LE)
+}
+
+/// The output section name of an input section (lld's `getOutputSectionName`, with
+/// `-z keep-text-section-prefix`).
+fn relocated_output_name(config: &Config, sec: &crate::input_files::InputSection) -> &'static str {
+    if config.z.keep_text_section_prefix && sec.output_name == ".text" {
+        crate::output_sections::text_prefix_section(sec.name_str())
+    } else {
+        sec.output_name
+    }
+}
+
+/// `--emit-relocs`: the section a relocation section applies to, when its relocations go to the
+/// output: the section is copied to the output (not discarded, collected or stripped), or it
+/// is an `.eh_frame` (whose relocations lld drops under `--gc-sections`, where the relocation
+/// sections of `.eh_frame` are never marked live).
+fn emitted_reloc_target(
+    config: &Config,
+    file: &crate::input_files::ObjectFile,
+    rela: &crate::input_files::InputSection,
+) -> Option<usize> {
+    let target = rela.shdr.sh_info(LE) as usize;
+    let t = file.sections.get(target)?;
+    if t.relocs.is_empty() {
+        return None;
+    }
+    match t.kind {
+        SectionKind::Regular => {
+            let debug = t.name.starts_with(b".debug") || t.name.starts_with(b".zdebug");
+            (config.strip == Strip::None || t.is_alloc() || !debug).then_some(target)
+        }
+        SectionKind::EhFrame => (!config.gc_sections).then_some(target),
+        _ => None,
+    }
+}
+
+/// `--emit-relocs`: the output sections that get a section symbol, with the file whose group
+/// of locals it joins (`None`: the linker's own), in creation order (`b_sections` is in it;
+/// `remap` gives the final index). As lld: the first input section that is not a relocation
+/// section decides, and sections made only of linker-made contents get none, except merged
+/// ones (`.rodata` strings, `.comment`) and `.interp`, which lld makes as a plain section.
+fn section_symbols(b_sections: &[OutputSection], remap: &[u32]) -> Vec<(u32, Option<FileId>)> {
+    let mut out = Vec::new();
+    for (old, os) in b_sections.iter().enumerate() {
+        let owner = os.chunks.iter().find_map(|c| match c.kind {
+            ChunkKind::Input { file, .. } => Some(Some(file)),
+            ChunkKind::Merged(_)
+            | ChunkKind::Synthetic(Synthetic::Comment)
+            | ChunkKind::Synthetic(Synthetic::Interp) => Some(None),
+            _ => None,
+        });
+        if let Some(owner) = owner {
+            out.push((remap[old], owner));
+        }
+    }
+    out
+}
+
+/// `--emit-relocs`: the local symbols a written relocation names (lld's `used`, which keeps a
+/// `.L` symbol of a merged section in `.symtab`). Under `--gc-sections` lld marks them while
+/// walking live sections, whose relocations it reads only in allocated sections.
+fn relocated_locals(
+    config: &Config,
+    res: &Resolved,
+    sec_osec: &[Vec<u32>],
+) -> hashbrown::HashSet<(FileId, u32)> {
+    let mut used = hashbrown::HashSet::new();
+    for (fi, f) in res.files.iter().enumerate() {
+        for (si, s) in f.sections.iter().enumerate() {
+            let placed = sec_osec[fi][si] != u32::MAX || s.kind == SectionKind::EhFrame;
+            if !placed || (config.gc_sections && !s.is_alloc()) {
+                continue;
+            }
+            for r in s.relocs {
+                let i = r.r_sym(LE, false) as usize;
+                if i == 0 || i >= f.first_global {
+                    continue;
+                }
+                if f.symbols
+                    .get(i)
+                    .is_some_and(|y| y.st_type() != elf::STT_SECTION)
+                {
+                    used.insert((fi as FileId, i as u32));
+                }
+            }
+        }
+    }
+    used
+}
+
+/// `--emit-relocs`: each `.rela<name>` links to `.symtab` and names the section it applies to.
+fn link_reloc_sections(
+    res: &Resolved,
+    sections: &mut [OutputSection],
+    sec_osec: &[Vec<u32>],
+    synthetic_index: &HashMap<Synthetic, (u32, u32)>,
+) {
+    let symtab = synthetic_index
+        .get(&Synthetic::Symtab)
+        .map_or(0, |&(o, _)| sections[o as usize].shndx);
+    let eh = synthetic_index
+        .get(&Synthetic::EhFrame)
+        .map(|&(o, _)| sections[o as usize].shndx);
+    for i in 0..sections.len() {
+        let Some(ChunkKind::Relocs { file, sec }) = sections[i].chunks.first().map(|c| c.kind)
+        else {
+            continue;
+        };
+        let target = if res.files[file as usize].sections[sec as usize].kind == SectionKind::EhFrame
+        {
+            eh.unwrap_or(0)
+        } else {
+            let o = sec_osec[file as usize][sec as usize];
+            sections.get(o as usize).map_or(0, |s| s.shndx)
+        };
+        sections[i].link = symtab;
+        sections[i].info = target;
+    }
+}
+
+/// Where each entry of `.symtab` sits (index 0 is the null symbol).
+fn symtab_indices(symtab: &[SymtabEntry]) -> SymtabIndex {
+    let mut idx = SymtabIndex::default();
+    for (i, e) in symtab.iter().enumerate() {
+        let n = i as u32 + 1;
+        match *e {
+            SymtabEntry::Local { file, index, .. } => {
+                idx.local.insert((file, index), n);
+            }
+            SymtabEntry::Global { id, .. } => {
+                idx.global.insert(id, n);
+            }
+            SymtabEntry::Section { osec } => {
+                idx.section.insert(osec, n);
+            }
+        }
+    }
+    idx
 }

@@ -14,6 +14,7 @@ pub mod driver;
 pub mod dyn_relocs;
 pub mod dynamic;
 pub mod eh_frame;
+pub mod emit_relocs;
 pub mod error;
 pub mod gc_report;
 pub mod glob;

@@ -183,6 +183,19 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
                         line(&mut out, addr, size, 1, 16, &res.symtab.get(id).name_str());
                     }
                 }
+                ChunkKind::Relocs { file, sec } => {
+                    // The relocation section itself, named as in its file (`.rela` + target).
+                    let f = &res.files[file as usize];
+                    let s = &f.sections[sec as usize];
+                    line(
+                        &mut out,
+                        addr,
+                        c.size,
+                        c.align,
+                        8,
+                        &format!("{}:(.rela{})", f.name, s.name_str()),
+                    );
+                }
                 ChunkKind::Synthetic(k) => {
                     // lld sizes the padding on the output section only.
                     let size = if k == Synthetic::RelroPadding {

@@ -987,7 +987,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--ignore-function-address-equality"], Flag, IgnoredTuningOnly, "lld can break the address equality of functions (ICF only)", "lld can break the address equality of functions", accept},
     opt! {["--print-icf-sections"], Flag, Implemented, "List identical folded sections", "", |s, _| { s.config.print_icf_sections = true; Ok(()) }},
     opt! {["--no-print-icf-sections"], Flag, Implemented, "Do not list identical folded sections (default)", "", |s, _| { s.config.print_icf_sections = false; Ok(()) }},
-    opt! {["--emit-relocs", "-q"], Flag, NotYet, "Generate relocations in output", "", accept},
+    opt! {["--emit-relocs", "-q"], Flag, Implemented, "Generate relocations in output", "", |s, _| { s.config.emit_relocs = true; Ok(()) }},
     opt! {["--omagic", "-N"], Flag, Implemented, "Set the text and data sections to be readable and writable, do not page align sections, link against static libraries", "", |s, _| {
         s.config.omagic = true;
         s.pos.link_static = true;

@@ -599,6 +599,8 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
             elf::SHT_HASH | elf::SHT_GNU_VERSYM => (index_of(Synthetic::DynSym), 0),
             elf::SHT_GNU_VERNEED => (index_of(Synthetic::DynStr), lay.dyn_tables.verneed_count),
             elf::SHT_GNU_VERDEF => (index_of(Synthetic::DynStr), lay.dyn_tables.verdef_count),
+            // `--emit-relocs` sections: layout linked them to `.symtab` and their target.
+            elf::SHT_RELA if !os.is_alloc() && os.link != 0 => (os.link, os.info),
             // .rela.plt names the section its relocations apply to (SHF_INFO_LINK).
             elf::SHT_RELA | elf::SHT_REL if os.name == ".rela.plt" || os.name == ".rel.plt" => {
                 (index_of(Synthetic::DynSym), index_of(Synthetic::GotPlt))
@@ -710,6 +712,9 @@ fn write_chunk(
         ChunkKind::Synthetic(k) => write_synthetic(config, res, lay, map, k, buf, addr),
         // NOBITS: nothing to write.
         ChunkKind::Common(_) | ChunkKind::Copy(_) => Ok(()),
+        ChunkKind::Relocs { file, sec } => {
+            crate::emit_relocs::write_relocs(res, lay, file, sec, buf)
+        }
     }
 }
 
@@ -1035,6 +1040,16 @@ fn write_symtab(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
     for (i, e) in lay.symtab.iter().enumerate() {
         let o = (i + 1) * SYM_SIZE as usize;
         let (mut value, shndx) = lay.symtab_value(res, e);
+        if let SymtabEntry::Section { .. } = *e {
+            // No name: readers show the section's (lld writes them so too).
+            put32(buf, o, 0);
+            buf[o + 4] = (elf::STB_LOCAL << 4) | elf::STT_SECTION;
+            buf[o + 5] = 0;
+            put16(buf, o + 6, shndx);
+            put64(buf, o + 8, value);
+            put64(buf, o + 16, 0);
+            continue;
+        }
         let (name_off, info, other, mut size) = match *e {
             SymtabEntry::Local {
                 file,
@@ -1078,6 +1093,8 @@ fn write_symtab(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
                 };
                 (name_off, (bind << 4) | ty, s.visibility, size)
             }
+            // Written above.
+            SymtabEntry::Section { .. } => continue,
         };
         let shndx = match *e {
             SymtabEntry::Local { file, index, .. } => {
@@ -1099,6 +1116,7 @@ fn write_symtab(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
             let key = match *e {
                 SymtabEntry::Local { file, index, .. } => SymKey::Local(file, index),
                 SymtabEntry::Global { id, .. } => SymKey::Global(id),
+                SymtabEntry::Section { .. } => continue,
             };
             if let Some((v, sh)) = canonical_iplt(lay, key) {
                 value = v;
