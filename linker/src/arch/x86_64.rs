@@ -440,6 +440,12 @@ fn need(
 }
 
 /// Stores the low 32 bits of `v` at `buf[at..at + 4]`; callers have checked the bounds.
+/// A 32-bit PC-relative displacement at `at`: `target` as seen from `next` (the address of
+/// the instruction that follows it). Truncated without a check, as lld writes PLT code.
+fn put_rel32(buf: &mut [u8], at: usize, target: u64, next: u64) {
+    put32(buf, at, target.wrapping_sub(next));
+}
+
 fn put32(buf: &mut [u8], at: usize, v: u64) {
     buf[at..at + 4].copy_from_slice(&(v as u32).to_le_bytes());
 }
@@ -1119,19 +1125,12 @@ pub fn write_plt_header(
         0xff, 0x25, 0, 0, 0, 0, // jmp *GOTPLT+16(%rip)
         0x0f, 0x1f, 0x40, 0x00, // nopl 0(%rax)
     ]);
-    put32(
-        b,
-        2,
-        gotplt_addr
-            .wrapping_add(8)
-            .wrapping_sub(plt_addr.wrapping_add(6)),
-    );
-    put32(
+    put_rel32(b, 2, gotplt_addr.wrapping_add(8), plt_addr.wrapping_add(6));
+    put_rel32(
         b,
         8,
-        gotplt_addr
-            .wrapping_add(16)
-            .wrapping_sub(plt_addr.wrapping_add(12)),
+        gotplt_addr.wrapping_add(16),
+        plt_addr.wrapping_add(12),
     );
     Ok(())
 }
@@ -1153,9 +1152,9 @@ pub fn write_plt_entry(
         0x68, 0, 0, 0, 0, // pushq $index
         0xe9, 0, 0, 0, 0, // jmp plt0
     ]);
-    put32(b, 2, got_slot_addr.wrapping_sub(entry_addr.wrapping_add(6)));
+    put_rel32(b, 2, got_slot_addr, entry_addr.wrapping_add(6));
     put32(b, 7, u64::from(index));
-    put32(b, 12, plt_addr.wrapping_sub(entry_addr.wrapping_add(16)));
+    put_rel32(b, 12, plt_addr, entry_addr.wrapping_add(16));
     Ok(())
 }
 
@@ -1267,19 +1266,12 @@ impl PltStyle {
                 // Lazy binding: push GOTPLT+8 (the module) and load the resolver, GOTPLT+16,
                 // into %r11, then fall into the thunk at +0x0d.
                 b[..13].copy_from_slice(&[0xff, 0x35, 0, 0, 0, 0, 0x4c, 0x8b, 0x1d, 0, 0, 0, 0]);
-                put32(
-                    b,
-                    2,
-                    gotplt_addr
-                        .wrapping_add(8)
-                        .wrapping_sub(plt_addr.wrapping_add(6)),
-                );
-                put32(
+                put_rel32(b, 2, gotplt_addr.wrapping_add(8), plt_addr.wrapping_add(6));
+                put_rel32(
                     b,
                     9,
-                    gotplt_addr
-                        .wrapping_add(16)
-                        .wrapping_sub(plt_addr.wrapping_add(13)),
+                    gotplt_addr.wrapping_add(16),
+                    plt_addr.wrapping_add(13),
                 );
                 b[13..].copy_from_slice(&retpoline_thunk(0x20 - 13, 48 - 13));
                 Ok(())
@@ -1311,7 +1303,7 @@ impl PltStyle {
                 b[..4].copy_from_slice(&ENDBR64);
                 // jmp *slot(%rip), then a 6-byte nop to the end of the entry.
                 b[4..].copy_from_slice(&[0xff, 0x25, 0, 0, 0, 0, 0x66, 0x0f, 0x1f, 0x44, 0, 0]);
-                put32(b, 6, slot_addr.wrapping_sub(entry_addr.wrapping_add(10)));
+                put_rel32(b, 6, slot_addr, entry_addr.wrapping_add(10));
                 Ok(())
             }
             PltStyle::Retpoline => {
@@ -1324,23 +1316,21 @@ impl PltStyle {
                     0xe9, 0, 0, 0, 0, // jmp PLT header
                     0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
                 ]);
-                put32(b, 3, slot_addr.wrapping_sub(entry_addr.wrapping_add(7)));
-                put32(
+                put_rel32(b, 3, slot_addr, entry_addr.wrapping_add(7));
+                put_rel32(
                     b,
                     8,
-                    plt_addr
-                        .wrapping_add(0x20)
-                        .wrapping_sub(entry_addr.wrapping_add(12)),
+                    plt_addr.wrapping_add(0x20),
+                    entry_addr.wrapping_add(12),
                 );
-                put32(
+                put_rel32(
                     b,
                     13,
-                    plt_addr
-                        .wrapping_add(0x12)
-                        .wrapping_sub(entry_addr.wrapping_add(17)),
+                    plt_addr.wrapping_add(0x12),
+                    entry_addr.wrapping_add(17),
                 );
                 put32(b, 18, u64::from(index));
-                put32(b, 23, plt_addr.wrapping_sub(entry_addr.wrapping_add(27)));
+                put_rel32(b, 23, plt_addr, entry_addr.wrapping_add(27));
                 Ok(())
             }
             PltStyle::RetpolineNow => {
@@ -1350,8 +1340,8 @@ impl PltStyle {
                     0xe9, 0, 0, 0, 0, // jmp the header's thunk
                     0xcc, 0xcc, 0xcc, 0xcc,
                 ]);
-                put32(b, 3, slot_addr.wrapping_sub(entry_addr.wrapping_add(7)));
-                put32(b, 8, plt_addr.wrapping_sub(entry_addr.wrapping_add(12)));
+                put_rel32(b, 3, slot_addr, entry_addr.wrapping_add(7));
+                put_rel32(b, 8, plt_addr, entry_addr.wrapping_add(12));
                 Ok(())
             }
         }
@@ -1406,7 +1396,7 @@ pub fn write_ibt_lazy_plt(
         b[..4].copy_from_slice(&ENDBR64);
         b[4..].copy_from_slice(&[0x68, 0, 0, 0, 0, 0xe9, 0, 0, 0, 0, 0x66, 0x90]);
         put32(b, 5, i as u64);
-        put32(b, 10, lazy_plt_addr.wrapping_sub(at.wrapping_add(14)));
+        put_rel32(b, 10, lazy_plt_addr, at.wrapping_add(14));
     }
     Ok(())
 }
