@@ -2765,8 +2765,16 @@ impl AddressMap for LayoutAddressMap<'_> {
         } else {
             key
         };
-        let i = *self.lay.scan.got_slot.get(&(key, kind))?;
-        Some(self.lay.got_addr + u64::from(i) * 8)
+        match self.lay.scan.got_slot.get(&(key, kind)) {
+            Some(&i) => Some(self.lay.got_addr + u64::from(i) * 8),
+            // An IFUNC reached only through the GOT uses its IRELATIVE slot
+            // (`relocations::reuse_igotplt_slots`).
+            None if kind == GotKind::Addr => {
+                let &i = self.lay.scan.iplt_index.get(&key)?;
+                Some(self.lay.igotplt_slot(i))
+            }
+            None => None,
+        }
     }
     fn got_base(&self) -> u64 {
         self.lay.gotplt_addr

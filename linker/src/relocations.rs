@@ -518,11 +518,41 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
         }
     }
     if errors.is_empty() {
+        reuse_igotplt_slots(&mut out);
         order_entries_like_lld(&mut out);
         Ok(out)
     } else {
         Err(errors)
     }
+}
+
+/// As lld: an IFUNC defined here whose address is only ever loaded from the GOT (never taken
+/// directly, so its IPLT entry is not its canonical address) needs no `.got` slot: GOT
+/// references use the `.got.plt` slot its IRELATIVE relocation fills with the resolved
+/// function (`LayoutAddressMap::got_slot_address` falls back to it).
+fn reuse_igotplt_slots(out: &mut ScanResult) {
+    let reused: hashbrown::HashSet<u32> = out
+        .got
+        .iter()
+        .filter(|&&(k, kind)| {
+            kind == GotKind::Addr
+                && out.iplt_index.contains_key(&k)
+                && !out.iplt_canonical.contains(&k)
+        })
+        .map(|&(k, kind)| out.got_slot[&(k, kind)])
+        .collect();
+    if reused.is_empty() {
+        return;
+    }
+    out.got.retain(|&(k, kind)| {
+        let keep = !reused.contains(&out.got_slot[&(k, kind)]);
+        if !keep {
+            out.got_slot.remove(&(k, kind));
+        }
+        keep
+    });
+    out.dyn_relocs
+        .retain(|d| !matches!(d.place, Place::Got(n) if reused.contains(&n)));
 }
 
 /// Scanning creates GOT, PLT and IPLT entries in the order relocations need them; lld creates
@@ -558,6 +588,7 @@ fn order_entries_like_lld(out: &mut ScanResult) {
         next += kind.slots();
     }
     out.got = got;
+    out.got_slots = next;
 
     out.plt.sort_unstable();
     for (i, &g) in out.plt.iter().enumerate() {

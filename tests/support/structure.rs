@@ -698,24 +698,7 @@ pub const INTENDED: &[Rule] = &[
 /// Differences that are weld bugs, tolerated until fixed (each is also written up in the
 /// linker's findings). Keep this list short and honest: one entry per bug, narrow rewrites, and
 /// remove an entry as soon as it tolerates nothing (a full differential run fails otherwise).
-pub const KNOWN_WELD_BUGS: &[Rule] = &[Rule {
-    name: "static-pie GOT entry for a non-preemptible IFUNC",
-    trials: &["func_pointers::*::static-pie"],
-    why: "`(void *)memcpy` through GOTPCREL in a static-pie: weld adds a .got slot holding \
-              memcpy's .iplt entry (one more R_X86_64_RELATIVE: .got 232 bytes vs 224, .rela.dyn \
-              32136 vs 32112, RELACOUNT 1315 vs 1314); lld points the load at the IRELATIVE \
-              .got.plt slot it already has. weld must reuse the IRELATIVE slot",
-    apply: |f| {
-        blank_section_field(f, &[".got", ".rela.dyn"], "size");
-        f.rewrite(DYNAMIC, |l| match l.split_once(' ') {
-            Some((t @ ("RELACOUNT" | "RELASZ"), _)) => Some(Some(format!("{t} ?"))),
-            _ => None,
-        });
-        f.rewrite(RELOCATIONS, |l| {
-            (l == ".rela.dyn R_X86_64_RELATIVE").then_some(None)
-        });
-    },
-}];
+pub const KNOWN_WELD_BUGS: &[Rule] = &[];
 
 /// The rules of `rules` that apply to `trial`, applied to a copy of `facts`.
 fn applied(facts: &Facts, rules: &[&Rule]) -> Facts {
