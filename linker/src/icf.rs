@@ -22,8 +22,7 @@ use object::LittleEndian as LE;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 
-/// `.llvm_addrsig`: the symbols whose address the object takes.
-const SHT_LLVM_ADDRSIG: u32 = 0x6fff_4c03;
+use crate::input_files::SHT_LLVM_ADDRSIG;
 
 /// What folding decided: which sections were folded into which, and the alignment a kept
 /// section needs so that it still satisfies everything folded into it.

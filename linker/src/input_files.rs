@@ -14,9 +14,9 @@ pub type Sym64 = elf::Sym64<LE>;
 pub type Rela64 = elf::Rela64<LE>;
 
 // LLVM's metadata section types, which the `object` crate does not name.
-const SHT_LLVM_ADDRSIG: u32 = 0x6fff_4c03;
+pub const SHT_LLVM_ADDRSIG: u32 = 0x6fff_4c03;
 pub const SHT_LLVM_DEPENDENT_LIBRARIES: u32 = 0x6fff_4c04;
-const SHT_LLVM_CALL_GRAPH_PROFILE: u32 = 0x6fff_4c09;
+pub const SHT_LLVM_CALL_GRAPH_PROFILE: u32 = 0x6fff_4c09;
 
 /// Index of an object file in `Link::files`.
 pub type FileId = u32;

@@ -712,7 +712,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     }
     // lld makes the merged property note after its other notes (and input notes come
     // first), so among the notes it comes last.
-    let gnu_property = gnu_property_note(res);
+    let gnu_property = crate::cet::gnu_property_note(res.and_features);
     if !gnu_property.is_empty() {
         add_synth(
             &mut b,
@@ -1650,23 +1650,6 @@ fn plt_style(config: &Config, res: &Resolved) -> arch::PltStyle {
 /// The merged `.note.gnu.property`: the AND of every object's x86 feature bits (IBT, SHSTK) as
 /// `cet::read_security_notes` computed it (with `-z force-ibt` and `-z shstk`), as lld emits
 /// it; absent when the result is zero.
-fn gnu_property_note(res: &Resolved) -> Vec<u8> {
-    let and = res.and_features;
-    if and == 0 {
-        return Vec::new();
-    }
-    let mut v = Vec::new();
-    v.extend_from_slice(&4u32.to_le_bytes());
-    v.extend_from_slice(&16u32.to_le_bytes());
-    v.extend_from_slice(&elf::NT_GNU_PROPERTY_TYPE_0.to_le_bytes());
-    v.extend_from_slice(b"GNU\0");
-    v.extend_from_slice(&elf::GNU_PROPERTY_X86_FEATURE_1_AND.to_le_bytes());
-    v.extend_from_slice(&4u32.to_le_bytes());
-    v.extend_from_slice(&and.to_le_bytes());
-    v.extend_from_slice(&0u32.to_le_bytes());
-    v
-}
-
 /// Splits every `.eh_frame` input, drops FDEs of discarded functions and deduplicates CIEs. The
 /// output follows lld: each CIE followed by its FDEs, then one zero terminator.
 fn build_eh_frame(res: &Resolved) -> Result<EhLayout> {
