@@ -105,16 +105,13 @@ fn target(res: &Resolved, file: FileId, index: usize) -> Target {
             value: sym.st_value(LE),
         };
     }
-    if shndx == elf::SHN_UNDEF
-        || shndx >= elf::SHN_LORESERVE
-        || usize::from(shndx) >= f.sections.len()
-    {
+    let Some(shndx) = f.sym_section(di).filter(|&s| s < f.sections.len()) else {
         return Target::Other(id);
-    }
+    };
     Target::InSection {
         id,
         file: df,
-        sec: u32::from(shndx),
+        sec: shndx as u32,
         value: sym.st_value(LE),
         is_section_sym: sym.st_type() == elf::STT_SECTION,
         preemptible,
@@ -185,17 +182,13 @@ fn keep_unique(config: &Config, res: &Resolved, idx: &Index) -> Vec<bool> {
             .symtab
             .lookup(name.as_bytes())
             .and_then(|g| match res.symtab.get(g).def {
-                SymbolDef::Defined { file, index } => {
-                    let sh = res.files[file as usize]
-                        .symbols
-                        .get(index as usize)?
-                        .st_shndx(LE);
-                    (sh != elf::SHN_UNDEF && sh < elf::SHN_LORESERVE).then_some((file, sh))
-                }
+                SymbolDef::Defined { file, index } => res.files[file as usize]
+                    .sym_section(index as usize)
+                    .map(|sh| (file, sh as u32)),
                 _ => None,
             });
         match sec {
-            Some((file, sh)) => keep[idx.of(file, u32::from(sh))] = true,
+            Some((file, sh)) => keep[idx.of(file, sh)] = true,
             None => crate::error::print_diagnostic(
                 "warning",
                 &format!("could not find symbol {name} to keep unique"),

@@ -1468,11 +1468,11 @@ fn mark_live_pieces(
     let piece_of = |file: FileId, index: usize, addend: i64| -> Option<(u32, u32, u64)> {
         let f = &res.files[file as usize];
         let sym = f.symbols.get(index)?;
-        let shndx = sym.st_shndx(LE);
-        if f.sections.get(usize::from(shndx))?.kind != SectionKind::Merge {
+        let shndx = f.sym_section(index)?;
+        if f.sections.get(shndx)?.kind != SectionKind::Merge {
             return None;
         }
-        let &(g, i) = merge_of.get(&(file, u32::from(shndx)))?;
+        let &(g, i) = merge_of.get(&(file, shndx as u32))?;
         // A section symbol's addend selects the piece; a named symbol's value does.
         let off = if sym.st_type() == elf::STT_SECTION {
             sym.st_value(LE).wrapping_add(addend as u64)
@@ -1778,12 +1778,11 @@ fn fde_target_alive(res: &Resolved, file: FileId, sym: usize) -> bool {
     let Some(s) = f.symbols.get(di) else {
         return false;
     };
-    let shndx = s.st_shndx(LE);
-    if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
-        return shndx == elf::SHN_ABS;
-    }
+    let Some(shndx) = f.sym_section(di) else {
+        return s.st_shndx(LE) == elf::SHN_ABS;
+    };
     matches!(
-        f.sections[shndx as usize].kind,
+        f.sections[shndx].kind,
         SectionKind::Regular | SectionKind::Merge
     )
 }
@@ -2661,10 +2660,9 @@ impl Layout {
         }
         // A symbol past a jump `--optimize-bb-jumps` deleted moves back with the cut.
         let value = res.rewrites.symbol_value_size(res, file, index).0;
-        if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
+        let Some(sec) = f.sym_section(index) else {
             return addend as u64;
-        }
-        let sec = shndx as usize;
+        };
         if let Some(&(g, idx)) = self.merge_of.get(&(file, sec as u32)) {
             // Section symbols fold the addend into the piece lookup (lld's getVA(addend)).
             let is_section = sym.st_type() == elf::STT_SECTION;
@@ -2811,17 +2809,17 @@ impl Layout {
             SymtabEntry::Local { file, index, .. } => {
                 let f = &res.files[file as usize];
                 let sym = &f.symbols[index as usize];
-                let shndx = sym.st_shndx(LE);
-                if shndx == elf::SHN_ABS {
+                if sym.st_shndx(LE) == elf::SHN_ABS {
                     return (sym.st_value(LE), elf::SHN_ABS);
                 }
+                let shndx = f.sym_section(index as usize).unwrap_or(0);
                 let os = self.sec_osec[file as usize]
-                    .get(shndx as usize)
+                    .get(shndx)
                     .copied()
                     .unwrap_or(u32::MAX);
                 let v = self.local_value(res, file, index as usize, 0);
                 if f.sections
-                    .get(shndx as usize)
+                    .get(shndx)
                     .is_some_and(|s| s.kind == SectionKind::EhFrame)
                 {
                     let eh = self
@@ -2846,18 +2844,20 @@ impl Layout {
                 let shndx = match s.def {
                     SymbolDef::Defined { file, index } => {
                         let sym = &res.files[file as usize].symbols[index as usize];
-                        let sh = sym.st_shndx(LE);
-                        if sh == elf::SHN_ABS {
+                        let sh = res.files[file as usize]
+                            .sym_section(index as usize)
+                            .unwrap_or(usize::from(sym.st_shndx(LE)));
+                        if sym.st_shndx(LE) == elf::SHN_ABS {
                             elf::SHN_ABS
                         } else {
                             let os = self.sec_osec[file as usize]
-                                .get(sh as usize)
+                                .get(sh)
                                 .copied()
                                 .unwrap_or(u32::MAX);
                             if os == u32::MAX {
                                 if res.files[file as usize]
                                     .sections
-                                    .get(sh as usize)
+                                    .get(sh)
                                     .is_some_and(|s| s.kind == SectionKind::EhFrame)
                                 {
                                     self.synthetic_index
@@ -2942,11 +2942,10 @@ fn build_symtab(
             if ty == elf::STT_SECTION {
                 continue;
             }
-            let shndx = s.st_shndx(LE);
-            if shndx != elf::SHN_ABS && shndx != elf::SHN_UNDEF && shndx < elf::SHN_LORESERVE {
-                let sec = &f.sections[shndx as usize];
-                let placed =
-                    sec_osec[fi][shndx as usize] != u32::MAX || sec.kind == SectionKind::EhFrame;
+            let in_section = f.sym_section(i);
+            if let Some(shndx) = in_section {
+                let sec = &f.sections[shndx];
+                let placed = sec_osec[fi][shndx] != u32::MAX || sec.kind == SectionKind::EhFrame;
                 if !placed {
                     continue;
                 }
@@ -2957,8 +2956,8 @@ fn build_symtab(
             // goes when it is in a mergeable section.
             if !referenced_locals.contains(&(fi as FileId, i as u32)) {
                 let temporary = name.starts_with(b".L");
-                let in_merge = shndx < elf::SHN_LORESERVE
-                    && merge_of.contains_key(&(fi as FileId, u32::from(shndx)));
+                let in_merge = in_section
+                    .is_some_and(|shndx| merge_of.contains_key(&(fi as FileId, shndx as u32)));
                 let drop = match discard {
                     Discard::None => false,
                     Discard::All => true,
@@ -3005,12 +3004,9 @@ fn build_symtab(
         }
         if let SymbolDef::Defined { file, index } = s.def {
             let f = &res.files[file as usize];
-            let sh = f.symbols[index as usize].st_shndx(LE);
-            if sh != elf::SHN_ABS && sh < elf::SHN_LORESERVE && sh != elf::SHN_UNDEF {
-                let sec = &f.sections[sh as usize];
-                if sec_osec[file as usize][sh as usize] == u32::MAX
-                    && sec.kind != SectionKind::EhFrame
-                {
+            if let Some(sh) = f.sym_section(index as usize) {
+                let sec = &f.sections[sh];
+                if sec_osec[file as usize][sh] == u32::MAX && sec.kind != SectionKind::EhFrame {
                     continue;
                 }
             }

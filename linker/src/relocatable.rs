@@ -419,12 +419,7 @@ fn defining_section(res: &Resolved, file: FileId, sym: usize) -> Option<(FileId,
         },
         None => (file, sym),
     };
-    let s = res.files[df as usize].symbols.get(di)?;
-    let shndx = s.st_shndx(LE);
-    if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
-        return None;
-    }
-    Some((df, shndx as usize))
+    Some((df, res.files[df as usize].sym_section(di)?))
 }
 
 /// The CIEs and the FDEs of kept code of one input `.eh_frame`, and their relocations. FDEs
@@ -516,11 +511,9 @@ impl SymbolPlan {
                 let keep = match s.st_type() {
                     elf::STT_SECTION => false,
                     elf::STT_FILE => true,
-                    _ => match s.st_shndx(LE) {
-                        elf::SHN_UNDEF => false,
-                        elf::SHN_ABS => true,
-                        n if n >= elf::SHN_LORESERVE => false,
-                        n => plan.placed[fi].get(n as usize).copied().flatten().is_some(),
+                    _ => match f.sym_section(i) {
+                        Some(n) => plan.placed[fi].get(n).copied().flatten().is_some(),
+                        None => s.st_shndx(LE) == elf::SHN_ABS,
                     },
                 };
                 if keep {
@@ -570,14 +563,16 @@ fn global_emitted(res: &Resolved, plan: &Placement, id: SymbolId) -> bool {
     match res.symtab.get(id).def {
         SymbolDef::Defined { file, index } => {
             let f = &res.files[file as usize];
-            match f.symbols.get(index as usize).map(|s| s.st_shndx(LE)) {
-                Some(elf::SHN_UNDEF) | None => false,
-                Some(n) if n >= elf::SHN_LORESERVE => true,
+            match f.sym_section(index as usize) {
                 Some(n) => plan.placed[file as usize]
-                    .get(n as usize)
+                    .get(n)
                     .copied()
                     .flatten()
                     .is_some(),
+                None => f
+                    .symbols
+                    .get(index as usize)
+                    .is_some_and(|s| s.st_shndx(LE) != elf::SHN_UNDEF),
             }
         }
         SymbolDef::Undefined | SymbolDef::Lazy { .. } => res.symtab.get(id).referenced,
@@ -662,7 +657,9 @@ fn map_symbol(
         return (None, 0);
     };
     if s.st_type() == elf::STT_SECTION {
-        let shndx = s.st_shndx(LE) as usize;
+        let Some(shndx) = f.sym_section(sym) else {
+            return (None, 0);
+        };
         return match plan.locate(file, shndx, addend as u64) {
             Some((out, place)) => (Some(SymRef::Section(out)), place as i64),
             None => (None, 0),
@@ -803,10 +800,9 @@ fn render(
             let sig = f.sections[gsec as usize].shdr.sh_info(LE) as usize;
             if let Some(s) = f.symbols.get(sig) {
                 if s.st_type() == elf::STT_SECTION {
-                    if let Some((o, _)) = plan.placed[file as usize]
-                        .get(s.st_shndx(LE) as usize)
-                        .copied()
-                        .flatten()
+                    if let Some((o, _)) = f
+                        .sym_section(sig)
+                        .and_then(|n| plan.placed[file as usize].get(n).copied().flatten())
                     {
                         section_sym_needed[o as usize] = true;
                     }
@@ -830,11 +826,12 @@ fn render(
         for &li in list {
             let s = &f.symbols[li as usize];
             let name = strtab.add(f.sym_name(li as usize));
-            let (section, special, value) = match s.st_shndx(LE) {
-                n if n == elf::SHN_ABS || s.st_type() == elf::STT_FILE => {
-                    (None, elf::SHN_ABS, s.st_value(LE))
-                }
-                n => match plan.locate(fi as FileId, n as usize, s.st_value(LE)) {
+            let in_section = f
+                .sym_section(li as usize)
+                .filter(|_| s.st_type() != elf::STT_FILE);
+            let (section, special, value) = match in_section {
+                None => (None, elf::SHN_ABS, s.st_value(LE)),
+                Some(n) => match plan.locate(fi as FileId, n, s.st_value(LE)) {
                     Some((o, value)) => (Some(index[o as usize]), 0, value),
                     None => (None, elf::SHN_ABS, s.st_value(LE)),
                 },
@@ -867,9 +864,9 @@ fn render(
                 let raw = &f.symbols[di as usize];
                 let name = strtab.add(f.sym_name(di as usize));
                 let other = (raw.st_other() & !3) | other;
-                let (section, special, value) = match raw.st_shndx(LE) {
-                    n if n >= elf::SHN_LORESERVE => (None, n, raw.st_value(LE)),
-                    n => match plan.locate(file, n as usize, raw.st_value(LE)) {
+                let (section, special, value) = match f.sym_section(di as usize) {
+                    None => (None, raw.st_shndx(LE), raw.st_value(LE)),
+                    Some(n) => match plan.locate(file, n, raw.st_value(LE)) {
                         Some((o, value)) => (Some(index[o as usize]), 0, value),
                         None => (None, elf::SHN_UNDEF, 0),
                     },
@@ -921,15 +918,14 @@ fn render(
                         return None;
                     };
                     let raw = &res.files[file as usize].symbols[di as usize];
-                    let n = raw.st_shndx(LE);
-                    if n == elf::SHN_ABS {
+                    let Some(n) = res.files[file as usize].sym_section(di as usize) else {
                         return Some((
                             None,
                             raw.st_value(LE).wrapping_add(add as u64),
                             raw.st_type(),
                         ));
-                    }
-                    let (o, value) = plan.locate(file, n as usize, raw.st_value(LE))?;
+                    };
+                    let (o, value) = plan.locate(file, n, raw.st_value(LE))?;
                     Some((
                         Some(index[o as usize]),
                         value.wrapping_add(add as u64),
@@ -1012,10 +1008,9 @@ fn render(
             info = match res.global_of(file, sig) {
                 Some(id) => global_out.get(&id).copied().unwrap_or(0),
                 None => match f.symbols.get(sig) {
-                    Some(s) if s.st_type() == elf::STT_SECTION => plan.placed[file as usize]
-                        .get(s.st_shndx(LE) as usize)
-                        .copied()
-                        .flatten()
+                    Some(s) if s.st_type() == elf::STT_SECTION => f
+                        .sym_section(sig)
+                        .and_then(|n| plan.placed[file as usize].get(n).copied().flatten())
                         .map_or(0, |(o, _)| section_sym[o as usize]),
                     _ => local_index.get(&(file, sig as u32)).copied().unwrap_or(0),
                 },
