@@ -216,9 +216,7 @@ fn keep_unique(config: &Config, res: &Resolved, idx: &Index) -> Vec<bool> {
         let fi = fi as FileId;
         match addrsig_table(config, f) {
             Some(data) => {
-                let mut cur = data;
-                while let Some((index, rest)) = read_uleb(cur) {
-                    cur = rest;
+                for index in addrsig_indices(data) {
                     if (index as usize) < f.symbols.len() {
                         mark(target(res, fi, index as usize));
                     }
@@ -256,6 +254,16 @@ fn addrsig_table(config: &Config, f: &ObjectFile) -> Option<&'static [u8]> {
         return None;
     }
     Some(s.data)
+}
+
+/// The symbol indices an `.llvm_addrsig` table lists, in order (ULEB128 numbers).
+pub fn addrsig_indices(data: &[u8]) -> impl Iterator<Item = u64> + '_ {
+    let mut cur = data;
+    std::iter::from_fn(move || {
+        let (v, rest) = read_uleb(cur)?;
+        cur = rest;
+        Some(v)
+    })
 }
 
 fn read_uleb(data: &[u8]) -> Option<(u64, &[u8])> {

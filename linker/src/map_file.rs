@@ -46,11 +46,7 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
                 }
             }
             let name = f.sym_name(i);
-            if name.is_empty()
-                || lay.sec_addr[fi]
-                    .get(shndx)
-                    .is_none_or(|&a| a == u64::MAX)
-            {
+            if name.is_empty() || lay.sec_addr[fi].get(shndx).is_none_or(|&a| a == u64::MAX) {
                 continue;
             }
             let sec = &f.sections[shndx];

@@ -693,6 +693,18 @@ impl StringTable {
     }
 }
 
+fn put_uleb(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
 /// One output section header, with the bytes it covers.
 struct Header {
     name: u32,
@@ -775,6 +787,25 @@ fn render(
             next += 1;
         }
     }
+    // `.llvm_addrsig`: the address-significant symbols of every input, renumbered, when every
+    // object has a table (one without lists nothing and means "all of them").
+    let addrsig_inputs: Option<Vec<(FileId, &[u8])>> = res
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.symbols.len() > 1)
+        .map(|(fi, f)| {
+            f.sections
+                .iter()
+                .find(|s| {
+                    s.sh_type() == crate::input_files::SHT_LLVM_ADDRSIG && s.shdr.sh_link(LE) != 0
+                })
+                .map(|s| (fi as FileId, s.data))
+        })
+        .collect();
+    if addrsig_inputs.is_some() {
+        next += 1;
+    }
     let symtab_index = next;
     let mut shndx_table_index = 0;
     // The symbol table's own extension for section indices past 0xff00, when needed.
@@ -806,6 +837,27 @@ fn render(
                     {
                         section_sym_needed[o as usize] = true;
                     }
+                }
+            }
+        }
+    }
+
+    for &(file, data) in addrsig_inputs.iter().flatten() {
+        let f = &res.files[file as usize];
+        for i in crate::icf::addrsig_indices(data) {
+            let i = i as usize;
+            if res.global_of(file, i).is_some() {
+                continue;
+            }
+            if f.symbols
+                .get(i)
+                .is_some_and(|s| s.st_type() == elf::STT_SECTION)
+            {
+                if let Some((o, _)) = f
+                    .sym_section(i)
+                    .and_then(|n| plan.placed[file as usize].get(n).copied().flatten())
+                {
+                    section_sym_needed[o as usize] = true;
                 }
             }
         }
@@ -1073,6 +1125,33 @@ fn render(
                 data: rela,
             });
         }
+    }
+    if let Some(inputs) = &addrsig_inputs {
+        let mut table = Vec::new();
+        let mut seen = hashbrown::HashSet::new();
+        for &(file, data) in inputs {
+            for i in crate::icf::addrsig_indices(data) {
+                let (sym, _) = map_symbol(res, plan, &symbols, file, i as usize, 0);
+                let out = match sym {
+                    Some(SymRef::None) | None => continue,
+                    Some(r) => sym_index(r),
+                };
+                if out != 0 && seen.insert(out) {
+                    put_uleb(&mut table, u64::from(out));
+                }
+            }
+        }
+        headers.push(Header {
+            name: shstrtab.add(b".llvm_addrsig"),
+            sh_type: crate::input_files::SHT_LLVM_ADDRSIG,
+            flags: u64::from(elf::SHF_EXCLUDE),
+            size: table.len() as u64,
+            link: symtab_index,
+            info: 0,
+            align: 1,
+            entsize: 0,
+            data: table,
+        });
     }
     let SymtabBuilder {
         bytes: symtab,
