@@ -84,6 +84,10 @@
 //!   `--retain-symbols-file` (with `--export-dynamic`):
 //!   program headers, notes and `.note.package`'s bytes, `.symtab`, `.dynsym`, the dynamic
 //!   section, run.
+//! * `headers_layout`: `-mcmodel=medium` data (`.ldata`, `.lbss`, `.lrodata`) with and without
+//!   `-z lrodata-after-bss` (PIE and not), `-z keep-data-section-prefix`, `-z nosectionheader`
+//!   (PIE and `-static`, then undone by `-z sectionheader`): the ELF header, program headers
+//!   and allocated section headers, the file size without section headers, the run.
 //! * `fortran_common`: `--fortran-common` / `--no-fortran-common` (and neither): an archive
 //!   member defining a common symbol for real is loaded only with the option (run,
 //!   `--why-extract`, `.symtab`).
@@ -585,6 +589,11 @@ fn trials() -> Vec<Trial> {
     for &(name, flags) in OTHER_TARGET_VARIANTS {
         t.push(trial(GROUP, format!("other_targets::{name}"), move |d| {
             other_targets(d, flags)
+        }));
+    }
+    for &(name, pic, flags) in HEADERS_LAYOUT_VARIANTS {
+        t.push(trial(GROUP, format!("headers_layout::{name}"), move |d| {
+            headers_layout(d, pic, flags)
         }));
     }
     for &(name, flags, rewrites, same_layout) in B2B_VARIANTS {
@@ -4464,6 +4473,47 @@ const OTHER_TARGET_VARIANTS: &[(&str, &[&str])] = &[
     ("z_force_bti", &["-z", "force-bti"]),
     ("z_pac_plt", &["-z", "pac-plt"]),
     ("z_bti_report", &["-z", "bti-report=warning"]),
+    ("z_bti_report_none", &["-z", "bti-report=none"]),
+    ("z_bti_report_bad", &["-z", "bti-report=bogus"]),
+    ("z_gcs", &["-z", "gcs=always"]),
+    ("z_gcs_never", &["-z", "gcs=never"]),
+    ("z_gcs_implicit", &["-z", "gcs=implicit"]),
+    ("z_gcs_bad", &["-z", "gcs=bogus"]),
+    ("z_gcs_report_none", &["-z", "gcs-report=none"]),
+    ("z_gcs_report_bad", &["-z", "gcs-report=bogus"]),
+    ("z_gcs_report_dynamic", &["-z", "gcs-report-dynamic=error"]),
+    (
+        "z_execute_only_report",
+        &["-z", "execute-only-report=warning"],
+    ),
+    (
+        "z_execute_only_report_none",
+        &["-z", "execute-only-report=none"],
+    ),
+    ("z_zicfilp", &["-z", "zicfilp=func-sig"]),
+    ("z_zicfilp_bad", &["-z", "zicfilp=bogus"]),
+    ("z_zicfiss", &["-z", "zicfiss=always"]),
+    ("z_zicfiss_implicit", &["-z", "zicfiss=implicit"]),
+    (
+        "z_zicfilp_unlabeled_report",
+        &["-z", "zicfilp-unlabeled-report=warning"],
+    ),
+    (
+        "z_zicfilp_func_sig_report",
+        &["-z", "zicfilp-func-sig-report=error"],
+    ),
+    ("z_zicfiss_report", &["-z", "zicfiss-report=error"]),
+    ("z_zicfiss_report_bad", &["-z", "zicfiss-report=x"]),
+    ("z_nobtcfi", &["-z", "nobtcfi"]),
+    // Not another target's, but decided on the command line the same way.
+    (
+        "z_nosectionheader_emit_relocs",
+        &["-z", "nosectionheader", "--emit-relocs"],
+    ),
+    (
+        "z_nosectionheader_relocatable",
+        &["-z", "nosectionheader", "-r"],
+    ),
     (
         "arm_ignored",
         &[
@@ -4526,6 +4576,117 @@ fn other_targets(dir: &Path, flags: &[&str]) -> Check {
     let lo = link_directly(dir, &lld, &args)?;
     let wo = link_directly(dir, &weld, &args)?;
     same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// `headers_layout` variants: name, whether the program is a PIE, linker flags.
+const HEADERS_LAYOUT_VARIANTS: &[(&str, bool, &[&str])] = &[
+    ("large_default", false, &[]),
+    ("large_pie", true, &[]),
+    ("lrodata_after_bss", false, &["-Wl,-z,lrodata-after-bss"]),
+    ("lrodata_after_bss_pie", true, &["-Wl,-z,lrodata-after-bss"]),
+    (
+        "lrodata_after_bss_undone",
+        false,
+        &["-Wl,-z,lrodata-after-bss", "-Wl,-z,nolrodata-after-bss"],
+    ),
+    (
+        "keep_data_section_prefix",
+        false,
+        &["-Wl,-z,keep-data-section-prefix"],
+    ),
+    ("no_section_header", true, &["-Wl,-z,nosectionheader"]),
+    (
+        "no_section_header_static",
+        false,
+        &["-static", "-Wl,-z,nosectionheader"],
+    ),
+    (
+        "section_header_again",
+        true,
+        &["-Wl,-z,nosectionheader", "-Wl,-z,sectionheader"],
+    ),
+];
+
+/// The ELF header but for the entry point, the program headers and the allocated section
+/// headers (`llvm-readelf-22 -h -l -S`), build IDs blanked: everything the layout decides.
+fn layout_lines(file: &Path) -> Result<Vec<String>, String> {
+    let text = dynelf::readelf(&["-h", "-l", "-S", "-W"], file)?;
+    Ok(text
+        .lines()
+        .filter(|l| !l.contains("Entry point"))
+        // Non-allocated sections (no A flag): .comment, .symtab and the string tables differ in
+        // size between the linkers (the .comment string, symbol names); their presence counts.
+        .map(|l| {
+            let toks: Vec<&str> = l.split_whitespace().collect();
+            let section = l.trim_start().starts_with('[') && !l.contains("Nr]");
+            let alloc = toks.iter().skip(6).any(|t| t.contains('A'));
+            if section && !alloc {
+                toks.iter().take(3).copied().collect::<Vec<_>>().join(" ")
+            } else {
+                l.to_string()
+            }
+        })
+        .filter(|l| {
+            !l.contains("Start of section headers")
+                && !l.contains("Size of this header")
+                && !l.contains("starting at offset")
+        })
+        .collect())
+}
+
+/// A `headers_layout` variant: `large.c` (`-mcmodel=medium -mlarge-data-threshold=64`) linked
+/// with FLAGS by both linkers: the same ELF header fields, program headers and allocated
+/// section headers, the same file size under `-z nosectionheader`, and the same run.
+fn headers_layout(dir: &Path, pie: bool, flags: &[&str]) -> Check {
+    let pic: &[&str] = if pie { &["-fPIE"] } else { &["-fno-pic"] };
+    let mut cflags = vec!["-mcmodel=medium", "-mlarge-data-threshold=64"];
+    cflags.extend_from_slice(pic);
+    let o = obj("headers_layout", "large.c", Compiler::Clang, &cflags)?;
+    let (lld, weld) = sides(dir)?;
+    let no_headers = flags.last().is_some_and(|f| f.ends_with("nosectionheader"));
+    let build = |s: &Side| -> Result<PathBuf, String> {
+        let mut a = vec![arg(&o), if pie { "-pie" } else { "-no-pie" }.to_string()];
+        if !no_headers {
+            a.extend(strings(flags));
+            return s.link(Compiler::Clang, false, &a, "a.out");
+        }
+        // Without section headers there is no .comment naming the linker: the same link
+        // without the option shows which linker the driver runs.
+        s.link(Compiler::Clang, false, &a, "with-headers.out")?;
+        a.extend(strings(flags));
+        let path = s.dir.join("a.out");
+        let mut cmd = dynlink::link_command(Compiler::Clang, false, &s.linker, &a, &path)?;
+        let out = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+        paths::write(&s.dir.join("a.out.link.txt"), out.report())?;
+        if !out.success() || !path.is_file() {
+            return Err(format!("{}'s link failed\n{}", s.label(), out.report()));
+        }
+        Ok(path)
+    };
+    let l_out = reference(build(&lld))?;
+    let l_run = lld.run(&l_out)?;
+    expect_lld_run(&l_run, 0, "11 19 21 29 13 4 7 2 0\n")?;
+    let w_out = build(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "the ELF header, program headers and allocated section headers",
+        &layout_lines(&w_out)?,
+        &layout_lines(&l_out)?,
+    ));
+    let size = |f: &Path| {
+        std::fs::metadata(f)
+            .map(|m| m.len())
+            .map_err(|e| e.to_string())
+    };
+    if no_headers {
+        p.check(dynlink::same(
+            "the file size",
+            &size(&w_out)?,
+            &size(&l_out)?,
+        ));
+    }
+    p.check(same_run(&weld.run(&w_out)?, &l_run));
+    p.done()
 }
 
 // =============================================================================================

@@ -253,6 +253,13 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
     if st.shared && c.pie {
         bail!("-shared and -pie may not be used together");
     }
+    if st.relocatable && !c.z.section_header {
+        bail!("-r and -z nosectionheader may not be used together");
+    }
+    // lld: without section headers there is no symbol table either.
+    if !c.z.section_header {
+        c.strip = crate::config::Strip::All;
+    }
     // lld: the relocations would name symbols of a table that is not written.
     if c.emit_relocs && c.strip == crate::config::Strip::All {
         bail!("--strip-all and --emit-relocs may not be used together");

@@ -133,6 +133,14 @@ pub struct ZOptions {
     pub copyreloc: bool,
     /// `-z keep-text-section-prefix`: `.text.hot` & co. stay separate output sections.
     pub keep_text_section_prefix: bool,
+    /// `-z keep-data-section-prefix`: `.data.rel.ro.hot`/`.data.rel.ro.unlikely` count as
+    /// RELRO (lld); with the built-in layout their output section is `.data.rel.ro` anyway.
+    pub keep_data_section_prefix: bool,
+    /// `-z lrodata-after-bss`: `.lrodata` after `.lbss` instead of before `.rodata`.
+    pub lrodata_after_bss: bool,
+    /// `-z sectionheader` (default) / `-z nosectionheader`: whether the section header table is
+    /// written.
+    pub section_header: bool,
     /// `-z shstk`: the output claims shadow-stack compatibility whatever the inputs say.
     pub shstk: bool,
     /// `-z force-ibt`: the output claims IBT compatibility (and gets IBT PLT entries) whatever
@@ -184,6 +192,9 @@ impl Default for ZOptions {
             wxneeded: false,
             start_stop_visibility: object::elf::STV_PROTECTED,
             keep_text_section_prefix: false,
+            keep_data_section_prefix: false,
+            lrodata_after_bss: false,
+            section_header: true,
             shstk: false,
             force_ibt: false,
             cet_report: CetReport::None,

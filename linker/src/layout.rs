@@ -266,6 +266,8 @@ pub struct Layout {
     /// Where the non-allocated sections start in the file (after the last loaded byte).
     pub non_alloc_start: u64,
     pub shoff: u64,
+    /// Whether the section header table is written (`-z nosectionheader` says no).
+    pub section_headers: bool,
     pub symtab: Vec<SymtabEntry>,
     pub symtab_first_global: u32,
     pub strtab: Vec<u8>,
@@ -473,6 +475,10 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     // 1. Assign input sections to output sections, in input order (creation order matters).
     for (fi, file) in res.files.iter().enumerate() {
         for (si, sec) in file.sections.iter().enumerate() {
+            // -z nosectionheader: lld leaves out what only section headers would describe.
+            if !config.z.section_header && !sec.is_alloc() {
+                continue;
+            }
             let name = sec.name;
             let oname = relocated_output_name(config, sec);
             match sec.kind {
@@ -1131,15 +1137,17 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             }
         }
     }
-    add_synth(
-        &mut b,
-        ".comment",
-        elf::SHT_PROGBITS,
-        u64::from(elf::SHF_MERGE | elf::SHF_STRINGS),
-        Synthetic::Comment,
-        comment.len() as u64,
-        1,
-    );
+    if config.z.section_header {
+        add_synth(
+            &mut b,
+            ".comment",
+            elf::SHT_PROGBITS,
+            u64::from(elf::SHF_MERGE | elf::SHF_STRINGS),
+            Synthetic::Comment,
+            comment.len() as u64,
+            1,
+        );
+    }
     if let Some(&(os, _)) = synthetic_index.get(&Synthetic::Comment) {
         b.sections[os as usize].entsize = 1;
     }
@@ -1216,13 +1224,15 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             8,
         );
     }
-    push_table(
-        &mut sections,
-        ".shstrtab",
-        elf::SHT_STRTAB,
-        Synthetic::Shstrtab,
-        1,
-    );
+    if config.z.section_header {
+        push_table(
+            &mut sections,
+            ".shstrtab",
+            elf::SHT_STRTAB,
+            Synthetic::Shstrtab,
+            1,
+        );
+    }
     if !strip_all {
         push_table(
             &mut sections,
@@ -1316,8 +1326,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             shstrtab.push(0);
         }
     }
-    {
-        let (os, _) = synthetic_index[&Synthetic::Shstrtab];
+    if let Some(&(os, _)) = synthetic_index.get(&Synthetic::Shstrtab) {
         set_synth_size(&mut sections[os as usize], shstrtab.len() as u64);
     }
     for (i, os) in sections.iter_mut().enumerate() {
@@ -1378,6 +1387,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         file_size: 0,
         non_alloc_start: 0,
         shoff: 0,
+        section_headers: config.z.section_header,
         symtab,
         symtab_first_global,
         strtab,
@@ -2038,6 +2048,22 @@ fn pflags(config: &Config, class: u8) -> u32 {
     }
 }
 
+/// For each allocated section in order: whether it follows a NOBITS section of its own class,
+/// which makes lld start a new PT_LOAD there (`.tbss` is in no PT_LOAD and does not count).
+fn load_starts(config: &Config, lay: &Layout) -> Vec<bool> {
+    let mut prev: Option<(u8, bool)> = None;
+    let mut out = Vec::new();
+    for s in lay.sections.iter().filter(|s| s.is_alloc()) {
+        let class = segment_class(config, s);
+        out.push(prev.is_some_and(|(c, nobits)| c == class && nobits && !s.is_nobits()));
+        let tbss = s.is_nobits() && s.flags & u64::from(elf::SHF_TLS) != 0;
+        if !tbss {
+            prev = Some((class, s.is_nobits()));
+        }
+    }
+    out
+}
+
 fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     let page = config.max_page_size();
     let common_page = config.common_page_size();
@@ -2052,9 +2078,13 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         .filter(|s| s.is_alloc())
         .map(|s| segment_class(config, s))
         .collect();
+    // A PT_LOAD per run of sections of one class; as in lld, a section with contents after a
+    // NOBITS one (`.ldata` after `.bss`) starts a new PT_LOAD too, as the file cannot hold its
+    // bytes where the NOBITS section's memory is.
+    let starts_load = load_starts(config, lay);
     let mut load_classes: Vec<u8> = Vec::new();
-    for &c in &classes {
-        if load_classes.last() != Some(&c) {
+    for (&c, &new) in classes.iter().zip(&starts_load) {
+        if load_classes.last() != Some(&c) || new {
             load_classes.push(c);
         }
     }
@@ -2105,6 +2135,7 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     let mut relro_end = 0u64;
     let mut relro_file_end = 0u64;
     let mut tbss_end: Option<u64> = None;
+    let mut prev_nobits = false;
     let nsec = lay.sections.len();
     // As lld: the first TLS section starts at the alignment of the whole PT_TLS segment, so
     // that the TLS block's layout (the offsets from the thread pointer) honours every TLS
@@ -2147,7 +2178,11 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             tbss_end = Some(at + os.size);
             continue;
         }
-        if class != cur_class {
+        let after_nobits = prev_nobits && !lay.sections[i].is_nobits();
+        if !is_tbss {
+            prev_nobits = lay.sections[i].is_nobits();
+        }
+        if class != cur_class || after_nobits {
             // lld starts a new PT_LOAD on a new page, keeping the address congruent to the offset.
             if cur_class == 2 && config.z.relro {
                 // .relro_padding fills the RELRO region to a common-page boundary.
@@ -2790,7 +2825,9 @@ impl Layout {
             off += os.file_size();
         }
         off = align_to(off, 8);
-        self.shoff = off;
+        // -z nosectionheader: no table and e_shoff 0, but the file keeps the zeroed room the
+        // table would take, as lld's does.
+        self.shoff = if self.section_headers { off } else { 0 };
         self.file_size = off + SHDR_SIZE * (self.sections.len() as u64 + 1);
     }
 

@@ -368,6 +368,35 @@ fn accept(_: &mut ParseState, _: Option<&str>) -> Result<()> {
     Ok(())
 }
 
+/// A `-z NAME=none|warning|error` report for another architecture: lld checks the value, then
+/// accepts `none` and refuses the others on x86-64 with `refusal`.
+fn other_target_report(v: Option<&str>, name: &str, refusal: &str) -> Result<()> {
+    match value(v) {
+        "none" => Ok(()),
+        "warning" | "error" => bail!("{refusal}"),
+        o => bail!("unknown -z {name}= value: {o}"),
+    }
+}
+
+/// A `-z NAME=MODE` property for another architecture: an unknown mode is lld's error, the
+/// `neutral` ones (the default, `implicit`) are accepted, the others refused with `refusal`.
+fn other_target_mode(
+    v: Option<&str>,
+    name: &str,
+    refused: &[&str],
+    neutral: &[&str],
+    refusal: &str,
+) -> Result<()> {
+    let v = value(v);
+    if neutral.contains(&v) {
+        Ok(())
+    } else if refused.contains(&v) {
+        bail!("{refusal}")
+    } else {
+        bail!("unknown -z {name}= value: {v}")
+    }
+}
+
 /// `--lto-O`, `-plugin-opt=O`: an optimization level 0..=3.
 fn lto_opt_level(s: &ParseState, v: &str, what: &str) -> Result<u8> {
     let n = parse_int(v).ok_or_else(|| err!("{}: number expected, but got '{v}'", s.arg_text))?;
@@ -1390,7 +1419,24 @@ pub static OPTIONS: &[OptionDef] = &[
     }},
     opt! {["-z force-bti"], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Force the BTI property (AArch64 only)", |_, _| bail!("-z force-bti only supported on AArch64")},
     opt! {["-z pac-plt"], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Use PAC PLT entries (AArch64 only)", |_, _| bail!("-z pac-plt only supported on AArch64")},
-    opt! {["-z bti-report="], ZKeyword, Implemented, "Refused on x86-64, as lld refuses it (AArch64 only)", "Report objects without BTI (AArch64 only)", |_, _| bail!("-z bti-report only supported on AArch64")},
+    opt! {["-z bti-report="], ZKeyword, Implemented, "Refused on x86-64 unless none, as lld refuses it (AArch64 only)", "Report objects without BTI (AArch64 only)", |_, v| other_target_report(v, "bti-report", "-z bti-report only supported on AArch64")},
+    opt! {["-z gcs="], ZKeyword, Implemented, "Refused on x86-64 unless implicit, as lld refuses it (AArch64 only)", "Set the GCS property: always, never or implicit (AArch64 only)", |_, v| other_target_mode(v, "gcs", &["always", "never"], &["implicit"], "-z gcs only supported on AArch64")},
+    opt! {["-z gcs-report="], ZKeyword, Implemented, "Refused on x86-64 unless none, as lld refuses it (AArch64 only)", "Report objects without GCS (AArch64 only)", |_, v| other_target_report(v, "gcs-report", "-z gcs-report only supported on AArch64")},
+    opt! {["-z gcs-report-dynamic="], ZKeyword, Implemented, "Refused on x86-64 unless none, as lld refuses it (AArch64 only)", "Report shared libraries without GCS (AArch64 only)", |_, v| other_target_report(v, "gcs-report-dynamic", "-z gcs-report-dynamic only supported on AArch64")},
+    opt! {["-z execute-only-report="], ZKeyword, Implemented, "Refused on x86-64 unless none, as lld refuses it (AArch64 and ARM only)", "Report executable sections without SHF_AARCH64_PURECODE/SHF_ARM_PURECODE", |_, v| other_target_report(v, "execute-only-report", "-z execute-only-report only supported on AArch64 and ARM")},
+    opt! {["-z zicfilp="], ZKeyword, Implemented, "Refused on x86-64 unless implicit, as lld refuses it (RISC-V only)", "Set the Zicfilp property: unlabeled, func-sig, never or implicit (RISC-V only)", |_, v| other_target_mode(v, "zicfilp", &["unlabeled", "func-sig", "never"], &["implicit"], "-z zicfilp is only supported on RISC-V targets")},
+    opt! {["-z zicfiss="], ZKeyword, Implemented, "Refused on x86-64 unless implicit, as lld refuses it (RISC-V only)", "Set the Zicfiss property: always, never or implicit (RISC-V only)", |_, v| other_target_mode(v, "zicfiss", &["always", "never"], &["implicit"], "-z zicfiss is only supported on RISC-V targets")},
+    // lld's message names the extension "zicfilip" in these two.
+    opt! {["-z zicfilp-unlabeled-report="], ZKeyword, Implemented, "Refused on x86-64 unless none, as lld refuses it (RISC-V only)", "Report objects without the unlabeled Zicfilp property (RISC-V only)", |_, v| other_target_report(v, "zicfilp-unlabeled-report", "-z zicfilip-unlabeled-report is only supported on RISC-V targets")},
+    opt! {["-z zicfilp-func-sig-report="], ZKeyword, Implemented, "Refused on x86-64 unless none, as lld refuses it (RISC-V only)", "Report objects without the func-sig Zicfilp property (RISC-V only)", |_, v| other_target_report(v, "zicfilp-func-sig-report", "-z zicfilip-func-sig-report is only supported on RISC-V targets")},
+    opt! {["-z zicfiss-report="], ZKeyword, Implemented, "Refused on x86-64 unless none, as lld refuses it (RISC-V only)", "Report objects without the Zicfiss property (RISC-V only)", |_, v| other_target_report(v, "zicfiss-report", "-z zicfiss-report is only supported on RISC-V targets")},
+    opt! {["-z nobtcfi"], ZKeyword, IgnoredTuningOnly, "Mark the output as not using branch target CFI (OpenBSD; no effect on Linux x86-64, as in lld)", "", accept},
+    opt! {["-z lrodata-after-bss"], ZKeyword, Implemented, "Place .lrodata after .lbss, before .ldata (the layout for non-PIC code)", "", |s, _| { s.config.z.lrodata_after_bss = true; Ok(()) }},
+    opt! {["-z nolrodata-after-bss"], ZKeyword, Implemented, "Place .lrodata before .rodata (default)", "", |s, _| { s.config.z.lrodata_after_bss = false; Ok(()) }},
+    opt! {["-z keep-data-section-prefix"], ZKeyword, Implemented, "Treat .data.rel.ro.hot and .data.rel.ro.unlikely as RELRO (the default layout is unchanged, as in lld)", "", |s, _| { s.config.z.keep_data_section_prefix = true; Ok(()) }},
+    opt! {["-z nokeep-data-section-prefix"], ZKeyword, Implemented, "Do not keep data section prefixes (default)", "", |s, _| { s.config.z.keep_data_section_prefix = false; Ok(()) }},
+    opt! {["-z sectionheader"], ZKeyword, Implemented, "Write the section header table (default)", "", |s, _| { s.config.z.section_header = true; Ok(()) }},
+    opt! {["-z nosectionheader"], ZKeyword, Implemented, "Write no section header table (implies --strip-all; non-allocated sections are left out)", "", |s, _| { s.config.z.section_header = false; Ok(()) }},
     opt! {["-z oe-aware"], ZKeyword, Implemented, "Warned about as an unknown -z value, as ld.lld-22 does on x86-64", "Mark the output OE-aware", |s, _| { s.warn("unknown -z value: oe-aware"); Ok(()) }},
     opt! {["-z dead-reloc-in-nonalloc="], ZKeyword, Implemented, "Value for relocations in non-SHF_ALLOC sections that refer to discarded sections", "", |s, v| {
         let (glob, val) = value(v).split_once('=').ok_or_else(|| err!("-z dead-reloc-in-nonalloc=: expected <section_glob>=<value>"))?;

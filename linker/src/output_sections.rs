@@ -151,9 +151,13 @@ pub fn section_rank(z: &ZOptions, name: &str, sh_type: u32, flags: u64) -> u32 {
         if sh_type == elf::SHT_PROGBITS {
             rank |= RF_RODATA;
         }
-        if large {
-            rank |= RF_LARGE_ALT;
-        }
+        // lld 22: `.lrodata` goes before the other read-only sections (away from `.text`), or
+        // under `-z lrodata-after-bss` after every writable section but `.ldata`.
+        rank |= match (large, z.lrodata_after_bss) {
+            (true, true) => RF_LARGE_ALT,
+            (true, false) | (false, true) => 0,
+            (false, false) => RF_LARGE,
+        };
     } else if exec {
         rank |= if write { RF_EXEC_WRITE } else { RF_EXEC };
     } else {
@@ -164,8 +168,14 @@ pub fn section_rank(z: &ZOptions, name: &str, sh_type: u32, flags: u64) -> u32 {
         if !is_relro(z, name, sh_type, flags) {
             rank |= RF_NOT_RELRO;
         }
+        // `.ldata`/`.lbss` after `.bss`; under `-z lrodata-after-bss`, `.lbss` right after
+        // `.bss` and `.ldata` after `.lrodata`.
         if large {
-            rank |= RF_LARGE;
+            rank |= match (z.lrodata_after_bss, sh_type == elf::SHT_NOBITS) {
+                (false, _) => RF_LARGE,
+                (true, true) => 1,
+                (true, false) => RF_LARGE_ALT,
+            };
         }
     }
     if sh_type == elf::SHT_NOBITS {

@@ -203,11 +203,13 @@ pub fn write_output(
             });
         }
     }
-    jobs.push(Job {
-        offset: lay.shoff,
-        len: SHDR_SIZE * (lay.sections.len() as u64 + 1),
-        what: JobKind::SectionHeaders,
-    });
+    if lay.section_headers {
+        jobs.push(Job {
+            offset: lay.shoff,
+            len: SHDR_SIZE * (lay.sections.len() as u64 + 1),
+            what: JobKind::SectionHeaders,
+        });
+    }
     jobs.sort_by_key(|j| j.offset);
 
     // Split the map into disjoint slices, one per job.
@@ -558,7 +560,15 @@ fn write_headers(config: &Config, lay: &Layout, buf: &mut [u8]) -> Result<()> {
     put16(buf, 54, PHDR_SIZE as u16);
     put16(buf, 56, lay.segments.len() as u16);
     put16(buf, 58, SHDR_SIZE as u16);
-    put16(buf, 60, lay.sections.len() as u16 + 1);
+    put16(
+        buf,
+        60,
+        if lay.section_headers {
+            lay.sections.len() as u16 + 1
+        } else {
+            0
+        },
+    );
     let shstrndx = lay
         .synthetic_index
         .get(&Synthetic::Shstrtab)
