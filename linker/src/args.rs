@@ -241,6 +241,9 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
     if st.relocatable && st.shared {
         bail!("-r and -shared may not be used together");
     }
+    if st.relocatable && c.gdb_index {
+        bail!("-r and --gdb-index may not be used together");
+    }
     if st.relocatable && c.pie {
         bail!("-r and -pie may not be used together");
     }
@@ -1362,8 +1365,8 @@ mod tests {
             "--strip-all and --emit-relocs may not be used together"
         );
         assert_eq!(
-            error("--gdb-index a.o"),
-            "option --gdb-index is not implemented yet"
+            error("-r --gdb-index a.o"),
+            "-r and --gdb-index may not be used together"
         );
         assert_eq!(
             error("-m elf_i386 a.o"),

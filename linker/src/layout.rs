@@ -74,6 +74,8 @@ pub enum Synthetic {
     GotPlt,
     IgotPlt,
     Comment,
+    /// `.gdb_index` (`--gdb-index`, `crate::gdb_index`).
+    GdbIndex,
     Symtab,
     Shstrtab,
     Strtab,
@@ -474,6 +476,9 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     for (fi, file) in res.files.iter().enumerate() {
         for (si, sec) in file.sections.iter().enumerate() {
             let name = sec.name;
+            if crate::gdb_index::drops_input_section(config, name) {
+                continue;
+            }
             let oname = relocated_output_name(config, sec);
             match sec.kind {
                 SectionKind::Regular => {}
@@ -1140,6 +1145,19 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         comment.len() as u64,
         1,
     );
+    // lld adds the index after its other linker-made sections, so it follows the debug
+    // sections.
+    if let Some(index) = &res.gdb_index {
+        add_synth(
+            &mut b,
+            ".gdb_index",
+            elf::SHT_PROGBITS,
+            0,
+            Synthetic::GdbIndex,
+            index.size(),
+            1,
+        );
+    }
     if let Some(&(os, _)) = synthetic_index.get(&Synthetic::Comment) {
         b.sections[os as usize].entsize = 1;
     }
@@ -3432,6 +3450,9 @@ fn emitted_reloc_target(
     let target = rela.shdr.sh_info(LE) as usize;
     let t = file.sections.get(target)?;
     if t.relocs.is_empty() {
+        return None;
+    }
+    if crate::gdb_index::drops_input_section(config, t.name) {
         return None;
     }
     match t.kind {
