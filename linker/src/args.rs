@@ -302,6 +302,9 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
         bail!("-z force-ibt may not be used with -z retpolineplt");
     }
     if let Some(v) = &st.compress_debug_sections {
+        // GNU ld's name for the gABI format, which is what zlib means to lld (a weld extension:
+        // lld rejects it; mold's tests use it).
+        let v = if v == "zlib-gabi" { "zlib" } else { v.as_str() };
         c.compress_debug_sections = Compression::from_name(v)
             .ok_or_else(|| err!("unknown --compress-debug-sections value: {v}"))?;
     }
@@ -1191,6 +1194,14 @@ mod tests {
             config("--compress-debug-sections=bogus --compress-debug-sections=zstd a.o")
                 .compress_debug_sections,
             Compression::Zstd
+        );
+        assert_eq!(
+            config("--compress-debug-sections=zlib-gabi a.o").compress_debug_sections,
+            Compression::Zlib
+        );
+        assert_eq!(
+            error("--compress-debug-sections=zlib-gnu a.o"),
+            "unknown --compress-debug-sections value: zlib-gnu"
         );
         assert_eq!(
             error("--compress-debug-sections=zlib --compress-debug-sections=zlib:1 a.o"),
