@@ -172,7 +172,9 @@
 //!   all but the CU lengths, which lld writes 8 bytes short, checked against the units' real
 //!   sizes), the non-allocated section headers (no `.debug_gnu_pub*` left), gdb using the index
 //!   (`maint print objfiles`), a breakpoint by name and `bt` with no warning of its own, run;
-//!   linking directly: `-r --gdb-index` (lld's error, no output) and `--no-gdb-index` winning.
+//!   linking directly: `-r --gdb-index` (lld's error, no output), `--no-gdb-index` winning,
+//!   malformed `.debug_gnu_pubnames`/`pubtypes` sets (lld's warnings, and its errors under
+//!   `--fatal-warnings`).
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -655,9 +657,9 @@ fn trials() -> Vec<Trial> {
             gdb_index(d, v)
         }));
     }
-    for &(name, args) in GDB_INDEX_DIRECT {
+    for &(name, args, sources) in GDB_INDEX_DIRECT {
         t.push(trial(GROUP, format!("gdb_index::{name}"), move |d| {
-            gdb_index_direct(d, args)
+            gdb_index_direct(d, args, sources)
         }));
     }
     t.push(Trial::test("support::parsers", || {
@@ -6373,30 +6375,77 @@ fn gdb_index_view(file: &Path, function: &str) -> Result<(Vec<String>, Vec<Strin
     Ok((lines, warnings))
 }
 
-/// `gdb_index` variants linking directly: (variant, linker arguments before the object).
-const GDB_INDEX_DIRECT: &[(&str, &[&str])] = &[
-    ("relocatable", &["-r", "--gdb-index"]),
-    ("relocatable_index_first", &["--gdb-index", "-r"]),
-    ("no_gdb_index_last", &["--gdb-index", "--no-gdb-index"]),
+/// `gdb_index` variants linking directly: (variant, linker arguments before the objects, the
+/// objects' sources, compiled `-O0 -g`, plus `-ggnu-pubnames` for `main.c`).
+const GDB_INDEX_DIRECT: &[(&str, &[&str], &[&str])] = &[
+    ("relocatable", &["-r", "--gdb-index"], &["main.c"]),
+    (
+        "relocatable_index_first",
+        &["--gdb-index", "-r"],
+        &["main.c"],
+    ),
+    (
+        "no_gdb_index_last",
+        &["--gdb-index", "--no-gdb-index"],
+        &["main.c"],
+    ),
+    (
+        "bad_name_tables",
+        &["--gdb-index"],
+        &["bad_pubnames.c", "bad_pubtypes.c"],
+    ),
+    (
+        "bad_name_tables_fatal",
+        &["--gdb-index", "--fatal-warnings"],
+        &["bad_pubnames.c", "bad_pubtypes.c"],
+    ),
 ];
 
-/// The linker called directly on `main.c` (`-g -ggnu-pubnames`): `-r` with `--gdb-index` must
-/// fail as lld fails (exit code, message, no output); `--no-gdb-index` after `--gdb-index`
-/// links without an index and keeps `.debug_gnu_pubnames` (non-allocated section headers).
-fn gdb_index_direct(dir: &Path, flags: &[&str]) -> Check {
-    let o = obj("gdb_index", "main.c", Compiler::Clang, GDB_C)?;
-    let (lld, weld) = sides(dir)?;
+/// The linker called directly: `-r` with `--gdb-index` must fail as lld fails (exit code,
+/// message, no output); `--no-gdb-index` after `--gdb-index` links without an index and keeps
+/// `.debug_gnu_pubnames` (non-allocated section headers); malformed name tables get lld's
+/// warnings (errors, and no output, under `--fatal-warnings`) and the same index.
+fn gdb_index_direct(dir: &Path, flags: &[&str], sources: &[&str]) -> Check {
     let mut args = strings(flags);
-    args.push(arg(&o));
+    for src in sources {
+        let cflags: &[&str] = if *src == "main.c" {
+            GDB_C
+        } else {
+            &["-O0", "-g"]
+        };
+        args.push(arg(&obj("gdb_index", src, Compiler::Clang, cflags)?));
+    }
+    let (lld, weld) = sides(dir)?;
     args.push("--unresolved-symbols=ignore-all".to_string());
     let lo = link_directly(dir, &lld, &args)?;
-    let links = !flags.contains(&"-r");
+    let links = !flags.contains(&"-r") && !flags.contains(&"--fatal-warnings");
     expect_lld(lo.code == Some(if links { 0 } else { 1 }), || {
         format!("ld.lld-22's exit code for {flags:?}\n{}", lo.report())
     })?;
+    let bad_tables = sources.contains(&"bad_pubnames.c");
+    expect_lld(
+        !bad_tables || lo.stderr_str().contains("name lookup table at offset"),
+        || {
+            format!(
+                "ld.lld-22 should warn about the name tables\n{}",
+                lo.report()
+            )
+        },
+    )?;
     let wo = link_directly(dir, &weld, &args)?;
-    let mut p = same_outcome(&wo, &lo, &weld, &lld)?;
-    if links {
+    let mut p = if bad_tables {
+        same_outcome_any_order(&wo, &lo, &weld, &lld)?
+    } else {
+        same_outcome(&wo, &lo, &weld, &lld)?
+    };
+    if links && bad_tables {
+        let (l_out, w_out) = (lld.dir.join("a.out"), weld.dir.join("a.out"));
+        p.check(same_lines(
+            "the .gdb_index bytes",
+            &section_bytes(&w_out, ".gdb_index")?,
+            &section_bytes(&l_out, ".gdb_index")?,
+        ));
+    } else if links {
         let (l_out, w_out) = (lld.dir.join("a.out"), weld.dir.join("a.out"));
         let l_headers = non_alloc_headers(&l_out)?;
         expect_lld(
@@ -6413,4 +6462,44 @@ fn gdb_index_direct(dir: &Path, flags: &[&str]) -> Check {
         ));
     }
     p.done()
+}
+
+/// `same_outcome` for diagnostics lld prints from several threads at once (its order varies
+/// from run to run; weld's is the files' order): the same exit status, the same files left,
+/// the same diagnostic lines (program name replaced) in any order.
+fn same_outcome_any_order(
+    wo: &Output,
+    lo: &Output,
+    weld: &Side,
+    lld: &Side,
+) -> Result<Problems, String> {
+    let mut p = Problems::default();
+    if wo.code != lo.code {
+        p.0.push(format!(
+            "weld should exit as ld.lld-22 does ({}), but: {}",
+            lo.status_text(),
+            wo.status_text()
+        ));
+    }
+    let lld_prefix = format!("{}: ", tools::LLD);
+    let weld_name = tools::diag_name(&weld.linker.path);
+    let mut want: Vec<String> = lo
+        .stderr_str()
+        .lines()
+        .map(|l| match l.strip_prefix(&lld_prefix) {
+            Some(rest) => format!("{weld_name}: {rest}"),
+            None => l.to_string(),
+        })
+        .collect();
+    let mut got: Vec<String> = wo.stderr_str().lines().map(str::to_string).collect();
+    want.sort();
+    got.sort();
+    p.check(same_lines("the diagnostics (sorted)", &got, &want));
+    let (w_files, l_files) = (listing(&weld.dir)?, listing(&lld.dir)?);
+    if w_files != l_files {
+        p.0.push(format!(
+            "weld left {w_files:?} in its directory, ld.lld-22 {l_files:?}"
+        ));
+    }
+    Ok(p)
 }

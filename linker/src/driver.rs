@@ -176,9 +176,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     }
     // The index is read once liveness is settled and before folding, as lld reads it: ranges
     // in sections ICF folds stay, at the kept section's address.
-    res.gdb_index = t
-        .run("gdb index", || crate::gdb_index::build(&config, &res))
-        .map_err(|e| vec![e])?;
+    res.gdb_index = t.run("gdb index", || crate::gdb_index::build(&config, &res))?;
     // Identical sections fold once liveness is settled, as in lld: the GC report and
     // --why-live describe the link before folding.
     if config.icf != crate::config::IcfLevel::None {

@@ -124,8 +124,12 @@ fn gdb_hash(name: &[u8]) -> u32 {
 
 /// Builds the index of the link, or `None` when it has none: without `--gdb-index`, when debug
 /// sections are stripped, or when no object has a `.debug_info` (as lld, which then writes no
-/// section). Warnings about unreadable DWARF are reported here, in file order.
-pub fn build(config: &Config, res: &Resolved) -> Result<Option<GdbIndex>> {
+/// section). Warnings about unreadable DWARF are reported here, in file order (all of them as
+/// errors under `--fatal-warnings`, as lld reports them).
+pub fn build(
+    config: &Config,
+    res: &Resolved,
+) -> std::result::Result<Option<GdbIndex>, Vec<crate::error::Error>> {
     if !config.gdb_index || config.strip != Strip::None {
         return Ok(None);
     }
@@ -149,22 +153,30 @@ pub fn build(config: &Config, res: &Resolved) -> Result<Option<GdbIndex>> {
         .collect();
     let mut file_indexes = Vec::with_capacity(read.len());
     let mut names = Vec::with_capacity(read.len());
+    let mut errors = Vec::new();
     for (fi, n, warnings) in read {
         for w in warnings {
-            config.warn(&w)?;
+            if let Err(e) = config.warn(&w) {
+                errors.push(e);
+            }
         }
         file_indexes.push(fi);
         names.push(n);
     }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     let (symbols, pool_size) = create_symbols(&file_indexes, &names);
     if pool_size > u64::from(u32::MAX) {
-        bail!("--gdb-index: constant pool size ({pool_size}) exceeds UINT32_MAX");
+        return Err(vec![err!(
+            "--gdb-index: constant pool size ({pool_size}) exceeds UINT32_MAX"
+        )]);
     }
     // About 75% of the slots used, and at least 1024 (lld's sizing).
     let wanted = (symbols.len() as u64 * 4 / 3 + 1)
         .next_power_of_two()
         .max(1024);
-    let slots = u32::try_from(wanted).map_err(|_| err!("--gdb-index: too many symbols"))?;
+    let slots = u32::try_from(wanted).map_err(|_| vec![err!("--gdb-index: too many symbols")])?;
     Ok(Some(GdbIndex {
         files: file_indexes,
         symbols,
@@ -305,13 +317,15 @@ fn read_file(f: FileId, file: &ObjectFile) -> (FileIndex, Vec<NameEntry>, Vec<St
     let mut units = Vec::new();
     let mut areas = Vec::new();
     let mut failed = None;
+    let sec_name = d.info.map_or("", |i| file.sections[i].name_str());
     let mut iter = sections.info.units();
     loop {
         let header = match iter.next() {
             Ok(Some(h)) => h,
             Ok(None) => break,
+            // The units before a bad header stay, ranges and all (LLVM stops reading there).
             Err(e) => {
-                failed = Some(e);
+                warnings.push(format!("{}:({sec_name}): {e}", file.name));
                 break;
             }
         };
@@ -339,9 +353,8 @@ fn read_file(f: FileId, file: &ObjectFile) -> (FileIndex, Vec<NameEntry>, Vec<St
         }
     }
     if let Some(e) = failed {
-        // lld gives up on the whole file's address area when one unit cannot be read.
-        let sec = d.info.map_or("", |i| file.sections[i].name_str());
-        warnings.push(format!("{}:({sec}): {e}", file.name));
+        // lld gives up on the whole file's address area when one unit's ranges cannot be read.
+        warnings.push(format!("{}:({sec_name}): {e}", file.name));
         areas.clear();
     }
     let mut names = Vec::new();
