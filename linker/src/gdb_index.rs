@@ -20,7 +20,8 @@
 //! exist only to build this index (lld drops them too, [`drops_input_section`]).
 //!
 //! Relocations in the debug sections are resolved as lld's DWARF reader resolves them: to the
-//! symbol's value in its own section plus the addend. To let gimli decode ranges while keeping
+//! symbol's value in its own section plus the addend, and only where an address or an offset
+//! is read (gimli's `RelocateReader`: nothing is copied). To let gimli decode ranges while keeping
 //! the section each address belongs to, every allocated section gets a 4 GiB window of "fake"
 //! addresses (`(index + 1) << 32`); an address outside every window has no section, which is
 //! lld's "no relocation" case, and is dropped as lld drops it.
@@ -253,65 +254,85 @@ fn reloc_value(file: &ObjectFile, r: &crate::input_files::Rela64) -> u64 {
     base.wrapping_add(value).wrapping_add(r.r_addend(LE) as u64)
 }
 
-/// How many bytes relocation type `t` writes (0: not one a debug section uses for a value).
-fn reloc_width(t: u32) -> usize {
-    match t {
-        elf::R_X86_64_64
-        | elf::R_X86_64_DTPOFF64
-        | elf::R_X86_64_PC64
-        | elf::R_X86_64_SIZE64
-        | elf::R_X86_64_GOTOFF64 => 8,
-        elf::R_X86_64_32
-        | elf::R_X86_64_32S
-        | elf::R_X86_64_DTPOFF32
-        | elf::R_X86_64_PC32
-        | elf::R_X86_64_SIZE32 => 4,
-        _ => 0,
+/// A debug section's relocations (by offset), applied as gimli reads an address or an offset
+/// at a relocated place: only what is read is relocated, as lld's DWARF reader does, and no
+/// section is copied.
+#[derive(Clone, Copy, Debug)]
+struct Relocs<'a> {
+    file: &'a ObjectFile,
+    relocs: &'a [crate::input_files::Rela64],
+}
+
+impl Relocs<'_> {
+    fn at(&self, offset: usize) -> Option<u64> {
+        let at = offset as u64;
+        let i = self.relocs.partition_point(|r| r.r_offset(LE) < at);
+        let r = self.relocs.get(i).filter(|r| r.r_offset(LE) == at)?;
+        Some(reloc_value(self.file, r))
     }
 }
 
-/// Section `index`'s contents with its relocations applied (see the module comment).
-fn relocated(file: &ObjectFile, index: Option<usize>) -> Cow<'static, [u8]> {
+impl gimli::Relocate<usize> for Relocs<'_> {
+    fn relocate_address(&self, offset: usize, value: u64) -> gimli::Result<u64> {
+        Ok(self.at(offset).unwrap_or(value))
+    }
+    fn relocate_offset(&self, offset: usize, value: usize) -> gimli::Result<usize> {
+        Ok(self.at(offset).map_or(value, |v| v as usize))
+    }
+}
+
+/// Section `index`'s relocations sorted by offset (as compilers write them; sorted here
+/// otherwise), `R_X86_64_NONE` left out.
+fn sorted_relocs(
+    file: &ObjectFile,
+    index: Option<usize>,
+) -> Cow<'static, [crate::input_files::Rela64]> {
     let Some(s) = index.and_then(|i| file.sections.get(i)) else {
         return Cow::Borrowed(&[]);
     };
-    if s.relocs.is_empty() {
-        return Cow::Borrowed(s.data);
+    let none = |r: &crate::input_files::Rela64| r.r_type(LE, false) == elf::R_X86_64_NONE;
+    if s.relocs_sorted && !s.relocs.iter().any(none) {
+        return Cow::Borrowed(s.relocs);
     }
-    let mut data = s.data.to_vec();
-    for r in s.relocs {
-        let width = reloc_width(r.r_type(LE, false));
-        let off = r.r_offset(LE) as usize;
-        let value = reloc_value(file, r);
-        if let Some(d) = off
-            .checked_add(width)
-            .and_then(|end| data.get_mut(off..end))
-        {
-            d.copy_from_slice(&value.to_le_bytes()[..width]);
-        }
-    }
-    Cow::Owned(data)
+    let mut v: Vec<_> = s.relocs.iter().filter(|r| !none(r)).copied().collect();
+    v.sort_by_key(|r| r.r_offset(LE));
+    Cow::Owned(v)
 }
 
-type Reader<'a> = EndianSlice<'a, LittleEndian>;
+/// Section `index`'s contents (empty when the file has none).
+fn contents(file: &ObjectFile, index: Option<usize>) -> &'static [u8] {
+    index
+        .and_then(|i| file.sections.get(i))
+        .map_or(&[], |s| s.data)
+}
+
+type Reader<'a> = gimli::RelocateReader<EndianSlice<'a, LittleEndian>, Relocs<'a>>;
+
+/// A reader over section `index` of `file` that relocates what it reads with `relocs`.
+fn reader<'a>(
+    file: &'a ObjectFile,
+    index: Option<usize>,
+    relocs: &'a [crate::input_files::Rela64],
+) -> Reader<'a> {
+    gimli::RelocateReader::new(
+        EndianSlice::new(contents(file, index), LittleEndian),
+        Relocs { file, relocs },
+    )
+}
 
 /// Reads one file's units, address ranges and names (warnings in lld's words where lld has
 /// its own; DWARF decoding errors in gimli's).
 fn read_file(f: FileId, file: &ObjectFile) -> (FileIndex, Vec<NameEntry>, Vec<String>) {
     let d = find_sections(file);
     let mut warnings = Vec::new();
-    let info = relocated(file, d.info);
-    let abbrev = relocated(file, d.abbrev);
-    let addr = relocated(file, d.addr);
-    let ranges = relocated(file, d.ranges);
-    let rnglists = relocated(file, d.rnglists);
+    let relocs = [d.info, d.abbrev, d.addr, d.ranges, d.rnglists].map(|i| sorted_relocs(file, i));
     let sections = UnitSections {
-        info: gimli::DebugInfo::new(&info, LittleEndian),
-        abbrev: gimli::DebugAbbrev::new(&abbrev, LittleEndian),
-        addr: gimli::DebugAddr::from(EndianSlice::new(&addr, LittleEndian)),
+        info: gimli::DebugInfo::from(reader(file, d.info, &relocs[0])),
+        abbrev: gimli::DebugAbbrev::from(reader(file, d.abbrev, &relocs[1])),
+        addr: gimli::DebugAddr::from(reader(file, d.addr, &relocs[2])),
         ranges: gimli::RangeLists::new(
-            gimli::DebugRanges::new(&ranges, LittleEndian),
-            gimli::DebugRngLists::new(&rnglists, LittleEndian),
+            gimli::DebugRanges::from(reader(file, d.ranges, &relocs[3])),
+            gimli::DebugRngLists::from(reader(file, d.rnglists, &relocs[4])),
         ),
     };
     let mut units = Vec::new();
