@@ -166,7 +166,8 @@
 //!   (an error under `--fatal-warnings`) and `R_X86_64_NONE`.
 //! * `gdb_index`: `--gdb-index` on C (DWARF 4 and 5 units in one program, `-ggnu-pubnames`),
 //!   C++ from clang and gcc (namespaces, a class, templates with a discarded COMDAT copy, with
-//!   `--icf=all`), without pubnames, `-gsplit-dwarf`, DWARF64, `--gc-sections` removing a
+//!   `--icf=all`), without pubnames, `-gsplit-dwarf`, DWARF64, an object of two units made by
+//!   `ld.lld-22 -r`, `--gc-sections` removing a
 //!   function, `--compress-debug-sections=zlib`, compressed inputs (`-gz=zlib`/`zstd`) and a
 //!   shared library: the index decoded by `llvm-dwarfdump-22 --gdb-index` and its bytes (DWARF64:
 //!   all but the CU lengths, which lld writes 8 bytes short, checked against the units' real
@@ -5855,6 +5856,9 @@ struct GdbIndexVariant {
     /// some small sections that weld's compressor (miniz) cannot make smaller, which weld then
     /// leaves uncompressed, so the `C` flag is left out of the header comparison.
     compressed_output: bool,
+    /// The objects are first combined by `ld.lld-22 -r` into one object holding several units
+    /// (and several name-table sets), which both linkers then link.
+    partial_link: bool,
 }
 
 const GDB_C: &[&str] = &["-O0", "-g", "-ggnu-pubnames"];
@@ -5903,6 +5907,7 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
         drops_ranges_of: None,
         gdb_uses_index: true,
         compressed_output: false,
+        partial_link: false,
     },
     GdbIndexVariant {
         name: "cxx",
@@ -5915,6 +5920,7 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
         drops_ranges_of: None,
         gdb_uses_index: true,
         compressed_output: false,
+        partial_link: false,
     },
     GdbIndexVariant {
         name: "cxx_gcc",
@@ -5934,6 +5940,7 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
         drops_ranges_of: None,
         gdb_uses_index: true,
         compressed_output: false,
+        partial_link: false,
     },
     GdbIndexVariant {
         name: "cxx_icf",
@@ -5946,6 +5953,7 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
         drops_ranges_of: None,
         gdb_uses_index: true,
         compressed_output: false,
+        partial_link: false,
     },
     GdbIndexVariant {
         name: "without_pubnames",
@@ -5961,6 +5969,7 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
         drops_ranges_of: None,
         gdb_uses_index: false,
         compressed_output: false,
+        partial_link: false,
     },
     GdbIndexVariant {
         name: "split_dwarf",
@@ -5991,6 +6000,7 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
         drops_ranges_of: None,
         gdb_uses_index: true,
         compressed_output: false,
+        partial_link: false,
     },
     GdbIndexVariant {
         name: "dwarf64",
@@ -6021,6 +6031,20 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
         drops_ranges_of: None,
         gdb_uses_index: true,
         compressed_output: false,
+        partial_link: false,
+    },
+    GdbIndexVariant {
+        name: "partial_link_input",
+        objects: GDB_C_MIXED,
+        flags: &["-Wl,--gdb-index"],
+        shared: false,
+        breakpoint: "scale",
+        stdout: GDB_C_STDOUT,
+        dwarf64: false,
+        drops_ranges_of: None,
+        gdb_uses_index: true,
+        compressed_output: false,
+        partial_link: true,
     },
     GdbIndexVariant {
         name: "gc_sections",
@@ -6033,6 +6057,7 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
         drops_ranges_of: Some("-Wl,--gc-sections"),
         gdb_uses_index: true,
         compressed_output: false,
+        partial_link: false,
     },
     GdbIndexVariant {
         name: "compress_output",
@@ -6045,6 +6070,7 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
         drops_ranges_of: None,
         gdb_uses_index: true,
         compressed_output: true,
+        partial_link: false,
     },
     GdbIndexVariant {
         name: "compressed_inputs",
@@ -6074,6 +6100,7 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
         drops_ranges_of: None,
         gdb_uses_index: true,
         compressed_output: false,
+        partial_link: false,
     },
     GdbIndexVariant {
         name: "shared",
@@ -6090,6 +6117,7 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
         drops_ranges_of: None,
         gdb_uses_index: true,
         compressed_output: false,
+        partial_link: false,
     },
 ];
 
@@ -6100,11 +6128,22 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
 /// lld's (no `.debug_gnu_pub*` left), gdb must see the same and print no warning lld's gdb does
 /// not, and the program must run as lld's.
 fn gdb_index(dir: &Path, v: &GdbIndexVariant) -> Check {
-    let objs: Vec<String> = v
+    let mut objs: Vec<String> = v
         .objects
         .iter()
         .map(|&(src, c, flags)| obj("gdb_index", src, c, flags).map(|o| arg(&o)))
         .collect::<Result<_, _>>()?;
+    if v.partial_link {
+        let combined = dir.join("combined.o");
+        let mut cmd = Command::new(tools::find(tools::LLD)?);
+        cmd.arg("-r").args(&objs).arg("-o").arg(&combined);
+        reference(
+            run::run(&mut cmd, run::LINK_TIMEOUT)?
+                .ok("ld.lld-22 -r")
+                .map(|_| ()),
+        )?;
+        objs = vec![arg(&combined)];
+    }
     let (lld, weld) = sides(dir)?;
     let c = Compiler::Clang;
     // (the file gdb and the index checks look at, every file with an index).
