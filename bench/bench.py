@@ -130,24 +130,32 @@ def llvm_libs():
     return libdir, libs, system, missing
 
 
-def recipe_llvm(work, tar):
-    src = os.path.join(WORKLOAD_SRC, "llvm-static", "tool.cpp")
-    cxxflags = sh([LLVM_CONFIG, "--cxxflags"], quiet=True).split()
-    obj = os.path.join(work, "tool.o")
-    sh([CLANGXX, "-g", "-O2", *cxxflags, "-c", src, "-o", obj], what="compile tool.cpp")
-    libdir, libs, system, missing = llvm_libs()
-    if missing:
-        log(f"  note: leaving out {' '.join(missing)} (listed by llvm-config, not installed)")
-    sh([CLANGXX, "-fuse-ld=lld", f"--ld-path={LLD}", "-Wl,--gc-sections",
-        f"-Wl,--reproduce={tar}", obj, f"-L{libdir}", *libs, *system,
-        "-o", os.path.join(work, "bench-llvm-tool")], what="link bench-llvm-tool")
-    return {"program": "bench-llvm-tool (bench/workloads/llvm-static/tool.cpp) against "
-                       f"{len(libs)} LLVM 22 static archives (llvm-22-dev)"}
+def llvm_recipe(pubnames):
+    """The `llvm` capture; with `pubnames`, tool.cpp also gets `-ggnu-pubnames` (the names a
+    `.gdb_index` is made of: the LLVM archives' debug info has none)."""
+    def recipe(work, tar):
+        src = os.path.join(WORKLOAD_SRC, "llvm-static", "tool.cpp")
+        cxxflags = sh([LLVM_CONFIG, "--cxxflags"], quiet=True).split()
+        obj = os.path.join(work, "tool.o")
+        debug = ["-g", "-ggnu-pubnames"] if pubnames else ["-g"]
+        sh([CLANGXX, *debug, "-O2", *cxxflags, "-c", src, "-o", obj], what="compile tool.cpp")
+        libdir, libs, system, missing = llvm_libs()
+        if missing:
+            log(f"  note: leaving out {' '.join(missing)} (listed by llvm-config, not installed)")
+        sh([CLANGXX, "-fuse-ld=lld", f"--ld-path={LLD}", "-Wl,--gc-sections",
+            f"-Wl,--reproduce={tar}", obj, f"-L{libdir}", *libs, *system,
+            "-o", os.path.join(work, "bench-llvm-tool")], what="link bench-llvm-tool")
+        return {"program": "bench-llvm-tool (bench/workloads/llvm-static/tool.cpp"
+                           + (", -ggnu-pubnames" if pubnames else "") + ") against "
+                           f"{len(libs)} LLVM 22 static archives (llvm-22-dev)"}
+    return recipe
 
 
-def recipe_llvm_key():
-    return file_hash([os.path.join(WORKLOAD_SRC, "llvm-static", "tool.cpp")],
-                     tool_version([CLANG, "--version"]))
+def llvm_recipe_key(pubnames):
+    def key():
+        return file_hash([os.path.join(WORKLOAD_SRC, "llvm-static", "tool.cpp")],
+                         tool_version([CLANG, "--version"]) + (" pubnames" if pubnames else ""))
+    return key
 
 
 def lua_recipe(lto):
@@ -352,7 +360,8 @@ def recipe_smoke_key():
 
 
 CAPTURE_RECIPES = {
-    "llvm": (recipe_llvm, recipe_llvm_key),
+    "llvm": (llvm_recipe(False), llvm_recipe_key(False)),
+    "llvm-gdb": (llvm_recipe(True), llvm_recipe_key(True)),
     "lua": (lua_recipe(False), recipe_lua_key),
     "lua-lto": (lua_recipe(True), recipe_lua_key),
     "lua-mixed": (recipe_lua_mixed, recipe_lua_mixed_key),
@@ -532,6 +541,22 @@ WORKLOADS = {
         "capture": "llvm",
         "about": "the same link without --gc-sections",
         "drop": ["--gc-sections"],
+        "checks": [(["--version"], "bench-llvm-tool (LLVM 22"),
+                   ([LLVM_INPUT, *TRIPLES], "aarch64-unknown-linux-gnu: ")],
+    },
+    # The cost of two options lld has on the same link (issue #15): the flag goes to every
+    # linker (mold has both; ld.bfd has neither and shows "n/a").
+    "llvm-static-icf": {
+        "capture": "llvm",
+        "about": "llvm-static with --icf=all",
+        "add": ["--icf=all"],
+        "checks": [(["--version"], "bench-llvm-tool (LLVM 22"),
+                   ([LLVM_INPUT, *TRIPLES], "aarch64-unknown-linux-gnu: ")],
+    },
+    "llvm-static-gdb-index": {
+        "capture": "llvm-gdb",
+        "about": "llvm-static (tool.cpp also -ggnu-pubnames) with --gdb-index",
+        "add": ["--gdb-index"],
         "checks": [(["--version"], "bench-llvm-tool (LLVM 22"),
                    ([LLVM_INPUT, *TRIPLES], "aarch64-unknown-linux-gnu: ")],
     },
@@ -843,6 +868,8 @@ def bench_workload(wname, args_ns, weld, errors):
     with open(os.path.join(cdir, "args.json"), encoding="utf-8") as f:
         args = json.load(f)
     args = strip_options(args, (), tuple(wl.get("drop", ())))
+    # Options a variant adds for every linker, after the captured ones.
+    args = args + list(wl.get("add", ()))
     lto = bool(wl.get("lto"))
     effect = bool(wl.get("effect"))
     outdir = os.path.join(args_ns.tmpdir, wname)
@@ -1412,7 +1439,7 @@ def main():
     a = ap.parse_args()
     if a.help:
         print(HELP.format(nproc=os.cpu_count(), workloads="\n".join(
-            f"  {n:<17} {d['about']}" for n, d in WORKLOADS.items() if not d.get("hidden"))))
+            f"  {n:<22} {d['about']}" for n, d in WORKLOADS.items() if not d.get("hidden"))))
         return 0
     if a.runs < 1 or a.threads < 1:
         raise BenchError("--runs and --threads must be at least 1")
@@ -1433,7 +1460,7 @@ def main():
             c = load_capture(WORKLOADS[n]["capture"])
             state = (f"captured: {c['inputs']} files, {c['input_bytes'] / 1e6:.1f} MB"
                      if c else "not captured")
-            print(f"{n:<17} {state:<40} {WORKLOADS[n]['about']}")
+            print(f"{n:<22} {state:<40} {WORKLOADS[n]['about']}")
         return 0
 
     for tool, pkg in ((CLANG, "clang-22"), (LLD, "lld-22"), (LLVM_CONFIG, "llvm-22"), (LLVM_AR, "llvm-22"),

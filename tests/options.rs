@@ -168,6 +168,18 @@
 //!   `.symtab` but for static links), the run; `--emit-relocs` with `-s`: lld's error; a
 //!   relocation of a non-debug section naming a discarded COMDAT copy's section: lld's warning
 //!   (an error under `--fatal-warnings`) and `R_X86_64_NONE`.
+//! * `gdb_index`: `--gdb-index` on C (DWARF 4 and 5 units in one program, `-ggnu-pubnames`),
+//!   C++ from clang and gcc (namespaces, a class, templates with a discarded COMDAT copy, with
+//!   `--icf=all`), without pubnames, `-gsplit-dwarf`, DWARF64, an object of two units made by
+//!   `ld.lld-22 -r`, `--gc-sections` removing a
+//!   function, `--compress-debug-sections=zlib`, compressed inputs (`-gz=zlib`/`zstd`) and a
+//!   shared library: the index decoded by `llvm-dwarfdump-22 --gdb-index` and its bytes (DWARF64:
+//!   all but the CU lengths, which lld writes 8 bytes short, checked against the units' real
+//!   sizes), the non-allocated section headers (no `.debug_gnu_pub*` left), gdb using the index
+//!   (`maint print objfiles`), a breakpoint by name and `bt` with no warning of its own, run;
+//!   linking directly: `-r --gdb-index` (lld's error, no output), `--no-gdb-index` winning,
+//!   malformed `.debug_gnu_pubnames`/`pubtypes` sets (lld's warnings, and its errors under
+//!   `--fatal-warnings`).
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -648,6 +660,16 @@ fn trials() -> Vec<Trial> {
     for &(name, flags) in EMIT_RELOCS_DISCARDED {
         t.push(trial(GROUP, format!("emit_relocs::{name}"), move |d| {
             emit_relocs_discarded(d, flags)
+        }));
+    }
+    for v in GDB_INDEX_VARIANTS {
+        t.push(trial(GROUP, format!("gdb_index::{}", v.name), move |d| {
+            gdb_index(d, v)
+        }));
+    }
+    for &(name, args, sources) in GDB_INDEX_DIRECT {
+        t.push(trial(GROUP, format!("gdb_index::{name}"), move |d| {
+            gdb_index_direct(d, args, sources)
         }));
     }
     t.push(Trial::test("support::parsers", || {
@@ -5964,4 +5986,731 @@ Symbol table '.symtab' contains 3 entries:
     } else {
         Err(format!("parser checks failed: {failed:?}"))
     }
+}
+
+// =============================================================================================
+// gdb_index
+
+/// One object of a `gdb_index` variant: source in `testdata/options/gdb_index/`, compiler,
+/// compile flags (after the harness's `-O1 -g0`).
+type GdbObject = (&'static str, Compiler, &'static [&'static str]);
+
+/// A `gdb_index` variant: the objects of the program (or of the library, for `shared`), the
+/// driver flags of its link, the function gdb stops in and what the program prints.
+struct GdbIndexVariant {
+    name: &'static str,
+    objects: &'static [GdbObject],
+    flags: &'static [&'static str],
+    /// The objects make `libgi.so` (`-shared`, with `flags`), used by `uselib.c`'s program
+    /// (linked with `--gdb-index` too).
+    shared: bool,
+    breakpoint: &'static str,
+    stdout: &'static str,
+    /// The units are DWARF64: lld's CU list gives their length plus 4 (8 bytes short, which
+    /// gdb aborts on), weld's their real size; the rest must be lld's.
+    dwarf64: bool,
+    /// lld must index fewer address ranges than in the same link without this flag.
+    drops_ranges_of: Option<&'static str>,
+    /// gdb reads the index (it ignores one without any name: no `-ggnu-pubnames`).
+    gdb_uses_index: bool,
+    /// The output's debug sections are compressed: lld's zlib (the C library's) compresses
+    /// some small sections that weld's compressor (miniz) cannot make smaller, which weld then
+    /// leaves uncompressed, so the `C` flag is left out of the header comparison.
+    compressed_output: bool,
+    /// The objects are first combined by `ld.lld-22 -r` into one object holding several units
+    /// (and several name-table sets), which both linkers then link.
+    partial_link: bool,
+}
+
+const GDB_C: &[&str] = &["-O0", "-g", "-ggnu-pubnames"];
+const GDB_C_MIXED: &[GdbObject] = &[
+    (
+        "main.c",
+        Compiler::Clang,
+        &["-O0", "-g", "-ggnu-pubnames", "-gdwarf-5"],
+    ),
+    (
+        "util.c",
+        Compiler::Clang,
+        &[
+            "-O0",
+            "-g",
+            "-ggnu-pubnames",
+            "-gdwarf-4",
+            "-ffunction-sections",
+        ],
+    ),
+];
+const GDB_CXX: &[GdbObject] = &[
+    (
+        "shapes.cpp",
+        Compiler::Clang,
+        &["-O0", "-g", "-ggnu-pubnames", "-gdwarf-5"],
+    ),
+    (
+        "report.cpp",
+        Compiler::Clang,
+        &["-O0", "-g", "-ggnu-pubnames", "-gdwarf-4"],
+    ),
+];
+const GDB_C_STDOUT: &str = "gdb_index 1 42\n";
+const GDB_CXX_STDOUT: &str = "area 12 sum 25 twice 2.5 report 40\n";
+
+const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
+    GdbIndexVariant {
+        name: "c_dwarf4_and_5",
+        objects: GDB_C_MIXED,
+        flags: &["-Wl,--gdb-index"],
+        shared: false,
+        breakpoint: "trap",
+        stdout: GDB_C_STDOUT,
+        dwarf64: false,
+        drops_ranges_of: None,
+        gdb_uses_index: true,
+        compressed_output: false,
+        partial_link: false,
+    },
+    GdbIndexVariant {
+        name: "cxx",
+        objects: GDB_CXX,
+        flags: &["-Wl,--gdb-index"],
+        shared: false,
+        breakpoint: "geo::Shape::area",
+        stdout: GDB_CXX_STDOUT,
+        dwarf64: false,
+        drops_ranges_of: None,
+        gdb_uses_index: true,
+        compressed_output: false,
+        partial_link: false,
+    },
+    GdbIndexVariant {
+        name: "cxx_gcc",
+        objects: &[
+            ("shapes.cpp", Compiler::Gcc, GDB_C),
+            (
+                "report.cpp",
+                Compiler::Gcc,
+                &["-O0", "-g", "-ggnu-pubnames", "-gdwarf-4"],
+            ),
+        ],
+        flags: &["-Wl,--gdb-index"],
+        shared: false,
+        breakpoint: "geo::Shape::area",
+        stdout: GDB_CXX_STDOUT,
+        dwarf64: false,
+        drops_ranges_of: None,
+        gdb_uses_index: true,
+        compressed_output: false,
+        partial_link: false,
+    },
+    GdbIndexVariant {
+        name: "cxx_icf",
+        objects: GDB_CXX,
+        flags: &["-Wl,--gdb-index", "-Wl,--icf=all"],
+        shared: false,
+        breakpoint: "report::add",
+        stdout: GDB_CXX_STDOUT,
+        dwarf64: false,
+        drops_ranges_of: None,
+        gdb_uses_index: true,
+        compressed_output: false,
+        partial_link: false,
+    },
+    GdbIndexVariant {
+        name: "without_pubnames",
+        objects: &[
+            ("main.c", Compiler::Clang, &["-O0", "-g"]),
+            ("util.c", Compiler::Gcc, &["-O0", "-g"]),
+        ],
+        flags: &["-Wl,--gdb-index"],
+        shared: false,
+        breakpoint: "trap",
+        stdout: GDB_C_STDOUT,
+        dwarf64: false,
+        drops_ranges_of: None,
+        gdb_uses_index: false,
+        compressed_output: false,
+        partial_link: false,
+    },
+    GdbIndexVariant {
+        name: "split_dwarf",
+        objects: &[
+            (
+                "main.c",
+                Compiler::Clang,
+                &["-O0", "-g", "-ggnu-pubnames", "-gsplit-dwarf"],
+            ),
+            (
+                "util.c",
+                Compiler::Gcc,
+                &[
+                    "-O0",
+                    "-g",
+                    "-ggnu-pubnames",
+                    "-gdwarf-4",
+                    "-gsplit-dwarf",
+                    "-ffunction-sections",
+                ],
+            ),
+        ],
+        flags: &["-Wl,--gdb-index"],
+        shared: false,
+        breakpoint: "trap",
+        stdout: GDB_C_STDOUT,
+        dwarf64: false,
+        drops_ranges_of: None,
+        gdb_uses_index: true,
+        compressed_output: false,
+        partial_link: false,
+    },
+    GdbIndexVariant {
+        name: "dwarf64",
+        objects: &[
+            (
+                "main.c",
+                Compiler::Clang,
+                &["-O0", "-g", "-ggnu-pubnames", "-gdwarf-5", "-gdwarf64"],
+            ),
+            (
+                "util.c",
+                Compiler::Gcc,
+                &[
+                    "-O0",
+                    "-g",
+                    "-ggnu-pubnames",
+                    "-gdwarf-4",
+                    "-gdwarf64",
+                    "-ffunction-sections",
+                ],
+            ),
+        ],
+        flags: &["-Wl,--gdb-index"],
+        shared: false,
+        breakpoint: "trap",
+        stdout: GDB_C_STDOUT,
+        dwarf64: true,
+        drops_ranges_of: None,
+        gdb_uses_index: true,
+        compressed_output: false,
+        partial_link: false,
+    },
+    GdbIndexVariant {
+        name: "partial_link_input",
+        objects: GDB_C_MIXED,
+        flags: &["-Wl,--gdb-index"],
+        shared: false,
+        breakpoint: "scale",
+        stdout: GDB_C_STDOUT,
+        dwarf64: false,
+        drops_ranges_of: None,
+        gdb_uses_index: true,
+        compressed_output: false,
+        partial_link: true,
+    },
+    GdbIndexVariant {
+        name: "gc_sections",
+        objects: GDB_C_MIXED,
+        flags: &["-Wl,--gdb-index", "-Wl,--gc-sections"],
+        shared: false,
+        breakpoint: "trap",
+        stdout: GDB_C_STDOUT,
+        dwarf64: false,
+        drops_ranges_of: Some("-Wl,--gc-sections"),
+        gdb_uses_index: true,
+        compressed_output: false,
+        partial_link: false,
+    },
+    GdbIndexVariant {
+        name: "compress_output",
+        objects: GDB_C_MIXED,
+        flags: &["-Wl,--gdb-index", "-Wl,--compress-debug-sections=zlib"],
+        shared: false,
+        breakpoint: "trap",
+        stdout: GDB_C_STDOUT,
+        dwarf64: false,
+        drops_ranges_of: None,
+        gdb_uses_index: true,
+        compressed_output: true,
+        partial_link: false,
+    },
+    GdbIndexVariant {
+        name: "compressed_inputs",
+        objects: &[
+            (
+                "main.c",
+                Compiler::Clang,
+                &["-O0", "-g", "-ggnu-pubnames", "-gz=zlib"],
+            ),
+            (
+                "util.c",
+                Compiler::Clang,
+                &[
+                    "-O0",
+                    "-g",
+                    "-ggnu-pubnames",
+                    "-gz=zstd",
+                    "-ffunction-sections",
+                ],
+            ),
+        ],
+        flags: &["-Wl,--gdb-index"],
+        shared: false,
+        breakpoint: "trap",
+        stdout: GDB_C_STDOUT,
+        dwarf64: false,
+        drops_ranges_of: None,
+        gdb_uses_index: true,
+        compressed_output: false,
+        partial_link: false,
+    },
+    GdbIndexVariant {
+        name: "shared",
+        objects: &[(
+            "lib.c",
+            Compiler::Clang,
+            &["-O0", "-g", "-ggnu-pubnames", "-fPIC"],
+        )],
+        flags: &["-Wl,--gdb-index"],
+        shared: true,
+        breakpoint: "lib_add",
+        stdout: "lib 6\n",
+        dwarf64: false,
+        drops_ranges_of: None,
+        gdb_uses_index: true,
+        compressed_output: false,
+        partial_link: false,
+    },
+];
+
+/// `--gdb-index` on a variant: lld's output must have a `.gdb_index` gdb uses (`maint print
+/// objfiles` names it) and stop in the variant's function; weld's index must decode
+/// (`llvm-dwarfdump-22 --gdb-index`) as lld's and be byte for byte lld's (DWARF64: but for the
+/// CU lengths, which must be the units' real sizes), the non-allocated section headers must be
+/// lld's (no `.debug_gnu_pub*` left), gdb must see the same and print no warning lld's gdb does
+/// not, and the program must run as lld's.
+fn gdb_index(dir: &Path, v: &GdbIndexVariant) -> Check {
+    let mut objs: Vec<String> = v
+        .objects
+        .iter()
+        .map(|&(src, c, flags)| obj("gdb_index", src, c, flags).map(|o| arg(&o)))
+        .collect::<Result<_, _>>()?;
+    if v.partial_link {
+        let combined = dir.join("combined.o");
+        let mut cmd = Command::new(tools::find(tools::LLD)?);
+        cmd.arg("-r").args(&objs).arg("-o").arg(&combined);
+        reference(
+            run::run(&mut cmd, run::LINK_TIMEOUT)?
+                .ok("ld.lld-22 -r")
+                .map(|_| ()),
+        )?;
+        objs = vec![arg(&combined)];
+    }
+    let (lld, weld) = sides(dir)?;
+    let c = Compiler::Clang;
+    // (the file gdb and the index checks look at, every file with an index).
+    let build = |s: &Side, flags: &[&str], out: &str| -> Result<(PathBuf, Vec<PathBuf>), String> {
+        let mut a = objs.clone();
+        a.extend(strings(flags));
+        if !v.shared {
+            let exe = s.link(c, false, &a, out)?;
+            return Ok((exe.clone(), vec![exe]));
+        }
+        a.push("-shared".into());
+        let lib = s.link(c, false, &a, "libgi.so")?;
+        let main = obj("gdb_index", "uselib.c", c, GDB_C)?;
+        let args = strings(&[
+            &arg(&main),
+            "-Wl,--gdb-index",
+            "-L.",
+            "-lgi",
+            "-Wl,-rpath,$ORIGIN",
+        ]);
+        let exe = s.link(c, false, &args, out)?;
+        Ok((exe.clone(), vec![lib, exe]))
+    };
+    let (l_exe, l_files) = reference(build(&lld, v.flags, "a.out"))?;
+    let l_run = lld.run(&l_exe)?;
+    expect_lld_run(&l_run, 0, v.stdout)?;
+    let uses_index = |view: &[String]| view.iter().any(|l| l.starts_with(".gdb_index: version 7"));
+    let stops = |view: &[String]| {
+        view.iter()
+            .any(|l| l.starts_with(&format!("Breakpoint 1 {}", v.breakpoint)))
+    };
+    // lld's DWARF64 CU list makes gdb abort: that variant checks gdb on weld's output alone.
+    let l_gdb = if v.dwarf64 {
+        (Vec::new(), Vec::new())
+    } else {
+        gdb_index_view(&l_exe, v.breakpoint)?
+    };
+    if !v.dwarf64 {
+        // With a library, gdb reads its index too (one line per objfile, twice for the program).
+        let indexes = l_gdb
+            .0
+            .iter()
+            .filter(|l| l.starts_with(".gdb_index"))
+            .count();
+        expect_lld(
+            uses_index(&l_gdb.0) == v.gdb_uses_index
+                && stops(&l_gdb.0)
+                && (!v.shared || indexes >= 3),
+            || {
+                format!(
+                    "gdb should {}use ld.lld-22's index and stop in {}: {l_gdb:#?}",
+                    if v.gdb_uses_index { "" } else { "not " },
+                    v.breakpoint
+                )
+            },
+        )?;
+    }
+    if let Some(flag) = v.drops_ranges_of {
+        let without: Vec<&str> = v.flags.iter().copied().filter(|f| *f != flag).collect();
+        let (l_plain, _) = reference(build(&lld, &without, "plain.out"))?;
+        let count = |f: &Path| -> Result<usize, String> {
+            Ok(gdb_index_dump(f)?
+                .iter()
+                .filter(|l| l.contains("Low/High address"))
+                .count())
+        };
+        let (with, plain) = (count(&l_exe)?, count(&l_plain)?);
+        expect_lld(with < plain, || {
+            format!(
+                "ld.lld-22 should index fewer ranges with {flag} ({with}) than without ({plain})"
+            )
+        })?;
+    }
+
+    let (w_exe, w_files) = build(&weld, v.flags, "a.out")?;
+    let mut p = Problems::default();
+    for (w, l) in w_files.iter().zip(&l_files) {
+        let name = w
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let (w_dump, l_dump) = (gdb_index_dump(w)?, gdb_index_dump(l)?);
+        expect_lld(l_dump.iter().any(|l| l.contains("Version = 7")), || {
+            format!("ld.lld-22's {name} should have a .gdb_index: {l_dump:#?}")
+        })?;
+        if v.dwarf64 {
+            p.check(same_lines(
+                &format!("{name}'s .gdb_index decoded (CU lengths aside)"),
+                &without_cu_lengths(&w_dump),
+                &without_cu_lengths(&l_dump),
+            ));
+            p.check(cu_lengths_are_unit_sizes(w, &w_dump));
+        } else {
+            p.check(same_lines(
+                &format!("{name}'s .gdb_index decoded"),
+                &w_dump,
+                &l_dump,
+            ));
+            p.check(same_lines(
+                &format!("{name}'s .gdb_index bytes"),
+                &section_bytes(w, ".gdb_index")?,
+                &section_bytes(l, ".gdb_index")?,
+            ));
+        }
+        let headers = |f: &Path| -> Result<Vec<String>, String> {
+            let h = non_alloc_headers(f)?;
+            if !v.compressed_output {
+                return Ok(h);
+            }
+            let uncompressed = |l: &String| {
+                let mut f: Vec<String> = l.split(' ').map(str::to_string).collect();
+                if let Some(flags) = f.get_mut(2) {
+                    *flags = match flags.replace('C', "") {
+                        f if f.is_empty() => "-".to_string(),
+                        f => f,
+                    };
+                }
+                f.join(" ")
+            };
+            Ok(h.iter().map(uncompressed).collect())
+        };
+        p.check(same_lines(
+            &format!("{name}'s non-allocated section headers (name type flags align entsize)"),
+            &headers(w)?,
+            &headers(l)?,
+        ));
+        if v.compressed_output
+            && !non_alloc_headers(w)?
+                .iter()
+                .any(|h| h.starts_with(".debug_info ") && h.contains(" C "))
+        {
+            p.0.push(format!("weld should have compressed {name}'s .debug_info"));
+        }
+    }
+    let w_gdb = gdb_index_view(&w_exe, v.breakpoint)?;
+    if v.dwarf64 {
+        // The same lines as gdb reading weld's link without an index, and the index in use.
+        let mut flags: Vec<&str> = v.flags.to_vec();
+        flags.retain(|f| *f != "-Wl,--gdb-index");
+        let (w_plain, _) = build(&weld, &flags, "noindex.out")?;
+        let plain = gdb_index_view(&w_plain, v.breakpoint)?;
+        if !uses_index(&w_gdb.0) || !stops(&w_gdb.0) {
+            p.0.push(format!(
+                "gdb should use weld's index and stop in {}: {w_gdb:#?}",
+                v.breakpoint
+            ));
+        }
+        let without_index = |view: &[String]| -> Vec<String> {
+            view.iter()
+                .filter(|l| !l.starts_with(".gdb_index"))
+                .cloned()
+                .collect()
+        };
+        p.check(same_lines(
+            "gdb's view against weld's link without an index",
+            &without_index(&w_gdb.0),
+            &plain.0,
+        ));
+    } else {
+        p.check(same_lines("gdb's view", &w_gdb.0, &l_gdb.0));
+    }
+    let new_warnings: Vec<&String> = w_gdb.1.iter().filter(|w| !l_gdb.1.contains(w)).collect();
+    if !new_warnings.is_empty() {
+        p.0.push(format!(
+            "gdb warns about weld's output only: {new_warnings:#?}"
+        ));
+    }
+    p.check(same_run(&weld.run(&w_exe)?, &l_run));
+    p.done()
+}
+
+/// `llvm-dwarfdump-22 --gdb-index`'s lines (the file name line dropped).
+fn gdb_index_dump(file: &Path) -> Result<Vec<String>, String> {
+    let mut cmd = Command::new(tools::find("llvm-dwarfdump-22")?);
+    cmd.arg("--gdb-index").arg(file);
+    let o = run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-dwarfdump-22 --gdb-index")?;
+    Ok(o.stdout_str()
+        .lines()
+        .filter(|l| !l.contains("file format"))
+        .map(str::to_string)
+        .collect())
+}
+
+/// The decoded index with the CU list's lengths blanked.
+fn without_cu_lengths(dump: &[String]) -> Vec<String> {
+    dump.iter()
+        .map(|l| match l.split_once(", Length = ") {
+            Some((head, _)) if l.contains("Offset = ") => format!("{head}, Length = LEN"),
+            _ => l.clone(),
+        })
+        .collect()
+}
+
+/// Every CU-list entry of `file`'s index gives the whole size of the unit at its offset, as
+/// `llvm-dwarfdump-22 --debug-info` reads the unit headers (length field plus 4 bytes, or 12
+/// for DWARF64).
+fn cu_lengths_are_unit_sizes(file: &Path, dump: &[String]) -> Check {
+    let mut cmd = Command::new(tools::find("llvm-dwarfdump-22")?);
+    cmd.arg("--debug-info").arg(file);
+    let o = run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-dwarfdump-22 --debug-info")?;
+    let hex = |s: &str| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok();
+    // "0x00000000: Compile Unit: length = 0x00000099, format = DWARF64, version = ..."
+    let units: Vec<(u64, u64)> = o
+        .stdout_str()
+        .lines()
+        .filter(|l| l.contains(" Unit: length = "))
+        .filter_map(|l| {
+            let offset = hex(l.split(':').next()?)?;
+            let length = hex(l.split("length = ").nth(1)?.split(',').next()?)?;
+            let header = if l.contains("format = DWARF64") {
+                12
+            } else {
+                4
+            };
+            Some((offset, length + header))
+        })
+        .collect();
+    // "    0: Offset = 0x0, Length = 0xa1"
+    let listed: Vec<(u64, u64)> = dump
+        .iter()
+        .filter_map(|l| {
+            let (_, rest) = l.split_once("Offset = ")?;
+            let (off, len) = rest.split_once(", Length = ")?;
+            Some((hex(off)?, hex(len.trim())?))
+        })
+        .collect();
+    if !units.is_empty() && listed == units {
+        Ok(())
+    } else {
+        Err(format!(
+            "the CU list should give each unit's offset and whole size {units:x?}, but gives {listed:x?}"
+        ))
+    }
+}
+
+/// What gdb makes of `file`: `maint print objfiles`' index lines (before the run and once the
+/// libraries are loaded), a breakpoint on `function` hit and the backtrace there (addresses
+/// blanked), and separately every warning gdb printed.
+fn gdb_index_view(file: &Path, function: &str) -> Result<(Vec<String>, Vec<String>), String> {
+    let mut cmd = Command::new(tools::find("gdb")?);
+    // Anything gdb leaves (a core file if it aborts) stays with the trial's outputs.
+    if let Some(dir) = file.parent() {
+        cmd.current_dir(dir);
+    }
+    cmd.env("DEBUGINFOD_URLS", "")
+        .args(["-nx", "-batch", "-ex", "maint print objfiles"])
+        .args([
+            "-ex",
+            &format!("break {function}"),
+            "-ex",
+            "run",
+            "-ex",
+            "bt",
+        ])
+        // Again once the program runs: the libraries it loaded are objfiles now.
+        .args(["-ex", "maint print objfiles"])
+        .arg(file);
+    let o = run::run(&mut cmd, run::TOOL_TIMEOUT)?;
+    let lines = o
+        .stdout_str()
+        .lines()
+        .filter(|l| {
+            l.starts_with(".gdb_index") || l.starts_with("Breakpoint") || l.starts_with('#')
+        })
+        .map(|l| {
+            l.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')' || c == '=')
+                .filter(|w| !w.is_empty())
+                .map(|w| if w.starts_with("0x") { "ADDR" } else { w })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let warnings = o
+        .stdout_str()
+        .lines()
+        .chain(o.stderr_str().lines())
+        .filter(|l| l.to_ascii_lowercase().contains("warning"))
+        .map(str::to_string)
+        .collect();
+    Ok((lines, warnings))
+}
+
+/// `gdb_index` variants linking directly: (variant, linker arguments before the objects, the
+/// objects' sources, compiled `-O0 -g`, plus `-ggnu-pubnames` for `main.c`).
+const GDB_INDEX_DIRECT: &[(&str, &[&str], &[&str])] = &[
+    ("relocatable", &["-r", "--gdb-index"], &["main.c"]),
+    (
+        "relocatable_index_first",
+        &["--gdb-index", "-r"],
+        &["main.c"],
+    ),
+    (
+        "no_gdb_index_last",
+        &["--gdb-index", "--no-gdb-index"],
+        &["main.c"],
+    ),
+    (
+        "bad_name_tables",
+        &["--gdb-index"],
+        &["bad_pubnames.c", "bad_pubtypes.c"],
+    ),
+    (
+        "bad_name_tables_fatal",
+        &["--gdb-index", "--fatal-warnings"],
+        &["bad_pubnames.c", "bad_pubtypes.c"],
+    ),
+];
+
+/// The linker called directly: `-r` with `--gdb-index` must fail as lld fails (exit code,
+/// message, no output); `--no-gdb-index` after `--gdb-index` links without an index and keeps
+/// `.debug_gnu_pubnames` (non-allocated section headers); malformed name tables get lld's
+/// warnings (errors, and no output, under `--fatal-warnings`) and the same index.
+fn gdb_index_direct(dir: &Path, flags: &[&str], sources: &[&str]) -> Check {
+    let mut args = strings(flags);
+    for src in sources {
+        let cflags: &[&str] = if *src == "main.c" {
+            GDB_C
+        } else {
+            &["-O0", "-g"]
+        };
+        args.push(arg(&obj("gdb_index", src, Compiler::Clang, cflags)?));
+    }
+    let (lld, weld) = sides(dir)?;
+    args.push("--unresolved-symbols=ignore-all".to_string());
+    let lo = link_directly(dir, &lld, &args)?;
+    let links = !flags.contains(&"-r") && !flags.contains(&"--fatal-warnings");
+    expect_lld(lo.code == Some(if links { 0 } else { 1 }), || {
+        format!("ld.lld-22's exit code for {flags:?}\n{}", lo.report())
+    })?;
+    let bad_tables = sources.contains(&"bad_pubnames.c");
+    expect_lld(
+        !bad_tables || lo.stderr_str().contains("name lookup table at offset"),
+        || {
+            format!(
+                "ld.lld-22 should warn about the name tables\n{}",
+                lo.report()
+            )
+        },
+    )?;
+    let wo = link_directly(dir, &weld, &args)?;
+    let mut p = if bad_tables {
+        same_outcome_any_order(&wo, &lo, &weld, &lld)?
+    } else {
+        same_outcome(&wo, &lo, &weld, &lld)?
+    };
+    if links && bad_tables {
+        let (l_out, w_out) = (lld.dir.join("a.out"), weld.dir.join("a.out"));
+        p.check(same_lines(
+            "the .gdb_index bytes",
+            &section_bytes(&w_out, ".gdb_index")?,
+            &section_bytes(&l_out, ".gdb_index")?,
+        ));
+    } else if links {
+        let (l_out, w_out) = (lld.dir.join("a.out"), weld.dir.join("a.out"));
+        let l_headers = non_alloc_headers(&l_out)?;
+        expect_lld(
+            l_headers
+                .iter()
+                .any(|h| h.starts_with(".debug_gnu_pubnames "))
+                && !l_headers.iter().any(|h| h.starts_with(".gdb_index ")),
+            || format!("ld.lld-22 should write no index and keep the pubnames: {l_headers:#?}"),
+        )?;
+        p.check(same_lines(
+            "the non-allocated section headers",
+            &non_alloc_headers(&w_out)?,
+            &l_headers,
+        ));
+    }
+    p.done()
+}
+
+/// `same_outcome` for diagnostics lld prints from several threads at once (its order varies
+/// from run to run; weld's is the files' order): the same exit status, the same files left,
+/// the same diagnostic lines (program name replaced) in any order.
+fn same_outcome_any_order(
+    wo: &Output,
+    lo: &Output,
+    weld: &Side,
+    lld: &Side,
+) -> Result<Problems, String> {
+    let mut p = Problems::default();
+    if wo.code != lo.code {
+        p.0.push(format!(
+            "weld should exit as ld.lld-22 does ({}), but: {}",
+            lo.status_text(),
+            wo.status_text()
+        ));
+    }
+    let lld_prefix = format!("{}: ", tools::LLD);
+    let weld_name = tools::diag_name(&weld.linker.path);
+    let mut want: Vec<String> = lo
+        .stderr_str()
+        .lines()
+        .map(|l| match l.strip_prefix(&lld_prefix) {
+            Some(rest) => format!("{weld_name}: {rest}"),
+            None => l.to_string(),
+        })
+        .collect();
+    let mut got: Vec<String> = wo.stderr_str().lines().map(str::to_string).collect();
+    want.sort();
+    got.sort();
+    p.check(same_lines("the diagnostics (sorted)", &got, &want));
+    let (w_files, l_files) = (listing(&weld.dir)?, listing(&lld.dir)?);
+    if w_files != l_files {
+        p.0.push(format!(
+            "weld left {w_files:?} in its directory, ld.lld-22 {l_files:?}"
+        ));
+    }
+    Ok(p)
 }

@@ -416,6 +416,9 @@ pub struct Config {
     pub ignore_data_address_equality: bool,
     /// `--print-icf-sections`: list the folded sections on stdout, as lld does.
     pub print_icf_sections: bool,
+    /// `--gdb-index`: write a `.gdb_index` section (`crate::gdb_index`) and leave the inputs'
+    /// `.debug_gnu_pubnames`/`.debug_gnu_pubtypes` out of the output, as lld does.
+    pub gdb_index: bool,
     /// `--split-stack-adjust-size=N` (lld's default 16384): validated and kept, though on x86-64
     /// lld 22 always adjusts split-stack prologues by 0x4000 whatever it says.
     pub split_stack_adjust_size: i64,
@@ -589,6 +592,7 @@ impl Default for Config {
             keep_unique: Vec::new(),
             ignore_data_address_equality: false,
             print_icf_sections: false,
+            gdb_index: false,
             split_stack_adjust_size: 16384,
             dependent_libraries: true,
             omagic: false,

@@ -190,6 +190,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         })?;
         return finish_reports(&config, &res, &t, total);
     }
+    // The index is read once liveness is settled and before folding, as lld reads it: ranges
+    // in sections ICF folds stay, at the kept section's address.
+    res.gdb_index = t.run("gdb index", || crate::gdb_index::build(&config, &res))?;
     // Identical sections fold once liveness is settled, as in lld: the GC report and
     // --why-live describe the link before folding.
     if config.icf != crate::config::IcfLevel::None {

@@ -74,6 +74,8 @@ pub enum Synthetic {
     GotPlt,
     IgotPlt,
     Comment,
+    /// `.gdb_index` (`--gdb-index`, `crate::gdb_index`).
+    GdbIndex,
     Symtab,
     Shstrtab,
     Strtab,
@@ -480,6 +482,9 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
                 continue;
             }
             let name = sec.name;
+            if crate::gdb_index::drops_input_section(config, name) {
+                continue;
+            }
             let oname = relocated_output_name(config, sec);
             match sec.kind {
                 SectionKind::Regular => {}
@@ -1145,6 +1150,19 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             u64::from(elf::SHF_MERGE | elf::SHF_STRINGS),
             Synthetic::Comment,
             comment.len() as u64,
+            1,
+        );
+    }
+    // lld adds the index after its other linker-made sections, so it follows the debug
+    // sections.
+    if let Some(index) = res.gdb_index.as_ref().filter(|_| config.z.section_header) {
+        add_synth(
+            &mut b,
+            ".gdb_index",
+            elf::SHT_PROGBITS,
+            0,
+            Synthetic::GdbIndex,
+            index.size(),
             1,
         );
     }
@@ -3448,6 +3466,9 @@ fn emitted_reloc_target(
     let target = rela.shdr.sh_info(LE) as usize;
     let t = file.sections.get(target)?;
     if t.relocs.is_empty() {
+        return None;
+    }
+    if crate::gdb_index::drops_input_section(config, t.name) {
         return None;
     }
     match t.kind {

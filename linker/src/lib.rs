@@ -17,6 +17,7 @@ pub mod eh_frame;
 pub mod emit_relocs;
 pub mod error;
 pub mod gc_report;
+pub mod gdb_index;
 pub mod glob;
 pub mod icf;
 pub mod input_files;

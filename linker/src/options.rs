@@ -1001,7 +1001,7 @@ pub static OPTIONS: &[OptionDef] = &[
         s.config.optimize = n.clamp(0, i64::from(u8::MAX)) as u8;
         Ok(())
     }},
-    opt! {["--compress-debug-sections"], Value, Implemented, "Compress DWARF debug sections", "", |s, v| {
+    opt! {["--compress-debug-sections"], Value, Implemented, "Compress DWARF debug sections: none, zlib, zstd (and GNU ld's zlib-gabi for zlib, a weld extension)", "Compress DWARF debug sections", |s, v| {
         // Only the last one counts (lld reads only that one, even an earlier bad value is
         // never looked at): checked once the whole line is read.
         s.compress_debug_sections = Some(value(v).to_string());
@@ -1037,8 +1037,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--no-execute-only"], Flag, IgnoredTuningOnly, "Mark executable sections readable (default)", "", accept},
     opt! {["--check-sections"], Flag, IgnoredTuningOnly, "Check section addresses for overlaps (default; weld's layout never overlaps)", "Check section addresses for overlaps (default)", accept},
     opt! {["--no-check-sections"], Flag, IgnoredTuningOnly, "Do not check section addresses for overlaps", "", accept},
-    opt! {["--gdb-index"], Flag, NotYet, "Generate .gdb_index section", "", accept},
-    opt! {["--no-gdb-index"], Flag, IgnoredTuningOnly, "Do not generate .gdb_index section (default)", "", accept},
+    opt! {["--gdb-index"], Flag, Implemented, "Generate .gdb_index section", "", |s, _| { s.config.gdb_index = true; Ok(()) }},
+    opt! {["--no-gdb-index"], Flag, Implemented, "Do not generate .gdb_index section (default)", "", |s, _| { s.config.gdb_index = false; Ok(()) }},
     opt! {["--debug-names"], Flag, NotYet, "Generate a merged .debug_names section", "", accept},
     opt! {["--no-debug-names"], Flag, IgnoredTuningOnly, "Do not generate a merged .debug_names section (default)", "", accept},
     opt! {["--gnu-unique"], Flag, IgnoredTuningOnly, "Enable STB_GNU_UNIQUE symbol binding (default)", "", accept},

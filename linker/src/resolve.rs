@@ -124,6 +124,8 @@ pub struct Resolved {
     pub rewrites: crate::code_rewrites::CodeRewrites,
     /// The sections `--icf` folded, and into which (empty without `--icf`).
     pub icf: crate::icf::Folding,
+    /// `--gdb-index`: the index, computed once liveness is settled (before folding, as lld).
+    pub gdb_index: Option<crate::gdb_index::GdbIndex>,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -272,6 +274,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             members_loaded_before_lto: HashSet::new(),
             rewrites: Default::default(),
             icf: Default::default(),
+            gdb_index: None,
             collected_commons: HashSet::new(),
             got_relax_disabled: HashSet::new(),
             and_features: 0,

@@ -944,6 +944,10 @@ fn write_synthetic(
         Synthetic::RelroPadding => {}
         Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
         Synthetic::Comment => buf.copy_from_slice(&lay.comment),
+        Synthetic::GdbIndex => match &res.gdb_index {
+            Some(index) => index.write(lay, buf)?,
+            None => buf.fill(0),
+        },
         Synthetic::Symtab => write_symtab(config, res, lay, buf),
         Synthetic::Strtab => buf.copy_from_slice(&lay.strtab),
         Synthetic::Shstrtab => buf.copy_from_slice(&lay.shstrtab),
