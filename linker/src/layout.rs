@@ -850,7 +850,8 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         .filter(|r| matches!(r.kind, crate::relocations::DynKind::Relative { .. }))
         .count() as u64
         - relr_count;
-    if rela_dyn_count > 0 || has_dynamic {
+    // As lld: an empty .rela.dyn is removed, dynamic output or not.
+    if rela_dyn_count > 0 || android_rela {
         // Android's packed format is sized once addresses are known (`size_packed_relocs`).
         let (rel_type, entsize, dyn_name, _) = dyn_reloc_format(config);
         let (sh_type, size) = if android_rela {
@@ -1020,7 +1021,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     // IPLT's slots alone (a static program without GOT-relative references) do without them.
     let needs_gotplt =
         // needs_got_base reads every relocation: asked last.
-        dynamic_output || !scan.plt.is_empty() || needs_got_base(res);
+        !scan.plt.is_empty() || needs_got_base(res);
     if needs_gotplt {
         let size = 24 + scan.plt.len() as u64 * 8;
         add_synth(
@@ -3253,13 +3254,10 @@ fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -
 }
 
 fn entry_address(config: &Config, res: &Resolved, lay: &Layout) -> Result<u64> {
-    // A shared object has no entry point unless -e names one.
-    let default = if config.output_kind == OutputKind::Executable {
-        "_start"
-    } else {
-        ""
-    };
-    let name = config.entry.as_deref().unwrap_or(default);
+    // lld's default entry is `_start` for shared objects too; only a missing one there goes
+    // without a warning.
+    let name = config.entry.as_deref().unwrap_or("_start");
+    let warn_missing = config.entry.is_some() || config.output_kind == OutputKind::Executable;
     if let Some(id) = res.symtab.lookup(name.as_bytes()) {
         let s = res.symtab.get(id);
         if s.is_defined() {
@@ -3278,7 +3276,7 @@ fn entry_address(config: &Config, res: &Resolved, lay: &Layout) -> Result<u64> {
     if let Some(v) = number {
         return Ok(v);
     }
-    if !name.is_empty() {
+    if warn_missing {
         config.warn(&format!(
             "cannot find entry symbol {name}; not setting start address"
         ))?;

@@ -403,7 +403,7 @@ pub fn run_lto(
     let entry = config
         .entry
         .clone()
-        .or_else(|| (config.output_kind == OutputKind::Executable).then(|| "_start".to_string()));
+        .or_else(|| (config.output_kind != OutputKind::Relocatable).then(|| "_start".to_string()));
     for n in entry
         .iter()
         .chain(&config.undefined)

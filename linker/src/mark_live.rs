@@ -397,8 +397,10 @@ fn add_symbol_roots(
 ) -> Result<()> {
     let entry = match (&config.entry, config.output_kind) {
         (Some(e), _) => Some(e.clone()),
-        (None, OutputKind::Executable) => Some("_start".to_string()),
-        _ => None,
+        // lld's default entry, `_start`, holds for shared objects too (it only does not
+        // warn when a shared object lacks one).
+        (None, OutputKind::Executable | OutputKind::SharedObject) => Some("_start".to_string()),
+        (None, OutputKind::Relocatable) => None,
     };
     if let Some(e) = entry.and_then(|e| res.symtab.lookup(e.as_bytes())) {
         graph
