@@ -53,6 +53,8 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     *error_limit = config.error_limit;
     crate::input_files::set_demangle(config.demangle);
     check_supported(&config).map_err(|e| vec![e])?;
+    // lld reads the symbol ordering file with the options (and warns about repeats then).
+    let ordering_names = crate::section_order::read_symbol_ordering_file(&config)?;
     // lld reads the sample profile into the --reproduce archive before anything else.
     if let Some(p) = crate::link_reports::reproduced_sample_profile(&config) {
         crate::input_files::read_bytes(p).map_err(|e| vec![e])?;
@@ -182,6 +184,8 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         });
         print!("{icf_report}");
     }
+    // The order of input sections comes from what survived collection and folding, as in lld.
+    crate::section_order::build(&config, &mut res, &ordering_names)?;
     // The set of objects is final: their CET properties decide the output's (and the PLT's
     // layout). lld reports `-z cet-report=error` findings here but stops only after the
     // relocation scan, so they go before the errors found up to then.

@@ -124,6 +124,10 @@ pub struct Resolved {
     pub rewrites: crate::code_rewrites::CodeRewrites,
     /// The sections `--icf` folded, and into which (empty without `--icf`).
     pub icf: crate::icf::Folding,
+    /// The priority of each input section the command line orders (symbol ordering file, call
+    /// graph profile, `--shuffle-sections`): lower first, unlisted sections after the listed
+    /// ones in input order. Empty when nothing is ordered.
+    pub section_order: HashMap<(FileId, u32), i64>,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -272,6 +276,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             members_loaded_before_lto: HashSet::new(),
             rewrites: Default::default(),
             icf: Default::default(),
+            section_order: HashMap::new(),
             collected_commons: HashSet::new(),
             got_relax_disabled: HashSet::new(),
             and_features: 0,
