@@ -373,15 +373,22 @@ fn defined_in_object(res: &Resolved, file: FileId, index: usize) -> SymView {
 fn global_view(res: &Resolved, id: crate::symbol_table::SymbolId) -> Option<SymView> {
     use crate::symbol_table::SymbolDef;
     let s = &res.symtab.symbols[id as usize];
-    let referrer = || {
-        s.first_referrer.map_or("<internal>".to_string(), |f| {
-            res.files[f as usize].name.clone()
-        })
+    // lld's undefined symbols name their first referrer, except those whose bitcode
+    // definition LTO did not emit, which have no file.
+    let referrer = || match s.first_referrer {
+        _ if s.bitcode_omittable || s.bitcode_not_omittable => "<internal>".to_string(),
+        Some(f) if f & crate::resolve::BITCODE_REFERRER != 0 => "<internal>".to_string(),
+        Some(f) => res
+            .files
+            .get(f as usize)
+            .map_or("<internal>".to_string(), |f| f.name.clone()),
+        None => "<internal>".to_string(),
     };
     Some(match s.def {
         SymbolDef::Defined { file, index } => defined_in_object(res, file, index as usize),
         SymbolDef::Undefined => {
-            if !s.referenced && s.first_referrer.is_none() {
+            let had_bitcode = s.bitcode_omittable || s.bitcode_not_omittable;
+            if !s.referenced && s.first_referrer.is_none() && !had_bitcode {
                 return None;
             }
             SymView {
