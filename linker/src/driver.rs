@@ -185,7 +185,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         print!("{icf_report}");
     }
     // The order of input sections comes from what survived collection and folding, as in lld.
-    crate::section_order::build(&config, &mut res, &ordering_names)?;
+    let ordering_report = crate::section_order::build(&config, &mut res, &ordering_names)?;
     // The set of objects is final: their CET properties decide the output's (and the PLT's
     // layout). lld reports `-z cet-report=error` findings here but stops only after the
     // relocation scan, so they go before the errors found up to then.
@@ -202,6 +202,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     if !cet_errors.is_empty() {
         return Err(cet_errors);
     }
+    ordering_report.emit(&config)?;
     let relocation_count = scan.relocation_count;
     // lld redirects branches once relocations are scanned, before addresses exist.
     if config.branch_to_branch() {

@@ -202,26 +202,72 @@ mod tests {
 /// A section of an input object.
 type SecKey = (FileId, u32);
 
+/// Something the ordering phase reports once the relocations are scanned, where lld's writer
+/// sorts the sections.
+enum Later {
+    /// A diagnostic: its kind (`warning` or `error`) and text.
+    Message(&'static str, String),
+    /// `--print-symbol-order`'s file and its contents.
+    Write(std::path::PathBuf, String),
+}
+
 /// Diagnostics of the ordering options, printed as they come so that they interleave as lld's
-/// do; warnings are errors under `--fatal-warnings`. The errors are already printed when a
-/// function here fails, so the caller gets an empty error list.
+/// do (or kept for later, see [`Deferred`]); warnings are errors under `--fatal-warnings`.
+/// The errors are already printed when a function here fails, so the caller gets an empty error
+/// list.
 struct Diag<'a> {
     config: &'a Config,
     failed: bool,
+    later: Option<Vec<Later>>,
 }
 
-impl Diag<'_> {
+impl<'a> Diag<'a> {
+    fn new(config: &'a Config) -> Diag<'a> {
+        Diag {
+            config,
+            failed: false,
+            later: None,
+        }
+    }
+
     fn warn(&mut self, msg: &str) {
         if self.config.fatal_warnings {
             self.error(msg);
         } else if !self.config.no_warnings {
-            crate::error::print_diagnostic("warning", msg);
+            self.print("warning", msg);
         }
     }
 
     fn error(&mut self, msg: &str) {
-        crate::error::print_diagnostic("error", msg);
-        self.failed = true;
+        self.print("error", msg);
+    }
+
+    fn print(&mut self, kind: &'static str, msg: &str) {
+        match &mut self.later {
+            Some(l) => l.push(Later::Message(kind, msg.to_string())),
+            None => {
+                crate::error::print_diagnostic(kind, msg);
+                if kind == "error" {
+                    self.failed = true;
+                }
+            }
+        }
+    }
+
+    /// Writes `text` to `path` (now, or later with the other deferred reports).
+    fn write(&mut self, path: &std::path::Path, text: String) {
+        match &mut self.later {
+            Some(l) => l.push(Later::Write(path.to_path_buf(), text)),
+            None => {
+                if let Err(e) = std::fs::write(path, text) {
+                    self.error(&format!(
+                        "cannot open {}: {}",
+                        path.display(),
+                        crate::input_files::io_reason(&e)
+                    ));
+                }
+            }
+        }
     }
 
     fn finish(self) -> Result<(), Vec<crate::error::Error>> {
@@ -230,6 +276,25 @@ impl Diag<'_> {
         } else {
             Ok(())
         }
+    }
+}
+
+/// What [`build`] reports only once the relocations are scanned: lld sorts the sections (and
+/// warns about the symbol ordering file, and prints `--print-symbol-order`) after its
+/// relocation scan, whose errors stop the link first.
+pub struct Deferred(Vec<Later>);
+
+impl Deferred {
+    /// Prints the diagnostics and writes the file; fails if any of it was an error.
+    pub fn emit(self, config: &Config) -> Result<(), Vec<crate::error::Error>> {
+        let mut diag = Diag::new(config);
+        for l in self.0 {
+            match l {
+                Later::Message(kind, msg) => diag.print(kind, &msg),
+                Later::Write(path, text) => diag.write(&path, text),
+            }
+        }
+        diag.finish()
     }
 }
 
@@ -260,10 +325,7 @@ fn read_option_file(path: &std::path::Path, diag: &mut Diag) -> Option<String> {
 /// names in order, after the complaint about `--call-graph-ordering-file` given too and a
 /// warning for each repeated name.
 pub fn read_symbol_ordering_file(config: &Config) -> Result<Vec<String>, Vec<crate::error::Error>> {
-    let mut diag = Diag {
-        config,
-        failed: false,
-    };
+    let mut diag = Diag::new(config);
     let mut names: Vec<String> = Vec::new();
     if let Some(path) = &config.symbol_ordering_file {
         if config.call_graph_ordering_file.is_some() {
@@ -353,11 +415,15 @@ fn defined_in_object(res: &Resolved, file: FileId, index: usize) -> SymView {
             problem: None,
         },
         _ => {
-            let idx = if shndx == object::elf::SHN_XINDEX {
-                0
-            } else {
-                u32::from(shndx)
-            };
+            // An extended or out-of-range index names no section weld can order.
+            let idx = u32::from(shndx);
+            if shndx == object::elf::SHN_XINDEX || idx as usize >= f.sections.len() {
+                return SymView {
+                    file: name,
+                    section: None,
+                    problem: None,
+                };
+            }
             let (sec, live) = defining_section(res, file, idx);
             SymView {
                 file: name,
@@ -407,13 +473,12 @@ fn global_view(res: &Resolved, id: crate::symbol_table::SymbolId) -> Option<SymV
             section: None,
             problem: Some("absolute"),
         },
-        // lld defines these relative to an output section, except the two that point into
-        // a linker-made input section.
+        // lld defines these relative to an output section, except `_DYNAMIC`, which points
+        // into its linker-made `.dynamic` input section.
         SymbolDef::Synthetic => SymView {
             file: "<internal>".to_string(),
             section: None,
-            problem: (s.name != b"_GLOBAL_OFFSET_TABLE_" && s.name != b"_DYNAMIC")
-                .then_some("synthetic"),
+            problem: (s.name != b"_DYNAMIC").then_some("synthetic"),
         },
         SymbolDef::Common { .. } | SymbolDef::Lazy { .. } | SymbolDef::Bitcode { .. } => SymView {
             file: String::new(),
@@ -421,6 +486,48 @@ fn global_view(res: &Resolved, id: crate::symbol_table::SymbolId) -> Option<SymV
             problem: None,
         },
     })
+}
+
+/// The `name@version` entries lld's symbol table has for the versioned definitions of each
+/// shared library, keyed by the symbol after which lld created them: lld enters a library's
+/// symbols in dynamic symbol table order, and so does weld, so an entry follows the latest
+/// symbol entered for that library so far. Entries weld has too (a reference named the
+/// version) are left out: the symbol table walk meets them.
+fn versioned_shared_aliases(
+    res: &Resolved,
+) -> HashMap<crate::symbol_table::SymbolId, Vec<(&'static [u8], u32)>> {
+    let mut out: HashMap<_, Vec<_>> = HashMap::new();
+    for (li, lib) in res.shared.iter().enumerate() {
+        let mut anchor = None;
+        for i in 1..lib.dynsyms.len() {
+            let s = &lib.dynsyms[i];
+            let bind = s.st_bind();
+            if bind != object::elf::STB_GLOBAL
+                && bind != object::elf::STB_WEAK
+                && bind != object::elf::STB_GNU_UNIQUE
+            {
+                continue;
+            }
+            let name = lib.sym_name(i);
+            if let Some(id) = res.symtab.lookup(name) {
+                anchor = anchor.max(Some(id));
+            }
+            if s.st_shndx(object::LittleEndian) == object::elf::SHN_UNDEF {
+                continue;
+            }
+            let (ver, _) = lib.version(i);
+            let Some(vname) = (ver >= 2).then(|| lib.version_name(ver)).flatten() else {
+                continue;
+            };
+            if res.symtab.lookup(&[name, b"@", vname].concat()).is_some() {
+                continue;
+            }
+            if let Some(a) = anchor {
+                out.entry(a).or_default().push((name, li as u32));
+            }
+        }
+    }
+    out
 }
 
 /// Warns about a symbol that cannot be ordered, as lld's `maybeWarnUnorderableSymbol`.
@@ -741,13 +848,7 @@ fn print_symbol_order(
             }
         }
     }
-    if let Err(e) = std::fs::write(path, text) {
-        diag.error(&format!(
-            "cannot open {}: {}",
-            path.display(),
-            crate::input_files::io_reason(&e)
-        ));
-    }
+    diag.write(path, text);
 }
 
 /// `llvm::hash_value(StringRef)` as LLVM 22 computes it (the hash an `llvm::DenseMap` of names
@@ -948,11 +1049,8 @@ pub fn build(
     config: &Config,
     res: &mut Resolved,
     ordering_names: &[String],
-) -> Result<(), Vec<crate::error::Error>> {
-    let mut diag = Diag {
-        config,
-        failed: false,
-    };
+) -> Result<Deferred, Vec<crate::error::Error>> {
+    let mut diag = Diag::new(config);
     let mut profile = Profile::default();
     if config.call_graph_profile_sort != crate::config::CallGraphSort::None {
         match &config.call_graph_ordering_file {
@@ -961,8 +1059,10 @@ pub fn build(
         }
     }
     if diag.failed {
-        return diag.finish();
+        return diag.finish().map(|()| Deferred(Vec::new()));
     }
+    // lld reads the call graph with the inputs, and sorts once relocations are scanned.
+    diag.later = Some(Vec::new());
     let mut order: HashMap<SecKey, i64> = HashMap::new();
     if !profile.edges.is_empty() {
         order = call_graph_order(config, res, &profile, &mut diag);
@@ -986,15 +1086,22 @@ pub fn build(
                 *p = (*p).min(entry.0);
             }
         };
-        // Globals in symbol table order, then each object's locals.
+        // Globals in symbol table order, then each object's locals. lld's table also holds
+        // each shared library's versioned definitions as `name@version`, named `name` by then.
+        let aliases = versioned_shared_aliases(res);
         for id in 0..res.symtab.symbols.len() as u32 {
             if let Some(v) = global_view(res, id) {
-                add(
-                    res.symtab.symbols[id as usize].name,
-                    &v,
-                    &mut diag,
-                    &mut order,
-                );
+                let name = res.symtab.symbols[id as usize].name;
+                let stem = name.split(|&c| c == b'@').next().unwrap_or(name);
+                add(stem, &v, &mut diag, &mut order);
+            }
+            for &(stem, lib) in aliases.get(&id).map_or(&[][..], |v| v.as_slice()) {
+                let v = SymView {
+                    file: res.shared[lib as usize].name.clone(),
+                    section: None,
+                    problem: Some("shared"),
+                };
+                add(stem, &v, &mut diag, &mut order);
             }
         }
         for (fi, f) in res.files.iter().enumerate() {
@@ -1028,7 +1135,7 @@ pub fn build(
         }
     }
     res.section_order = order;
-    diag.finish()
+    Ok(Deferred(diag.later.unwrap_or_default()))
 }
 
 #[cfg(test)]
