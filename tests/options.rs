@@ -120,7 +120,8 @@
 //!   (the default cdsort, hfsort, `--no-call-graph-profile-sort`, after LTO) and
 //!   `--print-symbol-order`: the functions' and variables' order, the allocated sections,
 //!   the diagnostics, the printed order byte for byte and the run as lld's; bad input (missing
-//!   files, both files, a bad sort, malformed call graph lines, `--fatal-warnings`) fails as
+//!   files, both files, a bad sort, malformed call graph lines, a profile section with records
+//!   of the wrong size, `--fatal-warnings`) fails as
 //!   lld's.
 //! * `unique`: `--unique` and `--xosegment` on a program without the C library: allocated
 //!   sections and program headers as lld's, run.
@@ -2479,6 +2480,13 @@ const ORDERING_VARIANTS: &[OrderingVariant] = &[
         true,
         "",
     ),
+    ov("profile_crel", &["{cg_crel.o}"], true, ""),
+    ov(
+        "profile_without_relocations",
+        &["{cg.o}", "{cg_norel.o}"],
+        true,
+        "SHT_LLVM_CALL_GRAPH_PROFILE exists, but relocation section doesn't",
+    ),
     ov(
         "profile_none",
         &["{cg.o}", "-Wl,--no-call-graph-profile-sort"],
@@ -2583,6 +2591,7 @@ const ORDERING_ERRORS: &[(&str, &[&str])] = &[
             "--fatal-warnings",
         ],
     ),
+    ("profile_bad_entsize", &["{cg_bad_entsize.o}"]),
     (
         "print_symbol_order_unwritable",
         &[
@@ -2665,7 +2674,22 @@ fn ordering(dir: &Path, v: &OrderingVariant) -> Check {
     for s in [&lld, &weld] {
         copy_ordering_files(&s.dir)?;
     }
-    let flags: Vec<String> = v.flags.iter().map(|f| f.replace("{cg.o}", &cg)).collect();
+    let crel = arg(&obj(
+        "ordering",
+        "cg.s",
+        c,
+        &["-Wa,--crel,--allow-experimental-crel"],
+    )?);
+    let norel = arg(&obj("ordering", "cg_norel.s", c, &[])?);
+    let flags: Vec<String> = v
+        .flags
+        .iter()
+        .map(|f| {
+            f.replace("{cg.o}", &cg)
+                .replace("{cg_crel.o}", &crel)
+                .replace("{cg_norel.o}", &norel)
+        })
+        .collect();
     let build = |s: &Side, flags: &[String], out: &str| -> Result<(PathBuf, Output), String> {
         let mut a = inputs.clone();
         a.extend(flags.iter().cloned());
@@ -2750,7 +2774,11 @@ fn ordering_error(dir: &Path, flags: &[&str]) -> Check {
     ];
     copy_ordering_files(dir)?;
     let (lld, weld) = sides(dir)?;
-    let mut args = strings(flags);
+    let bad = arg(&obj("ordering", "cg_bad_entsize.s", c, &[])?);
+    let mut args: Vec<String> = flags
+        .iter()
+        .map(|f| f.replace("{cg_bad_entsize.o}", &bad))
+        .collect();
     args.extend(objs.iter().map(|o| arg(o)));
     args.push("--unresolved-symbols=ignore-all".to_string());
     let lo = link_directly(dir, &lld, &args)?;

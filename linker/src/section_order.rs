@@ -668,6 +668,21 @@ fn read_object_call_graphs(res: &Resolved, diag: &mut Diag, profile: &mut Profil
         else {
             continue;
         };
+        // lld reads the weights as an array of 8-byte records and gives up on another shape.
+        let (entsize, size) = (headers[cg].sh_entsize(le), headers[cg].sh_size(le));
+        if entsize != 8 {
+            diag.error(&format!(
+                "section [index {cg}] has invalid sh_entsize: expected 8, but got {entsize}"
+            ));
+            return;
+        }
+        if size % 8 != 0 {
+            diag.error(&format!(
+                "section [index {cg}] has an invalid sh_size ({size}) which is not a multiple of \
+                 its sh_entsize ({entsize})"
+            ));
+            return;
+        }
         let weights: Vec<u64> = headers[cg]
             .data(le, f.data)
             .unwrap_or_default()
