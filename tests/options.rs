@@ -117,11 +117,11 @@
 //!   shared, undefined and collected names; `--no-warn-symbol-ordering`, with `--gc-sections`,
 //!   with `--shuffle-sections`, after `-flto=thin`), `--call-graph-ordering-file` with
 //!   `--call-graph-profile-sort=cdsort|hfsort|none`, the objects' `.llvm.call-graph-profile`
-//!   (the default cdsort, hfsort, `--no-call-graph-profile-sort`, after LTO) and
-//!   `--print-symbol-order`: the functions' and variables' order, the allocated sections,
-//!   the diagnostics, the printed order byte for byte and the run as lld's; bad input (missing
-//!   files, both files, a bad sort, malformed call graph lines, a profile section with records
-//!   of the wrong size, `--fatal-warnings`) fails as
+//!   (the default cdsort, hfsort, `--no-call-graph-profile-sort`, CREL relocations, a section
+//!   without relocations, after LTO) and `--print-symbol-order`: the functions' and variables'
+//!   order, the allocated sections, the diagnostics, the printed order byte for byte and the
+//!   run as lld's; bad input (missing files, both files, a bad sort, malformed call graph
+//!   lines, a profile section with records of the wrong size, `--fatal-warnings`) fails as
 //!   lld's.
 //! * `unique`: `--unique` and `--xosegment` on a program without the C library: allocated
 //!   sections and program headers as lld's, run.
