@@ -2628,7 +2628,11 @@ fn ordering_symbols(f: &Path) -> Result<Vec<String>, String> {
                 name.strip_prefix(p)
                     .is_some_and(|r| r.len() == 2 && r.chars().all(|c| c.is_ascii_digit()))
             };
-            let ours = digits("f") || digits("d") || name == "main" || name.starts_with("unused_");
+            let ours = digits("f")
+                || digits("d")
+                || name == "main"
+                || name.starts_with("unused_")
+                || name.starts_with("common_");
             (ours && f[6] != "UND" && (f[3] == "FUNC" || f[3] == "OBJECT"))
                 .then(|| Some((u64::from_str_radix(f[1], 16).ok()?, name.to_string())))
                 .flatten()
@@ -2640,7 +2644,7 @@ fn ordering_symbols(f: &Path) -> Result<Vec<String>, String> {
 
 /// An `ordering` trial: `funcs.c` (20 functions of different sizes and 20 variables in
 /// sections of their own), `main.c`, `calls_shared.c` (a shared and an undefined weak
-/// function), `abs.s` (an absolute symbol), `cg.s` (a `.llvm.call-graph-profile` section) when
+/// function), `commons.c` (common symbols), `abs.s` (an absolute symbol), `cg.s` (a `.llvm.call-graph-profile` section) when
 /// a variant names `{cg.o}`, and `libshared.so` (linked by ld.lld-22 for both). lld's order
 /// must differ from a plain link's exactly when the variant reorders, and it must print the
 /// expected diagnostic; weld's functions' and variables' order, allocated sections,
@@ -2655,6 +2659,7 @@ fn ordering(dir: &Path, v: &OrderingVariant) -> Check {
         arg(&obj("ordering", "funcs.c", c, &cflags)?),
         arg(&obj("ordering", "main.c", c, &cflags)?),
         arg(&obj("ordering", "calls_shared.c", c, &cflags[..2])?),
+        arg(&obj("ordering", "commons.c", c, &["-fcommon"])?),
         arg(&obj("ordering", "abs.s", c, &[])?),
     ];
     let cg = arg(&obj("ordering", "cg.s", c, &[])?);

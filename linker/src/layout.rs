@@ -1114,8 +1114,22 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             align: align.max(1),
         });
         b.sections[osec as usize].chunks.splice(0..0, chunks);
-        for (c, &(id, _, _)) in commons.iter().enumerate() {
-            common_index.insert(id, (osec, c as u32));
+        // Ordered commons join the ordered input sections of `.bss`. Only the first
+        // `commons.len()` places change, so chunks behind them keep their indices.
+        if !res.common_order.is_empty() {
+            b.sections[osec as usize].chunks.sort_by_key(|c| {
+                let p = match c.kind {
+                    ChunkKind::Input { file, sec } => res.section_order.get(&(file, sec)),
+                    ChunkKind::Common(id) => res.common_order.get(&id),
+                    _ => None,
+                };
+                p.map_or((true, 0), |&p| (false, p))
+            });
+        }
+        for (c, chunk) in b.sections[osec as usize].chunks.iter().enumerate() {
+            if let ChunkKind::Common(id) = chunk.kind {
+                common_index.insert(id, (osec, c as u32));
+            }
         }
     }
     let mut comment = LINKER_COMMENT.to_vec();

@@ -128,6 +128,8 @@ pub struct Resolved {
     /// graph profile, `--shuffle-sections`): lower first, unlisted sections after the listed
     /// ones in input order. Empty when nothing is ordered.
     pub section_order: HashMap<(FileId, u32), i64>,
+    /// The same for the `COMMON` sections of common symbols (the symbol ordering file's).
+    pub common_order: HashMap<SymbolId, i64>,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -277,6 +279,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             rewrites: Default::default(),
             icf: Default::default(),
             section_order: HashMap::new(),
+            common_order: HashMap::new(),
             collected_commons: HashSet::new(),
             got_relax_disabled: HashSet::new(),
             and_features: 0,

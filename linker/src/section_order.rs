@@ -480,6 +480,15 @@ fn global_view(res: &Resolved, id: crate::symbol_table::SymbolId) -> Option<SymV
             section: None,
             problem: (s.name != b"_DYNAMIC").then_some("synthetic"),
         },
+        // A common symbol whose `COMMON` section was collected is an undefined one to lld.
+        SymbolDef::Common { file, .. } if res.collected_commons.contains(&id) => SymView {
+            file: res
+                .files
+                .get(file as usize)
+                .map_or("<internal>".to_string(), |f| f.name.clone()),
+            section: None,
+            problem: Some("undefined"),
+        },
         SymbolDef::Common { .. } | SymbolDef::Lazy { .. } | SymbolDef::Bitcode { .. } => SymView {
             file: String::new(),
             section: None,
@@ -1083,6 +1092,7 @@ pub fn build(
         order = call_graph_order(config, res, &profile, &mut diag);
     }
 
+    let mut common_order: HashMap<crate::symbol_table::SymbolId, i64> = HashMap::new();
     if !ordering_names.is_empty() {
         let first = -(order.len() as i64) - ordering_names.len() as i64;
         let mut wanted: HashMap<&[u8], (i64, bool)> = ordering_names
@@ -1091,16 +1101,16 @@ pub fn build(
             .map(|(i, n)| (n.as_bytes(), (first + i as i64, false)))
             .collect();
         let mut add = |name: &[u8], v: &SymView, diag: &mut Diag, order: &mut HashMap<_, _>| {
-            let Some(entry) = wanted.get_mut(name) else {
-                return;
-            };
+            let entry = wanted.get_mut(name)?;
             entry.1 = true;
             warn_unorderable(config, diag, v, name);
             if let (Some(sec), None | Some("discarded")) = (v.section, v.problem) {
                 let p = order.entry(sec).or_insert(0);
                 *p = (*p).min(entry.0);
             }
+            Some(entry.0)
         };
+
         // Globals in symbol table order, then each object's locals. lld's table also holds
         // each shared library's versioned definitions as `name@version`, named `name` by then.
         let aliases = versioned_shared_aliases(res);
@@ -1108,7 +1118,14 @@ pub fn build(
             if let Some(v) = global_view(res, id) {
                 let name = res.symtab.symbols[id as usize].name;
                 let stem = name.split(|&c| c == b'@').next().unwrap_or(name);
-                add(stem, &v, &mut diag, &mut order);
+                let prio = add(stem, &v, &mut diag, &mut order);
+                // lld gives each common symbol a `COMMON` section of its own to order.
+                if let (Some(p), crate::symbol_table::SymbolDef::Common { .. }) =
+                    (prio, res.symtab.symbols[id as usize].def)
+                {
+                    let e = common_order.entry(id).or_insert(0);
+                    *e = (*e).min(p);
+                }
             }
             for &(stem, lib) in aliases.get(&id).map_or(&[][..], |v| v.as_slice()) {
                 let v = SymView {
@@ -1150,6 +1167,7 @@ pub fn build(
         }
     }
     res.section_order = order;
+    res.common_order = common_order;
     Ok(Deferred(diag.later.unwrap_or_default()))
 }
 
