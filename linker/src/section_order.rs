@@ -666,6 +666,13 @@ fn read_object_call_graphs(res: &Resolved, diag: &mut Diag, profile: &mut Profil
     use object::read::elf::SectionHeader;
     let le = object::LittleEndian;
     for (fi, f) in res.files.iter().enumerate() {
+        if !f
+            .sections
+            .iter()
+            .any(|s| s.sh_type() == SHT_LLVM_CALL_GRAPH_PROFILE)
+        {
+            continue;
+        }
         let Ok((_, table)) = crate::input_files::x86_64_section_table(&f.name, f.data) else {
             continue;
         };
