@@ -247,12 +247,22 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
     if st.relocatable && c.export_dynamic {
         bail!("-r and --export-dynamic may not be used together");
     }
+    if st.relocatable && c.icf != crate::config::IcfLevel::None {
+        bail!("-r and --icf may not be used together");
+    }
     if st.shared && c.pie {
         bail!("-shared and -pie may not be used together");
     }
     // lld: the relocations would name symbols of a table that is not written.
     if c.emit_relocs && c.strip == crate::config::Strip::All {
         bail!("--strip-all and --emit-relocs may not be used together");
+    }
+    if st.relocatable {
+        // lld: a relocatable output never links against shared objects, whatever -Bdynamic says.
+        c.is_static = true;
+        for input in &mut c.inputs {
+            input.state.link_static = true;
+        }
     }
     c.output_kind = if st.relocatable {
         OutputKind::Relocatable

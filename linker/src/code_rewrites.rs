@@ -112,15 +112,14 @@ impl CodeRewrites {
         if !self.any_dropped {
             return (value, size);
         }
-        let shndx = sym.st_shndx(LE);
-        if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
+        let Some(shndx) = res.files[file as usize].sym_section(index) else {
             return (value, size);
-        }
-        let dropped = self.dropped(file, u32::from(shndx));
+        };
+        let dropped = self.dropped(file, shndx as u32);
         if dropped == 0 {
             return (value, size);
         }
-        let old = res.files[file as usize].sections[shndx as usize].size();
+        let old = res.files[file as usize].sections[shndx].size();
         let new = old - dropped;
         if value > new && value <= old {
             return (value - dropped, size);
@@ -234,11 +233,8 @@ fn jump_at(
     if s.st_type() == elf::STT_GNU_IFUNC {
         return None;
     }
-    let shndx = s.st_shndx(LE);
-    if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
-        return None;
-    }
-    let sec = f.sections.get(shndx as usize)?;
+    let shndx = f.sym_section(di)?;
+    let sec = f.sections.get(shndx)?;
     let flags = sec.flags();
     if sec.kind != SectionKind::Regular
         || sec.sh_type() == elf::SHT_NOBITS
@@ -251,8 +247,8 @@ fn jump_at(
     if sec.data.get(usize::try_from(at).ok()?) != Some(&0xe9) {
         return None;
     }
-    let i = CodeRewrites::first_reloc_at(res, df, u32::from(shndx), at + 1)?;
-    let r = rw.reloc(res, df, u32::from(shndx), i)?;
+    let i = CodeRewrites::first_reloc_at(res, df, shndx as u32, at + 1)?;
+    let r = rw.reloc(res, df, shndx as u32, i)?;
     if r.r_type != elf::R_X86_64_PC32 && r.r_type != elf::R_X86_64_PLT32 {
         return None;
     }
@@ -503,7 +499,7 @@ fn enclosing_function(
             return None;
         }
         let s = &f.symbols[di];
-        if s.st_shndx(LE) as u32 != sec || s.st_type() != elf::STT_FUNC {
+        if f.sym_section(di) != Some(sec as usize) || s.st_type() != elf::STT_FUNC {
             return None;
         }
         let (v, size) = res.rewrites.symbol_value_size(res, file, di);
@@ -604,9 +600,8 @@ fn callee_may_not_split(res: &Resolved, file: FileId, sym: u32, split: &[bool]) 
     }
     match def {
         Some((df, di)) => {
-            let shndx = res.files[df as usize].symbols[di].st_shndx(LE);
             // An absolute definition has no file to vouch for it.
-            shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE || !split[df as usize]
+            res.files[df as usize].sym_section(di).is_none() || !split[df as usize]
         }
         None => true,
     }

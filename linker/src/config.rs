@@ -447,6 +447,9 @@ pub struct Config {
     pub retain_symbols_file: Option<PathBuf>,
     /// `--fortran-common`: an archive member defining a common symbol for real is loaded.
     pub fortran_common: bool,
+    /// `-d`/`--define-common`: common symbols get space in a `-r` output (a final link always
+    /// allocates them).
+    pub define_common: bool,
     /// `--chroot DIR`: absolute input paths are read under DIR.
     pub chroot: Option<PathBuf>,
     /// `--time-trace[=FILE]` (empty: next to the output).
@@ -611,6 +614,7 @@ impl Default for Config {
             no_gnu_unique: false,
             retain_symbols_file: None,
             fortran_common: false,
+            define_common: false,
             chroot: None,
             time_trace: None,
             time_trace_granularity: 500,

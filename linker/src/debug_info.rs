@@ -51,14 +51,14 @@ fn relocated(file: &ObjectFile, name: &[u8]) -> Cow<'static, [u8]> {
     }
     let mut data = s.data.to_vec();
     for r in s.relocs {
-        let Some(sym) = file.symbols.get(r.r_sym(LE, false) as usize) else {
+        let index = r.r_sym(LE, false) as usize;
+        let Some(sym) = file.symbols.get(index) else {
             continue;
         };
-        let shndx = sym.st_shndx(LE);
-        if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
+        let Some(shndx) = file.sym_section(index) else {
             continue;
-        }
-        let value = section_base(file, shndx as usize)
+        };
+        let value = section_base(file, shndx)
             .wrapping_add(sym.st_value(LE))
             .wrapping_add(r.r_addend(LE) as u64);
         let off = r.r_offset(LE) as usize;

@@ -52,7 +52,6 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     };
     *error_limit = config.error_limit;
     crate::input_files::set_demangle(config.demangle);
-    check_supported(&config).map_err(|e| vec![e])?;
     // lld reads the symbol ordering file with the options (and warns about repeats then).
     let ordering_names = crate::section_order::read_symbol_ordering_file(&config)?;
     // lld reads the sample profile into the --reproduce archive before anything else.
@@ -67,7 +66,12 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     }
 
     let mut res = t.run("input loading and resolution", || resolve::resolve(&config))?;
-    layout::add_linker_defined(&config, &mut res);
+    let relocatable = config.output_kind == OutputKind::Relocatable;
+    if relocatable {
+        crate::relocatable::define_symbols(&config, &mut res);
+    } else {
+        layout::add_linker_defined(&config, &mut res);
+    }
     res.versions =
         crate::version_script::Versions::load(&config.version_scripts, &config.search_paths)
             .map_err(|e| vec![e])?;
@@ -128,7 +132,11 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         res = t.run("resolution of LTO output", || {
             crate::resolve::add_lto_objects(&config, res, objects)
         })?;
-        layout::add_linker_defined(&config, &mut res);
+        if relocatable {
+            crate::relocatable::define_symbols(&config, &mut res);
+        } else {
+            layout::add_linker_defined(&config, &mut res);
+        }
         crate::dynamic::compute_symbol_flags(&config, &mut res);
     } else if skips_linked_output(&config) {
         return write_lto_only_reports(&config, &res);
@@ -175,6 +183,14 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
                 print!("{bitcode_report}");
             }
         }
+    }
+    if relocatable {
+        // -r stops here: nothing gets an address, relocations are copied rather than applied.
+        res.and_features = crate::cet::read_security_notes(&config, &res).0;
+        t.run("write relocatable output", || {
+            crate::relocatable::write(&config, &res)
+        })?;
+        return finish_reports(&config, &res, &t, total);
     }
     // Identical sections fold once liveness is settled, as in lld: the GC report and
     // --why-live describe the link before folding.
@@ -280,27 +296,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     if config.cref && config.map_file.is_none() && !config.print_map {
         print!("{}", crate::link_reports::cross_reference_table(&res));
     }
-    if let Some(path) = &config.why_extract {
-        crate::link_reports::write_why_extract(path, &res).map_err(|e| vec![e])?;
-    }
-    if let Some(path) = &config.print_archive_stats {
-        crate::link_reports::write_archive_stats(path, &res).map_err(|e| vec![e])?;
-    }
-    if let Some(path) = &config.dependency_file {
-        crate::link_reports::write_dependency_file(path, &config, &res).map_err(|e| vec![e])?;
-    }
-    if let Some(path) = &config.reproduce {
-        crate::link_reports::write_reproduce(path, &config, &res).map_err(|e| vec![e])?;
-    }
-    if let Some(path) = &config.time_trace {
-        crate::link_reports::write_time_trace(path, &config, &t).map_err(|e| vec![e])?;
-    }
-    if config.time {
-        for (name, _, d) in &t.phases {
-            eprintln!("{:>10.3} ms  {name}", d.as_secs_f64() * 1e3);
-        }
-        eprintln!("{:>10.3} ms  total", total.elapsed().as_secs_f64() * 1e3);
-    }
+    finish_reports(&config, &res, &t, total)?;
     if config.stats {
         let sections: usize = res.files.iter().map(|f| f.sections.len()).sum();
         let members: usize = res.archives.iter().map(|a| a.loaded.len()).sum();
@@ -333,6 +329,38 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     Ok(())
 }
 
+/// The reports every link writes once its output exists, in lld's order: `--why-extract`,
+/// `--print-archive-stats`, `--dependency-file`, `--reproduce`, `--time-trace`, `--time`.
+fn finish_reports(
+    config: &Config,
+    res: &resolve::Resolved,
+    t: &crate::link_reports::Timings,
+    total: Instant,
+) -> Result<(), Vec<Error>> {
+    if let Some(path) = &config.why_extract {
+        crate::link_reports::write_why_extract(path, res).map_err(|e| vec![e])?;
+    }
+    if let Some(path) = &config.print_archive_stats {
+        crate::link_reports::write_archive_stats(path, res).map_err(|e| vec![e])?;
+    }
+    if let Some(path) = &config.dependency_file {
+        crate::link_reports::write_dependency_file(path, config, res).map_err(|e| vec![e])?;
+    }
+    if let Some(path) = &config.reproduce {
+        crate::link_reports::write_reproduce(path, config, res).map_err(|e| vec![e])?;
+    }
+    if let Some(path) = &config.time_trace {
+        crate::link_reports::write_time_trace(path, config, t).map_err(|e| vec![e])?;
+    }
+    if config.time {
+        for (name, _, d) in &t.phases {
+            eprintln!("{:>10.3} ms  {name}", d.as_secs_f64() * 1e3);
+        }
+        eprintln!("{:>10.3} ms  total", total.elapsed().as_secs_f64() * 1e3);
+    }
+    Ok(())
+}
+
 /// `--lto-emit-asm` and `--lto-emit-llvm` write LTO's output instead of a linked one, with or
 /// without bitcode in the link (lld then writes nothing at all).
 fn skips_linked_output(config: &Config) -> bool {
@@ -349,12 +377,4 @@ fn write_lto_only_reports(config: &Config, res: &resolve::Resolved) -> Result<()
         crate::link_reports::write_why_extract(path, res).map_err(|e| vec![e])?;
     }
     Ok(())
-}
-
-/// Output kinds this version cannot produce are refused up front with a clear message.
-fn check_supported(config: &Config) -> Result<(), Error> {
-    match config.output_kind {
-        OutputKind::Relocatable => Err(err!("-r (relocatable output) is not implemented yet")),
-        OutputKind::SharedObject | OutputKind::Executable => Ok(()),
-    }
 }

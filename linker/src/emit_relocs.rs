@@ -22,7 +22,7 @@ use crate::input_files::{FileId, SectionKind};
 use crate::layout::{ChunkKind, Layout, Synthetic, RELA_SIZE};
 use crate::resolve::Resolved;
 use object::elf;
-use object::read::elf::{Rela, Sym};
+use object::read::elf::Rela;
 use object::LittleEndian as LE;
 
 /// Writes the relocations of input section `sec` of `file` into `buf` (its `.rela` chunk).
@@ -101,7 +101,7 @@ fn section_symbol_target(
     addend: i64,
 ) -> Option<(u32, i64)> {
     let f = &res.files[file as usize];
-    let shndx = usize::from(f.symbols[sym_index].st_shndx(LE));
+    let shndx = f.sym_section(sym_index)?;
     let sec = f.sections.get(shndx)?;
     let osec = if sec.kind == SectionKind::EhFrame {
         lay.synthetic_index.get(&Synthetic::EhFrame)?.0
@@ -179,8 +179,8 @@ pub fn warn_discarded(config: &Config, res: &Resolved, lay: &Layout) -> Result<(
                     continue;
                 }
                 let target = f
-                    .sections
-                    .get(usize::from(sym.st_shndx(LE)))
+                    .sym_section(i)
+                    .and_then(|t| f.sections.get(t))
                     .map_or(String::new(), |t| t.name_str().to_string());
                 let place = lay.sec_addr[file as usize][sec as usize].wrapping_add(r.r_offset(LE));
                 let archive = f

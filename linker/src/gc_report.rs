@@ -254,8 +254,7 @@ impl WhyLive<'_> {
         let file = &self.res.files[f as usize];
         let r = file.sections[s].relocs.iter().find(|r| {
             let i = r.r_sym(LE, false) as usize;
-            self.res.global_of(f, i).is_none()
-                && file.symbols.get(i).map(|x| x.st_shndx(LE) as usize) == Some(ns)
+            self.res.global_of(f, i).is_none() && file.sym_section(i) == Some(ns)
         })?;
         let i = r.r_sym(LE, false) as usize;
         let sym = file.symbols.get(i)?;
@@ -267,7 +266,7 @@ impl WhyLive<'_> {
         // range holds the offset.
         file.symbols.iter().enumerate().skip(1).find_map(|(j, x)| {
             let (v, size) = (x.st_value(LE), x.st_size(LE));
-            if x.st_shndx(LE) as usize != ns || !(v <= offset && offset < v.wrapping_add(size)) {
+            if file.sym_section(j) != Some(ns) || !(v <= offset && offset < v.wrapping_add(size)) {
                 return None;
             }
             match self.res.global_of(f, j) {
@@ -319,11 +318,8 @@ impl WhyLive<'_> {
             },
             Sym_::Local(f, i) => (f, i),
         };
-        let shndx = self.res.files[f as usize].symbols[i].st_shndx(LE);
-        if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
-            return None;
-        }
-        Some(self.mark.node_of(f, shndx as usize))
+        let shndx = self.res.files[f as usize].sym_section(i)?;
+        Some(self.mark.node_of(f, shndx))
     }
 
     fn root_reason_of_symbol(&self, s: Sym_) -> Option<RootReason> {
@@ -463,11 +459,9 @@ impl WhyLive<'_> {
             let sym = r.r_sym(LE, false) as usize;
             let t = match self.res.global_of(f, sym) {
                 Some(g) => Some(gc::Target::Symbol(SymId(g))),
-                None => {
-                    let sh = file.symbols.get(sym).map(|x| x.st_shndx(LE)).unwrap_or(0);
-                    (sh != 0 && sh < elf::SHN_LORESERVE)
-                        .then(|| gc::Target::Node(NodeId(base + u32::from(sh))))
-                }
+                None => file
+                    .sym_section(sym)
+                    .map(|sh| gc::Target::Node(NodeId(base + sh as u32))),
             };
             if t.is_some_and(&is_target) {
                 offset = Some(r.r_offset(LE));
@@ -580,7 +574,7 @@ impl WhyLive<'_> {
 fn enclosing_symbol(file: &ObjectFile, sec: usize, offset: u64) -> Option<(usize, String)> {
     let mut best: Option<(u64, usize)> = None;
     for (i, s) in file.symbols.iter().enumerate() {
-        if s.st_shndx(LE) as usize != sec || i == 0 {
+        if file.sym_section(i) != Some(sec) || i == 0 {
             continue;
         }
         let ty = s.st_type();

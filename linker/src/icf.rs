@@ -22,8 +22,7 @@ use object::LittleEndian as LE;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 
-/// `.llvm_addrsig`: the symbols whose address the object takes.
-const SHT_LLVM_ADDRSIG: u32 = 0x6fff_4c03;
+use crate::input_files::SHT_LLVM_ADDRSIG;
 
 /// What folding decided: which sections were folded into which, and the alignment a kept
 /// section needs so that it still satisfies everything folded into it.
@@ -106,16 +105,13 @@ fn target(res: &Resolved, file: FileId, index: usize) -> Target {
             value: sym.st_value(LE),
         };
     }
-    if shndx == elf::SHN_UNDEF
-        || shndx >= elf::SHN_LORESERVE
-        || usize::from(shndx) >= f.sections.len()
-    {
+    let Some(shndx) = f.sym_section(di).filter(|&s| s < f.sections.len()) else {
         return Target::Other(id);
-    }
+    };
     Target::InSection {
         id,
         file: df,
-        sec: u32::from(shndx),
+        sec: shndx as u32,
         value: sym.st_value(LE),
         is_section_sym: sym.st_type() == elf::STT_SECTION,
         preemptible,
@@ -186,17 +182,13 @@ fn keep_unique(config: &Config, res: &Resolved, idx: &Index) -> Vec<bool> {
             .symtab
             .lookup(name.as_bytes())
             .and_then(|g| match res.symtab.get(g).def {
-                SymbolDef::Defined { file, index } => {
-                    let sh = res.files[file as usize]
-                        .symbols
-                        .get(index as usize)?
-                        .st_shndx(LE);
-                    (sh != elf::SHN_UNDEF && sh < elf::SHN_LORESERVE).then_some((file, sh))
-                }
+                SymbolDef::Defined { file, index } => res.files[file as usize]
+                    .sym_section(index as usize)
+                    .map(|sh| (file, sh as u32)),
                 _ => None,
             });
         match sec {
-            Some((file, sh)) => keep[idx.of(file, u32::from(sh))] = true,
+            Some((file, sh)) => keep[idx.of(file, sh)] = true,
             None => crate::error::print_diagnostic(
                 "warning",
                 &format!("could not find symbol {name} to keep unique"),
@@ -224,9 +216,7 @@ fn keep_unique(config: &Config, res: &Resolved, idx: &Index) -> Vec<bool> {
         let fi = fi as FileId;
         match addrsig_table(config, f) {
             Some(data) => {
-                let mut cur = data;
-                while let Some((index, rest)) = read_uleb(cur) {
-                    cur = rest;
+                for index in addrsig_indices(data) {
                     if (index as usize) < f.symbols.len() {
                         mark(target(res, fi, index as usize));
                     }
@@ -264,6 +254,16 @@ fn addrsig_table(config: &Config, f: &ObjectFile) -> Option<&'static [u8]> {
         return None;
     }
     Some(s.data)
+}
+
+/// The symbol indices an `.llvm_addrsig` table lists, in order (ULEB128 numbers).
+pub fn addrsig_indices(data: &[u8]) -> impl Iterator<Item = u64> + '_ {
+    let mut cur = data;
+    std::iter::from_fn(move || {
+        let (v, rest) = read_uleb(cur)?;
+        cur = rest;
+        Some(v)
+    })
 }
 
 fn read_uleb(data: &[u8]) -> Option<(u64, &[u8])> {

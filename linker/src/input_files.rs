@@ -14,9 +14,9 @@ pub type Sym64 = elf::Sym64<LE>;
 pub type Rela64 = elf::Rela64<LE>;
 
 // LLVM's metadata section types, which the `object` crate does not name.
-const SHT_LLVM_ADDRSIG: u32 = 0x6fff_4c03;
+pub const SHT_LLVM_ADDRSIG: u32 = 0x6fff_4c03;
 pub const SHT_LLVM_DEPENDENT_LIBRARIES: u32 = 0x6fff_4c04;
-const SHT_LLVM_CALL_GRAPH_PROFILE: u32 = 0x6fff_4c09;
+pub const SHT_LLVM_CALL_GRAPH_PROFILE: u32 = 0x6fff_4c09;
 
 /// Index of an object file in `Link::files`.
 pub type FileId = u32;
@@ -247,6 +247,9 @@ pub struct ObjectFile {
     pub plain_groups: Vec<Vec<u32>>,
     /// Name of the first `STT_FILE` symbol, used as lld does in "referenced by" lines.
     pub source_name: Option<&'static [u8]>,
+    /// `.symtab_shndx`: the section index of each symbol whose `st_shndx` is `SHN_XINDEX`
+    /// (objects with 0xff00 sections or more); empty when the object has none.
+    pub symtab_shndx: &'static [u32],
 }
 
 impl ObjectFile {
@@ -399,15 +402,39 @@ impl ObjectFile {
                 None => (&[], &[], 0),
             };
 
+        // Extended section indices: the table that belongs to the symbol table, if any.
+        let symtab_shndx: &'static [u32] = match sections.iter().find(|s| {
+            s.sh_type() == elf::SHT_SYMTAB_SHNDX
+                && Some(s.shdr.sh_link(LE) as usize) == symtab_index
+        }) {
+            Some(s) => {
+                let words: &'static [object::U32<LE>] = s
+                    .shdr
+                    .data_as_array(LE, data)
+                    .map_err(|_| err!("{name}: invalid SHT_SYMTAB_SHNDX section"))?;
+                // `U32<LE>` is a little-endian `u32`; x86-64 hosts read it as it is.
+                let words: Vec<u32> = words.iter().map(|w| w.get(LE)).collect();
+                Vec::leak(words)
+            }
+            None => &[],
+        };
+
         // Validate every symbol's section index and name now, so later phases can index freely.
         let mut source_name = None;
         for (i, sym) in symbols.iter().enumerate() {
-            let shndx = sym.st_shndx(LE);
-            if shndx != elf::SHN_UNDEF && shndx < elf::SHN_LORESERVE && shndx as usize >= n {
+            let mut shndx = u32::from(sym.st_shndx(LE));
+            if shndx == u32::from(elf::SHN_XINDEX) {
+                shndx = *symtab_shndx
+                    .get(i)
+                    .ok_or_else(|| err!("{name}: invalid section index for symbol {i}: SHN_XINDEX without SHT_SYMTAB_SHNDX entry"))?;
+                if shndx == 0 || shndx as usize >= n {
+                    bail!("{name}: invalid section index {shndx} for symbol {i}");
+                }
+            } else if shndx != u32::from(elf::SHN_UNDEF)
+                && shndx < u32::from(elf::SHN_LORESERVE)
+                && shndx as usize >= n
+            {
                 bail!("{name}: invalid section index {shndx} for symbol {i}");
-            }
-            if shndx == elf::SHN_XINDEX {
-                bail!("{name}: extended section indices (SHN_XINDEX) are not supported");
             }
             let sname = sym_name(strtab, sym)
                 .ok_or_else(|| err!("{name}: invalid symbol name offset for symbol {i}"))?;
@@ -430,6 +457,7 @@ impl ObjectFile {
             comdats: Vec::new(),
             plain_groups: Vec::new(),
             source_name,
+            symtab_shndx,
         };
         file.read_groups()?;
         file.check_relocs()?;
@@ -517,6 +545,7 @@ impl ObjectFile {
             comdats: Vec::new(),
             plain_groups: Vec::new(),
             source_name,
+            symtab_shndx: &[],
         })
     }
 
@@ -554,8 +583,11 @@ impl ObjectFile {
             let mut signature = sym_name(self.strtab, sig_sym).unwrap_or(b"");
             // GNU as emits the section symbol as the signature for groups named after a section.
             if sig_sym.st_type() == elf::STT_SECTION {
-                let s = sig_sym.st_shndx(LE) as usize;
-                signature = self.sections.get(s).map(|s| s.name).unwrap_or(b"");
+                signature = self
+                    .sym_section(sig_index)
+                    .and_then(|s| self.sections.get(s))
+                    .map(|s| s.name)
+                    .unwrap_or(b"");
             }
             let members: Vec<u32> = members.to_vec();
             self.comdats.push(ComdatGroup { signature, members });
@@ -598,6 +630,16 @@ impl ObjectFile {
             .collect()
     }
 
+    /// The section symbol `index` is defined in, following `SHN_XINDEX` into `.symtab_shndx`;
+    /// `None` for undefined, absolute and common symbols (every reserved index).
+    pub fn sym_section(&self, index: usize) -> Option<usize> {
+        let shndx = self.symbols.get(index)?.st_shndx(LE);
+        if shndx == elf::SHN_XINDEX {
+            return self.symtab_shndx.get(index).map(|&s| s as usize);
+        }
+        (shndx != elf::SHN_UNDEF && shndx < elf::SHN_LORESERVE).then_some(usize::from(shndx))
+    }
+
     pub fn sym_name(&self, index: usize) -> &'static [u8] {
         self.symbols
             .get(index)
@@ -612,10 +654,9 @@ impl ObjectFile {
             return String::new();
         };
         if sym.st_type() == elf::STT_SECTION {
-            let s = sym.st_shndx(LE) as usize;
             return self
-                .sections
-                .get(s)
+                .sym_section(index)
+                .and_then(|s| self.sections.get(s))
                 .map(|s| s.name_str().to_string())
                 .unwrap_or_default();
         }
@@ -637,7 +678,7 @@ impl ObjectFile {
     fn enclosing(&self, sec: usize, offset: u64, types: &[u8]) -> Option<String> {
         let mut best: Option<(u64, usize)> = None;
         for (i, s) in self.symbols.iter().enumerate() {
-            if s.st_shndx(LE) as usize != sec || sec == 0 {
+            if self.sym_section(i) != Some(sec) || sec == 0 {
                 continue;
             }
             if !types.contains(&s.st_type()) {

@@ -716,7 +716,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     }
     // lld makes the merged property note after its other notes (and input notes come
     // first), so among the notes it comes last.
-    let gnu_property = gnu_property_note(res);
+    let gnu_property = crate::cet::gnu_property_note(res.and_features);
     if !gnu_property.is_empty() {
         add_synth(
             &mut b,
@@ -1486,11 +1486,11 @@ fn mark_live_pieces(
     let piece_of = |file: FileId, index: usize, addend: i64| -> Option<(u32, u32, u64)> {
         let f = &res.files[file as usize];
         let sym = f.symbols.get(index)?;
-        let shndx = sym.st_shndx(LE);
-        if f.sections.get(usize::from(shndx))?.kind != SectionKind::Merge {
+        let shndx = f.sym_section(index)?;
+        if f.sections.get(shndx)?.kind != SectionKind::Merge {
             return None;
         }
-        let &(g, i) = merge_of.get(&(file, u32::from(shndx)))?;
+        let &(g, i) = merge_of.get(&(file, shndx as u32))?;
         // A section symbol's addend selects the piece; a named symbol's value does.
         let off = if sym.st_type() == elf::STT_SECTION {
             sym.st_value(LE).wrapping_add(addend as u64)
@@ -1668,23 +1668,6 @@ fn plt_style(config: &Config, res: &Resolved) -> arch::PltStyle {
 /// The merged `.note.gnu.property`: the AND of every object's x86 feature bits (IBT, SHSTK) as
 /// `cet::read_security_notes` computed it (with `-z force-ibt` and `-z shstk`), as lld emits
 /// it; absent when the result is zero.
-fn gnu_property_note(res: &Resolved) -> Vec<u8> {
-    let and = res.and_features;
-    if and == 0 {
-        return Vec::new();
-    }
-    let mut v = Vec::new();
-    v.extend_from_slice(&4u32.to_le_bytes());
-    v.extend_from_slice(&16u32.to_le_bytes());
-    v.extend_from_slice(&elf::NT_GNU_PROPERTY_TYPE_0.to_le_bytes());
-    v.extend_from_slice(b"GNU\0");
-    v.extend_from_slice(&elf::GNU_PROPERTY_X86_FEATURE_1_AND.to_le_bytes());
-    v.extend_from_slice(&4u32.to_le_bytes());
-    v.extend_from_slice(&and.to_le_bytes());
-    v.extend_from_slice(&0u32.to_le_bytes());
-    v
-}
-
 /// Splits every `.eh_frame` input, drops FDEs of discarded functions and deduplicates CIEs. The
 /// output follows lld: each CIE followed by its FDEs, then one zero terminator.
 fn build_eh_frame(res: &Resolved) -> Result<EhLayout> {
@@ -1813,12 +1796,11 @@ fn fde_target_alive(res: &Resolved, file: FileId, sym: usize) -> bool {
     let Some(s) = f.symbols.get(di) else {
         return false;
     };
-    let shndx = s.st_shndx(LE);
-    if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
-        return shndx == elf::SHN_ABS;
-    }
+    let Some(shndx) = f.sym_section(di) else {
+        return s.st_shndx(LE) == elf::SHN_ABS;
+    };
     matches!(
-        f.sections[shndx as usize].kind,
+        f.sections[shndx].kind,
         SectionKind::Regular | SectionKind::Merge
     )
 }
@@ -2696,10 +2678,9 @@ impl Layout {
         }
         // A symbol past a jump `--optimize-bb-jumps` deleted moves back with the cut.
         let value = res.rewrites.symbol_value_size(res, file, index).0;
-        if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
+        let Some(sec) = f.sym_section(index) else {
             return addend as u64;
-        }
-        let sec = shndx as usize;
+        };
         if let Some(&(g, idx)) = self.merge_of.get(&(file, sec as u32)) {
             // Section symbols fold the addend into the piece lookup (lld's getVA(addend)).
             let is_section = sym.st_type() == elf::STT_SECTION;
@@ -2846,17 +2827,17 @@ impl Layout {
             SymtabEntry::Local { file, index, .. } => {
                 let f = &res.files[file as usize];
                 let sym = &f.symbols[index as usize];
-                let shndx = sym.st_shndx(LE);
-                if shndx == elf::SHN_ABS {
+                if sym.st_shndx(LE) == elf::SHN_ABS {
                     return (sym.st_value(LE), elf::SHN_ABS);
                 }
+                let shndx = f.sym_section(index as usize).unwrap_or(0);
                 let os = self.sec_osec[file as usize]
-                    .get(shndx as usize)
+                    .get(shndx)
                     .copied()
                     .unwrap_or(u32::MAX);
                 let v = self.local_value(res, file, index as usize, 0);
                 if f.sections
-                    .get(shndx as usize)
+                    .get(shndx)
                     .is_some_and(|s| s.kind == SectionKind::EhFrame)
                 {
                     let eh = self
@@ -2881,18 +2862,20 @@ impl Layout {
                 let shndx = match s.def {
                     SymbolDef::Defined { file, index } => {
                         let sym = &res.files[file as usize].symbols[index as usize];
-                        let sh = sym.st_shndx(LE);
-                        if sh == elf::SHN_ABS {
+                        let sh = res.files[file as usize]
+                            .sym_section(index as usize)
+                            .unwrap_or(usize::from(sym.st_shndx(LE)));
+                        if sym.st_shndx(LE) == elf::SHN_ABS {
                             elf::SHN_ABS
                         } else {
                             let os = self.sec_osec[file as usize]
-                                .get(sh as usize)
+                                .get(sh)
                                 .copied()
                                 .unwrap_or(u32::MAX);
                             if os == u32::MAX {
                                 if res.files[file as usize]
                                     .sections
-                                    .get(sh as usize)
+                                    .get(sh)
                                     .is_some_and(|s| s.kind == SectionKind::EhFrame)
                                 {
                                     self.synthetic_index
@@ -2977,11 +2960,10 @@ fn build_symtab(
             if ty == elf::STT_SECTION {
                 continue;
             }
-            let shndx = s.st_shndx(LE);
-            if shndx != elf::SHN_ABS && shndx != elf::SHN_UNDEF && shndx < elf::SHN_LORESERVE {
-                let sec = &f.sections[shndx as usize];
-                let placed =
-                    sec_osec[fi][shndx as usize] != u32::MAX || sec.kind == SectionKind::EhFrame;
+            let in_section = f.sym_section(i);
+            if let Some(shndx) = in_section {
+                let sec = &f.sections[shndx];
+                let placed = sec_osec[fi][shndx] != u32::MAX || sec.kind == SectionKind::EhFrame;
                 if !placed {
                     continue;
                 }
@@ -2992,8 +2974,8 @@ fn build_symtab(
             // goes when it is in a mergeable section.
             if !referenced_locals.contains(&(fi as FileId, i as u32)) {
                 let temporary = name.starts_with(b".L");
-                let in_merge = shndx < elf::SHN_LORESERVE
-                    && merge_of.contains_key(&(fi as FileId, u32::from(shndx)));
+                let in_merge = in_section
+                    .is_some_and(|shndx| merge_of.contains_key(&(fi as FileId, shndx as u32)));
                 let drop = match discard {
                     Discard::None => false,
                     Discard::All => true,
@@ -3040,12 +3022,9 @@ fn build_symtab(
         }
         if let SymbolDef::Defined { file, index } = s.def {
             let f = &res.files[file as usize];
-            let sh = f.symbols[index as usize].st_shndx(LE);
-            if sh != elf::SHN_ABS && sh < elf::SHN_LORESERVE && sh != elf::SHN_UNDEF {
-                let sec = &f.sections[sh as usize];
-                if sec_osec[file as usize][sh as usize] == u32::MAX
-                    && sec.kind != SectionKind::EhFrame
-                {
+            if let Some(sh) = f.sym_section(index as usize) {
+                let sec = &f.sections[sh];
+                if sec_osec[file as usize][sh] == u32::MAX && sec.kind != SectionKind::EhFrame {
                     continue;
                 }
             }

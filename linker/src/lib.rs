@@ -32,6 +32,7 @@ pub mod mark_live;
 pub mod merge;
 pub mod options;
 pub mod output_sections;
+pub mod relocatable;
 pub mod relocations;
 pub mod resolve;
 pub mod section_order;

@@ -113,6 +113,8 @@ fn resolutions_with(
     native_reference: impl Fn(SymbolId, &Symbol) -> bool,
 ) -> Vec<Vec<lto::Resolution>> {
     let exe = ctx.config.output_kind == OutputKind::Executable;
+    // lld: every symbol of a -r link stays visible, the later link may use any of them.
+    let relocatable = ctx.config.output_kind == OutputKind::Relocatable;
     let wrap = wrap_names(ctx.config, res);
     let defsym_names: HashSet<&[u8]> = ctx
         .config
@@ -145,8 +147,11 @@ fn resolutions_with(
                     let root = ctx.extra_roots.contains(s.name)
                         || wrap.referenced_after_wrap.contains(s.name)
                         || in_start_stop_section;
-                    let visible =
-                        native_reference(sid, s) || s.referenced_by_dso || s.in_dynsym || root;
+                    let visible = relocatable
+                        || native_reference(sid, s)
+                        || s.referenced_by_dso
+                        || s.in_dynsym
+                        || root;
                     let redefined =
                         wrap.redefined.contains(s.name) || defsym_names.contains(s.name);
                     // lld: defined in this output (by anyone), not preemptible, and with an
@@ -345,7 +350,9 @@ fn lto_config(config: &Config, setup: LtoSetup) -> lto::LtoConfig {
         obj_path: l.obj_path.clone(),
         emit_asm: l.emit_asm,
         emit_llvm: l.emit_llvm,
-        reloc_model: if config.is_pic() {
+        reloc_model: if config.output_kind == OutputKind::Relocatable {
+            lto::RelocModel::Default
+        } else if config.is_pic() {
             lto::RelocModel::Pic
         } else {
             lto::RelocModel::Static

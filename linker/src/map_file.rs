@@ -31,11 +31,10 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
     for (fi, f) in res.files.iter().enumerate() {
         for i in 1..f.symbols.len() {
             let s = &f.symbols[i];
-            let shndx = s.st_shndx(LE);
-            if shndx == elf::SHN_UNDEF
-                || shndx >= elf::SHN_LORESERVE
-                || matches!(s.st_type(), elf::STT_SECTION | elf::STT_FILE)
-            {
+            let Some(shndx) = f.sym_section(i) else {
+                continue;
+            };
+            if matches!(s.st_type(), elf::STT_SECTION | elf::STT_FILE) {
                 continue;
             }
             // A global is listed where its winning definition is.
@@ -47,25 +46,21 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
                 }
             }
             let name = f.sym_name(i);
-            if name.is_empty()
-                || lay.sec_addr[fi]
-                    .get(shndx as usize)
-                    .is_none_or(|&a| a == u64::MAX)
-            {
+            if name.is_empty() || lay.sec_addr[fi].get(shndx).is_none_or(|&a| a == u64::MAX) {
                 continue;
             }
-            let sec = &f.sections[shndx as usize];
+            let sec = &f.sections[shndx];
             // A symbol of a section `--icf` folded is listed under the section kept, as lld
             // lists it.
             let key = match sec.kind {
-                SectionKind::Regular => (fi as FileId, u32::from(shndx)),
-                SectionKind::Folded => match res.icf.repl.get(&(fi as FileId, u32::from(shndx))) {
+                SectionKind::Regular => (fi as FileId, shndx as u32),
+                SectionKind::Folded => match res.icf.repl.get(&(fi as FileId, shndx as u32)) {
                     Some(&k) => k,
                     None => continue,
                 },
                 _ => continue,
             };
-            let addr = lay.sec_addr[fi][shndx as usize].wrapping_add(s.st_value(LE));
+            let addr = lay.sec_addr[fi][shndx].wrapping_add(s.st_value(LE));
             let name = String::from_utf8_lossy(name).into_owned();
             syms.entry(key)
                 .or_default()

@@ -21,7 +21,7 @@ use crate::symbol_table::{SymbolDef, SymbolId};
 use gc::{Definition, Graph, NodeId, RootReason, SymId, Target};
 use hashbrown::HashMap;
 use object::elf;
-use object::read::elf::{Rela, SectionHeader, Sym};
+use object::read::elf::{Rela, SectionHeader};
 use object::LittleEndian as LE;
 use rayon::prelude::*;
 
@@ -158,6 +158,7 @@ struct RelocTargets<'a> {
     /// Global symbol ids of the file's global symbols (`Resolved::file_syms`).
     globals: &'a [SymbolId],
     symbols: &'a [crate::input_files::Sym64],
+    file: &'a crate::input_files::ObjectFile,
 }
 
 impl<'a> RelocTargets<'a> {
@@ -171,6 +172,7 @@ impl<'a> RelocTargets<'a> {
                 .get(fid as usize)
                 .map_or(&[], |g| g.as_slice()),
             symbols: f.symbols,
+            file: f,
         }
     }
 
@@ -184,11 +186,9 @@ impl<'a> RelocTargets<'a> {
         {
             return Some(Target::Symbol(SymId(g)));
         }
-        let shndx = self.symbols.get(sym)?.st_shndx(LE);
-        if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
-            return None;
-        }
-        Some(Target::Node(NodeId(self.base + u32::from(shndx))))
+        self.symbols.get(sym)?;
+        let shndx = self.file.sym_section(sym)?;
+        Some(Target::Node(NodeId(self.base + shndx as u32)))
     }
 }
 
@@ -515,14 +515,11 @@ fn definition_of(res: &Resolved, nodes: &DefinitionNodes, id: SymbolId) -> Defin
     match s.def {
         SymbolDef::Defined { file, index } => {
             let f = &res.files[file as usize];
-            let shndx = f
-                .symbols
-                .get(index as usize)
-                .map_or(elf::SHN_UNDEF, |sym| sym.st_shndx(LE));
-            if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
-                Definition::External
-            } else {
-                Definition::Node(NodeId(nodes.node_base[file as usize] + u32::from(shndx)))
+            match f.sym_section(index as usize) {
+                None => Definition::External,
+                Some(shndx) => {
+                    Definition::Node(NodeId(nodes.node_base[file as usize] + shndx as u32))
+                }
             }
         }
         // A prevailing bitcode definition is its summary node.

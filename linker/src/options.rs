@@ -1292,7 +1292,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--thinlto-remote-compiler-arg="], Joined, NotYet, "Compiler arguments for the ThinLTO distributor to pass for ThinLTO backend compilations", "", accept},
     opt! {["--thinlto-remote-compiler-prepend-arg="], Joined, NotYet, "Compiler prepend arguments for the ThinLTO distributor", "", accept},
     // ---- Accepted and ignored by lld for compatibility with GNU ld ----
-    opt! {["-d"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
+    opt! {["-d", "--define-common", "-dc", "-dp"], Flag, Implemented, "Assign space to common symbols in a relocatable output (-r), as GNU ld does; without -r they always get space", "Ignored for compatibility with GNU linkers", |s, _| { s.config.define_common = true; Ok(()) }},
     opt! {["-g"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
     opt! {["-G"], Value, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},
     opt! {["--long-plt"], Flag, IgnoredTuningOnly, "Ignored for compatibility with GNU linkers", "", accept},

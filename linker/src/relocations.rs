@@ -1354,11 +1354,7 @@ fn target_section_kind(res: &Resolved, file: FileId, index: usize) -> Option<Sec
         None => (file, index),
     };
     let f = &res.files[df as usize];
-    let shndx = f.symbols.get(di)?.st_shndx(LE);
-    if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE {
-        return None;
-    }
-    f.sections.get(shndx as usize).map(|s| s.kind)
+    f.sections.get(f.sym_section(di)?).map(|s| s.kind)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -1146,6 +1146,9 @@ impl Resolver<'_> {
         let names: Vec<&'static [u8]> = (first_global..symbols.len())
             .map(|i| file.sym_name(i))
             .collect();
+        let def_sections: Vec<Option<usize>> = (first_global..symbols.len())
+            .map(|i| file.sym_section(i))
+            .collect();
         self.out.files.push(file);
         // `.symver` definitions: `foo@@V2` defines `foo` (default version V2); `foo@V1` stays
         // its own symbol (a non-default version). Names enter the table in symbol order, as
@@ -1180,12 +1183,8 @@ impl Resolver<'_> {
             let symver = split[k].1;
             let sid = self.out.file_syms[id as usize][k];
             let weak = s.st_bind() == elf::STB_WEAK;
-            let discarded = shndx != elf::SHN_UNDEF
-                && shndx < elf::SHN_LORESERVE
-                && discarded_sections
-                    .get(shndx as usize)
-                    .copied()
-                    .unwrap_or(false);
+            let discarded = def_sections[k]
+                .is_some_and(|sec| discarded_sections.get(sec).copied().unwrap_or(false));
             let input = if shndx == elf::SHN_UNDEF || discarded {
                 SymbolInput::Undefined {
                     weak,
@@ -1578,8 +1577,14 @@ pub fn redirect_symver_aliases(res: &mut Resolved) {
             }
             _ => {
                 let place = |f: FileId, i: u32| {
-                    let sym = &res.files[f as usize].symbols[i as usize];
-                    (f, sym.st_shndx(LE), sym.st_value(LE))
+                    let file = &res.files[f as usize];
+                    let sym = &file.symbols[i as usize];
+                    (
+                        f,
+                        sym.st_shndx(LE),
+                        file.sym_section(i as usize),
+                        sym.st_value(LE),
+                    )
                 };
                 place(file, index) == place(bfile, bindex)
             }
@@ -1631,7 +1636,9 @@ pub fn location_of_symbol(file: &ObjectFile, index: usize, by_name: bool) -> Str
     let Some(sym) = file.symbols.get(index) else {
         return file.name.clone();
     };
-    let shndx = sym.st_shndx(LE) as usize;
+    let shndx = file
+        .sym_section(index)
+        .unwrap_or(usize::from(sym.st_shndx(LE)));
     let sec_name = file.sections.get(shndx).map(|s| s.name_str()).unwrap_or("");
     let mut loc = String::new();
     let src = if shndx < file.sections.len() && shndx != 0 {

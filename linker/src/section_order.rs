@@ -415,16 +415,15 @@ fn defined_in_object(res: &Resolved, file: FileId, index: usize) -> SymView {
             problem: None,
         },
         _ => {
-            // An extended or out-of-range index names no section weld can order.
-            let idx = u32::from(shndx);
-            if shndx == object::elf::SHN_XINDEX || idx as usize >= f.sections.len() {
+            // An out-of-range index names no section weld can order.
+            let Some(idx) = f.sym_section(index).filter(|&i| i < f.sections.len()) else {
                 return SymView {
                     file: name,
                     section: None,
                     problem: None,
                 };
-            }
-            let (sec, live) = defining_section(res, file, idx);
+            };
+            let (sec, live) = defining_section(res, file, idx as u32);
             SymView {
                 file: name,
                 section: Some(sec),

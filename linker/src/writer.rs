@@ -138,6 +138,14 @@ fn umask() -> u32 {
 }
 
 /// Writes the output file described by `lay`.
+/// Writes a finished image to `path` the way every output is written (a temporary file renamed
+/// over a regular file, straight into a device or FIFO, `-` to standard output).
+pub fn write_image(path: &Path, image: &[u8], executable: bool) -> Result<()> {
+    let mut out = OutputImage::create(path, image.len() as u64)?;
+    out.bytes().copy_from_slice(image);
+    out.commit(executable)
+}
+
 pub fn write_output(
     config: &Config,
     res: &Resolved,
