@@ -1,4 +1,7 @@
-//! The order of input sections inside output sections when the command line changes it:
+//! The order of input sections inside output sections when the command line changes it, as
+//! lld decides it: the symbol ordering file (`--symbol-ordering-file`, with lld's warnings), the
+//! call graph profile (`--call-graph-ordering-file` or the objects' `.llvm.call-graph-profile`
+//! sections, sorted by [`crate::call_graph_sort`]; `--print-symbol-order`),
 //! `--shuffle-sections=GLOB=SEED` (lld's permutation: the same `std::mt19937` stream and the
 //! same swaps, so a seed gives lld's order) and the random gaps of
 //! `--randomize-section-padding=SEED` (lld's draws too).
