@@ -2644,7 +2644,7 @@ fn ordering_symbols(f: &Path) -> Result<Vec<String>, String> {
 
 /// An `ordering` trial: `funcs.c` (20 functions of different sizes and 20 variables in
 /// sections of their own), `main.c`, `calls_shared.c` (a shared and an undefined weak
-/// function), `commons.c` (common symbols), `abs.s` (an absolute symbol), `cg.s` (a `.llvm.call-graph-profile` section) when
+/// function), `commons.c` (common symbols), `liblazy.a` (a member never loaded), `abs.s` (an absolute symbol), `cg.s` (a `.llvm.call-graph-profile` section) when
 /// a variant names `{cg.o}`, and `libshared.so` (linked by ld.lld-22 for both). lld's order
 /// must differ from a plain link's exactly when the variant reorders, and it must print the
 /// expected diagnostic; weld's functions' and variables' order, allocated sections,
@@ -2672,7 +2672,20 @@ fn ordering(dir: &Path, v: &OrderingVariant) -> Check {
         "libshared.so",
     ))?;
     std::fs::copy(&lib, weld.dir.join("libshared.so")).map_err(|e| e.to_string())?;
-    inputs.extend(strings(&["libshared.so", "-Wl,-rpath,$ORIGIN"]));
+    let lazy = obj("ordering", "lazy.c", c, &[])?;
+    for s in [&lld, &weld] {
+        let mut ar = Command::new(tools::find(LLVM_AR)?);
+        ar.current_dir(&s.dir)
+            .arg("rcs")
+            .arg("liblazy.a")
+            .arg(&lazy);
+        run::run(&mut ar, run::TOOL_TIMEOUT)?.ok(LLVM_AR)?;
+    }
+    inputs.extend(strings(&[
+        "libshared.so",
+        "liblazy.a",
+        "-Wl,-rpath,$ORIGIN",
+    ]));
     if v.lto {
         inputs.push("-flto=thin".to_string());
     }

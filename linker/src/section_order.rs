@@ -491,7 +491,14 @@ fn global_view(res: &Resolved, id: crate::symbol_table::SymbolId) -> Option<SymV
             section: None,
             problem: Some("undefined"),
         },
-        SymbolDef::Common { .. } | SymbolDef::Lazy { .. } | SymbolDef::Bitcode { .. } => SymView {
+        // lld turns the symbols of archive members it did not load into undefined ones of
+        // its internal file.
+        SymbolDef::Lazy { .. } => SymView {
+            file: "<internal>".to_string(),
+            section: None,
+            problem: Some("undefined"),
+        },
+        SymbolDef::Common { .. } | SymbolDef::Bitcode { .. } => SymView {
             file: String::new(),
             section: None,
             problem: None,
