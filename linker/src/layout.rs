@@ -1114,8 +1114,8 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             align: align.max(1),
         });
         b.sections[osec as usize].chunks.splice(0..0, chunks);
-        // Ordered commons join the ordered input sections of `.bss`. Only the first
-        // `commons.len()` places change, so chunks behind them keep their indices.
+        // Ordered commons join the ordered input sections of `.bss` (already in front). Only
+        // the commons and those move, so the linker's chunks behind them keep their indices.
         if !res.common_order.is_empty() {
             b.sections[osec as usize].chunks.sort_by_key(|c| {
                 let p = match c.kind {
