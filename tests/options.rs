@@ -117,6 +117,16 @@
 //!   only input sections; reverse with -1; with `--gc-sections`) and
 //!   `--randomize-section-padding=SEED`: symbol order and allocated sections as lld's, run,
 //!   reproducibility; malformed values.
+//! * `ordering`: `--symbol-ordering-file` (functions and data; missing, repeated, absolute,
+//!   shared, undefined and collected names; `--no-warn-symbol-ordering`, with `--gc-sections`,
+//!   with `--shuffle-sections`, after `-flto=thin`), `--call-graph-ordering-file` with
+//!   `--call-graph-profile-sort=cdsort|hfsort|none`, the objects' `.llvm.call-graph-profile`
+//!   (the default cdsort, hfsort, `--no-call-graph-profile-sort`, CREL relocations, a section
+//!   without relocations, after LTO) and `--print-symbol-order`: the functions' and variables'
+//!   order, the allocated sections, the diagnostics, the printed order byte for byte and the
+//!   run as lld's; bad input (missing files, both files, a bad sort, malformed call graph
+//!   lines, a profile section with records of the wrong size, `--fatal-warnings`) fails as
+//!   lld's.
 //! * `unique`: `--unique` and `--xosegment` on a program without the C library: allocated
 //!   sections and program headers as lld's, run.
 //! * `icf`: `--icf=all`, `--icf=safe` (objects with and without `.llvm_addrsig`), `--icf=none`
@@ -499,6 +509,16 @@ fn trials() -> Vec<Trial> {
     for &(name, flag) in SECTION_ORDER_ERRORS {
         t.push(trial(GROUP, format!("section_order::{name}"), move |d| {
             section_order_error(d, flag)
+        }));
+    }
+    for v in ORDERING_VARIANTS {
+        t.push(trial(GROUP, format!("ordering::{}", v.name), move |d| {
+            ordering(d, v)
+        }));
+    }
+    for &(name, flags) in ORDERING_ERRORS {
+        t.push(trial(GROUP, format!("ordering::{name}"), move |d| {
+            ordering_error(d, flags)
         }));
     }
     for &(name, flags) in UNIQUE_VARIANTS {
@@ -2396,6 +2416,423 @@ fn section_order_error(dir: &Path, flag: &str) -> Check {
     let lo = link_directly(dir, &lld, &args)?;
     expect_lld(lo.code == Some(1), || {
         format!("ld.lld-22 should refuse {flag}\n{}", lo.report())
+    })?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// One `ordering` trial linked through the driver.
+struct OrderingVariant {
+    name: &'static str,
+    /// Driver flags (`-Wl,...`); files are named relative to each side's directory.
+    flags: &'static [&'static str],
+    /// Compile `funcs.c` and `main.c` with `-flto=thin`.
+    lto: bool,
+    /// lld must order the sections differently from a link without any ordering.
+    reorders: bool,
+    /// A diagnostic lld must print (empty: none required).
+    diagnostic: &'static str,
+    /// The `--print-symbol-order` file both links must write (or both must not).
+    printed: Option<&'static str>,
+}
+
+const fn ov(
+    name: &'static str,
+    flags: &'static [&'static str],
+    reorders: bool,
+    diagnostic: &'static str,
+) -> OrderingVariant {
+    OrderingVariant {
+        name,
+        flags,
+        lto: false,
+        reorders,
+        diagnostic,
+        printed: None,
+    }
+}
+
+const SYMBOL_FILE: &str = "-Wl,--symbol-ordering-file=order.txt";
+const CG_FILE: &str = "-Wl,--call-graph-ordering-file=cg.txt";
+
+const ORDERING_VARIANTS: &[OrderingVariant] = &[
+    ov(
+        "symbol_file",
+        &[SYMBOL_FILE],
+        true,
+        "unable to order shared symbol: shared_fn",
+    ),
+    ov(
+        "symbol_file_gc_sections",
+        &[SYMBOL_FILE, "-Wl,--gc-sections"],
+        true,
+        "unable to order discarded symbol: unused_fn",
+    ),
+    ov(
+        "symbol_file_no_warn",
+        &[SYMBOL_FILE, "-Wl,--no-warn-symbol-ordering"],
+        true,
+        "",
+    ),
+    ov(
+        "symbol_file_and_shuffle",
+        &[SYMBOL_FILE, "-Wl,--shuffle-sections=.text.*=7"],
+        true,
+        "no such symbol: nosuch_symbol",
+    ),
+    ov(
+        "call_graph_file",
+        &[CG_FILE],
+        true,
+        "cg.txt: no such symbol: nosuch",
+    ),
+    ov(
+        "call_graph_file_cdsort",
+        &[CG_FILE, "-Wl,--call-graph-profile-sort=cdsort"],
+        true,
+        "",
+    ),
+    ov(
+        "call_graph_file_hfsort",
+        &[CG_FILE, "-Wl,--call-graph-profile-sort=hfsort"],
+        true,
+        "",
+    ),
+    ov(
+        "call_graph_file_none",
+        &[CG_FILE, "-Wl,--call-graph-profile-sort=none"],
+        false,
+        "",
+    ),
+    ov("profile_default", &["{cg.o}"], true, ""),
+    ov(
+        "profile_hfsort",
+        &["{cg.o}", "-Wl,--call-graph-profile-sort=hfsort"],
+        true,
+        "",
+    ),
+    ov("profile_crel", &["{cg_crel.o}"], true, ""),
+    ov(
+        "profile_without_relocations",
+        &["{cg.o}", "{cg_norel.o}"],
+        true,
+        "SHT_LLVM_CALL_GRAPH_PROFILE exists, but relocation section doesn't",
+    ),
+    ov(
+        "profile_none",
+        &["{cg.o}", "-Wl,--no-call-graph-profile-sort"],
+        false,
+        "",
+    ),
+    ov(
+        "profile_and_symbol_file",
+        &["{cg.o}", SYMBOL_FILE],
+        true,
+        "duplicate ordered symbol: f12",
+    ),
+    OrderingVariant {
+        printed: Some("order.out"),
+        ..ov(
+            "print_symbol_order",
+            &[
+                CG_FILE,
+                "-Wl,--call-graph-profile-sort=hfsort",
+                "-Wl,--print-symbol-order=order.out",
+            ],
+            true,
+            "",
+        )
+    },
+    OrderingVariant {
+        printed: Some("order.out"),
+        ..ov(
+            "print_symbol_order_profile",
+            &[
+                "{cg.o}",
+                "-Wl,--call-graph-profile-sort=hfsort",
+                "-Wl,--print-symbol-order=order.out",
+            ],
+            true,
+            "",
+        )
+    },
+    OrderingVariant {
+        printed: Some("order.out"),
+        ..ov(
+            "print_symbol_order_cdsort",
+            &["{cg.o}", "-Wl,--print-symbol-order=order.out"],
+            true,
+            "",
+        )
+    },
+    OrderingVariant {
+        lto: true,
+        ..ov(
+            "lto_symbol_file",
+            &[SYMBOL_FILE],
+            true,
+            "<internal>: unable to order undefined symbol",
+        )
+    },
+    OrderingVariant {
+        lto: true,
+        ..ov(
+            "lto_profile_hfsort",
+            &["{cg.o}", "-Wl,--call-graph-profile-sort=hfsort"],
+            true,
+            "",
+        )
+    },
+];
+
+/// (variant, linker flags; the linker is called directly on `funcs.o`, `main.o` and `abs.o`).
+const ORDERING_ERRORS: &[(&str, &[&str])] = &[
+    (
+        "missing_symbol_file",
+        &["--symbol-ordering-file=nothere.txt"],
+    ),
+    (
+        "missing_call_graph_file",
+        &["--call-graph-ordering-file=nothere.txt"],
+    ),
+    (
+        "both_files",
+        &[
+            "--symbol-ordering-file=order.txt",
+            "--call-graph-ordering-file=cg.txt",
+        ],
+    ),
+    ("bad_sort", &["--call-graph-profile-sort=bogus"]),
+    (
+        "call_graph_missing_count",
+        &["--call-graph-ordering-file=cg_bad_fields.txt"],
+    ),
+    (
+        "call_graph_bad_count",
+        &["--call-graph-ordering-file=cg_bad_count.txt"],
+    ),
+    (
+        "fatal_duplicate",
+        &["--symbol-ordering-file=order.txt", "--fatal-warnings"],
+    ),
+    (
+        "fatal_unorderable",
+        &[
+            "--symbol-ordering-file=order_unique.txt",
+            "--fatal-warnings",
+        ],
+    ),
+    ("profile_bad_entsize", &["{cg_bad_entsize.o}"]),
+    (
+        "print_symbol_order_unwritable",
+        &[
+            "--call-graph-ordering-file=cg.txt",
+            "--call-graph-profile-sort=hfsort",
+            "--print-symbol-order=nodir/order.out",
+        ],
+    ),
+];
+
+/// The ordering files of `ordering/`, copied where a link names them relatively.
+fn copy_ordering_files(to: &Path) -> Check {
+    for f in [
+        "order.txt",
+        "order_unique.txt",
+        "cg.txt",
+        "cg_bad_fields.txt",
+        "cg_bad_count.txt",
+    ] {
+        std::fs::copy(src_dir("ordering").join(f), to.join(f))
+            .map_err(|e| format!("copying {f}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The functions and variables of `ordering/funcs.c` and `main` in address order.
+fn ordering_symbols(f: &Path) -> Result<Vec<String>, String> {
+    let mut syms: Vec<(u64, String)> = dynelf::readelf(&["-s"], f)?
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let name = *f.get(7)?;
+            let digits = |p: &str| {
+                name.strip_prefix(p)
+                    .is_some_and(|r| r.len() == 2 && r.chars().all(|c| c.is_ascii_digit()))
+            };
+            let ours = digits("f")
+                || digits("d")
+                || name == "main"
+                || name.starts_with("unused_")
+                || name.starts_with("common_");
+            (ours && f[6] != "UND" && (f[3] == "FUNC" || f[3] == "OBJECT"))
+                .then(|| Some((u64::from_str_radix(f[1], 16).ok()?, name.to_string())))
+                .flatten()
+        })
+        .collect();
+    syms.sort();
+    Ok(syms.into_iter().map(|(_, n)| n).collect())
+}
+
+/// An `ordering` trial: `funcs.c` (20 functions of different sizes and 20 variables in
+/// sections of their own), `main.c`, `calls_shared.c` (a shared and an undefined weak
+/// function), `commons.c` (common symbols), `liblazy.a` (a member never loaded), `abs.s` (an absolute symbol), `cg.s` (a `.llvm.call-graph-profile` section) when
+/// a variant names `{cg.o}`, and `libshared.so` (linked by ld.lld-22 for both). lld's order
+/// must differ from a plain link's exactly when the variant reorders, and it must print the
+/// expected diagnostic; weld's functions' and variables' order, allocated sections,
+/// diagnostics, printed order and run must be lld's.
+fn ordering(dir: &Path, v: &OrderingVariant) -> Check {
+    let c = Compiler::Clang;
+    let mut cflags = vec!["-ffunction-sections", "-fdata-sections"];
+    if v.lto {
+        cflags.push("-flto=thin");
+    }
+    let mut inputs = vec![
+        arg(&obj("ordering", "funcs.c", c, &cflags)?),
+        arg(&obj("ordering", "main.c", c, &cflags)?),
+        arg(&obj("ordering", "calls_shared.c", c, &cflags[..2])?),
+        arg(&obj("ordering", "commons.c", c, &["-fcommon"])?),
+        arg(&obj("ordering", "abs.s", c, &[])?),
+    ];
+    let cg = arg(&obj("ordering", "cg.s", c, &[])?);
+    let (lld, weld) = sides(dir)?;
+    let shlib = obj("ordering", "shlib.c", c, &["-fPIC"])?;
+    let lib = reference(lld.link(
+        c,
+        false,
+        &strings(&["-shared", &arg(&shlib)]),
+        "libshared.so",
+    ))?;
+    std::fs::copy(&lib, weld.dir.join("libshared.so")).map_err(|e| e.to_string())?;
+    let lazy = obj("ordering", "lazy.c", c, &[])?;
+    for s in [&lld, &weld] {
+        let mut ar = Command::new(tools::find(LLVM_AR)?);
+        ar.current_dir(&s.dir)
+            .arg("rcs")
+            .arg("liblazy.a")
+            .arg(&lazy);
+        run::run(&mut ar, run::TOOL_TIMEOUT)?.ok(LLVM_AR)?;
+    }
+    inputs.extend(strings(&[
+        "libshared.so",
+        "liblazy.a",
+        "-Wl,-rpath,$ORIGIN",
+    ]));
+    if v.lto {
+        inputs.push("-flto=thin".to_string());
+    }
+    for s in [&lld, &weld] {
+        copy_ordering_files(&s.dir)?;
+    }
+    let crel = arg(&obj(
+        "ordering",
+        "cg.s",
+        c,
+        &["-Wa,--crel,--allow-experimental-crel"],
+    )?);
+    let norel = arg(&obj("ordering", "cg_norel.s", c, &[])?);
+    let flags: Vec<String> = v
+        .flags
+        .iter()
+        .map(|f| {
+            f.replace("{cg.o}", &cg)
+                .replace("{cg_crel.o}", &crel)
+                .replace("{cg_norel.o}", &norel)
+        })
+        .collect();
+    let build = |s: &Side, flags: &[String], out: &str| -> Result<(PathBuf, Output), String> {
+        let mut a = inputs.clone();
+        a.extend(flags.iter().cloned());
+        s.link_in(None, c, false, &a, out)
+    };
+    let (plain, _) = reference(build(
+        &lld,
+        &strings(&["-Wl,--no-call-graph-profile-sort"]),
+        "plain.out",
+    ))?;
+    let (l_out, l_link) = reference(build(&lld, &flags, "a.out"))?;
+    let l_order = ordering_symbols(&l_out)?;
+    // LTO folds the variables into their readers.
+    let listed = if v.lto { 20 } else { 40 };
+    expect_lld(l_order.len() >= listed, || {
+        format!("ld.lld-22's output should list the functions and variables: {l_order:?}")
+    })?;
+    expect_lld((l_order != ordering_symbols(&plain)?) == v.reorders, || {
+        format!(
+            "ld.lld-22's order should {}differ from a plain link's: {l_order:?}",
+            if v.reorders { "" } else { "not " }
+        )
+    })?;
+    expect_lld(l_link.stderr_str().contains(v.diagnostic), || {
+        format!(
+            "ld.lld-22 should print {:?}\n{}",
+            v.diagnostic,
+            l_link.report()
+        )
+    })?;
+    let l_run = lld.run(&l_out)?;
+    expect_lld_run(&l_run, 0, "ordering 2892\n")?;
+    let (w_out, w_link) = build(&weld, &flags, "a.out")?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "the functions' and variables' order",
+        &ordering_symbols(&w_out)?,
+        &l_order,
+    ));
+    p.check(same_lines(
+        "the allocated sections",
+        &alloc_section_lines(&w_out)?,
+        &alloc_section_lines(&l_out)?,
+    ));
+    p.check(same_diagnostics(&w_link, &l_link, &weld));
+    if let Some(name) = v.printed {
+        let (l_file, w_file) = (lld.dir.join(name), weld.dir.join(name));
+        match (l_file.exists(), w_file.exists()) {
+            (true, true) => {
+                let (l, w) = (paths::read(&l_file)?, paths::read(&w_file)?);
+                if l != w {
+                    p.0.push(format!(
+                        "--print-symbol-order's file differs: {}",
+                        text_diff(
+                            "weld",
+                            &String::from_utf8_lossy(&w),
+                            "lld",
+                            &String::from_utf8_lossy(&l)
+                        )
+                    ));
+                }
+            }
+            (false, false) => {}
+            (l, w) => p.0.push(format!(
+                "--print-symbol-order's file: ld.lld-22 wrote it: {l}, weld: {w}"
+            )),
+        }
+    }
+    p.check(same_run(&weld.run(&w_out)?, &l_run));
+    p.done()
+}
+
+/// Bad ordering input, the linker called directly: exit code, diagnostics but for the program
+/// name, files left behind, as lld's.
+fn ordering_error(dir: &Path, flags: &[&str]) -> Check {
+    let c = Compiler::Clang;
+    let cflags = ["-ffunction-sections", "-fdata-sections"];
+    let objs = [
+        obj("ordering", "funcs.c", c, &cflags)?,
+        obj("ordering", "main.c", c, &cflags)?,
+        obj("ordering", "abs.s", c, &[])?,
+    ];
+    copy_ordering_files(dir)?;
+    let (lld, weld) = sides(dir)?;
+    let bad = arg(&obj("ordering", "cg_bad_entsize.s", c, &[])?);
+    let mut args: Vec<String> = flags
+        .iter()
+        .map(|f| f.replace("{cg_bad_entsize.o}", &bad))
+        .collect();
+    args.extend(objs.iter().map(|o| arg(o)));
+    args.push("--unresolved-symbols=ignore-all".to_string());
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(lo.code == Some(1), || {
+        format!("ld.lld-22 should refuse {flags:?}\n{}", lo.report())
     })?;
     let wo = link_directly(dir, &weld, &args)?;
     same_outcome(&wo, &lo, &weld, &lld)?.done()

@@ -17,6 +17,17 @@ pub enum IcfLevel {
     All,
 }
 
+/// `--call-graph-profile-sort=`: how a call graph profile orders input sections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallGraphSort {
+    /// The profile is not read at all.
+    None,
+    /// Call-chain clustering (C3), lld's `hfsort`.
+    Hfsort,
+    /// Cache-directed sort, lld's default.
+    Cdsort,
+}
+
 /// The kind of file being produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputKind {
@@ -396,6 +407,17 @@ pub struct Config {
     pub randomize_section_padding: Option<u64>,
     /// `--shuffle-sections=GLOB=SEED`, in order (seed -1 is `u32::MAX`: reverse).
     pub shuffle_sections: Vec<(String, u32)>,
+    /// `--symbol-ordering-file=FILE`: sections holding the named symbols come first, in order.
+    pub symbol_ordering_file: Option<PathBuf>,
+    /// `--call-graph-ordering-file=FILE`: `FROM TO COUNT` lines replacing the objects'
+    /// `.llvm.call-graph-profile` sections.
+    pub call_graph_ordering_file: Option<PathBuf>,
+    /// `--call-graph-profile-sort=` (default cdsort; `--no-call-graph-profile-sort` is none).
+    pub call_graph_profile_sort: CallGraphSort,
+    /// `--print-symbol-order=FILE`: the symbols in the order hfsort chose.
+    pub print_symbol_order: Option<PathBuf>,
+    /// `--[no-]warn-symbol-ordering` (default on).
+    pub warn_symbol_ordering: bool,
     /// `--apply-dynamic-relocs`: places with a `.rela.dyn` relocation also hold the link-time
     /// value (lld writes 0 there by default on x86-64, the addend being in the relocation).
     pub apply_dynamic_relocs: bool,
@@ -584,6 +606,11 @@ impl Default for Config {
             emit_relocs: false,
             randomize_section_padding: None,
             shuffle_sections: Vec::new(),
+            symbol_ordering_file: None,
+            call_graph_ordering_file: None,
+            call_graph_profile_sort: CallGraphSort::Cdsort,
+            print_symbol_order: None,
+            warn_symbol_ordering: true,
             apply_dynamic_relocs: false,
             optimize: 1,
             branch_to_branch_flag: None,

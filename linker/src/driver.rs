@@ -52,6 +52,8 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     };
     *error_limit = config.error_limit;
     crate::input_files::set_demangle(config.demangle);
+    // lld reads the symbol ordering file with the options (and warns about repeats then).
+    let ordering_names = crate::section_order::read_symbol_ordering_file(&config)?;
     // lld reads the sample profile into the --reproduce archive before anything else.
     if let Some(p) = crate::link_reports::reproduced_sample_profile(&config) {
         crate::input_files::read_bytes(p).map_err(|e| vec![e])?;
@@ -201,6 +203,8 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         });
         print!("{icf_report}");
     }
+    // The order of input sections comes from what survived collection and folding, as in lld.
+    let ordering_report = crate::section_order::build(&config, &mut res, &ordering_names)?;
     // The set of objects is final: their CET properties decide the output's (and the PLT's
     // layout). lld reports `-z cet-report=error` findings here but stops only after the
     // relocation scan, so they go before the errors found up to then.
@@ -217,6 +221,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     if !cet_errors.is_empty() {
         return Err(cet_errors);
     }
+    ordering_report.emit(&config)?;
     let relocation_count = scan.relocation_count;
     // lld redirects branches once relocations are scanned, before addresses exist.
     if config.branch_to_branch() {

@@ -724,7 +724,10 @@ pub fn demangle(name: &[u8]) -> String {
 /// Decodes a compact relocation section (`SHT_CREL`, what `clang -Wa,--crel`
 /// writes) into the `Rela64` records every later phase reads. The decoded
 /// list lives as long as the mapped input it came from: the whole link.
-fn decode_crel(shdr: &SectionHeader64, data: &'static [u8]) -> Result<&'static [Rela64]> {
+pub(crate) fn decode_crel(
+    shdr: &SectionHeader64,
+    data: &'static [u8],
+) -> Result<&'static [Rela64]> {
     let bytes = shdr
         .data(LE, data)
         .map_err(|_| err!("section data out of bounds"))?;

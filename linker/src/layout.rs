@@ -437,18 +437,22 @@ fn random_padding(config: &Config, seed: u64, sections: &[OutputSection]) -> Vec
     pads
 }
 
-/// `--shuffle-sections`: the input sections of each output section in rank order, as lld sorts
-/// them (`.init` and `.fini` never). lld has already turned mergeable inputs into one merged
-/// section then, which has no rank: merged chunks, like the linker's own, follow the ranked
-/// input sections, their contents in input order.
-fn apply_section_ranks(b: &mut Builder, ranks: &HashMap<(FileId, u32), u32>) {
+/// The command line's section order (`Resolved::section_order`): in each output section the
+/// input sections with a priority come first, by priority, and the others follow in input
+/// order, as lld sorts them (`.init` and `.fini` never). lld has already turned mergeable
+/// inputs into one merged section then, which has no priority: merged chunks, like the
+/// linker's own, count as unordered.
+fn apply_section_order(b: &mut Builder, order: &HashMap<(FileId, u32), i64>) {
     for os in b.sections.iter_mut() {
         if os.name == ".init" || os.name == ".fini" {
             continue;
         }
         os.chunks.sort_by_key(|c| match c.kind {
-            ChunkKind::Input { file, sec } => ranks.get(&(file, sec)).copied().unwrap_or(u32::MAX),
-            _ => u32::MAX,
+            ChunkKind::Input { file, sec } => match order.get(&(file, sec)) {
+                Some(&p) => (false, p),
+                None => (true, 0),
+            },
+            _ => (true, 0),
         });
     }
 }
@@ -600,8 +604,8 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     for (&(f, s), &(kf, ks)) in &res.icf.repl {
         sec_osec[f as usize][s as usize] = sec_osec[kf as usize][ks as usize];
     }
-    if let Some(ranks) = crate::section_order::shuffled_ranks(config, res) {
-        apply_section_ranks(&mut b, &ranks);
+    if !res.section_order.is_empty() {
+        apply_section_order(&mut b, &res.section_order);
     }
     // Which of the init/fini arrays the output has (DT_*_ARRAY tags name them).
     let arrays_present = INIT_FINI_ARRAYS.map(|name| b.by_name.contains_key(name));
@@ -1122,8 +1126,22 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             align: align.max(1),
         });
         b.sections[osec as usize].chunks.splice(0..0, chunks);
-        for (c, &(id, _, _)) in commons.iter().enumerate() {
-            common_index.insert(id, (osec, c as u32));
+        // Ordered commons join the ordered input sections of `.bss` (already in front). Only
+        // the commons and those move, so the linker's chunks behind them keep their indices.
+        if !res.common_order.is_empty() {
+            b.sections[osec as usize].chunks.sort_by_key(|c| {
+                let p = match c.kind {
+                    ChunkKind::Input { file, sec } => res.section_order.get(&(file, sec)),
+                    ChunkKind::Common(id) => res.common_order.get(&id),
+                    _ => None,
+                };
+                p.map_or((true, 0), |&p| (false, p))
+            });
+        }
+        for (c, chunk) in b.sections[osec as usize].chunks.iter().enumerate() {
+            if let ChunkKind::Common(id) = chunk.kind {
+                common_index.insert(id, (osec, c as u32));
+            }
         }
     }
     let mut comment = LINKER_COMMENT.to_vec();
@@ -3444,7 +3462,10 @@ fn _uses(s: &crate::input_files::SectionHeader64) -> u64 {
 
 /// The output section name of an input section (lld's `getOutputSectionName`, with
 /// `-z keep-text-section-prefix`).
-fn relocated_output_name(config: &Config, sec: &crate::input_files::InputSection) -> &'static str {
+pub(crate) fn relocated_output_name(
+    config: &Config,
+    sec: &crate::input_files::InputSection,
+) -> &'static str {
     if config.z.keep_text_section_prefix && sec.output_name == ".text" {
         crate::output_sections::text_prefix_section(sec.name_str())
     } else {

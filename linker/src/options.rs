@@ -14,8 +14,8 @@ use std::path::PathBuf;
 
 use crate::args::ParseState;
 use crate::config::{
-    BuildId, CetReport, Compression, Defsym, DefsymValue, Discard, HashStyle, IcfLevel, InputKind,
-    Strip, UnresolvedPolicy,
+    BuildId, CallGraphSort, CetReport, Compression, Defsym, DefsymValue, Discard, HashStyle,
+    IcfLevel, InputKind, Strip, UnresolvedPolicy,
 };
 use crate::error::{Error, Result};
 use crate::{bail, err};
@@ -1058,14 +1058,19 @@ pub static OPTIONS: &[OptionDef] = &[
         Ok(())
     }},
     opt! {["--shuffle-sections"], Value, Implemented, "Shuffle matched sections using the given seed before mapping them to the output sections", "", shuffle_sections},
-    opt! {["--symbol-ordering-file"], Value, NotYet, "Layout sections to place symbols in the order specified by symbol ordering file", "", accept},
-    opt! {["--call-graph-ordering-file"], Value, NotYet, "Layout sections to optimize the given callgraph", "", accept},
-    opt! {["--call-graph-profile-sort="], Joined, IgnoredTuningOnly, "Reorder input sections with call graph profile (layout only; weld keeps input order)", "Reorder input sections with call graph profile using the specified algorithm (default: cdsort)", |_, v| match value(v) {
-        "none" | "hfsort" | "cdsort" => Ok(()),
-        other => bail!("unknown --call-graph-profile-sort= value: {other}"),
+    opt! {["--symbol-ordering-file"], Value, Implemented, "Layout sections to place symbols in the order specified by symbol ordering file", "", |s, v| { s.config.symbol_ordering_file = Some(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["--call-graph-ordering-file"], Value, Implemented, "Layout sections to optimize the given callgraph", "", |s, v| { s.config.call_graph_ordering_file = Some(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["--call-graph-profile-sort="], Joined, Implemented, "Reorder input sections with call graph profile using the specified algorithm (default: cdsort)", "", |s, v| {
+        s.config.call_graph_profile_sort = match value(v) {
+            "none" => CallGraphSort::None,
+            "hfsort" => CallGraphSort::Hfsort,
+            "cdsort" => CallGraphSort::Cdsort,
+            other => bail!("unknown --call-graph-profile-sort= value: {other}"),
+        };
+        Ok(())
     }},
-    opt! {["--no-call-graph-profile-sort"], Flag, IgnoredTuningOnly, "Alias for --call-graph-profile-sort=none", "", accept},
-    opt! {["--print-symbol-order"], Value, NotYet, "Print a symbol order specified by --call-graph-ordering-file into the specified file", "", accept},
+    opt! {["--no-call-graph-profile-sort"], Flag, Implemented, "Alias for --call-graph-profile-sort=none", "", |s, _| { s.config.call_graph_profile_sort = CallGraphSort::None; Ok(()) }},
+    opt! {["--print-symbol-order"], Value, Implemented, "Print a symbol order specified by --call-graph-ordering-file into the specified file", "", |s, v| { s.config.print_symbol_order = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--bp-compression-sort="], Joined, NotYet, "Improve Lempel-Ziv compression by grouping similar sections together", "", accept},
     opt! {["--bp-startup-sort="], Joined, NotYet, "Utilize a temporal profile file to reduce page faults during program startup", "", accept},
     opt! {["--bp-compression-sort-startup-functions"], Flag, NotYet, "Prioritize function similarity for compression in addition to startup time", "", accept},
@@ -1168,8 +1173,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--warn-backrefs-exclude"], Value, IgnoredTuningOnly, "Glob describing an archive which should be ignored for --warn-backrefs (diagnostics only)", "Glob describing an archive which should be ignored for --warn-backrefs", accept},
     opt! {["--warn-ifunc-textrel"], Flag, IgnoredTuningOnly, "Warn about using ifunc symbols with text relocations (diagnostics only)", "Warn about using ifunc symbols with text relocations", accept},
     opt! {["--no-warn-ifunc-textrel"], Flag, IgnoredTuningOnly, "Do not warn about using ifunc symbols with text relocations (default)", "", accept},
-    opt! {["--warn-symbol-ordering"], Flag, IgnoredTuningOnly, "Warn about problems with the symbol ordering file (default)", "", accept},
-    opt! {["--no-warn-symbol-ordering"], Flag, IgnoredTuningOnly, "Do not warn about problems with the symbol ordering file", "", accept},
+    opt! {["--warn-symbol-ordering"], Flag, Implemented, "Warn about problems with the symbol ordering file (default)", "", |s, _| { s.config.warn_symbol_ordering = true; Ok(()) }},
+    opt! {["--no-warn-symbol-ordering"], Flag, Implemented, "Do not warn about problems with the symbol ordering file", "", |s, _| { s.config.warn_symbol_ordering = false; Ok(()) }},
     opt! {["--no-warn-mismatch"], Flag, IgnoredTuningOnly, "Suppress errors for certain unknown section types", "", accept},
     // ---- Dynamic linking ----
     opt! {["--dynamic-linker", "-I"], Value, Implemented, "Which dynamic linker to use (-I is GNU ld's spelling)", "Which dynamic linker to use", |s, v| {

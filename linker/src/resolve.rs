@@ -126,6 +126,12 @@ pub struct Resolved {
     pub icf: crate::icf::Folding,
     /// `--gdb-index`: the index, computed once liveness is settled (before folding, as lld).
     pub gdb_index: Option<crate::gdb_index::GdbIndex>,
+    /// The priority of each input section the command line orders (symbol ordering file, call
+    /// graph profile, `--shuffle-sections`): lower first, unlisted sections after the listed
+    /// ones in input order. Empty when nothing is ordered.
+    pub section_order: HashMap<(FileId, u32), i64>,
+    /// The same for the `COMMON` sections of common symbols (the symbol ordering file's).
+    pub common_order: HashMap<SymbolId, i64>,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -275,6 +281,8 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             rewrites: Default::default(),
             icf: Default::default(),
             gdb_index: None,
+            section_order: HashMap::new(),
+            common_order: HashMap::new(),
             collected_commons: HashSet::new(),
             got_relax_disabled: HashSet::new(),
             and_features: 0,

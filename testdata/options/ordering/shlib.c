@@ -1,0 +1,2 @@
+/* libshared.so: a function the ordering file names (a shared symbol). */
+int shared_fn(int x) { return x + 1; }
