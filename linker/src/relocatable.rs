@@ -363,7 +363,11 @@ fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
             };
             let (bytes, relocs) = live_eh_records(res, &placed, fi as FileId, si)?;
             let os = &mut sections[out as usize];
-            let off = os.append(&bytes, bytes.len() as u64, s.align());
+            // Records follow each other without padding: dropping an FDE can leave an input's
+            // records a multiple of 4 bytes long but not of 8, and zeros put between two
+            // inputs would read as the terminator that ends `.eh_frame` early.
+            os.align = os.align.max(s.align());
+            let off = os.append(&bytes, bytes.len() as u64, 1);
             placed[fi][si] = Some((out, off));
             eh_relocs.insert((fi as FileId, si as u32), relocs);
         }
