@@ -39,8 +39,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let total = Instant::now();
     let mut t = crate::link_reports::Timings::default();
     let parsed = t
-        .run("argument parsing", || args::parse_args(argv))
-        .map_err(|e| vec![e])?;
+        .run("argument parsing", || args::parse_args_all(argv))?;
     if let Some(text) = &parsed.print {
         print!("{text}");
     }
