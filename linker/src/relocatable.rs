@@ -12,7 +12,7 @@
 //! final link can still drop the group as a whole), common symbols stay common unless
 //! `-d`/`--define-common` allocates them.
 
-use crate::config::{Config, DefsymValue};
+use crate::config::{Config, DefsymValue, Discard};
 use crate::error::{Error, Result};
 use crate::input_files::{FileId, SectionKind};
 use crate::resolve::Resolved;
@@ -514,19 +514,37 @@ impl SymbolPlan {
         let mut locals = Vec::with_capacity(res.files.len());
         let mut local_kept = Vec::with_capacity(res.files.len());
         for (fi, f) in res.files.iter().enumerate() {
+            let referenced = referenced_locals(res, plan, fi as FileId);
             let mut kept = vec![false; f.first_global];
             let mut list = Vec::new();
             for (i, s) in f.symbols.iter().enumerate().take(f.first_global).skip(1) {
+                let shndx = s.st_shndx(LE);
                 let keep = match s.st_type() {
                     elf::STT_SECTION => false,
                     elf::STT_FILE => true,
-                    _ => match s.st_shndx(LE) {
+                    _ => match shndx {
                         elf::SHN_UNDEF => false,
                         elf::SHN_ABS => true,
                         n if n >= elf::SHN_LORESERVE => false,
                         n => plan.placed[fi].get(n as usize).copied().flatten().is_some(),
                     },
                 };
+                // lld's rule for locals no kept relocation names: `--discard-*` decides, and
+                // by default a `.L` temporary in a mergeable section goes (the assembler kept
+                // it only for relocations, such as those of a discarded COMDAT copy).
+                let keep = keep
+                    && (referenced[i] || {
+                        let temporary = f.sym_name(i).starts_with(b".L");
+                        let in_merge = plan
+                            .merged_input
+                            .contains_key(&(fi as FileId, u32::from(shndx)));
+                        match config.discard {
+                            Discard::None => true,
+                            Discard::All => false,
+                            Discard::Locals => !temporary,
+                            Discard::Default => !(temporary && in_merge),
+                        }
+                    });
                 if keep {
                     kept[i] = true;
                     list.push(i as u32);
@@ -566,6 +584,33 @@ impl SymbolPlan {
             local_kept,
         }
     }
+}
+
+/// Which local symbols (by input index, below `first_global`) of `file` the relocations of its
+/// kept sections name.
+fn referenced_locals(res: &Resolved, plan: &Placement, file: FileId) -> Vec<bool> {
+    let f = &res.files[file as usize];
+    let mut used = vec![false; f.first_global];
+    let mut mark = |sym: u32| {
+        if let Some(u) = used.get_mut(sym as usize) {
+            *u = true;
+        }
+    };
+    for (si, s) in f.sections.iter().enumerate() {
+        if plan.placed[file as usize][si].is_none() || s.kind == SectionKind::GnuProperty {
+            continue;
+        }
+        if s.kind == SectionKind::EhFrame {
+            for r in plan.eh_relocs.get(&(file, si as u32)).into_iter().flatten() {
+                mark(r.sym);
+            }
+        } else {
+            for r in s.relocs.iter() {
+                mark(r.r_sym(LE, false));
+            }
+        }
+    }
+    used
 }
 
 /// Whether a global symbol appears in the output: not when its definition was discarded or
