@@ -38,8 +38,7 @@ fn report(errors: &[Error], limit: usize) {
 fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let total = Instant::now();
     let mut t = crate::link_reports::Timings::default();
-    let parsed = t
-        .run("argument parsing", || args::parse_args_all(argv))?;
+    let parsed = t.run("argument parsing", || args::parse_args_all(argv))?;
     if let Some(text) = &parsed.print {
         print!("{text}");
     }
