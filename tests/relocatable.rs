@@ -1077,7 +1077,10 @@ fn gc_sections(dir: &Path) -> Check {
     let (l_rel, w_rel, mut p) = matrix(dir, false, &[], &inputs, &step, GC_OUT)?;
     let l_funcs = nm_defined(&l_rel, "TtDdRrBb")?;
     expect_lld(
-        l_funcs.contains("kept_by_u T") && !l_funcs.iter().any(|f| f.starts_with("unreached ")),
+        ["kept_by_u T", "reached T", "leaf T", "used_data D"]
+            .iter()
+            .all(|f| l_funcs.contains(*f))
+            && !l_funcs.iter().any(|f| f.starts_with("unreached ")),
         || format!("lld should keep kept_by_u and drop unreached: {l_funcs:?}"),
     )?;
     p.check(dynlink::same_set(

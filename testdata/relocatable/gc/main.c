@@ -4,8 +4,8 @@
 int used_data = 7;
 int unused_data = 8;
 const char used_str[] = "used string";
-int leaf(int x) { return x + used_data; }
-int reached(int x) { return leaf(x) * 2; }
+__attribute__((noinline)) int leaf(int x) { return x + used_data; }
+__attribute__((noinline)) int reached(int x) { return leaf(x) * 2; }
 int unreached(int x) { return x + unused_data; }
 int kept_by_u(int x) { return leaf(x) - 1; }
 static int static_unreached(int x) { return x * 3; }
