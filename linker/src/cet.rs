@@ -111,6 +111,24 @@ fn read_feature_1_and(data: &[u8]) -> u32 {
     out
 }
 
+/// The output's `.note.gnu.property`: one `GNU_PROPERTY_X86_FEATURE_1_AND` property holding
+/// `and` (the features every input has), or nothing when no feature is left.
+pub fn gnu_property_note(and: u32) -> Vec<u8> {
+    if and == 0 {
+        return Vec::new();
+    }
+    let mut v = Vec::new();
+    v.extend_from_slice(&4u32.to_le_bytes());
+    v.extend_from_slice(&16u32.to_le_bytes());
+    v.extend_from_slice(&elf::NT_GNU_PROPERTY_TYPE_0.to_le_bytes());
+    v.extend_from_slice(b"GNU\0");
+    v.extend_from_slice(&elf::GNU_PROPERTY_X86_FEATURE_1_AND.to_le_bytes());
+    v.extend_from_slice(&4u32.to_le_bytes());
+    v.extend_from_slice(&and.to_le_bytes());
+    v.extend_from_slice(&0u32.to_le_bytes());
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::read_feature_1_and;
@@ -136,22 +154,4 @@ mod tests {
         // Truncated: nothing read, no panic.
         assert_eq!(read_feature_1_and(&note(3)[..20]), 0);
     }
-}
-
-/// The output's `.note.gnu.property`: one `GNU_PROPERTY_X86_FEATURE_1_AND` property holding
-/// `and` (the features every input has), or nothing when no feature is left.
-pub fn gnu_property_note(and: u32) -> Vec<u8> {
-    if and == 0 {
-        return Vec::new();
-    }
-    let mut v = Vec::new();
-    v.extend_from_slice(&4u32.to_le_bytes());
-    v.extend_from_slice(&16u32.to_le_bytes());
-    v.extend_from_slice(&elf::NT_GNU_PROPERTY_TYPE_0.to_le_bytes());
-    v.extend_from_slice(b"GNU\0");
-    v.extend_from_slice(&elf::GNU_PROPERTY_X86_FEATURE_1_AND.to_le_bytes());
-    v.extend_from_slice(&4u32.to_le_bytes());
-    v.extend_from_slice(&and.to_le_bytes());
-    v.extend_from_slice(&0u32.to_le_bytes());
-    v
 }
