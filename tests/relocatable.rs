@@ -101,7 +101,13 @@ fn trials() -> Vec<Trial> {
             discard(d, flag)
         }));
     }
-    t.push(trial(GROUP, "merge_debug".into(), merge_debug));
+    for c in [Compiler::Clang, Compiler::Gcc] {
+        t.push(trial(
+            GROUP,
+            format!("merge_debug::{}", c.name()),
+            move |d| merge_debug(d, c),
+        ));
+    }
     t.push(trial(GROUP, "define_common".into(), define_common));
     t.push(trial(GROUP, "gc_sections".into(), gc_sections));
     t.push(trial(GROUP, "bitcode".into(), bitcode));
@@ -840,8 +846,8 @@ fn discard(dir: &Path, flag: &str) -> Check {
 }
 
 /// Case 3: SHF_MERGE and debug sections: merged bytes equal lld's, DWARF verifies, gdb.
-fn merge_debug(dir: &Path) -> Check {
-    let (main, rest) = c_objects(Compiler::Clang, &["-g"])?;
+fn merge_debug(dir: &Path, c: Compiler) -> Check {
+    let (main, rest) = c_objects(c, &["-g"])?;
     let inputs: Vec<String> = rest.iter().map(|p| arg(p)).collect();
     let mut direct = vec![arg(&main)];
     direct.extend(inputs.clone());
