@@ -122,6 +122,7 @@ fn trials() -> Vec<Trial> {
         compressed(d, true)
     }));
     t.push(trial(GROUP, "twice".into(), twice));
+    t.push(trial(GROUP, "wrap".into(), wrap));
     for &(name, args) in ERROR_VARIANTS {
         t.push(trial(GROUP, format!("errors::{name}"), move |d| {
             error_case(d, args)
@@ -1356,5 +1357,60 @@ fn error_case(dir: &Path, args: &[&str]) -> Check {
     if !p.0.is_empty() {
         p.0.push(wo.report());
     }
+    p.done()
+}
+
+/// `--wrap=apply` under `-r`: `main.o`'s calls go to `__wrap_apply` (undefined in the output
+/// until `wrap.o` comes with it), `wrap.o`'s `__real_apply` to `apply`, whose definition stays.
+fn wrap(dir: &Path) -> Check {
+    let (main, rest) = c_objects(Compiler::Clang, &[])?;
+    let wrapper = obj("c_program", "wrap.c", Compiler::Clang, &[])?;
+    let funcs = arg(&rest[1]);
+    let outside: Vec<String> = [&rest[0], &rest[2], &rest[3]]
+        .iter()
+        .map(|p| arg(p))
+        .collect();
+    let mut direct = vec![
+        "-Wl,--wrap=apply".to_string(),
+        arg(&main),
+        funcs.clone(),
+        arg(&wrapper),
+    ];
+    direct.extend(outside.clone());
+    let want = C_PROGRAM_OUT.replace("square=49 twice=14", "square=1049 twice=1014");
+    // Without the wrapper in the `-r`: references stay `__wrap_apply`, `apply` stays defined.
+    let [lld, weld] = dynlink::linkers()?;
+    let alone = vec!["--wrap=apply".to_string(), arg(&main), funcs.clone()];
+    let l_alone = reference(relocatable(&lld, &dir.join("alone-lld"), &alone, "r.o"))?;
+    let l_syms = symbol_lines(&l_alone)?;
+    expect_lld(
+        l_syms
+            .iter()
+            .any(|l| l.starts_with("__wrap_apply GLOBAL NOTYPE DEFAULT UND "))
+            && l_syms
+                .iter()
+                .any(|l| l.starts_with("apply GLOBAL FUNC DEFAULT .text ")),
+        || format!("lld's -r --wrap output should name __wrap_apply and define apply: {l_syms:?}"),
+    )?;
+    let mut p = Problems::default();
+    match relocatable(&weld, &dir.join("alone-weld"), &alone, "r.o") {
+        Ok(w_alone) => {
+            p.check(same_lines(
+                "the symbols of -r --wrap",
+                &symbol_lines(&w_alone)?,
+                &l_syms,
+            ));
+            p.check(same_lines(
+                "the relocations of -r --wrap",
+                &alloc_relocations(&w_alone)?,
+                &alloc_relocations(&l_alone)?,
+            ));
+        }
+        Err(e) => p.0.push(e),
+    }
+    let inputs = vec!["--wrap=apply".to_string(), arg(&main), funcs, arg(&wrapper)];
+    let step = r_of(&[], &inputs);
+    let (_, _, q) = matrix(dir, false, &outside, &direct, &step, &want)?;
+    p.0.extend(q.0);
     p.done()
 }

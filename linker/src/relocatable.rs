@@ -553,10 +553,37 @@ impl SymbolPlan {
             locals.push(list);
             local_kept.push(kept);
         }
+        // Undefined symbols a kept relocation names are written even when resolution never
+        // saw a reference to them by name: `--wrap` sends references to `__wrap_foo` after it.
+        let mut named = hashbrown::HashSet::new();
+        for (fi, f) in res.files.iter().enumerate() {
+            for (si, s) in f.sections.iter().enumerate() {
+                if plan.placed[fi][si].is_none() || s.kind == SectionKind::GnuProperty {
+                    continue;
+                }
+                let syms: Vec<u32> = if s.kind == SectionKind::EhFrame {
+                    let rels = plan.eh_relocs.get(&(fi as FileId, si as u32));
+                    rels.into_iter().flatten().map(|r| r.sym).collect()
+                } else {
+                    s.relocs.iter().map(|r| r.r_sym(LE, false)).collect()
+                };
+                for sym in syms {
+                    if let Some(id) = res.global_of(fi as FileId, sym as usize) {
+                        named.insert(id);
+                    }
+                }
+            }
+        }
         let mut globals = Vec::new();
         let mut global_index = HashMap::new();
         let mut add = |id: SymbolId, globals: &mut Vec<SymbolId>| {
-            if global_emitted(res, plan, id) && !global_index.contains_key(&id) {
+            let emitted = global_emitted(res, plan, id)
+                || (named.contains(&id)
+                    && matches!(
+                        res.symtab.get(id).def,
+                        SymbolDef::Undefined | SymbolDef::Lazy { .. }
+                    ));
+            if emitted && !global_index.contains_key(&id) {
                 global_index.insert(id, globals.len() as u32);
                 globals.push(id);
             }
@@ -566,12 +593,15 @@ impl SymbolPlan {
                 add(id, &mut globals);
             }
         }
-        // `-u` names and `--defsym` definitions exist outside any object.
+        // `--defsym` definitions exist outside any object; `--wrap=foo` leaves `foo` itself
+        // mapped by no object (every reference, the definition's own too, goes to
+        // `__wrap_foo`), yet its definition stays, as in lld's output. A `-u` name is written
+        // only if an object defines or references it (lld drops one left undefined).
         for name in config
-            .undefined
+            .defsyms
             .iter()
-            .map(String::as_str)
-            .chain(config.defsyms.iter().map(|d| d.name.as_str()))
+            .map(|d| d.name.as_str())
+            .chain(config.wrap.iter().map(String::as_str))
         {
             if let Some(id) = res.symtab.lookup(name.as_bytes()) {
                 add(id, &mut globals);
