@@ -1188,16 +1188,17 @@ fn archive(dir: &Path, whole: bool) -> Check {
     a.extend(rest.iter().map(|p| arg(p)));
     a.push(arg(&unused));
     tool(LLVM_AR, &a)?;
-    let inputs = if whole {
-        vec![
-            arg(&main),
-            "--whole-archive".into(),
-            arg(&lib),
-            "--no-whole-archive".into(),
-        ]
+    // `-u` of a name nothing defines: lld writes no symbol for it.
+    let mut inputs = strings(&["-u", "absent_symbol", &arg(&main)]);
+    if whole {
+        inputs.extend(strings(&[
+            "--whole-archive",
+            &arg(&lib),
+            "--no-whole-archive",
+        ]));
     } else {
-        vec![arg(&main), arg(&lib)]
-    };
+        inputs.push(arg(&lib));
+    }
     let mut direct = vec![arg(&main)];
     direct.extend(rest.iter().map(|p| arg(p)));
     let step = r_of(&[], &inputs);
@@ -1213,6 +1214,11 @@ fn archive(dir: &Path, whole: bool) -> Check {
         "the symbols defined",
         &nm_defined(&w_rel, "TDBRCVtdbr")?,
         &l_syms,
+    ));
+    p.check(same_lines(
+        "the symbols (name bind type vis section value)",
+        &symbol_lines(&w_rel)?,
+        &symbol_lines(&l_rel)?,
     ));
     p.done()
 }
