@@ -148,11 +148,16 @@ pub fn parse_args_all(argv: &[String]) -> std::result::Result<ParsedArgs, Vec<Er
         Parsed::Done(p) => return Ok(p),
         Parsed::Read(st, any_file) => (st, any_file),
     };
+    // lld checks the combinations last, after what `finish` checks (no input files, bad
+    // values), which therefore comes first.
     let conflicts = option_conflicts(&st);
-    if !conflicts.is_empty() {
-        return Err(conflicts);
+    let parsed = finish(st, any_file).map_err(|e| vec![e])?;
+    // `-v` alone only prints the version: nothing is linked, nothing conflicts.
+    if conflicts.is_empty() || parsed.config.is_none() {
+        Ok(parsed)
+    } else {
+        Err(conflicts)
     }
-    finish(st, any_file).map_err(|e| vec![e])
 }
 
 /// The options that may not be used together, as lld checks them.
