@@ -123,6 +123,15 @@ fn trials() -> Vec<Trial> {
     }));
     t.push(trial(GROUP, "twice".into(), twice));
     t.push(trial(GROUP, "wrap".into(), wrap));
+    for (name, flag) in [
+        ("default", "--build-id"),
+        ("md5", "--build-id=md5"),
+        ("hex", "--build-id=0xfeedc0de"),
+    ] {
+        t.push(trial(GROUP, format!("build_id::{name}"), move |d| {
+            build_id(d, flag)
+        }));
+    }
     for &(name, args) in ERROR_VARIANTS {
         t.push(trial(GROUP, format!("errors::{name}"), move |d| {
             error_case(d, args)
@@ -1418,5 +1427,76 @@ fn wrap(dir: &Path) -> Check {
     let step = r_of(&[], &inputs);
     let (_, _, q) = matrix(dir, false, &outside, &direct, &step, &want)?;
     p.0.extend(q.0);
+    p.done()
+}
+
+/// The build IDs `llvm-readelf-22 -n` shows in `file`, and the size of its `.note.gnu.build-id`.
+fn build_ids(file: &Path) -> Result<(Vec<String>, String), String> {
+    let notes = readelf(&["-n"], file)?;
+    let ids = notes
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("Build ID: "))
+        .map(str::to_string)
+        .collect();
+    let size = readelf(&["-S"], file)?
+        .lines()
+        .find(|l| l.contains(".note.gnu.build-id"))
+        .map(|l| l.split_whitespace().nth(6).unwrap_or("").to_string())
+        .unwrap_or_default();
+    Ok((ids, size))
+}
+
+/// `-r --build-id[=...]`: the output has a build-id note of lld's size (`hex`: lld's bytes),
+/// the same each time; the programs linked from it have one note, with their own ID, not the
+/// `-r` output's (the final link's note replaces the input's, as in lld).
+fn build_id(dir: &Path, flag: &str) -> Check {
+    let (main, rest) = c_objects(Compiler::Clang, &[])?;
+    let inputs: Vec<String> = rest.iter().map(|p| arg(p)).collect();
+    let mut direct = vec![arg(&main)];
+    direct.extend(inputs.clone());
+    let step = r_of(&strings(&[flag]), &inputs);
+    let (l_rel, w_rel, mut p) = matrix(dir, false, &[arg(&main)], &direct, &step, C_PROGRAM_OUT)?;
+    let (l_ids, l_size) = build_ids(&l_rel)?;
+    expect_lld(l_ids.len() == 1 && !l_size.is_empty(), || {
+        format!("lld's -r {flag} output should have one build ID: {l_ids:?}")
+    })?;
+    let (w_ids, w_size) = build_ids(&w_rel)?;
+    p.check(same_lines(
+        "the size of .note.gnu.build-id",
+        &[w_size],
+        &[l_size],
+    ));
+    if flag.contains("0x") {
+        p.check(same_lines("the build ID", &w_ids, &l_ids));
+    } else if w_ids.len() != 1 || w_ids[0].chars().all(|c| c == '0') {
+        p.0.push(format!(
+            "weld's -r output should have one non-zero build ID: {w_ids:?}"
+        ));
+    }
+    let again = relocatable(
+        &Linker::weld()?,
+        &dir.join("again"),
+        &[vec![flag.to_string()], inputs].concat(),
+        "r.o",
+    )?;
+    p.check(same_lines(
+        "the build ID of a second run",
+        &build_ids(&again)?.0,
+        &w_ids,
+    ));
+    // The programs linked (through the drivers, which pass --build-id) from weld's output.
+    for fl in ["lld", "weld"] {
+        let exe = dir.join("r-weld").join(format!("final-{fl}")).join("prog");
+        if !exe.is_file() {
+            continue;
+        }
+        let (ids, _) = build_ids(&exe)?;
+        if ids.len() != 1 || w_ids.contains(&ids[0]) {
+            p.0.push(format!(
+                "the program {fl} linked from weld's -r output should have one build ID of its \
+                 own, not the -r output's {w_ids:?}: {ids:?}"
+            ));
+        }
+    }
     p.done()
 }

@@ -118,6 +118,8 @@ struct Placement {
     merged: HashMap<u32, crate::merge::MergedSection>,
     /// For each `SHF_MERGE` input: its output section and its index among that one's inputs.
     merged_input: HashMap<(FileId, u32), (u32, u32)>,
+    /// `--build-id`'s `.note.gnu.build-id` (lld writes one under `-r` too), by output section.
+    build_id: Option<u32>,
 }
 
 impl Placement {
@@ -197,8 +199,36 @@ pub fn write(config: &Config, res: &Resolved) -> std::result::Result<(), Vec<Err
     let mut plan = place_sections(config, res).map_err(|e| vec![e])?;
     let symbols = SymbolPlan::build(config, res, &plan);
     collect_relocations(res, &mut plan, &symbols);
-    let image = render(config, res, &plan, symbols).map_err(|e| vec![e])?;
+    let mut image = render(config, res, &plan, symbols).map_err(|e| vec![e])?;
+    if let Some(note) = plan.build_id {
+        fill_build_id(config, &plan, note, &mut image).map_err(|e| vec![e])?;
+    }
     crate::writer::write_image(&config.output, &image, false).map_err(|e| vec![e])
+}
+
+/// Hashes the finished `image` into the descriptor of the build-id note, output section `note`.
+fn fill_build_id(config: &Config, plan: &Placement, note: u32, image: &mut [u8]) -> Result<()> {
+    // Its section header index as `render` numbers them: each section, then its relocations.
+    let index = 1 + plan.sections[..note as usize]
+        .iter()
+        .map(|os| if os.relocs.is_empty() { 1 } else { 2 })
+        .sum::<u64>();
+    let read64 = |image: &[u8], at: u64| -> Option<u64> {
+        let b = image.get(at as usize..at as usize + 8)?;
+        Some(u64::from_le_bytes(b.try_into().ok()?))
+    };
+    let shoff = read64(image, 0x28).ok_or_else(|| err!("-r: truncated output header"))?;
+    let desc = read64(image, shoff + index * 64 + 24)
+        .ok_or_else(|| err!("-r: no section header for .note.gnu.build-id"))?
+        + 16;
+    let n = crate::writer::build_id_size(config) as usize;
+    if let Some(digest) = crate::writer::build_id_digest(config, image) {
+        let place = image
+            .get_mut(desc as usize..desc as usize + n)
+            .ok_or_else(|| err!("-r: .note.gnu.build-id lies outside the output"))?;
+        place.copy_from_slice(&digest[..n]);
+    }
+    Ok(())
 }
 
 /// Decides the output sections and places every kept input section in one.
@@ -397,7 +427,27 @@ fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
             commons.insert(id, (idx as u32, off));
         }
     }
+    // The note's descriptor is zero until the whole output exists to be hashed (`write`).
+    let id_size = crate::writer::build_id_size(config);
+    let build_id = (id_size > 0).then(|| {
+        let mut note = Vec::with_capacity(16 + id_size as usize);
+        for word in [4, id_size as u32, elf::NT_GNU_BUILD_ID] {
+            note.extend_from_slice(&word.to_le_bytes());
+        }
+        note.extend_from_slice(b"GNU\0");
+        note.resize(16 + id_size as usize, 0);
+        let mut os = OutSection::new(
+            b".note.gnu.build-id",
+            elf::SHT_NOTE,
+            u64::from(elf::SHF_ALLOC),
+            0,
+        );
+        os.append(&note, note.len() as u64, 4);
+        sections.push(os);
+        (sections.len() - 1) as u32
+    });
     Ok(Placement {
+        build_id,
         sections,
         placed,
         commons,
