@@ -123,6 +123,7 @@ fn trials() -> Vec<Trial> {
     }));
     t.push(trial(GROUP, "twice".into(), twice));
     t.push(trial(GROUP, "wrap".into(), wrap));
+    t.push(trial(GROUP, "unique".into(), unique));
     for (name, flag) in [
         ("default", "--build-id"),
         ("md5", "--build-id=md5"),
@@ -1498,5 +1499,39 @@ fn build_id(dir: &Path, flag: &str) -> Check {
             ));
         }
     }
+    p.done()
+}
+
+/// `-r --unique`: every input section an output section of its own (one `.note.GNU-stack`).
+fn unique(dir: &Path) -> Check {
+    let (main, rest) = c_objects(Compiler::Clang, &["-g"])?;
+    let inputs: Vec<String> = rest.iter().map(|p| arg(p)).collect();
+    let mut direct = vec![arg(&main)];
+    direct.extend(inputs.clone());
+    let step = r_of(&strings(&["--unique"]), &inputs);
+    let (l_rel, w_rel, mut p) = matrix(dir, false, &[arg(&main)], &direct, &step, C_PROGRAM_OUT)?;
+    let l_sections = content_sections(&l_rel)?;
+    let texts = l_sections
+        .iter()
+        .filter(|s| s.starts_with(".text "))
+        .count();
+    expect_lld(texts == rest.len(), || {
+        format!("lld's -r --unique output should have one .text per input: {l_sections:?}")
+    })?;
+    p.check(same_lines(
+        "the content sections (name type flags)",
+        &content_sections(&w_rel)?,
+        &l_sections,
+    ));
+    p.check(same_lines(
+        "the symbols (name bind type vis section value)",
+        &symbol_lines(&w_rel)?,
+        &symbol_lines(&l_rel)?,
+    ));
+    p.check(same_lines(
+        "the relocations of allocated sections",
+        &alloc_relocations(&w_rel)?,
+        &alloc_relocations(&l_rel)?,
+    ));
     p.done()
 }

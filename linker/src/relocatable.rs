@@ -311,7 +311,11 @@ fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
                 true => s.shdr.sh_entsize(LE),
                 false => 0,
             };
-            let out = if grouped[si] {
+            // `--unique`: every input section is an output section of its own, as in lld
+            // (mergeable ones deduplicated only within themselves), but for the one
+            // `.note.GNU-stack` marker lld writes in place of the inputs'.
+            let alone = grouped[si] || (config.unique && s.name != b".note.GNU-stack");
+            let out = if alone {
                 None
             } else {
                 by_key
@@ -326,7 +330,7 @@ fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
                     os.in_group = grouped[si];
                     sections.push(os);
                     let o = (sections.len() - 1) as u32;
-                    if !grouped[si] {
+                    if !alone {
                         by_key.insert((s.name.to_vec(), s.sh_type(), entsize, link_order), o);
                     }
                     o
