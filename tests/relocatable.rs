@@ -15,7 +15,8 @@
 //!   `structure`);
 //! * merged string and debug sections byte for byte, `llvm-dwarfdump-22 --verify`, gdb's
 //!   breakpoints and backtraces, `-d` commons against GNU ld, `--gc-sections` reports, bitcode,
-//!   archives, compressed debug sections, `-r` of an `-r` output;
+//!   archives, compressed debug sections, `-r` of an `-r` output, and with `-r`: which locals
+//!   `--discard-*` keeps, `--wrap`, `--unique`, `--build-id`;
 //! * the errors lld gives for options `-r` cannot be combined with, and for a shared library
 //!   given to `-r`: exit code, diagnostics but for the program name, no output file left.
 //!
