@@ -610,23 +610,13 @@ impl SymbolPlan {
         // Undefined symbols a kept relocation names are written even when resolution never
         // saw a reference to them by name: `--wrap` sends references to `__wrap_foo` after it.
         let mut named = hashbrown::HashSet::new();
-        for (fi, f) in res.files.iter().enumerate() {
-            for (si, s) in f.sections.iter().enumerate() {
-                if plan.placed[fi][si].is_none() || s.kind == SectionKind::GnuProperty {
-                    continue;
+        for fi in 0..res.files.len() {
+            let file = fi as FileId;
+            kept_relocation_symbols(res, plan, file, |sym| {
+                if let Some(id) = res.global_of(file, sym as usize) {
+                    named.insert(id);
                 }
-                let syms: Vec<u32> = if s.kind == SectionKind::EhFrame {
-                    let rels = plan.eh_relocs.get(&(fi as FileId, si as u32));
-                    rels.into_iter().flatten().map(|r| r.sym).collect()
-                } else {
-                    s.relocs.iter().map(|r| r.r_sym(LE, false)).collect()
-                };
-                for sym in syms {
-                    if let Some(id) = res.global_of(fi as FileId, sym as usize) {
-                        named.insert(id);
-                    }
-                }
-            }
+            });
         }
         let mut globals = Vec::new();
         let mut global_index = HashMap::new();
@@ -673,28 +663,38 @@ impl SymbolPlan {
 /// Which local symbols (by input index, below `first_global`) of `file` the relocations of its
 /// kept sections name.
 fn referenced_locals(res: &Resolved, plan: &Placement, file: FileId) -> Vec<bool> {
-    let f = &res.files[file as usize];
-    let mut used = vec![false; f.first_global];
-    let mut mark = |sym: u32| {
+    let mut used = vec![false; res.files[file as usize].first_global];
+    kept_relocation_symbols(res, plan, file, |sym| {
         if let Some(u) = used.get_mut(sym as usize) {
             *u = true;
         }
-    };
+    });
+    used
+}
+
+/// Calls `visit` with the symbol index of every relocation of `file`'s kept sections (for
+/// `.eh_frame`, of its live records).
+fn kept_relocation_symbols(
+    res: &Resolved,
+    plan: &Placement,
+    file: FileId,
+    mut visit: impl FnMut(u32),
+) {
+    let f = &res.files[file as usize];
     for (si, s) in f.sections.iter().enumerate() {
         if plan.placed[file as usize][si].is_none() || s.kind == SectionKind::GnuProperty {
             continue;
         }
         if s.kind == SectionKind::EhFrame {
             for r in plan.eh_relocs.get(&(file, si as u32)).into_iter().flatten() {
-                mark(r.sym);
+                visit(r.sym);
             }
         } else {
             for r in s.relocs.iter() {
-                mark(r.r_sym(LE, false));
+                visit(r.r_sym(LE, false));
             }
         }
     }
-    used
 }
 
 /// Whether a global symbol appears in the output: not when its definition was discarded or
