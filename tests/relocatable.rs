@@ -10,7 +10,7 @@
 //!   here (the scenario is broken otherwise);
 //! * the structure of weld's `-r` output against lld's: section groups (kind, signature, member
 //!   names), content sections (name, type, flags), non-section symbols (name, bind, type,
-//!   visibility, section name, value) and the relocations of allocated sections (offset, type,
+//!   visibility, section name, value) and the relocations of every section (offset, type,
 //!   symbol or section name, addend), normalised where weld legitimately differs (see
 //!   `structure`);
 //! * merged string and debug sections byte for byte, `llvm-dwarfdump-22 --verify`, gdb's
@@ -89,6 +89,9 @@ fn trials() -> Vec<Trial> {
     }
     // GCC's `-g3` puts each header's macros in a COMDAT group named by a local symbol (`wm4.*`)
     // defined in the group section itself.
+    t.push(trial(GROUP, "cxx::clang_g".into(), |d| {
+        cxx(d, Compiler::Clang, &["-g"])
+    }));
     t.push(trial(GROUP, "cxx::gcc_g3".into(), |d| {
         cxx(d, Compiler::Gcc, &["-g3"])
     }));
@@ -602,10 +605,15 @@ fn symbol_lines(file: &Path) -> Result<Vec<String>, String> {
 /// under `-r`, keeping the FDEs of discarded COMDAT code with their relocations turned to
 /// `R_X86_64_NONE`; weld leaves those FDEs out.
 fn alloc_relocations(file: &Path) -> Result<Vec<String>, String> {
+    relocations(file, true)
+}
+
+/// `alloc_relocations`, or (`alloc_only` false) those of every section, debug sections too.
+fn relocations(file: &Path, alloc_only: bool) -> Result<Vec<String>, String> {
     let shdrs = section_headers(file)?;
     let alloc: BTreeSet<String> = shdrs
         .iter()
-        .filter(|s| s.flags.contains('A') && s.sh_type != "RELA")
+        .filter(|s| (!alloc_only || s.flags.contains('A')) && s.sh_type != "RELA")
         .map(|s| s.name.clone())
         .collect();
     let text = readelf(&["-r"], file)?;
@@ -667,7 +675,7 @@ fn structure(weld: &Path, lld: &Path) -> Result<Problems, String> {
             section_groups(f)?,
             content_sections(f)?,
             symbol_lines(f)?,
-            alloc_relocations(f)?,
+            relocations(f, false)?,
         ]
         .map(|v| v.join("\n"))
         .join("\n\n");
@@ -713,9 +721,9 @@ fn structure(weld: &Path, lld: &Path) -> Result<Problems, String> {
         &syms(lld)?,
     ));
     p.check(same_lines(
-        "the relocations of allocated sections",
-        &alloc_relocations(weld)?,
-        &alloc_relocations(lld)?,
+        "the relocations (of debug sections too)",
+        &relocations(weld, false)?,
+        &relocations(lld, false)?,
     ));
     Ok(p)
 }

@@ -748,7 +748,9 @@ fn collect_relocations(res: &Resolved, plan: &mut Placement, symbols: &SymbolPla
                 let (sym, addend) = map_symbol(res, plan, symbols, fid, r.sym as usize, r.addend);
                 let (sym, r_type, addend) = match sym {
                     Some(sym) => (sym, r.r_type, addend),
-                    None => (SymRef::None, elf::R_X86_64_NONE, 0),
+                    // Into something discarded: nothing to relocate, the addend kept as lld
+                    // keeps it.
+                    None => (SymRef::None, elf::R_X86_64_NONE, r.addend),
                 };
                 let offset = match s.kind {
                     SectionKind::EhFrame => base + r.offset,
