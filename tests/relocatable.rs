@@ -1148,6 +1148,35 @@ fn gc_sections(dir: &Path) -> Check {
             "weld's .eh_frame has {n_fde} FDEs for {n_text} text sections\n{fdes}"
         ));
     }
+    // With -g: the debug sections' relocations into collected code (through section symbols:
+    // `R_X86_64_NONE`) and collected data (through symbols the output lacks: the type kept
+    // against symbol 0), all but `.eh_frame`'s, which lld drops.
+    let g = obj(
+        "gc",
+        "main.c",
+        Compiler::Clang,
+        &["-g", "-ffunction-sections", "-fdata-sections"],
+    )?;
+    let mut a = flags.clone();
+    a.push(arg(&g));
+    let [lld, weld] = dynlink::linkers()?;
+    let l_g = reference(relocatable(&lld, &dir.join("g-lld"), &a, "r.o"))?;
+    let w_g = relocatable(&weld, &dir.join("g-weld"), &a, "r.o")?;
+    let no_eh = |f: &Path| -> Result<Vec<String>, String> {
+        Ok(relocations(f, false)?
+            .into_iter()
+            .filter(|s| !s.starts_with("[.eh_frame]"))
+            .collect())
+    };
+    let l_rels = no_eh(&l_g)?;
+    expect_lld(l_rels.iter().any(|s| s.contains("R_X86_64_NONE")), || {
+        format!("lld's -r --gc-sections output of -g code should have R_X86_64_NONE: {l_rels:?}")
+    })?;
+    p.check(same_lines(
+        "the relocations with -g (but .eh_frame's)",
+        &no_eh(&w_g)?,
+        &l_rels,
+    ));
     p.done()
 }
 

@@ -748,9 +748,22 @@ fn collect_relocations(res: &Resolved, plan: &mut Placement, symbols: &SymbolPla
                 let (sym, addend) = map_symbol(res, plan, symbols, fid, r.sym as usize, r.addend);
                 let (sym, r_type, addend) = match sym {
                     Some(sym) => (sym, r.r_type, addend),
-                    // Into something discarded: nothing to relocate, the addend kept as lld
-                    // keeps it.
-                    None => (SymRef::None, elf::R_X86_64_NONE, r.addend),
+                    // Into something discarded, the addend kept as lld keeps it: through a
+                    // section symbol the relocation becomes `R_X86_64_NONE`; through a named
+                    // symbol the output does not have, lld keeps the type against symbol 0
+                    // (the final link then writes the bare addend, which is the same).
+                    None => {
+                        let by_section = f
+                            .symbols
+                            .get(r.sym as usize)
+                            .is_some_and(|s| s.st_type() == elf::STT_SECTION);
+                        let r_type = if by_section {
+                            elf::R_X86_64_NONE
+                        } else {
+                            r.r_type
+                        };
+                        (SymRef::None, r_type, r.addend)
+                    }
                 };
                 let offset = match s.kind {
                     SectionKind::EhFrame => base + r.offset,
