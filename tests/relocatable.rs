@@ -1224,6 +1224,17 @@ fn bitcode(dir: &Path) -> Check {
         &globals(&w_rel)?,
         &l_globals,
     ));
+    // Both compile with LLVM 22's LTO: the objects' sections and symbols are the same.
+    p.check(same_lines(
+        "the content sections (name type flags)",
+        &content_sections(&w_rel)?,
+        &content_sections(&l_rel)?,
+    ));
+    p.check(same_lines(
+        "the symbols (name bind type vis section value)",
+        &symbol_lines(&w_rel)?,
+        &symbol_lines(&l_rel)?,
+    ));
     p.done()
 }
 
