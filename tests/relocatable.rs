@@ -65,7 +65,8 @@ const CXX_OUT: &str = "total=11 describer:7:2.000000:7\n\
 /// What `gc/main.c` prints.
 const GC_OUT: &str = "used string 18\n";
 
-/// `errors`: (variant, linker arguments before `main.o`). `{lib}` is a shared library.
+/// `errors`: (variant, linker arguments before `main.o`). `{lib}` is a shared library,
+/// `libshared.so` in `{dir}`: `-r` links statically, so `-lshared` does not find it.
 const ERROR_VARIANTS: &[(&str, &[&str])] = &[
     ("shared", &["-r", "-shared"]),
     ("pie", &["-r", "-pie"]),
@@ -75,6 +76,10 @@ const ERROR_VARIANTS: &[(&str, &[&str])] = &[
     ("shared_pie_icf", &["-r", "-pie", "--icf=safe", "-shared"]),
     ("shared_library", &["-r", "{lib}"]),
     ("shared_library_bdynamic", &["-r", "-Bdynamic", "{lib}"]),
+    (
+        "shared_library_by_name",
+        &["-r", "-Bdynamic", "-L{dir}", "-lshared"],
+    ),
 ];
 
 fn trials() -> Vec<Trial> {
@@ -1381,7 +1386,7 @@ fn error_case(dir: &Path, args: &[&str]) -> Check {
     reference(o.ok("linking libshared.so"))?;
     let mut a: Vec<String> = args
         .iter()
-        .map(|s| s.replace("{lib}", &arg(&lib)))
+        .map(|s| s.replace("{lib}", &arg(&lib)).replace("{dir}", &arg(dir)))
         .collect();
     a.push(arg(&main));
     let l_dir = dir.join("lld");
