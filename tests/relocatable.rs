@@ -133,6 +133,7 @@ fn trials() -> Vec<Trial> {
     t.push(trial(GROUP, "twice".into(), twice));
     t.push(trial(GROUP, "wrap".into(), wrap));
     t.push(trial(GROUP, "unique".into(), unique));
+    t.push(trial(GROUP, "shared_library".into(), shared_library));
     for (name, flag) in [
         ("default", "--build-id"),
         ("md5", "--build-id=md5"),
@@ -1587,5 +1588,56 @@ fn unique(dir: &Path) -> Check {
         &alloc_relocations(&w_rel)?,
         &alloc_relocations(&l_rel)?,
     ));
+    p.done()
+}
+
+/// The `-r` output of `-fPIC` objects made into a shared library by ld.lld-22, weld and GNU ld,
+/// which a program (linked by lld) uses: every run prints what the program of `c_program` does.
+fn shared_library(dir: &Path) -> Check {
+    let (main, rest) = c_objects(Compiler::Clang, &["-fPIC"])?;
+    let inputs: Vec<String> = rest.iter().map(|p| arg(p)).collect();
+    let [lld, weld] = dynlink::linkers()?;
+    let bfd = bfd()?;
+    let mut p = Problems::default();
+    for r in [&lld, &weld] {
+        let rdir = dir.join(format!("r-{}", r.label));
+        let rel = relocatable(r, &rdir, &inputs, "r.o");
+        let rel = if r.label == "lld" {
+            reference(rel)?
+        } else {
+            match rel {
+                Ok(f) => f,
+                Err(e) => {
+                    p.0.push(e);
+                    continue;
+                }
+            }
+        };
+        for fl in [&lld, &weld, &bfd] {
+            let d = rdir.join(format!("so-{}", fl.label));
+            let what = format!("{}'s shared library from {}'s -r output", fl.label, r.label);
+            let run = final_link(fl, false, &d, &["-shared".into(), arg(&rel)], "libpr.so")
+                .and_then(|_| {
+                    let args = vec![
+                        arg(&main),
+                        format!("-L{}", d.display()),
+                        "-lpr".into(),
+                        format!("-Wl,-rpath,{}", d.display()),
+                    ];
+                    final_link(&lld, false, &d, &args, "prog")
+                })
+                .and_then(|exe| run_prog(&exe));
+            let check = match run {
+                Ok(o) if o.success() && o.stdout_str() == C_PROGRAM_OUT => Ok(()),
+                Ok(o) => Err(format!("{what}: the program misbehaves\n{}", o.report())),
+                Err(e) => Err(format!("{what}: {e}")),
+            };
+            if r.label == "lld" {
+                reference(check)?;
+            } else {
+                p.check(check);
+            }
+        }
+    }
     p.done()
 }
