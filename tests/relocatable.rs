@@ -131,6 +131,11 @@ fn trials() -> Vec<Trial> {
         compressed(d, true)
     }));
     t.push(trial(GROUP, "twice".into(), twice));
+    for c in [Compiler::Clang, Compiler::Gcc] {
+        t.push(trial(GROUP, format!("twice_cxx::{}", c.name()), move |d| {
+            twice_cxx(d, c)
+        }));
+    }
     t.push(trial(GROUP, "wrap".into(), wrap));
     t.push(trial(GROUP, "unique".into(), unique));
     t.push(trial(GROUP, "shared_library".into(), shared_library));
@@ -1652,5 +1657,24 @@ fn shared_library(dir: &Path) -> Check {
             }
         }
     }
+    p.done()
+}
+
+/// `-r` twice with C++ (`-g`): `lib.o text.o` first, then `more.o` and that output, whose COMDAT
+/// groups come second and lose to `more.o`'s copies: runs and structure.
+fn twice_cxx(dir: &Path, c: Compiler) -> Check {
+    let main = obj("cxx", "main.cpp", c, &[])?;
+    let mut objs = Vec::new();
+    for src in ["lib.cpp", "text.cpp", "more.cpp"] {
+        objs.push(arg(&obj("cxx", src, c, &["-g"])?));
+    }
+    let mut direct = vec![arg(&main)];
+    direct.extend(objs.clone());
+    let step = move |l: &Linker, d: &Path| -> Result<PathBuf, String> {
+        let one = relocatable(l, d, &objs[..2], "one.o")?;
+        relocatable(l, d, &[objs[2].clone(), arg(&one)], "r.o")
+    };
+    let (l_rel, w_rel, mut p) = matrix(dir, true, &[arg(&main)], &direct, &step, CXX_OUT)?;
+    p.0.extend(structure(&w_rel, &l_rel)?.0);
     p.done()
 }
