@@ -1138,15 +1138,16 @@ fn gc_sections(dir: &Path) -> Check {
         &nm_defined(&w_rel, "TtDdRrBb")?,
         &l_funcs,
     ));
-    // The report, less lld's lines for relocation sections and for `.eh_frame`, which lld drops
-    // whole under `-r --gc-sections` and weld keeps with the FDEs of the code it keeps.
+    // The report (relocation sections too, as lld copies them as sections under `-r`), less
+    // lld's lines for `.eh_frame` and its relocations, which lld drops whole under
+    // `-r --gc-sections` and weld keeps with the FDEs of the code it keeps.
     let report = |rel: &Path| -> Result<Vec<String>, String> {
         let text = paths::read(&rel.with_file_name("r.o.link.txt"))?;
         let text = String::from_utf8_lossy(&text).into_owned();
         Ok(text
             .lines()
             .filter(|l| l.starts_with("removing unused section"))
-            .filter(|l| !l.contains(":(.rela") && !l.contains(":(.eh_frame)"))
+            .filter(|l| !l.contains(":(.eh_frame)") && !l.contains(":(.rela.eh_frame)"))
             .map(|l| l.replace(&arg(&o), "main.o"))
             .collect())
     };

@@ -174,7 +174,10 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             crate::dynamic::compute_symbol_flags(&config, &mut res);
             layout::drop_collected_start_stop(&mut res);
             if config.print_gc_sections {
-                print!("{}", crate::gc_report::print_gc_sections(&res, &removed));
+                print!(
+                    "{}",
+                    crate::gc_report::print_gc_sections(&res, &removed, relocatable)
+                );
                 // Bitcode symbols the walk found dead come after lld's section lines.
                 print!("{bitcode_report}");
             }
