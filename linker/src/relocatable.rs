@@ -1177,8 +1177,8 @@ fn render(
             if let Some(c) = crate::compress::compress(&data, kind, level)? {
                 data = c;
                 size = data.len() as u64;
+                // The alignment stays the section's, as lld keeps it.
                 flags |= u64::from(elf::SHF_COMPRESSED);
-                align = 8;
             }
         }
         headers.push(Header {
