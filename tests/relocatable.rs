@@ -511,13 +511,13 @@ const METADATA_TYPES: &[&str] = &[
     "LLVM_ADDRSIG",
 ];
 
-/// Content sections as sorted `name type flags` lines. lld's empty `COMMON` section (where it
-/// would put commons, which stay common under `-r`) is left out: weld writes none.
+/// Content sections as sorted `name type flags align=N` lines. lld's empty `COMMON` section
+/// (where it would put commons, which stay common under `-r`) is left out: weld writes none.
 fn content_sections(file: &Path) -> Result<Vec<String>, String> {
     let mut v: Vec<String> = section_headers(file)?
         .into_iter()
         .filter(|s| !METADATA_TYPES.contains(&s.sh_type.as_str()) && s.name != "COMMON")
-        .map(|s| format!("{} {} {}", s.name, s.sh_type, s.flags))
+        .map(|s| format!("{} {} {} align={}", s.name, s.sh_type, s.flags, s.align))
         .collect();
     v.sort();
     Ok(v)
@@ -715,7 +715,7 @@ fn structure(weld: &Path, lld: &Path) -> Result<Problems, String> {
         &l_groups,
     ));
     p.check(same_lines(
-        "the content sections (name type flags)",
+        "the content sections (name type flags alignment)",
         &content_sections(weld)?,
         &content_sections(lld)?,
     ));
@@ -1253,7 +1253,7 @@ fn bitcode(dir: &Path) -> Check {
     ));
     // Both compile with LLVM 22's LTO: the objects' sections and symbols are the same.
     p.check(same_lines(
-        "the content sections (name type flags)",
+        "the content sections (name type flags alignment)",
         &content_sections(&w_rel)?,
         &content_sections(&l_rel)?,
     ));
@@ -1602,7 +1602,7 @@ fn unique(dir: &Path) -> Check {
         format!("lld's -r --unique output should have one .text per input: {l_sections:?}")
     })?;
     p.check(same_lines(
-        "the content sections (name type flags)",
+        "the content sections (name type flags alignment)",
         &content_sections(&w_rel)?,
         &l_sections,
     ));
