@@ -690,7 +690,47 @@ fn relocations(file: &Path, alloc_only: bool) -> Result<Vec<String>, String> {
     Ok(lines)
 }
 
-/// weld's `-r` output against lld's: groups, content sections, symbols, relocations.
+/// The contents of the allocated `PROGBITS` sections whose names occur once in lld's output
+/// (all but `.eh_frame`, see `alloc_relocations`) must be lld's byte for byte: code padded
+/// with `int3`, merged constants laid out the same.
+fn same_alloc_bytes(weld: &Path, lld: &Path) -> Result<Problems, String> {
+    let mut p = Problems::default();
+    let shdrs = section_headers(lld)?;
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for s in &shdrs {
+        *count.entry(s.name.as_str()).or_default() += 1;
+    }
+    let dumps = lld
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or(Path::new("."))
+        .join("bytes");
+    paths::fresh_dir(&dumps)?;
+    let mut compared = 0;
+    for s in &shdrs {
+        if s.sh_type != "PROGBITS" || !s.flags.contains('A') || count[s.name.as_str()] != 1 {
+            continue;
+        }
+        let l = section_bytes(lld, &s.name, &dumps.join("lld"))?;
+        let w = section_bytes(weld, &s.name, &dumps.join("weld"))?;
+        compared += 1;
+        if w != l {
+            p.0.push(format!(
+                "the bytes of {} differ from lld's: weld {} bytes, lld {} (dumps in {})",
+                s.name,
+                w.map_or(0, |b| b.len()),
+                l.map_or(0, |b| b.len()),
+                dumps.display()
+            ));
+        }
+    }
+    expect_lld(compared > 0, || {
+        format!("lld's output should have allocated sections to compare: {shdrs:?}")
+    })?;
+    Ok(p)
+}
+
+/// weld's `-r` output against lld's: groups, content sections, symbols, relocations, bytes.
 fn structure(weld: &Path, lld: &Path) -> Result<Problems, String> {
     let mut p = Problems::default();
     // The listings compared, kept next to each output.
@@ -749,6 +789,7 @@ fn structure(weld: &Path, lld: &Path) -> Result<Problems, String> {
         &relocations(weld, false)?,
         &relocations(lld, false)?,
     ));
+    p.0.extend(same_alloc_bytes(weld, lld)?.0);
     Ok(p)
 }
 
@@ -769,6 +810,7 @@ fn section_bytes(file: &Path, name: &str, dir: &Path) -> Result<Option<Vec<u8>>,
     if !section_headers(file)?.iter().any(|s| s.name == name) {
         return Ok(None);
     }
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let out = dir.join(format!(
         "{}{name}.bin",
         file.file_stem()
@@ -824,6 +866,7 @@ fn c_program(dir: &Path, c: Compiler) -> Check {
         })
         .collect();
     w_init.dedup();
+    p.0.extend(same_alloc_bytes(&w_rel, &l_rel)?.0);
     p.check(same_lines(
         ".init_array, .tdata and .tbss sections",
         &w_init,
@@ -1251,7 +1294,9 @@ fn bitcode(dir: &Path) -> Check {
         &globals(&w_rel)?,
         &l_globals,
     ));
-    // Both compile with LLVM 22's LTO: the objects' sections and symbols are the same.
+    // Both compile with LLVM 22's LTO and lld's resolutions (nothing final under -r but hidden
+    // symbols: TLS by initial-exec): the objects' sections, symbols and code are the same.
+    p.0.extend(same_alloc_bytes(&w_rel, &l_rel)?.0);
     p.check(same_lines(
         "the content sections (name type flags alignment)",
         &content_sections(&w_rel)?,

@@ -97,7 +97,13 @@ impl OutSection {
         self.align = self.align.max(align);
         let off = self.size.div_ceil(align) * align;
         if self.sh_type != elf::SHT_NOBITS {
-            self.data.resize(off as usize, 0);
+            // Padding between code is `int3`, as lld fills it.
+            let fill = if self.flags & u64::from(elf::SHF_EXECINSTR) != 0 {
+                0xcc
+            } else {
+                0
+            };
+            self.data.resize(off as usize, fill);
             self.data.extend_from_slice(bytes);
         }
         self.size = off + size;
