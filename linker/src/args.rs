@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::config::{
     Compression, Config, Input, InputKind, OutputKind, PositionalState, DEFAULT_PAGE_SIZE,
 };
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::library_search::apply_sysroot;
 use crate::options::{self, Match, Status};
 use crate::{bail, err};
@@ -130,6 +130,69 @@ enum Item {
 /// Parses a full command line. `argv[0]` is the program name and is ignored: weld behaves the same
 /// under any name (`weld`, `ld.weld`, `ld`, `ld.lld`).
 pub fn parse_args(argv: &[String]) -> Result<ParsedArgs> {
+    parse_args_all(argv).map_err(|mut errors| errors.swap_remove(0))
+}
+
+/// What `parse_args` has read before the whole-command-line checks.
+enum Parsed {
+    /// `--help`, `--version` and the like: nothing left to check.
+    Done(ParsedArgs),
+    /// The options and inputs read, and whether any input file was named.
+    Read(ParseState, bool),
+}
+
+/// `parse_args` with every error of the options that conflict with one another, in lld's
+/// order (lld reports them all before giving up); other errors come one at a time.
+pub fn parse_args_all(argv: &[String]) -> std::result::Result<ParsedArgs, Vec<Error>> {
+    let (st, any_file) = match read_args(argv).map_err(|e| vec![e])? {
+        Parsed::Done(p) => return Ok(p),
+        Parsed::Read(st, any_file) => (st, any_file),
+    };
+    // lld checks the combinations last, after what `finish` checks (no input files, bad
+    // values), which therefore comes first.
+    let conflicts = option_conflicts(&st);
+    let parsed = finish(st, any_file).map_err(|e| vec![e])?;
+    // `-v` alone only prints the version: nothing is linked, nothing conflicts.
+    if conflicts.is_empty() || parsed.config.is_none() {
+        Ok(parsed)
+    } else {
+        Err(conflicts)
+    }
+}
+
+/// The options that may not be used together, as lld checks them.
+fn option_conflicts(st: &ParseState) -> Vec<Error> {
+    let c = &st.config;
+    let mut errors = Vec::new();
+    if st.shared && c.pie {
+        errors.push(err!("-shared and -pie may not be used together"));
+    }
+    if st.relocatable {
+        if st.shared {
+            errors.push(err!("-r and -shared may not be used together"));
+        }
+        if c.gdb_index {
+            errors.push(err!("-r and --gdb-index may not be used together"));
+        }
+        if c.icf != crate::config::IcfLevel::None {
+            errors.push(err!("-r and --icf may not be used together"));
+        }
+        if c.pie {
+            errors.push(err!("-r and -pie may not be used together"));
+        }
+        // lld: `-shared` exports dynamic symbols whatever `--no-export-dynamic` says.
+        if c.export_dynamic || st.shared {
+            errors.push(err!("-r and --export-dynamic may not be used together"));
+        }
+        if !c.z.section_header {
+            errors.push(err!("-r and -z nosectionheader may not be used together"));
+        }
+    }
+    errors
+}
+
+/// Reads the command line's options and inputs (see `parse_args`).
+fn read_args(argv: &[String]) -> Result<Parsed> {
     let mut args: &[String] = argv.get(1..).unwrap_or(&[]);
     // rustc (linker-flavor ld.lld) passes `-flavor gnu` first, as lld's multiplexer expects.
     if args.first().map(String::as_str) == Some("-flavor") {
@@ -162,10 +225,10 @@ pub fn parse_args(argv: &[String]) -> Result<ParsedArgs> {
             .any(|it| matches!(it, Item::Opt(m, _) if f(m.def)))
     };
     if has(options::OptionDef::is_help) {
-        return Ok(print_only(print_help()));
+        return Ok(Parsed::Done(print_only(print_help())));
     }
     if has(options::OptionDef::is_version) {
-        return Ok(print_only(format!("{VERSION_LINE}\n")));
+        return Ok(Parsed::Done(print_only(format!("{VERSION_LINE}\n"))));
     }
 
     let mut st = ParseState::new();
@@ -197,7 +260,7 @@ pub fn parse_args(argv: &[String]) -> Result<ParsedArgs> {
             }
         }
     }
-    finish(st, any_file)
+    Ok(Parsed::Read(st, any_file))
 }
 
 fn print_only(text: String) -> ParsedArgs {
@@ -237,27 +300,6 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
     let c = &mut st.config;
     if c.split_stack_adjust_size < 0 {
         bail!("--split-stack-adjust-size: size must be >= 0");
-    }
-    if st.relocatable && st.shared {
-        bail!("-r and -shared may not be used together");
-    }
-    if st.relocatable && c.gdb_index {
-        bail!("-r and --gdb-index may not be used together");
-    }
-    if st.relocatable && c.pie {
-        bail!("-r and -pie may not be used together");
-    }
-    if st.relocatable && c.export_dynamic {
-        bail!("-r and --export-dynamic may not be used together");
-    }
-    if st.relocatable && c.icf != crate::config::IcfLevel::None {
-        bail!("-r and --icf may not be used together");
-    }
-    if st.shared && c.pie {
-        bail!("-shared and -pie may not be used together");
-    }
-    if st.relocatable && !c.z.section_header {
-        bail!("-r and -z nosectionheader may not be used together");
     }
     // lld: without section headers there is no symbol table either.
     if !c.z.section_header {
@@ -993,6 +1035,22 @@ mod tests {
         assert_eq!(
             error("-shared -pie a.o"),
             "-shared and -pie may not be used together"
+        );
+        // lld reports every conflict, `-shared` implying `--export-dynamic`.
+        let all = |s: &str| -> Vec<String> {
+            match parse_args_all(&words(s)) {
+                Ok(_) => panic!("{s}: expected errors"),
+                Err(e) => e.into_iter().map(|e| e.0).collect(),
+            }
+        };
+        assert_eq!(
+            all("-r -pie -shared a.o"),
+            [
+                "-shared and -pie may not be used together",
+                "-r and -shared may not be used together",
+                "-r and -pie may not be used together",
+                "-r and --export-dynamic may not be used together"
+            ]
         );
         assert_eq!(
             error("-r -E a.o"),

@@ -38,9 +38,7 @@ fn report(errors: &[Error], limit: usize) {
 fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let total = Instant::now();
     let mut t = crate::link_reports::Timings::default();
-    let parsed = t
-        .run("argument parsing", || args::parse_args(argv))
-        .map_err(|e| vec![e])?;
+    let parsed = t.run("argument parsing", || args::parse_args_all(argv))?;
     if let Some(text) = &parsed.print {
         print!("{text}");
     }
@@ -178,7 +176,10 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             crate::dynamic::compute_symbol_flags(&config, &mut res);
             layout::drop_collected_start_stop(&mut res);
             if config.print_gc_sections {
-                print!("{}", crate::gc_report::print_gc_sections(&res, &removed));
+                print!(
+                    "{}",
+                    crate::gc_report::print_gc_sections(&res, &removed, relocatable)
+                );
                 // Bitcode symbols the walk found dead come after lld's section lines.
                 print!("{bitcode_report}");
             }

@@ -7,26 +7,42 @@ use crate::resolve::Resolved;
 use crate::symbol_table::SymbolDef;
 use gc::{NodeId, RootReason, Step, SymId};
 use object::elf;
-use object::read::elf::{Rela, Sym};
+use object::read::elf::{Rela, SectionHeader, Sym};
 use object::LittleEndian as LE;
 use std::fmt::Write as _;
 
 /// `removing unused section FILE:(SECTION)` for each removed section, in the order given; a
-/// common symbol's section is `FILE:(COMMON)`, named by the file of its definition.
-pub fn print_gc_sections(res: &Resolved, removed: &[Removed]) -> String {
+/// common symbol's section is `FILE:(COMMON)`, named by the file of its definition. Under
+/// `-r` (`relocatable`) lld copies relocation sections as sections of their own, so a removed
+/// section's relocation section is reported too, after it (compilers put it right after).
+pub fn print_gc_sections(res: &Resolved, removed: &[Removed], relocatable: bool) -> String {
     let mut out = String::new();
     for r in removed {
-        let (file, sec) = match *r {
+        let (file, sec, index) = match *r {
             Removed::Section(f, s) => {
                 let file = &res.files[f as usize];
-                (file, file.sections[s].name_str())
+                (file, file.sections[s].name_str(), Some(s))
             }
             Removed::Common(id) => match res.symtab.get(id).def {
-                SymbolDef::Common { file, .. } => (&res.files[file as usize], "COMMON"),
+                SymbolDef::Common { file, .. } => (&res.files[file as usize], "COMMON", None),
                 _ => continue,
             },
         };
         let _ = writeln!(out, "removing unused section {}:({sec})", file.name);
+        let Some(index) = index.filter(|_| relocatable) else {
+            continue;
+        };
+        for rel in file.sections.iter().filter(|x| {
+            matches!(x.sh_type(), elf::SHT_RELA | elf::SHT_REL | elf::SHT_CREL)
+                && x.shdr.sh_info(LE) as usize == index
+        }) {
+            let _ = writeln!(
+                out,
+                "removing unused section {}:({})",
+                file.name,
+                rel.name_str()
+            );
+        }
     }
     out
 }

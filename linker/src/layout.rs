@@ -491,6 +491,14 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             }
             let oname = relocated_output_name(config, sec);
             match sec.kind {
+                // lld: the output's own build ID replaces an input's (an `-r` output made with
+                // `--build-id` has one), which would otherwise come first in the same section.
+                SectionKind::Regular
+                    if name == b".note.gnu.build-id"
+                        && config.build_id != crate::config::BuildId::None =>
+                {
+                    continue
+                }
                 SectionKind::Regular => {}
                 SectionKind::Merge => {
                     // --strip-debug drops mergeable debug strings too (.debug_str, .debug_line_str).
@@ -694,13 +702,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let w = u64::from(elf::SHF_WRITE);
     let x = u64::from(elf::SHF_EXECINSTR);
 
-    let build_id_size = match &config.build_id {
-        crate::config::BuildId::None => 0,
-        crate::config::BuildId::Fast => 8,
-        crate::config::BuildId::Md5 | crate::config::BuildId::Uuid => 16,
-        crate::config::BuildId::Sha1 => 20,
-        crate::config::BuildId::Hex(h) => h.len() as u64,
-    };
+    let build_id_size = crate::writer::build_id_size(config);
     if build_id_size > 0 {
         add_synth(
             &mut b,

@@ -162,9 +162,16 @@ fn resolutions_with(
                     lto::Resolution {
                         prevailing,
                         visible_to_regular_obj: visible,
+                        // Under -r nothing is final but what a non-default visibility keeps
+                        // in the later link's output (lld's rule): the code stays fit for a
+                        // shared library (TLS by initial-exec, not local-exec, for one).
                         final_definition_in_linkage_unit: defined_here
                             && !redefined
-                            && (exe || !s.preemptible),
+                            && if relocatable {
+                                s.visibility != object::elf::STV_DEFAULT
+                            } else {
+                                exe || !s.preemptible
+                            },
                         export_dynamic: s.in_dynsym,
                         linker_redefined: redefined,
                     }

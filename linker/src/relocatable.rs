@@ -12,7 +12,7 @@
 //! final link can still drop the group as a whole), common symbols stay common unless
 //! `-d`/`--define-common` allocates them.
 
-use crate::config::{Config, DefsymValue};
+use crate::config::{Config, DefsymValue, Discard};
 use crate::error::{Error, Result};
 use crate::input_files::{FileId, SectionKind};
 use crate::resolve::Resolved;
@@ -97,7 +97,13 @@ impl OutSection {
         self.align = self.align.max(align);
         let off = self.size.div_ceil(align) * align;
         if self.sh_type != elf::SHT_NOBITS {
-            self.data.resize(off as usize, 0);
+            // Padding between code is `int3`, as lld fills it.
+            let fill = if self.flags & u64::from(elf::SHF_EXECINSTR) != 0 {
+                0xcc
+            } else {
+                0
+            };
+            self.data.resize(off as usize, fill);
             self.data.extend_from_slice(bytes);
         }
         self.size = off + size;
@@ -118,6 +124,8 @@ struct Placement {
     merged: HashMap<u32, crate::merge::MergedSection>,
     /// For each `SHF_MERGE` input: its output section and its index among that one's inputs.
     merged_input: HashMap<(FileId, u32), (u32, u32)>,
+    /// `--build-id`'s `.note.gnu.build-id` (lld writes one under `-r` too), by output section.
+    build_id: Option<u32>,
 }
 
 impl Placement {
@@ -197,8 +205,36 @@ pub fn write(config: &Config, res: &Resolved) -> std::result::Result<(), Vec<Err
     let mut plan = place_sections(config, res).map_err(|e| vec![e])?;
     let symbols = SymbolPlan::build(config, res, &plan);
     collect_relocations(res, &mut plan, &symbols);
-    let image = render(config, res, &plan, symbols).map_err(|e| vec![e])?;
+    let mut image = render(config, res, &plan, symbols).map_err(|e| vec![e])?;
+    if let Some(note) = plan.build_id {
+        fill_build_id(config, &plan, note, &mut image).map_err(|e| vec![e])?;
+    }
     crate::writer::write_image(&config.output, &image, false).map_err(|e| vec![e])
+}
+
+/// Hashes the finished `image` into the descriptor of the build-id note, output section `note`.
+fn fill_build_id(config: &Config, plan: &Placement, note: u32, image: &mut [u8]) -> Result<()> {
+    // Its section header index as `render` numbers them: each section, then its relocations.
+    let index = 1 + plan.sections[..note as usize]
+        .iter()
+        .map(|os| if os.relocs.is_empty() { 1 } else { 2 })
+        .sum::<u64>();
+    let read64 = |image: &[u8], at: u64| -> Option<u64> {
+        let b = image.get(at as usize..at as usize + 8)?;
+        Some(u64::from_le_bytes(b.try_into().ok()?))
+    };
+    let shoff = read64(image, 0x28).ok_or_else(|| err!("-r: truncated output header"))?;
+    let desc = read64(image, shoff + index * 64 + 24)
+        .ok_or_else(|| err!("-r: no section header for .note.gnu.build-id"))?
+        + 16;
+    let n = crate::writer::build_id_size(config) as usize;
+    if let Some(digest) = crate::writer::build_id_digest(config, image) {
+        let place = image
+            .get_mut(desc as usize..desc as usize + n)
+            .ok_or_else(|| err!("-r: .note.gnu.build-id lies outside the output"))?;
+        place.copy_from_slice(&digest[..n]);
+    }
+    Ok(())
 }
 
 /// Decides the output sections and places every kept input section in one.
@@ -281,7 +317,11 @@ fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
                 true => s.shdr.sh_entsize(LE),
                 false => 0,
             };
-            let out = if grouped[si] {
+            // `--unique`: every input section is an output section of its own, as in lld
+            // (mergeable ones deduplicated only within themselves), but for the one
+            // `.note.GNU-stack` marker lld writes in place of the inputs'.
+            let alone = grouped[si] || (config.unique && s.name != b".note.GNU-stack");
+            let out = if alone {
                 None
             } else {
                 by_key
@@ -296,7 +336,7 @@ fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
                     os.in_group = grouped[si];
                     sections.push(os);
                     let o = (sections.len() - 1) as u32;
-                    if !grouped[si] {
+                    if !alone {
                         by_key.insert((s.name.to_vec(), s.sh_type(), entsize, link_order), o);
                     }
                     o
@@ -363,7 +403,11 @@ fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
             };
             let (bytes, relocs) = live_eh_records(res, &placed, fi as FileId, si)?;
             let os = &mut sections[out as usize];
-            let off = os.append(&bytes, bytes.len() as u64, s.align());
+            // Records follow each other without padding: dropping an FDE can leave an input's
+            // records a multiple of 4 bytes long but not of 8, and zeros put between two
+            // inputs would read as the terminator that ends `.eh_frame` early.
+            os.align = os.align.max(s.align());
+            let off = os.append(&bytes, bytes.len() as u64, 1);
             placed[fi][si] = Some((out, off));
             eh_relocs.insert((fi as FileId, si as u32), relocs);
         }
@@ -393,7 +437,27 @@ fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
             commons.insert(id, (idx as u32, off));
         }
     }
+    // The note's descriptor is zero until the whole output exists to be hashed (`write`).
+    let id_size = crate::writer::build_id_size(config);
+    let build_id = (id_size > 0).then(|| {
+        let mut note = Vec::with_capacity(16 + id_size as usize);
+        for word in [4, id_size as u32, elf::NT_GNU_BUILD_ID] {
+            note.extend_from_slice(&word.to_le_bytes());
+        }
+        note.extend_from_slice(b"GNU\0");
+        note.resize(16 + id_size as usize, 0);
+        let mut os = OutSection::new(
+            b".note.gnu.build-id",
+            elf::SHT_NOTE,
+            u64::from(elf::SHF_ALLOC),
+            0,
+        );
+        os.append(&note, note.len() as u64, 4);
+        sections.push(os);
+        (sections.len() - 1) as u32
+    });
     Ok(Placement {
+        build_id,
         sections,
         placed,
         commons,
@@ -505,17 +569,35 @@ impl SymbolPlan {
         let mut locals = Vec::with_capacity(res.files.len());
         let mut local_kept = Vec::with_capacity(res.files.len());
         for (fi, f) in res.files.iter().enumerate() {
+            let referenced = referenced_locals(res, plan, fi as FileId);
             let mut kept = vec![false; f.first_global];
             let mut list = Vec::new();
             for (i, s) in f.symbols.iter().enumerate().take(f.first_global).skip(1) {
+                let section = f.sym_section(i);
                 let keep = match s.st_type() {
                     elf::STT_SECTION => false,
                     elf::STT_FILE => true,
-                    _ => match f.sym_section(i) {
+                    _ => match section {
                         Some(n) => plan.placed[fi].get(n).copied().flatten().is_some(),
                         None => s.st_shndx(LE) == elf::SHN_ABS,
                     },
                 };
+                // lld's rule for locals no kept relocation names: `--discard-*` decides, and
+                // by default a `.L` temporary in a mergeable section goes (the assembler kept
+                // it only for relocations, such as those of a discarded COMDAT copy).
+                let keep = keep
+                    && (referenced[i] || {
+                        let temporary = f.sym_name(i).starts_with(b".L");
+                        let in_merge = section.is_some_and(|n| {
+                            plan.merged_input.contains_key(&(fi as FileId, n as u32))
+                        });
+                        match config.discard {
+                            Discard::None => true,
+                            Discard::All => false,
+                            Discard::Locals => !temporary,
+                            Discard::Default => !(temporary && in_merge),
+                        }
+                    });
                 if keep {
                     kept[i] = true;
                     list.push(i as u32);
@@ -524,10 +606,27 @@ impl SymbolPlan {
             locals.push(list);
             local_kept.push(kept);
         }
+        // Undefined symbols a kept relocation names are written even when resolution never
+        // saw a reference to them by name: `--wrap` sends references to `__wrap_foo` after it.
+        let mut named = hashbrown::HashSet::new();
+        for fi in 0..res.files.len() {
+            let file = fi as FileId;
+            kept_relocation_symbols(res, plan, file, |sym| {
+                if let Some(id) = res.global_of(file, sym as usize) {
+                    named.insert(id);
+                }
+            });
+        }
         let mut globals = Vec::new();
         let mut global_index = HashMap::new();
         let mut add = |id: SymbolId, globals: &mut Vec<SymbolId>| {
-            if global_emitted(res, plan, id) && !global_index.contains_key(&id) {
+            let emitted = global_emitted(res, plan, id)
+                || (named.contains(&id)
+                    && matches!(
+                        res.symtab.get(id).def,
+                        SymbolDef::Undefined | SymbolDef::Lazy { .. }
+                    ));
+            if emitted && !global_index.contains_key(&id) {
                 global_index.insert(id, globals.len() as u32);
                 globals.push(id);
             }
@@ -537,12 +636,15 @@ impl SymbolPlan {
                 add(id, &mut globals);
             }
         }
-        // `-u` names and `--defsym` definitions exist outside any object.
+        // `--defsym` definitions exist outside any object; `--wrap=foo` leaves `foo` itself
+        // mapped by no object (every reference, the definition's own too, goes to
+        // `__wrap_foo`), yet its definition stays, as in lld's output. A `-u` name is written
+        // only if an object defines or references it (lld drops one left undefined).
         for name in config
-            .undefined
+            .defsyms
             .iter()
-            .map(String::as_str)
-            .chain(config.defsyms.iter().map(|d| d.name.as_str()))
+            .map(|d| d.name.as_str())
+            .chain(config.wrap.iter().map(String::as_str))
         {
             if let Some(id) = res.symtab.lookup(name.as_bytes()) {
                 add(id, &mut globals);
@@ -553,6 +655,43 @@ impl SymbolPlan {
             globals,
             global_index,
             local_kept,
+        }
+    }
+}
+
+/// Which local symbols (by input index, below `first_global`) of `file` the relocations of its
+/// kept sections name.
+fn referenced_locals(res: &Resolved, plan: &Placement, file: FileId) -> Vec<bool> {
+    let mut used = vec![false; res.files[file as usize].first_global];
+    kept_relocation_symbols(res, plan, file, |sym| {
+        if let Some(u) = used.get_mut(sym as usize) {
+            *u = true;
+        }
+    });
+    used
+}
+
+/// Calls `visit` with the symbol index of every relocation of `file`'s kept sections (for
+/// `.eh_frame`, of its live records).
+fn kept_relocation_symbols(
+    res: &Resolved,
+    plan: &Placement,
+    file: FileId,
+    mut visit: impl FnMut(u32),
+) {
+    let f = &res.files[file as usize];
+    for (si, s) in f.sections.iter().enumerate() {
+        if plan.placed[file as usize][si].is_none() || s.kind == SectionKind::GnuProperty {
+            continue;
+        }
+        if s.kind == SectionKind::EhFrame {
+            for r in plan.eh_relocs.get(&(file, si as u32)).into_iter().flatten() {
+                visit(r.sym);
+            }
+        } else {
+            for r in s.relocs.iter() {
+                visit(r.r_sym(LE, false));
+            }
         }
     }
 }
@@ -610,7 +749,22 @@ fn collect_relocations(res: &Resolved, plan: &mut Placement, symbols: &SymbolPla
                 let (sym, addend) = map_symbol(res, plan, symbols, fid, r.sym as usize, r.addend);
                 let (sym, r_type, addend) = match sym {
                     Some(sym) => (sym, r.r_type, addend),
-                    None => (SymRef::None, elf::R_X86_64_NONE, 0),
+                    // Into something discarded, the addend kept as lld keeps it: through a
+                    // section symbol the relocation becomes `R_X86_64_NONE`; through a named
+                    // symbol the output does not have, lld keeps the type against symbol 0
+                    // (the final link then writes the bare addend, which is the same).
+                    None => {
+                        let by_section = f
+                            .symbols
+                            .get(r.sym as usize)
+                            .is_some_and(|s| s.st_type() == elf::STT_SECTION);
+                        let r_type = if by_section {
+                            elf::R_X86_64_NONE
+                        } else {
+                            r.r_type
+                        };
+                        (SymRef::None, r_type, r.addend)
+                    }
                 };
                 let offset = match s.kind {
                     SectionKind::EhFrame => base + r.offset,
@@ -1076,8 +1230,8 @@ fn render(
             if let Some(c) = crate::compress::compress(&data, kind, level)? {
                 data = c;
                 size = data.len() as u64;
+                // The alignment stays the section's, as lld keeps it.
                 flags |= u64::from(elf::SHF_COMPRESSED);
-                align = 8;
             }
         }
         headers.push(Header {

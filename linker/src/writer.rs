@@ -1169,6 +1169,25 @@ fn write_build_id(config: &Config, lay: &Layout, map: &mut [u8]) {
     };
     let desc = off as usize + 16;
     let n = lay.build_id_size as usize;
+    if let Some(digest) = build_id_digest(config, map) {
+        map[desc..desc + n].copy_from_slice(&digest[..n]);
+    }
+}
+
+/// The size of the `--build-id` descriptor (0: no build ID).
+pub fn build_id_size(config: &Config) -> u64 {
+    match &config.build_id {
+        BuildId::None => 0,
+        BuildId::Fast => 8,
+        BuildId::Md5 | BuildId::Uuid => 16,
+        BuildId::Sha1 => 20,
+        BuildId::Hex(h) => h.len() as u64,
+    }
+}
+
+/// The `--build-id` descriptor of the finished output `map` (its descriptor still zero), at
+/// least `build_id_size` bytes; `None` without a build ID.
+pub fn build_id_digest(config: &Config, map: &[u8]) -> Option<Vec<u8>> {
     // Hash 1 MiB chunks in parallel, then hash the chunk digests: fast and thread-count independent.
     let chunks: Vec<[u8; 16]> = map
         .par_chunks(1 << 20)
@@ -1195,7 +1214,7 @@ fn write_build_id(config: &Config, lay: &Layout, map: &mut [u8]) {
             sha1::Sha1::digest(&joined).to_vec()
         }
         BuildId::Hex(h) => h.clone(),
-        BuildId::None => return,
+        BuildId::None => return None,
     };
-    map[desc..desc + n].copy_from_slice(&digest[..n]);
+    Some(digest)
 }
