@@ -84,6 +84,12 @@
 //!   `--retain-symbols-file` (with `--export-dynamic`):
 //!   program headers, notes and `.note.package`'s bytes, `.symtab`, `.dynsym`, the dynamic
 //!   section, run.
+//! * `gnu_compat`: options GNU ld or mold has and lld lacks, compared with GNU ld (`--audit`,
+//!   `--depaudit`/`-P` and the `DT_AUDIT` of a library linked against, `-z nodump`,
+//!   `--dynamic-list-data`, `-z ibt`) or with lld's own spelling (`--reverse-sections` as
+//!   `--shuffle-sections='*=-1'`, `--thread-count=1` and `--no-threads` as `--threads=1`), and
+//!   `-r` with `--force-group-allocation` (lld's) and `--relocatable-merge-sections` (mold's):
+//!   the tags, symbols, properties or sections the option changes, the layout, the run.
 //! * `headers_layout`: `-mcmodel=medium` data (`.ldata`, `.lbss`, `.lrodata`) with and without
 //!   `-z lrodata-after-bss` (PIE and not), `-z keep-data-section-prefix`, `-z nosectionheader`
 //!   (PIE and `-static`, then undone by `-z sectionheader`): the ELF header, program headers
@@ -623,6 +629,11 @@ fn trials() -> Vec<Trial> {
             other_targets(d, flags)
         }));
     }
+    for &(name, reference) in GNU_COMPAT_VARIANTS {
+        t.push(trial(GROUP, format!("gnu_compat::{name}"), move |d| {
+            gnu_compat(d, name, reference)
+        }));
+    }
     for &(name, pic, flags) in HEADERS_LAYOUT_VARIANTS {
         t.push(trial(GROUP, format!("headers_layout::{name}"), move |d| {
             headers_layout(d, pic, flags)
@@ -756,7 +767,33 @@ impl Side {
     }
 
     fn link(&self, c: Compiler, cxx: bool, args: &[String], out: &str) -> Result<PathBuf, String> {
+        if self.linker.label == "bfd" {
+            return self.link_gnu(c, cxx, args, out);
+        }
         Ok(self.link_in(None, c, cxx, args, out)?.0)
+    }
+
+    /// A link by GNU ld, which names itself nowhere in the output: the driver must succeed and
+    /// write the output, and the output must not come from lld or weld.
+    fn link_gnu(
+        &self,
+        c: Compiler,
+        cxx: bool,
+        args: &[String],
+        out: &str,
+    ) -> Result<PathBuf, String> {
+        let path = self.dir.join(out);
+        let _ = std::fs::remove_file(&path);
+        let mut cmd = dynlink::link_command(c, cxx, &self.linker, args, &path)?;
+        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+        paths::write(&self.dir.join(format!("{out}.link.txt")), o.report())?;
+        if !o.success() || !path.is_file() {
+            return Err(format!("GNU ld's link of {out} failed\n{}", o.report()));
+        }
+        if dynlink::linked_by_lld(&path).is_ok() || dynlink::linked_by_weld(&path).is_ok() {
+            return Err(format!("{out} was not linked by GNU ld"));
+        }
+        Ok(path)
     }
 
     /// Runs `exe` in this side's directory (no `LD_LIBRARY_PATH`); saved as `run.txt`.
@@ -5035,6 +5072,248 @@ fn other_targets(dir: &Path, flags: &[&str]) -> Check {
     let lo = link_directly(dir, &lld, &args)?;
     let wo = link_directly(dir, &weld, &args)?;
     same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// The linker a `gnu_compat` variant compares weld with.
+#[derive(Clone, Copy)]
+enum CompatReference {
+    /// GNU ld (`ld.bfd`, gcc's own), with the same options.
+    GnuLd,
+    /// ld.lld-22 with lld's spelling of the same request.
+    Lld,
+}
+
+/// `gnu_compat` variants: options GNU ld (or mold) has and lld lacks, which weld accepts, and
+/// lld's `--force-group-allocation`.
+const GNU_COMPAT_VARIANTS: &[(&str, CompatReference)] = &[
+    ("audit", CompatReference::GnuLd),
+    ("depaudit", CompatReference::GnuLd),
+    ("depaudit_inherited", CompatReference::GnuLd),
+    ("z_nodump", CompatReference::GnuLd),
+    ("dynamic_list_data", CompatReference::GnuLd),
+    ("z_ibt", CompatReference::GnuLd),
+    ("reverse_sections", CompatReference::Lld),
+    ("thread_count", CompatReference::Lld),
+    ("no_threads", CompatReference::Lld),
+    ("force_group_allocation", CompatReference::Lld),
+    ("relocatable_merge_sections", CompatReference::Lld),
+];
+
+/// GNU ld as the reference: linked through gcc with `-B` pointing at `ld.bfd`.
+fn gnu_ld() -> Result<Linker, String> {
+    Ok(Linker {
+        label: "bfd",
+        path: tools::find("ld.bfd")?,
+    })
+}
+
+/// `llvm-readelf-22 ARGS` lines containing one of `keys`, with hexadecimal numbers dropped.
+fn readelf_matching(file: &Path, args: &[&str], keys: &[&str]) -> Result<Vec<String>, String> {
+    Ok(dynelf::readelf(args, file)?
+        .lines()
+        .filter(|l| keys.iter().any(|k| l.contains(k)))
+        .map(|l| {
+            l.split_whitespace()
+                .filter(|t| !t.starts_with("0x"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect())
+}
+
+/// The content sections of an object as `NAME TYPE`, relocation sections and `.llvm_addrsig`
+/// left out.
+fn content_sections(f: &Path) -> Result<BTreeSet<String>, String> {
+    Ok(dynelf::readelf(&["-S", "-W"], f)?
+        .lines()
+        .filter(|l| l.trim_start().starts_with('[') && !l.contains("Nr]"))
+        .filter_map(|l| {
+            let (_, rest) = l.split_once(']')?;
+            let toks: Vec<&str> = rest.split_whitespace().collect();
+            let (name, ty) = (toks.first()?, toks.get(1)?);
+            (!name.starts_with(".rela") && !name.starts_with(".llvm_addrsig"))
+                .then(|| format!("{name} {ty}"))
+        })
+        .collect())
+}
+
+/// A `gnu_compat` variant: the same link by weld and by the reference (GNU ld with the same
+/// options, or lld with its own spelling), what the option changes compared, and the runs.
+fn gnu_compat(dir: &Path, name: &str, reference_linker: CompatReference) -> Check {
+    let c = Compiler::Gcc;
+    let main_o = obj("gnu_compat", "main.c", c, &[])?;
+    let helper_o = obj("gnu_compat", "helper.c", c, &[])?;
+    let (lld, weld) = sides(dir)?;
+    let gnu = Side {
+        linker: gnu_ld()?,
+        dir: dir.join("bfd"),
+    };
+    paths::fresh_dir(&gnu.dir)?;
+    let other = match reference_linker {
+        CompatReference::GnuLd => &gnu,
+        CompatReference::Lld => &lld,
+    };
+    let with = |extra: &[String]| -> Vec<String> {
+        let mut a = vec![arg(&main_o), arg(&helper_o)];
+        a.extend(extra.iter().cloned());
+        a
+    };
+    let tags = ["(AUDIT)", "(DEPAUDIT)", "FLAGS_1", "Audit", "audit"];
+    let mut p = Problems::default();
+    match name {
+        "audit" | "depaudit" | "z_nodump" | "depaudit_inherited" => {
+            let flags = match name {
+                "audit" => strings(&["-Wl,--audit=foo", "-Wl,--audit=bar"]),
+                "depaudit" => strings(&["-Wl,--depaudit=foo", "-Wl,-P,bar"]),
+                "z_nodump" => strings(&["-Wl,-z,nodump"]),
+                _ => {
+                    // libaudited.so carries DT_AUDIT (GNU ld's, for both links).
+                    let lib_o = obj("gnu_compat", "audited.c", c, &["-fPIC"])?;
+                    let lib = reference(gnu.link(
+                        c,
+                        false,
+                        &strings(&["-shared", &arg(&lib_o), "-Wl,--audit=libaudit-a.so"]),
+                        "libaudited.so",
+                    ))?;
+                    vec![arg(&lib), "-Wl,--depaudit=foo".to_string()]
+                }
+            };
+            let a = with(&flags);
+            let r = reference(other.link(c, false, &a, "a.out"))?;
+            let w = weld.link(c, false, &a, "a.out")?;
+            let rl = readelf_matching(&r, &["-d"], &tags)?;
+            expect_lld(!rl.is_empty(), || {
+                format!("GNU ld's output lacks the {name} tag")
+            })?;
+            p.check(same_lines(
+                "the tags the option sets",
+                &readelf_matching(&w, &["-d"], &tags)?,
+                &rl,
+            ));
+        }
+        "dynamic_list_data" => {
+            let a = with(&strings(&["-Wl,--dynamic-list-data"]));
+            let r = reference(other.link(c, false, &a, "a.out"))?;
+            let w = weld.link(c, false, &a, "a.out")?;
+            let exported = |f: &Path| -> Result<BTreeSet<String>, String> {
+                Ok(
+                    readelf_matching(f, &["--dyn-syms", "-W"], &["exported_", "other_data"])?
+                        .into_iter()
+                        .filter_map(|l| l.split_whitespace().last().map(str::to_string))
+                        .collect(),
+                )
+            };
+            let rs = exported(&r)?;
+            expect_lld(
+                rs.contains("exported_data") && !rs.contains("exported_function"),
+                || format!("GNU ld should export exported_data and not exported_function: {rs:?}"),
+            )?;
+            p.check(dynlink::same("the exported symbols", &exported(&w)?, &rs));
+        }
+        "z_ibt" => {
+            let a = with(&strings(&["-Wl,-z,ibt"]));
+            let r = reference(other.link(c, false, &a, "a.out"))?;
+            let w = weld.link(c, false, &a, "a.out")?;
+            let ibt = |f: &Path| readelf_matching(f, &["-n"], &["feature"]);
+            let rl = ibt(&r)?;
+            expect_lld(rl.iter().any(|l| l.contains("IBT")), || {
+                format!("GNU ld's output should have the IBT property: {rl:?}")
+            })?;
+            p.check(same_lines("the x86 feature property", &ibt(&w)?, &rl));
+        }
+        "reverse_sections" | "thread_count" | "no_threads" => {
+            let (wf, lf): (&[&str], &[&str]) = match name {
+                "reverse_sections" => (
+                    &["-Wl,--reverse-sections"],
+                    &["-Wl,--shuffle-sections=*=-1"],
+                ),
+                "thread_count" => (&["-Wl,--thread-count=1"], &["-Wl,--threads=1"]),
+                _ => (&["-Wl,--no-threads"], &["-Wl,--threads=1"]),
+            };
+            let r = reference(lld.link(c, false, &with(&strings(lf)), "a.out"))?;
+            let w = weld.link(c, false, &with(&strings(wf)), "a.out")?;
+            let places =
+                |f: &Path| readelf_matching(f, &["-s", "-W"], &["ctor_", "helper", " main"]);
+            p.check(same_lines(
+                "the symbols' places",
+                &places(&w)?,
+                &places(&r)?,
+            ));
+            p.check(same_lines(
+                "the ELF header, program headers and allocated section headers",
+                &layout_lines(&w)?,
+                &layout_lines(&r)?,
+            ));
+            let rr = lld.run(&r)?;
+            if name == "reverse_sections" {
+                expect_lld_run(&rr, 0, "ctor helper\nctor main\nhelper\nmain 5 4\n")?;
+            }
+            p.check(same_run(&weld.run(&w)?, &rr));
+        }
+        _ => {
+            // -r of C++ with COMDAT groups, then a program linked from it by each linker.
+            let cc = Compiler::Clang;
+            let force = name == "force_group_allocation";
+            // A section per function: --relocatable-merge-sections must gather the ungrouped
+            // ones (`use_box`, `main`) into `.text`, and leave the COMDAT groups as they are.
+            let fs: &[&str] = if force { &[] } else { &["-ffunction-sections"] };
+            let t = obj("gnu_compat", "tmpl.cc", cc, fs)?;
+            let tm = obj("gnu_compat", "tmpl_main.cc", cc, fs)?;
+            let rel = |s: &Side, flags: &[&str]| -> Result<PathBuf, String> {
+                let out = s.dir.join("r.o");
+                let mut cmd = Command::new(&s.linker.path);
+                cmd.arg("-r")
+                    .args(flags)
+                    .arg(&t)
+                    .arg(&tm)
+                    .arg("-o")
+                    .arg(&out);
+                let o = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+                paths::write(&s.dir.join("r.o.link.txt"), o.report())?;
+                if !o.success() || !out.is_file() {
+                    return Err(format!("{}'s -r failed\n{}", s.label(), o.report()));
+                }
+                Ok(out)
+            };
+            let w_r = if force {
+                rel(&weld, &["--force-group-allocation"])?
+            } else {
+                rel(&weld, &["--relocatable-merge-sections"])?
+            };
+            let ws = content_sections(&w_r)?;
+            // lld has no --relocatable-merge-sections: then its plain -r is linked instead, and
+            // weld's output must hold no `.text.*` section.
+            let r_r = if force {
+                reference(rel(&lld, &["--force-group-allocation"]))?
+            } else {
+                reference(rel(&lld, &[]))?
+            };
+            if force {
+                let rs = content_sections(&r_r)?;
+                expect_lld(!rs.iter().any(|l| l.contains("GROUP")), || {
+                    format!("lld's -r --force-group-allocation output has groups: {rs:?}")
+                })?;
+                p.check(dynlink::same("the output sections", &ws, &rs));
+            } else {
+                let merged = !ws
+                    .iter()
+                    .any(|l| l.starts_with(".text.main ") || l.starts_with(".text._Z7use_boxi "));
+                let groups_kept = ws.iter().any(|l| l.ends_with(" GROUP"));
+                if !merged || !groups_kept {
+                    p.0.push(format!(
+                        "--relocatable-merge-sections should merge .text.main and \
+                         .text._Z7use_boxi into .text and keep the groups: {ws:?}"
+                    ));
+                }
+            }
+            let r_exe = reference(lld.link(cc, true, &[arg(&r_r)], "a.out"))?;
+            let w_exe = weld.link(cc, true, &[arg(&w_r)], "a.out")?;
+            let rr = lld.run(&r_exe)?;
+            expect_lld_run(&rr, 0, "8 2\n")?;
+            p.check(same_run(&weld.run(&w_exe)?, &rr));
+        }
+    }
+    p.done()
 }
 
 /// `headers_layout` variants: name, whether the program is a PIE, linker flags.

@@ -42,9 +42,11 @@ pub fn read_security_notes(config: &Config, res: &Resolved) -> (u32, Vec<Error>)
                 CetReport::Error => errors.push(Error(msg)),
             }
         }
-        if config.z.force_ibt && features & elf::GNU_PROPERTY_X86_FEATURE_1_IBT == 0 {
-            // -z cet-report has already said so, if it says anything.
-            if config.z.cet_report == CetReport::None {
+        if (config.z.force_ibt || config.z.ibt)
+            && features & elf::GNU_PROPERTY_X86_FEATURE_1_IBT == 0
+        {
+            // -z cet-report has already said so, if it says anything; GNU's -z ibt is silent.
+            if config.z.force_ibt && config.z.cet_report == CetReport::None {
                 let msg = format!(
                     "{}: -z force-ibt: file does not have GNU_PROPERTY_X86_FEATURE_1_IBT property",
                     f.name

@@ -128,6 +128,8 @@ pub struct ZOptions {
     pub defs: bool,
     pub nodelete: bool,
     pub nodlopen: bool,
+    /// `-z nodump` (GNU ld): `DF_1_NODUMP`, the object cannot be dumped by `dldump`.
+    pub nodump: bool,
     pub origin: bool,
     pub start_stop_gc: bool,
     /// `-z global`, `-z initfirst`, `-z interpose`, `-z nodefaultlib`: `DT_FLAGS_1` bits.
@@ -157,6 +159,9 @@ pub struct ZOptions {
     /// `-z force-ibt`: the output claims IBT compatibility (and gets IBT PLT entries) whatever
     /// the inputs say; inputs without the property are warned about.
     pub force_ibt: bool,
+    /// `-z ibt` (GNU ld): the IBT property (and IBT PLT) whatever the inputs say, without
+    /// `-z force-ibt`'s warnings.
+    pub ibt: bool,
     /// `-z cet-report=`.
     pub cet_report: CetReport,
     /// `-z retpolineplt`: PLT entries without indirect branches (Spectre v2).
@@ -190,6 +195,7 @@ impl Default for ZOptions {
             defs: false,
             nodelete: false,
             nodlopen: false,
+            nodump: false,
             origin: false,
             start_stop_gc: true,
             global: false,
@@ -208,6 +214,7 @@ impl Default for ZOptions {
             section_header: true,
             shstk: false,
             force_ibt: false,
+            ibt: false,
             cet_report: CetReport::None,
             retpolineplt: false,
             ifunc_noplt: false,
@@ -543,6 +550,19 @@ pub struct Config {
     /// `--filter`/`-F` and `--auxiliary`/`-f`: `DT_FILTER` and `DT_AUXILIARY` names.
     pub filters: Vec<String>,
     pub auxiliaries: Vec<String>,
+    /// `--audit=LIB` (GNU ld): `DT_AUDIT`, the libraries joined by `:`.
+    pub audit: Vec<String>,
+    /// `--depaudit=LIB`/`-P LIB` (GNU ld): `DT_DEPAUDIT`, with the `DT_AUDIT` of the shared
+    /// libraries linked against.
+    pub depaudit: Vec<String>,
+    /// `--dynamic-list-data` (GNU ld): every global data symbol is in the dynamic list.
+    pub dynamic_list_data: bool,
+    /// `--relocatable-merge-sections` (mold): under `-r`, input sections go to the output
+    /// sections a final link would give them (`.text.foo` to `.text`).
+    pub relocatable_merge_sections: bool,
+    /// `--force-group-allocation`: under `-r`, section groups are dissolved and their
+    /// members placed like any other section, as in a final link.
+    pub force_group_allocation: bool,
     /// `--exclude-libs=LIB[,:]...` (file names of archives, or `ALL`): what members of those
     /// archives define is not exported.
     pub exclude_libs: Vec<String>,
@@ -677,6 +697,11 @@ impl Default for Config {
             fini: "_fini".to_string(),
             filters: Vec::new(),
             auxiliaries: Vec::new(),
+            audit: Vec::new(),
+            depaudit: Vec::new(),
+            dynamic_list_data: false,
+            relocatable_merge_sections: false,
+            force_group_allocation: false,
             exclude_libs: Vec::new(),
             export_dynamic_symbol_lists: Vec::new(),
             pack_dyn_relocs_relr: false,

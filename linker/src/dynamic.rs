@@ -269,7 +269,10 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     Some(v) if s.version_hidden => versions.assign_versioned(s.dynamic_name(), v),
                     Some(_) => crate::version_script::Assignment::Unassigned,
                 };
-                let listed = in_list(s.dynamic_name(), demangled.as_deref());
+                // --dynamic-list-data lists every data symbol (GNU ld).
+                let data = matches!(s.sym_type, elf::STT_OBJECT | elf::STT_COMMON | elf::STT_TLS);
+                let listed = in_list(s.dynamic_name(), demangled.as_deref())
+                    || (config.dynamic_list_data && data);
                 // lld: a definition only bitcode made, which LLVM may leave out of the
                 // symbol table, is exported only when something outside bitcode names it.
                 let omittable = matches!(s.def, SymbolDef::Bitcode { .. })
@@ -538,6 +541,9 @@ pub struct DynTables {
     pub needed: Vec<u32>,
     pub soname: Option<u32>,
     pub runpath: Option<u32>,
+    /// `DT_AUDIT` and `DT_DEPAUDIT` strings (GNU ld's `--audit`, `--depaudit`).
+    pub audit: Option<u32>,
+    pub depaudit: Option<u32>,
     /// `DT_FILTER` and `DT_AUXILIARY` names (offsets in `.dynstr`).
     pub filters: Vec<u32>,
     pub auxiliaries: Vec<u32>,
@@ -624,6 +630,19 @@ pub fn build_tables(config: &Config, res: &Resolved, scan: &ScanResult) -> DynTa
     if !config.rpath.is_empty() {
         let joined = config.rpath.join(":");
         t.runpath = Some(t.add_str(joined.as_bytes()));
+    }
+    if !config.audit.is_empty() {
+        t.audit = Some(t.add_str(config.audit.join(":").as_bytes()));
+    }
+    // GNU ld: the libraries linked against pass their audit libraries on to this output.
+    let depaudit: Vec<&str> = config
+        .depaudit
+        .iter()
+        .map(String::as_str)
+        .chain(res.shared.iter().filter_map(|s| s.audit.as_deref()))
+        .collect();
+    if !depaudit.is_empty() {
+        t.depaudit = Some(t.add_str(depaudit.join(":").as_bytes()));
     }
     t.filters = config
         .filters

@@ -1879,6 +1879,12 @@ fn dynamic_tags(
     if let Some(so) = t.soname {
         tag(elf::DT_SONAME, u64::from(so));
     }
+    if let Some(a) = t.audit {
+        tag(crate::shared_files::DT_AUDIT, u64::from(a));
+    }
+    if let Some(a) = t.depaudit {
+        tag(crate::shared_files::DT_DEPAUDIT, u64::from(a));
+    }
     let exe = config.output_kind == OutputKind::Executable;
     let mut flags = 0u64;
     let mut flags1 = 0u64;
@@ -1917,6 +1923,9 @@ fn dynamic_tags(
     }
     if config.z.nodlopen {
         flags1 |= u64::from(elf::DF_1_NOOPEN);
+    }
+    if config.z.nodump {
+        flags1 |= u64::from(elf::DF_1_NODUMP);
     }
     if exe && config.pie {
         flags1 |= u64::from(elf::DF_1_PIE);

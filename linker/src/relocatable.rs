@@ -254,7 +254,9 @@ fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
         // Members of any group (COMDAT or not) of this file.
         let mut grouped = vec![false; f.sections.len()];
         for s in &f.sections {
-            if s.sh_type() == elf::SHT_GROUP {
+            // --force-group-allocation dissolves the groups: their members are placed as any
+            // other section (the COMDAT copies that lost are gone already).
+            if s.sh_type() == elf::SHT_GROUP && !config.force_group_allocation {
                 for m in group_members(s.data).skip(1) {
                     if let Some(g) = grouped.get_mut(m as usize) {
                         *g = true;
@@ -264,6 +266,9 @@ fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
         }
         for (si, s) in f.sections.iter().enumerate() {
             if s.sh_type() == elf::SHT_GROUP {
+                if config.force_group_allocation {
+                    continue;
+                }
                 // A group is kept when its members are (a losing COMDAT copy's are discarded).
                 let kept = group_members(s.data)
                     .skip(1)
@@ -321,23 +326,29 @@ fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
             // (mergeable ones deduplicated only within themselves), but for the one
             // `.note.GNU-stack` marker lld writes in place of the inputs'.
             let alone = grouped[si] || (config.unique && s.name != b".note.GNU-stack");
+            // --relocatable-merge-sections: the final link's output section names.
+            let name: &[u8] = if config.relocatable_merge_sections && !grouped[si] {
+                s.output_name.as_bytes()
+            } else {
+                s.name
+            };
             let out = if alone {
                 None
             } else {
                 by_key
-                    .get(&(s.name.to_vec(), s.sh_type(), entsize, link_order))
+                    .get(&(name.to_vec(), s.sh_type(), entsize, link_order))
                     .copied()
             };
             let out = match out {
                 Some(o) => o,
                 None => {
-                    let mut os = OutSection::new(s.name, s.sh_type(), flags, s.shdr.sh_entsize(LE));
+                    let mut os = OutSection::new(name, s.sh_type(), flags, s.shdr.sh_entsize(LE));
                     os.link_order = link_order;
                     os.in_group = grouped[si];
                     sections.push(os);
                     let o = (sections.len() - 1) as u32;
                     if !alone {
-                        by_key.insert((s.name.to_vec(), s.sh_type(), entsize, link_order), o);
+                        by_key.insert((name.to_vec(), s.sh_type(), entsize, link_order), o);
                     }
                     o
                 }

@@ -30,6 +30,8 @@ pub struct SharedFile {
     /// `DT_NEEDED` entries of the library itself (for `--no-allow-shlib-undefined` and
     /// `-rpath-link` style checks).
     pub needed: Vec<String>,
+    /// `DT_AUDIT` of the library (GNU ld passes it on as the output's `DT_DEPAUDIT`).
+    pub audit: Option<String>,
     /// Address ranges that are read-only at run time: non-writable PT_LOADs and PT_GNU_RELRO
     /// (copies of data there go to `.bss.rel.ro`, as lld decides).
     pub read_only_ranges: Vec<(u64, u64)>,
@@ -37,6 +39,10 @@ pub struct SharedFile {
     /// the alignment a copy of the symbol needs.
     pub section_aligns: Vec<u64>,
 }
+
+/// `DT_AUDIT` and `DT_DEPAUDIT` (GNU extensions the `object` crate does not name).
+pub const DT_AUDIT: u32 = 0x6fff_fefc;
+pub const DT_DEPAUDIT: u32 = 0x6fff_fefb;
 
 impl SharedFile {
     /// Parses an ELF64 x86-64 shared object.
@@ -111,6 +117,7 @@ impl SharedFile {
         };
         let mut soname = None;
         let mut needed = Vec::new();
+        let mut audit = None;
         for e in dynamic.chunks_exact(16) {
             let tag = u64::from_le_bytes(e[0..8].try_into().unwrap_or([0; 8]));
             let val = u64::from_le_bytes(e[8..16].try_into().unwrap_or([0; 8]));
@@ -124,6 +131,10 @@ impl SharedFile {
                     if let Some(s) = cstr(dynstr, val as usize) {
                         needed.push(String::from_utf8_lossy(s).into_owned());
                     }
+                }
+                DT_AUDIT => {
+                    audit =
+                        cstr(dynstr, val as usize).map(|s| String::from_utf8_lossy(s).into_owned())
                 }
                 _ => {}
             }
@@ -143,6 +154,7 @@ impl SharedFile {
             verdef_names,
             as_needed,
             needed,
+            audit,
             read_only_ranges: read_only_ranges(header, data),
             section_aligns,
         })
