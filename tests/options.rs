@@ -86,7 +86,8 @@
 //!   section, run.
 //! * `gnu_compat`: options GNU ld or mold has and lld lacks, compared with GNU ld (`--audit`,
 //!   `--depaudit`/`-P` and the `DT_AUDIT` of a library linked against, `-z nodump`,
-//!   `--dynamic-list-data`, `-z ibt`) or with lld's own spelling (`--reverse-sections` as
+//!   `--dynamic-list-data`, `-z ibt`, `-z x86-64-vN`, `--default-symver`), checked alone
+//!   (mold's `--spare-program-headers`, `--section-align`) or with lld's own spelling (`--reverse-sections` as
 //!   `--shuffle-sections='*=-1'`, `--thread-count=1` and `--no-threads` as `--threads=1`), and
 //!   `-r` with `--force-group-allocation` (lld's) and `--relocatable-merge-sections` (mold's):
 //!   the tags, symbols, properties or sections the option changes, the layout, the run.
@@ -5092,6 +5093,11 @@ const GNU_COMPAT_VARIANTS: &[(&str, CompatReference)] = &[
     ("z_nodump", CompatReference::GnuLd),
     ("dynamic_list_data", CompatReference::GnuLd),
     ("z_ibt", CompatReference::GnuLd),
+    ("z_isa_level", CompatReference::GnuLd),
+    ("default_symver", CompatReference::GnuLd),
+    ("default_symver_soname", CompatReference::GnuLd),
+    ("spare_program_headers", CompatReference::Lld),
+    ("section_align", CompatReference::Lld),
     ("reverse_sections", CompatReference::Lld),
     ("thread_count", CompatReference::Lld),
     ("no_threads", CompatReference::Lld),
@@ -5209,6 +5215,66 @@ fn gnu_compat(dir: &Path, name: &str, reference_linker: CompatReference) -> Chec
                 || format!("GNU ld should export exported_data and not exported_function: {rs:?}"),
             )?;
             p.check(dynlink::same("the exported symbols", &exported(&w)?, &rs));
+        }
+        "z_isa_level" => {
+            let a = with(&strings(&["-Wl,-z,x86-64-v2", "-Wl,-z,x86-64-v3"]));
+            let r = reference(other.link(c, false, &a, "a.out"))?;
+            let w = weld.link(c, false, &a, "a.out")?;
+            let isa = |f: &Path| readelf_matching(f, &["-n"], &["ISA"]);
+            let rl = isa(&r)?;
+            expect_lld(rl.iter().any(|l| l.contains("x86-64-v3")), || {
+                format!("GNU ld's output should need x86-64-v3: {rl:?}")
+            })?;
+            p.check(same_lines("the ISA property", &isa(&w)?, &rl));
+        }
+        "default_symver" | "default_symver_soname" => {
+            let lib_o = obj("gnu_compat", "audited.c", c, &["-fPIC"])?;
+            let mut a = strings(&["-shared", &arg(&lib_o), "-Wl,--default-symver"]);
+            if name == "default_symver_soname" {
+                a.push("-Wl,-soname,libnamed.so.1".to_string());
+            }
+            let r = reference(other.link(c, false, &a, "libdef.so"))?;
+            let w = weld.link(c, false, &a, "libdef.so")?;
+            let versioned = |f: &Path| -> Result<Vec<String>, String> {
+                Ok(readelf_matching(f, &["--dyn-syms", "-W"], &["audited"])?
+                    .iter()
+                    .filter_map(|l| l.split_whitespace().last().map(str::to_string))
+                    .collect())
+            };
+            let rl = versioned(&r)?;
+            expect_lld(rl.iter().any(|l| l.contains("audited@@")), || {
+                format!("GNU ld should version audited: {rl:?}")
+            })?;
+            p.check(same_lines("the versioned symbol", &versioned(&w)?, &rl));
+            let defs = |f: &Path| readelf_matching(f, &["-V"], &["Name:"]);
+            p.check(same_lines(
+                "the version definitions",
+                &defs(&w)?,
+                &defs(&r)?,
+            ));
+        }
+        "spare_program_headers" | "section_align" => {
+            // lld has neither: weld's output is its plain link plus exactly the change asked.
+            let (flag, check) = match name {
+                "spare_program_headers" => ("-Wl,--spare-program-headers=3", "NULL"),
+                _ => ("-Wl,--section-align=.data=4096", ".data"),
+            };
+            let w = weld.link(c, false, &with(&strings(&[flag])), "a.out")?;
+            let plain = weld.link(c, false, &with(&[]), "plain.out")?;
+            let r = reference(lld.link(c, false, &with(&[]), "a.out"))?;
+            let lines = readelf_matching(&w, &["-l", "-S", "-W"], &[check])?;
+            let ok = if name == "spare_program_headers" {
+                lines.iter().filter(|l| l.starts_with("NULL")).count() == 3
+                    && readelf_matching(&plain, &["-l", "-W"], &["NULL"])?.is_empty()
+            } else {
+                lines
+                    .iter()
+                    .any(|l| l.contains(".data") && l.ends_with(" 4096"))
+            };
+            if !ok {
+                p.0.push(format!("{flag} did not do what it says: {lines:?}"));
+            }
+            p.check(same_run(&weld.run(&w)?, &lld.run(&r)?));
         }
         "z_ibt" => {
             let a = with(&strings(&["-Wl,-z,ibt"]));

@@ -73,14 +73,39 @@ fn in_link(f: &ObjectFile) -> bool {
 
 /// The `GNU_PROPERTY_X86_FEATURE_1_AND` bits of one object (0 without a note).
 fn feature_1_and(f: &ObjectFile) -> u32 {
+    property(f, elf::GNU_PROPERTY_X86_FEATURE_1_AND)
+}
+
+/// A 4-byte x86 property of an object's `.note.gnu.property` sections (0 when absent).
+fn property(f: &ObjectFile, ty: u32) -> u32 {
     f.sections
         .iter()
         .filter(|s| s.kind == SectionKind::GnuProperty)
-        .fold(0, |acc, s| acc | read_feature_1_and(s.data))
+        .fold(0, |acc, s| acc | read_property(s.data, ty))
+}
+
+/// The ISA levels the output says it needs: none, as in lld, unless GNU ld's `-z x86-64-vN`
+/// asks for one; then, as GNU ld, also every level an input needs.
+pub fn isa_needed(config: &Config, res: &Resolved) -> u32 {
+    if config.z.isa_level_needed == 0 {
+        return 0;
+    }
+    res.files
+        .iter()
+        .filter(|f| in_link(f))
+        .fold(config.z.isa_level_needed, |acc, f| {
+            acc | property(f, GNU_PROPERTY_X86_ISA_1_NEEDED)
+        })
 }
 
 /// The `GNU_PROPERTY_X86_FEATURE_1_AND` value in the notes of one `.note.gnu.property` section.
+#[cfg(test)]
 fn read_feature_1_and(data: &[u8]) -> u32 {
+    read_property(data, elf::GNU_PROPERTY_X86_FEATURE_1_AND)
+}
+
+/// The OR of the values of property `want` in the notes of one `.note.gnu.property` section.
+fn read_property(data: &[u8], want: u32) -> u32 {
     let rd = |d: &[u8], o: usize| {
         d.get(o..o + 4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -102,7 +127,7 @@ fn read_feature_1_and(data: &[u8]) -> u32 {
                 let (Some(pt), Some(psz)) = (rd(data, p), rd(data, p + 4)) else {
                     break;
                 };
-                if pt == elf::GNU_PROPERTY_X86_FEATURE_1_AND && psz >= 4 {
+                if pt == want && psz >= 4 {
                     out |= rd(data, p + 8).unwrap_or(0);
                 }
                 p += 8 + crate::layout::align_to(u64::from(psz), 8) as usize;
@@ -113,21 +138,35 @@ fn read_feature_1_and(data: &[u8]) -> u32 {
     out
 }
 
-/// The output's `.note.gnu.property`: one `GNU_PROPERTY_X86_FEATURE_1_AND` property holding
-/// `and` (the features every input has), or nothing when no feature is left.
-pub fn gnu_property_note(and: u32) -> Vec<u8> {
-    if and == 0 {
+/// `GNU_PROPERTY_X86_ISA_1_NEEDED`: the x86-64 ISA levels the program needs.
+const GNU_PROPERTY_X86_ISA_1_NEEDED: u32 = 0xc000_8002;
+
+/// The output's `.note.gnu.property`: a `GNU_PROPERTY_X86_FEATURE_1_AND` property holding
+/// `and` (the features every input has) and, for GNU ld's `-z x86-64-vN`, a
+/// `GNU_PROPERTY_X86_ISA_1_NEEDED` one; nothing when neither has a bit set.
+pub fn gnu_property_note(and: u32, isa_needed: u32) -> Vec<u8> {
+    let props: Vec<(u32, u32)> = [
+        (elf::GNU_PROPERTY_X86_FEATURE_1_AND, and),
+        (GNU_PROPERTY_X86_ISA_1_NEEDED, isa_needed),
+    ]
+    .into_iter()
+    .filter(|&(_, v)| v != 0)
+    .collect();
+    if props.is_empty() {
         return Vec::new();
     }
     let mut v = Vec::new();
     v.extend_from_slice(&4u32.to_le_bytes());
-    v.extend_from_slice(&16u32.to_le_bytes());
+    v.extend_from_slice(&(16 * props.len() as u32).to_le_bytes());
     v.extend_from_slice(&elf::NT_GNU_PROPERTY_TYPE_0.to_le_bytes());
     v.extend_from_slice(b"GNU\0");
-    v.extend_from_slice(&elf::GNU_PROPERTY_X86_FEATURE_1_AND.to_le_bytes());
-    v.extend_from_slice(&4u32.to_le_bytes());
-    v.extend_from_slice(&and.to_le_bytes());
-    v.extend_from_slice(&0u32.to_le_bytes());
+    // Each property: type, size, the 4-byte value, padding to 8.
+    for (ty, value) in props {
+        v.extend_from_slice(&ty.to_le_bytes());
+        v.extend_from_slice(&4u32.to_le_bytes());
+        v.extend_from_slice(&value.to_le_bytes());
+        v.extend_from_slice(&0u32.to_le_bytes());
+    }
     v
 }
 

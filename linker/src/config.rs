@@ -162,6 +162,8 @@ pub struct ZOptions {
     /// `-z ibt` (GNU ld): the IBT property (and IBT PLT) whatever the inputs say, without
     /// `-z force-ibt`'s warnings.
     pub ibt: bool,
+    /// `-z x86-64-baseline|v2|v3|v4` (GNU ld): the `GNU_PROPERTY_X86_ISA_1_NEEDED` bits.
+    pub isa_level_needed: u32,
     /// `-z cet-report=`.
     pub cet_report: CetReport,
     /// `-z retpolineplt`: PLT entries without indirect branches (Spectre v2).
@@ -215,6 +217,7 @@ impl Default for ZOptions {
             shstk: false,
             force_ibt: false,
             ibt: false,
+            isa_level_needed: 0,
             cet_report: CetReport::None,
             retpolineplt: false,
             ifunc_noplt: false,
@@ -563,6 +566,13 @@ pub struct Config {
     /// `--force-group-allocation`: under `-r`, section groups are dissolved and their
     /// members placed like any other section, as in a final link.
     pub force_group_allocation: bool,
+    /// `--spare-program-headers=N` (mold): N extra `PT_NULL` program headers.
+    pub spare_program_headers: usize,
+    /// `--default-symver` (GNU ld): a shared object's unversioned exported definitions get
+    /// the version named by its soname (or its file name).
+    pub default_symver: bool,
+    /// `--section-align=NAME=ALIGN` (mold): the least alignment of an output section.
+    pub section_align: Vec<(String, u64)>,
     /// `--exclude-libs=LIB[,:]...` (file names of archives, or `ALL`): what members of those
     /// archives define is not exported.
     pub exclude_libs: Vec<String>,
@@ -702,6 +712,9 @@ impl Default for Config {
             dynamic_list_data: false,
             relocatable_merge_sections: false,
             force_group_allocation: false,
+            spare_program_headers: 0,
+            default_symver: false,
+            section_align: Vec::new(),
             exclude_libs: Vec::new(),
             export_dynamic_symbol_lists: Vec::new(),
             pack_dyn_relocs_relr: false,

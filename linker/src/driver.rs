@@ -73,6 +73,16 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     res.versions =
         crate::version_script::Versions::load(&config.version_scripts, &config.search_paths)
             .map_err(|e| vec![e])?;
+    if config.default_symver && config.output_kind == OutputKind::SharedObject {
+        // GNU ld names the version after the soname, or the output file without one.
+        let name = config.soname.clone().unwrap_or_else(|| {
+            config
+                .output
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        });
+        res.versions.add_default_version(&name);
+    }
     if let Some(path) = &config.retain_symbols_file {
         res.versions
             .add_retain_symbols_file(path)

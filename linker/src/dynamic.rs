@@ -312,6 +312,11 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     crate::version_script::Assignment::Version(n) => s.version = n,
                     _ => {}
                 }
+                if let Some(d) = versions.default_index {
+                    if s.version <= 1 && export && s.is_defined() && !s.is_shared() {
+                        s.version = d;
+                    }
+                }
                 if let Some(v) = s.symver {
                     if let Some(n) = versions.index_of(v) {
                         s.version = n;

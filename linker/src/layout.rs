@@ -729,7 +729,8 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     }
     // lld makes the merged property note after its other notes (and input notes come
     // first), so among the notes it comes last.
-    let gnu_property = crate::cet::gnu_property_note(res.and_features);
+    let gnu_property =
+        crate::cet::gnu_property_note(res.and_features, crate::cet::isa_needed(config, res));
     if !gnu_property.is_empty() {
         add_synth(
             &mut b,
@@ -1225,7 +1226,17 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     let mut remap = vec![0u32; b.sections.len()];
     for (new, &old) in order.iter().enumerate() {
         remap[old as usize] = new as u32;
-        sections.push(b.sections[old as usize].clone());
+        let mut os = b.sections[old as usize].clone();
+        // mold's --section-align=NAME=ALIGN raises an output section's alignment.
+        if let Some(&(_, align)) = config
+            .section_align
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == os.name)
+        {
+            os.align = os.align.max(align);
+        }
+        sections.push(os);
     }
     for v in synthetic_index.values_mut() {
         v.0 = remap[v.0 as usize];
@@ -2159,7 +2170,9 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         + usize::from(!config.z.nognustack)
         + usize::from(config.z.wxneeded)
         + notes.len()
-        + usize::from(has_gnu_property);
+        + usize::from(has_gnu_property)
+        // mold's --spare-program-headers: PT_NULL entries a later tool may fill in.
+        + config.spare_program_headers;
     let headers = EHDR_SIZE + PHDR_SIZE * nphdr as u64;
 
     let mut addr = base + headers;

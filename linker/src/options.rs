@@ -1089,6 +1089,22 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--unique"], Flag, Implemented, "Creates a separate output section for every orphan input section", "", |s, _| { s.config.unique = true; Ok(()) }},
     opt! {["--force-group-allocation"], Flag, Implemented, "Only meaningful for -r. Section groups are discarded", "", |s, _| { s.config.force_group_allocation = true; Ok(()) }},
     opt! {["--relocatable-merge-sections"], Flag, Implemented, "With -r, merge input sections into the output sections a final link would make (.text.foo into .text; mold's; not in lld)", "", |s, _| { s.config.relocatable_merge_sections = true; Ok(()) }},
+    opt! {["--spare-program-headers"], Value, Implemented, "Reserve N extra PT_NULL program headers (mold's; not in lld)", "", |s, v| {
+        let v = value(v);
+        s.config.spare_program_headers = parse_int(v).ok_or_else(|| err!("--spare-program-headers: expected a non-negative integer, but got '{v}'"))? as usize;
+        Ok(())
+    }},
+    opt! {["--section-align"], Value, Implemented, "Align output section NAME to at least ALIGN: NAME=ALIGN (mold's; not in lld)", "", |s, v| {
+        let v = value(v);
+        let (name, align) = v.split_once('=').ok_or_else(|| err!("--section-align: expected <section>=<alignment>, but got '{v}'"))?;
+        let n = parse_int(align).ok_or_else(|| err!("--section-align: expected an integer, but got '{align}'"))?;
+        if !n.is_power_of_two() {
+            bail!("--section-align: {align}: alignment must be a power of 2");
+        }
+        s.config.section_align.push((name.to_string(), n));
+        Ok(())
+    }},
+    opt! {["--default-symver"], Flag, Implemented, "Give unversioned exported definitions of a shared object the version named by its soname (GNU ld's; not in lld)", "", |s, _| { s.config.default_symver = true; Ok(()) }},
     opt! {["--reverse-sections"], Flag, Implemented, "Reverse the input sections of every output section (mold's; lld's --shuffle-sections='*=-1')", "", |s, _| { s.config.shuffle_sections.push(("*".to_string(), u32::MAX)); Ok(()) }},
     opt! {["--no-quick-exit", "--quick-exit"], Flag, IgnoredTuningOnly, "How the linker process ends (mold's; no effect)", "", accept},
     opt! {["--retain-symbols-file"], Value, Implemented, "Retain only the symbols listed in the file (as lld: an anonymous version script making the others local)", "Retain only the symbols listed in the file", |s, v| { s.config.retain_symbols_file = Some(PathBuf::from(value(v))); Ok(()) }},
@@ -1420,6 +1436,10 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z rodynamic"], ZKeyword, Implemented, "Make the .dynamic section read-only", "", |s, _| { s.config.z.rodynamic = true; Ok(()) }},
     opt! {["-z wxneeded"], ZKeyword, Implemented, "Set PT_OPENBSD_WXNEEDED", "", |s, _| { s.config.z.wxneeded = true; Ok(()) }},
     opt! {["-z shstk"], ZKeyword, Implemented, "Force the SHSTK (shadow stack) GNU property", "", |s, _| { s.config.z.shstk = true; Ok(()) }},
+    opt! {["-z x86-64-baseline"], ZKeyword, Implemented, "Mark the output as needing the x86-64 baseline ISA (GNU_PROPERTY_X86_ISA_1_NEEDED; GNU ld's, lld warns)", "", |s, _| { s.config.z.isa_level_needed = 1; Ok(()) }},
+    opt! {["-z x86-64-v2"], ZKeyword, Implemented, "Mark the output as needing x86-64-v2 (GNU ld's, lld warns)", "", |s, _| { s.config.z.isa_level_needed = 2; Ok(()) }},
+    opt! {["-z x86-64-v3"], ZKeyword, Implemented, "Mark the output as needing x86-64-v3 (GNU ld's, lld warns)", "", |s, _| { s.config.z.isa_level_needed = 4; Ok(()) }},
+    opt! {["-z x86-64-v4"], ZKeyword, Implemented, "Mark the output as needing x86-64-v4 (GNU ld's, lld warns)", "", |s, _| { s.config.z.isa_level_needed = 8; Ok(()) }},
     opt! {["-z ibt"], ZKeyword, Implemented, "Mark the output IBT-compatible and use the IBT PLT, whatever the inputs say (GNU ld's; lld warns)", "", |s, _| { s.config.z.ibt = true; Ok(()) }},
     opt! {["-z force-ibt"], ZKeyword, Implemented, "Force enable Intel Indirect Branch Tracking in PLT, warn if an input ELF file does not have GNU_PROPERTY_X86_FEATURE_1_IBT property", "", |s, _| { s.config.z.force_ibt = true; Ok(()) }},
     // lld splits the keyword at `=`, so a bare `-z cet-report` is an empty, unknown value.

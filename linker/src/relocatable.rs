@@ -289,7 +289,10 @@ fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
             let flags = s.flags() & !u64::from(elf::SHF_COMPRESSED);
             if s.kind == SectionKind::GnuProperty {
                 // One note for all inputs, written once the AND of their features is known.
-                let note = crate::cet::gnu_property_note(res.and_features);
+                let note = crate::cet::gnu_property_note(
+                    res.and_features,
+                    crate::cet::isa_needed(config, res),
+                );
                 if property.is_none() && !note.is_empty() {
                     let mut os = OutSection::new(
                         b".note.gnu.property",

@@ -306,6 +306,8 @@ pub struct Versions {
     /// Named versions in definition order; the version index of `names[i]` is `i + 2`.
     pub names: Vec<String>,
     nodes: Vec<(u16, VersionNode)>,
+    /// `--default-symver`: the version unversioned exported definitions take.
+    pub default_index: Option<u16>,
 }
 
 impl Versions {
@@ -340,6 +342,19 @@ impl Versions {
 
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
+    }
+
+    /// GNU ld's `--default-symver`: one more named version (the shared object's soname) that
+    /// unversioned exported definitions take; its index.
+    pub fn add_default_version(&mut self, name: &str) {
+        let index = match self.index_of(name.as_bytes()) {
+            Some(i) => i,
+            None => {
+                self.names.push(name.to_string());
+                self.names.len() as u16 + 1
+            }
+        };
+        self.default_index = Some(index);
     }
 
     /// `--retain-symbols-file=FILE`, which lld reads as one more anonymous version script:
