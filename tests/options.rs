@@ -87,7 +87,8 @@
 //! * `gnu_compat`: options GNU ld or mold has and lld lacks, compared with GNU ld (`--audit`,
 //!   `--depaudit`/`-P` and the `DT_AUDIT` of a library linked against, `-z nodump`,
 //!   `--dynamic-list-data`, `-z ibt`, `-z x86-64-vN`, `--default-symver`), checked alone
-//!   (mold's `--spare-program-headers`, `--section-align`) or with lld's own spelling (`--reverse-sections` as
+//!   (mold's `--spare-program-headers`, `--section-align`, `--hash-style=none`,
+//!   `-z execstack-if-needed`) or with lld's own spelling (`--reverse-sections` as
 //!   `--shuffle-sections='*=-1'`, `--thread-count=1` and `--no-threads` as `--threads=1`), and
 //!   `-r` with `--force-group-allocation` (lld's) and `--relocatable-merge-sections` (mold's):
 //!   the tags, symbols, properties or sections the option changes, the layout, the run.
@@ -5098,6 +5099,8 @@ const GNU_COMPAT_VARIANTS: &[(&str, CompatReference)] = &[
     ("default_symver_soname", CompatReference::GnuLd),
     ("spare_program_headers", CompatReference::Lld),
     ("section_align", CompatReference::Lld),
+    ("hash_style_none", CompatReference::Lld),
+    ("execstack_if_needed", CompatReference::Lld),
     ("reverse_sections", CompatReference::Lld),
     ("thread_count", CompatReference::Lld),
     ("no_threads", CompatReference::Lld),
@@ -5275,6 +5278,76 @@ fn gnu_compat(dir: &Path, name: &str, reference_linker: CompatReference) -> Chec
                 p.0.push(format!("{flag} did not do what it says: {lines:?}"));
             }
             p.check(same_run(&weld.run(&w)?, &lld.run(&r)?));
+        }
+        "hash_style_none" => {
+            // mold's --hash-style=none: a library without .hash and .gnu.hash, else lld's.
+            let lib_o = obj("gnu_compat", "audited.c", c, &["-fPIC"])?;
+            let a = |extra: &[&str]| {
+                let mut v = strings(&["-shared", &arg(&lib_o)]);
+                v.extend(strings(extra));
+                v
+            };
+            let w = weld.link(
+                c,
+                false,
+                &a(&["-Wl,--hash-style=both", "-Wl,--hash-style=none"]),
+                "lib.so",
+            )?;
+            let r = reference(lld.link(c, false, &a(&["-Wl,--hash-style=both"]), "lib.so"))?;
+            let hashes = |f: &Path| readelf_matching(f, &["-S", "-d", "-W"], &["HASH"]);
+            let (wh, rh) = (hashes(&w)?, hashes(&r)?);
+            expect_lld(!rh.is_empty(), || {
+                "lld's library should have hash tables".to_string()
+            })?;
+            if !wh.is_empty() {
+                p.0.push(format!("--hash-style=none left hash tables: {wh:?}"));
+            }
+            let others = |f: &Path| -> Result<Vec<String>, String> {
+                Ok(readelf_matching(f, &["-d"], &["("])?
+                    .into_iter()
+                    .filter(|l| !l.contains("HASH"))
+                    .collect())
+            };
+            p.check(same_lines(
+                "the other dynamic tags",
+                &others(&w)?,
+                &others(&r)?,
+            ));
+        }
+        "execstack_if_needed" => {
+            let o = obj("gnu_compat", "execstack.s", c, &[])?;
+            let stack = |f: &Path| readelf_matching(f, &["-l", "-W"], &["GNU_STACK"]);
+            let w = weld.link(
+                c,
+                false,
+                &[arg(&o), "-Wl,-z,execstack-if-needed".to_string()],
+                "a.out",
+            )?;
+            let r = reference(lld.link(
+                c,
+                false,
+                &[arg(&o), "-Wl,-z,execstack".to_string()],
+                "a.out",
+            ))?;
+            let rl = stack(&r)?;
+            expect_lld(rl.iter().any(|l| l.contains("RWE")), || {
+                format!("lld's -z execstack should give RWE: {rl:?}")
+            })?;
+            p.check(same_lines(
+                "PT_GNU_STACK with the option (lld: -z execstack)",
+                &stack(&w)?,
+                &rl,
+            ));
+            p.check(same_run(&weld.run(&w)?, &lld.run(&r)?));
+            // Without it, lld 22 refuses the object (a warning under --noinhibit-exec).
+            for extra in [&[][..], &["--noinhibit-exec"][..]] {
+                let mut args = vec![arg(&o), "-e".to_string(), "main".to_string()];
+                args.extend(strings(extra));
+                let (l2, w2) = sides(&dir.join(format!("direct{}", extra.len())))?;
+                let lo = link_directly(dir, &l2, &args)?;
+                let wo = link_directly(dir, &w2, &args)?;
+                p.0.extend(same_outcome(&wo, &lo, &w2, &l2)?.0);
+            }
         }
         "z_ibt" => {
             let a = with(&strings(&["-Wl,-z,ibt"]));

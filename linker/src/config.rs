@@ -78,6 +78,8 @@ pub enum HashStyle {
     Sysv,
     Gnu,
     Both,
+    /// mold's `none`: no hash table (the loader then cannot look symbols up in the object).
+    None,
 }
 
 /// `--unresolved-symbols=`.
@@ -121,6 +123,9 @@ pub struct ZOptions {
     pub relro: bool,
     pub now: bool,
     pub execstack: bool,
+    /// `-z execstack-if-needed` (mold): an executable stack when an input's
+    /// `.note.GNU-stack` asks for one.
+    pub execstack_if_needed: bool,
     pub separate_code: bool,
     /// `-z separate-loadable-segments`: every PT_LOAD in pages of its own.
     pub separate_loadable: bool,
@@ -191,6 +196,7 @@ impl Default for ZOptions {
             relro: true,
             now: false,
             execstack: false,
+            execstack_if_needed: false,
             separate_code: false,
             separate_loadable: false,
             text: true,

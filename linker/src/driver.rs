@@ -223,6 +223,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     res.and_features = and_features;
     let mut version_errors = crate::dynamic::check_versions(&config, &res);
     version_errors.extend(crate::dynamic::check_shlib_undefined(&config, &res));
+    version_errors.extend(layout::check_executable_stack(&config, &res));
     if !version_errors.is_empty() {
         return Err([cet_errors, version_errors].concat());
     }

@@ -270,6 +270,8 @@ pub struct Layout {
     pub shoff: u64,
     /// Whether the section header table is written (`-z nosectionheader` says no).
     pub section_headers: bool,
+    /// `-z execstack-if-needed` and an input's `.note.GNU-stack` is executable.
+    pub inputs_want_execstack: bool,
     pub symtab: Vec<SymtabEntry>,
     pub symtab_first_global: u32,
     pub strtab: Vec<u8>,
@@ -1438,6 +1440,12 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
         non_alloc_start: 0,
         shoff: 0,
         section_headers: config.z.section_header,
+        inputs_want_execstack: config.z.execstack_if_needed
+            && res.files.iter().any(|f| {
+                f.sections.iter().any(|s| {
+                    s.name == b".note.GNU-stack" && s.flags() & u64::from(elf::SHF_EXECINSTR) != 0
+                })
+            }),
         symtab,
         symtab_first_global,
         strtab,
@@ -2107,6 +2115,34 @@ fn pflags(config: &Config, class: u8) -> u32 {
     }
 }
 
+/// lld 22's check of the inputs' `.note.GNU-stack`: an object asking for an executable stack
+/// is an error (a warning under `--noinhibit-exec`) unless `-z execstack` grants it, or mold's
+/// `-z execstack-if-needed` lets the inputs decide.
+pub fn check_executable_stack(config: &Config, res: &Resolved) -> Vec<crate::error::Error> {
+    if config.z.execstack || config.z.execstack_if_needed {
+        return Vec::new();
+    }
+    let mut errors = Vec::new();
+    for f in &res.files {
+        let wants = f.sections.iter().any(|s| {
+            s.name == b".note.GNU-stack" && s.flags() & u64::from(elf::SHF_EXECINSTR) != 0
+        });
+        if !wants {
+            continue;
+        }
+        let msg = format!(
+            "{}: requires an executable stack, but -z execstack is not specified",
+            f.name
+        );
+        if !config.noinhibit_exec {
+            errors.push(crate::error::Error(msg));
+        } else if let Err(e) = config.warn(&msg) {
+            errors.push(e);
+        }
+    }
+    errors
+}
+
 /// For each allocated section in order: whether it follows a NOBITS section of its own class,
 /// which makes lld start a new PT_LOAD there (`.tbss` is in no PT_LOAD and does not count).
 fn load_starts(config: &Config, lay: &Layout) -> Vec<bool> {
@@ -2526,7 +2562,7 @@ fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     if !config.z.nognustack {
         segs.push(Segment {
             p_type: elf::PT_GNU_STACK,
-            flags: if config.z.execstack {
+            flags: if config.z.execstack || lay.inputs_want_execstack {
                 elf::PF_R | elf::PF_W | elf::PF_X
             } else {
                 elf::PF_R | elf::PF_W

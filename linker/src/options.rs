@@ -556,6 +556,7 @@ fn hash_style(s: &mut ParseState, v: Option<&str>) -> Result<()> {
         "sysv" => HashStyle::Sysv,
         "gnu" => HashStyle::Gnu,
         "both" => HashStyle::Both,
+        "none" => HashStyle::None,
         other => bail!("unknown --hash-style: {other}"),
     };
     Ok(())
@@ -1226,7 +1227,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--Bno-symbolic"], Flag, Implemented, "Don't bind default visibility defined symbols locally for -shared (default)", "", |s, _| { bsymbolic(s, Bsymbolic::None); Ok(()) }},
     opt! {["--Bsymbolic-non-weak"], Flag, Implemented, "Bind default visibility defined STB_GLOBAL symbols locally for -shared", "", |s, _| { bsymbolic(s, Bsymbolic::NonWeak); Ok(()) }},
     opt! {["--Bsymbolic-non-weak-functions"], Flag, Implemented, "Bind default visibility defined STB_GLOBAL function symbols locally for -shared", "", |s, _| { bsymbolic(s, Bsymbolic::NonWeakFunctions); Ok(()) }},
-    opt! {["--hash-style"], Value, Implemented, "Specify hash style (sysv, gnu or both)", "", hash_style},
+    opt! {["--hash-style"], Value, Implemented, "Specify hash style (sysv, gnu, both, or mold's none)", "Specify hash style (sysv, gnu or both)", hash_style},
     opt! {["--pack-dyn-relocs"], Value, Implemented, "Pack dynamic relocations in the given format (none, android, relr, android+relr)", "Pack dynamic relocations in the given format", pack_dyn_relocs},
     opt! {["--use-android-relr-tags"], Flag, Implemented, "Use SHT_ANDROID_RELR / DT_ANDROID_RELR* tags instead of SHT_RELR / DT_RELR*", "", |s, _| { s.config.use_android_relr_tags = true; Ok(()) }},
     opt! {["--no-use-android-relr-tags"], Flag, Implemented, "Use SHT_RELR / DT_RELR* tags (default)", "", |s, _| { s.config.use_android_relr_tags = false; Ok(()) }},
@@ -1395,6 +1396,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["-z norelro"], ZKeyword, Implemented, "Do not create a PT_GNU_RELRO segment", "", |s, _| { s.config.z.relro = false; Ok(()) }},
     opt! {["-z now"], ZKeyword, Implemented, "Resolve all symbols at load time (DF_BIND_NOW)", "", |s, _| { s.config.z.now = true; Ok(()) }},
     opt! {["-z lazy"], ZKeyword, Implemented, "Lazy function binding (default)", "", |s, _| { s.config.z.now = false; Ok(()) }},
+    opt! {["-z execstack-if-needed"], ZKeyword, Implemented, "Make the main stack executable if an input's .note.GNU-stack is (mold's; lld warns)", "", |s, _| { s.config.z.execstack_if_needed = true; Ok(()) }},
     opt! {["-z execstack"], ZKeyword, Implemented, "Make the main stack executable (PT_GNU_STACK RWX)", "", |s, _| { s.config.z.execstack = true; Ok(()) }},
     opt! {["-z noexecstack"], ZKeyword, Implemented, "Make the main stack non-executable (default)", "", |s, _| { s.config.z.execstack = false; Ok(()) }},
     opt! {["-z nognustack"], ZKeyword, Implemented, "Do not emit PT_GNU_STACK", "", |s, _| { s.config.z.nognustack = true; Ok(()) }},
