@@ -364,8 +364,24 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
         // GNU ld's name for the gABI format, which is what zlib means to lld (a weld extension:
         // lld rejects it; mold's tests use it).
         let v = if v == "zlib-gabi" { "zlib" } else { v.as_str() };
-        c.compress_debug_sections = Compression::from_name(v)
+        // mold's `zlib:LEVEL`/`zstd:LEVEL` (lld knows no level here: a weld extension).
+        let (kind, level) = match v.split_once(':') {
+            Some((kind @ ("zlib" | "zstd"), level)) if level.parse::<i64>().is_ok() => {
+                let (lo, hi) = if kind == "zlib" { (0, 9) } else { (1, 22) };
+                let n = crate::options::parse_int(level)
+                    .filter(|n| (lo..=hi).contains(n))
+                    .ok_or_else(|| {
+                        err!(
+                            "--compress-debug-sections: {kind} level must be between {lo} and {hi}"
+                        )
+                    })?;
+                (kind, n as u32)
+            }
+            _ => (v, 0),
+        };
+        c.compress_debug_sections = Compression::from_name(kind)
             .ok_or_else(|| err!("unknown --compress-debug-sections value: {v}"))?;
+        c.compress_debug_level = level;
     }
     if !c.lto.save_temps && !st.save_temps_stages.is_empty() {
         for v in &st.save_temps_stages {
@@ -1279,8 +1295,8 @@ mod tests {
             "unknown --compress-debug-sections value: zlib-gnu"
         );
         assert_eq!(
-            error("--compress-debug-sections=zlib --compress-debug-sections=zlib:1 a.o"),
-            "unknown --compress-debug-sections value: zlib:1"
+            error("--compress-debug-sections=zlib --compress-debug-sections=zlib:x a.o"),
+            "unknown --compress-debug-sections value: zlib:x"
         );
         // Levels as LLVM's to_integer reads them: any radix prefix, no sign.
         let c = config(
@@ -1466,10 +1482,10 @@ mod tests {
         // Accepted and ignored.
         config("--icf=none -O2 --no-copy-dt-needed-entries --color-diagnostics -g a.o");
         // Unknown -z keywords warn, as lld.
-        let p = parse("-z foo -zibt a.o").unwrap();
+        let p = parse("-z foo -zbar a.o").unwrap();
         assert_eq!(
             p.warnings,
-            ["unknown -z value: foo", "unknown -z value: ibt"]
+            ["unknown -z value: foo", "unknown -z value: bar"]
         );
     }
 

@@ -41,7 +41,7 @@ const ZLIB_DEFAULT_LEVEL: u32 = 1;
 pub fn choice(config: &Config, name: &str, flags: u64) -> (Compression, u32) {
     let mut chosen = (Compression::None, 0);
     if flags & u64::from(elf::SHF_ALLOC) == 0 && name.starts_with(".debug_") {
-        chosen = (config.compress_debug_sections, 0);
+        chosen = (config.compress_debug_sections, config.compress_debug_level);
     }
     for (glob, kind, level) in &config.compress_sections {
         if crate::glob::matches(glob.as_bytes(), name.as_bytes()) {

@@ -501,6 +501,8 @@ pub struct Config {
     pub dead_reloc_in_nonalloc: Vec<(String, u64)>,
     /// `--compress-debug-sections=` (the last one given).
     pub compress_debug_sections: Compression,
+    /// The level of `--compress-debug-sections=zlib:N`/`zstd:N` (mold's syntax; 0: default).
+    pub compress_debug_level: u32,
     /// `--compress-sections=GLOB=TYPE[:LEVEL]` rules, in order (the last match wins, over
     /// `--compress-debug-sections` too); level 0 is the compressor's default.
     pub compress_sections: Vec<(String, Compression, u32)>,
@@ -676,6 +678,7 @@ impl Default for Config {
             remap_inputs: Vec::new(),
             dead_reloc_in_nonalloc: Vec::new(),
             compress_debug_sections: Compression::None,
+            compress_debug_level: 0,
             compress_sections: Vec::new(),
             error_handling_script: None,
             package_metadata: None,

@@ -751,23 +751,31 @@ pub(crate) fn decode_crel(
     Ok(Vec::leak(relocs))
 }
 
+/// Section types that describe the object rather than hold output contents: its symbol and
+/// string tables, relocations, groups and LLVM's address-significance and call-graph tables.
+/// A link (final or `-r`) writes its own.
+pub fn is_metadata_type(sh_type: u32) -> bool {
+    matches!(
+        sh_type,
+        elf::SHT_NULL
+            | elf::SHT_SYMTAB
+            | elf::SHT_STRTAB
+            | elf::SHT_RELA
+            | elf::SHT_REL
+            | elf::SHT_CREL
+            | elf::SHT_GROUP
+            | elf::SHT_SYMTAB_SHNDX
+            | SHT_LLVM_ADDRSIG
+            | SHT_LLVM_CALL_GRAPH_PROFILE
+    )
+}
+
 fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionKind {
     if index == 0 {
         return SectionKind::Ignored;
     }
-    match sh_type {
-        elf::SHT_NULL
-        | elf::SHT_SYMTAB
-        | elf::SHT_STRTAB
-        | elf::SHT_RELA
-        | elf::SHT_REL
-        | elf::SHT_CREL
-        | elf::SHT_GROUP
-        | elf::SHT_SYMTAB_SHNDX => return SectionKind::Ignored,
-        SHT_LLVM_ADDRSIG | SHT_LLVM_CALL_GRAPH_PROFILE | SHT_LLVM_DEPENDENT_LIBRARIES => {
-            return SectionKind::Ignored
-        }
-        _ => {}
+    if is_metadata_type(sh_type) || sh_type == SHT_LLVM_DEPENDENT_LIBRARIES {
+        return SectionKind::Ignored;
     }
     if flags & u64::from(elf::SHF_EXCLUDE) != 0 {
         return SectionKind::Ignored;

@@ -1004,7 +1004,7 @@ pub static OPTIONS: &[OptionDef] = &[
         s.config.optimize = n.clamp(0, i64::from(u8::MAX)) as u8;
         Ok(())
     }},
-    opt! {["--compress-debug-sections"], Value, Implemented, "Compress DWARF debug sections: none, zlib, zstd (and GNU ld's zlib-gabi for zlib, a weld extension)", "Compress DWARF debug sections", |s, v| {
+    opt! {["--compress-debug-sections"], Value, Implemented, "Compress DWARF debug sections: none, zlib, zstd (and GNU ld's zlib-gabi for zlib, mold's zlib:LEVEL and zstd:LEVEL: weld extensions)", "Compress DWARF debug sections", |s, v| {
         // Only the last one counts (lld reads only that one, even an earlier bad value is
         // never looked at): checked once the whole line is read.
         s.compress_debug_sections = Some(value(v).to_string());

@@ -163,30 +163,12 @@ impl InRela {
     }
 }
 
-/// Input sections that are metadata of the input object rather than contents: the output
-/// gets its own symbol table, relocation sections and groups.
-fn is_metadata(sh_type: u32) -> bool {
-    matches!(
-        sh_type,
-        elf::SHT_NULL
-            | elf::SHT_SYMTAB
-            | elf::SHT_STRTAB
-            | elf::SHT_RELA
-            | elf::SHT_REL
-            | elf::SHT_CREL
-            | elf::SHT_GROUP
-            | elf::SHT_SYMTAB_SHNDX
-            | crate::input_files::SHT_LLVM_ADDRSIG
-            | crate::input_files::SHT_LLVM_CALL_GRAPH_PROFILE
-    )
-}
-
 /// Whether input section `si` of `file` is copied to a `-r` output. Unlike a final link, `-r`
 /// keeps `SHF_EXCLUDE` sections, `.note.GNU-stack`, the split-stack markers and `.deplibs`,
 /// which only mean something to the final link.
 fn is_kept(res: &Resolved, file: FileId, si: usize) -> bool {
     let s = &res.files[file as usize].sections[si];
-    if si == 0 || is_metadata(s.sh_type()) {
+    if si == 0 || crate::input_files::is_metadata_type(s.sh_type()) {
         return false;
     }
     !matches!(

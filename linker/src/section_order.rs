@@ -586,26 +586,6 @@ fn symbols_by_name(res: &Resolved) -> HashMap<&'static [u8], SymView> {
     map
 }
 
-/// lld's `to_integer` with radix 0: decimal, `0x` hexadecimal, `0b` binary, `0o` or a leading
-/// `0` octal; the whole text must be the number.
-fn parse_count(s: &str) -> Option<u64> {
-    let (digits, radix) = if let Some(r) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        (r, 16)
-    } else if let Some(r) = s.strip_prefix("0b").or_else(|| s.strip_prefix("0B")) {
-        (r, 2)
-    } else if let Some(r) = s.strip_prefix("0o") {
-        (r, 8)
-    } else if s.len() > 1 && s.starts_with('0') {
-        (&s[1..], 8)
-    } else {
-        (s, 10)
-    };
-    if digits.is_empty() || digits.starts_with('+') {
-        return None;
-    }
-    u64::from_str_radix(digits, radix).ok()
-}
-
 /// The call graph profile: (caller section, callee section) -> weight, in first-seen order.
 #[derive(Default)]
 struct Profile {
@@ -650,7 +630,7 @@ fn read_call_graph_file(
     for line in lines(&text) {
         let fields: Vec<&str> = line.split(' ').collect();
         let count = if fields.len() == 3 {
-            parse_count(fields[2])
+            crate::options::parse_int(fields[2])
         } else {
             None
         };
@@ -1207,14 +1187,5 @@ mod ordering_tests {
              name3 name0 name14 name11 name10 name25 name12 name7 name9 name2 name18 name27 \
              name1 name22 name15 name20 name8 name26"
         );
-    }
-
-    #[test]
-    fn counts_parse_as_llvm_to_integer() {
-        assert_eq!(super::parse_count("10"), Some(10));
-        assert_eq!(super::parse_count("0x10"), Some(16));
-        assert_eq!(super::parse_count("010"), Some(8));
-        assert_eq!(super::parse_count("x"), None);
-        assert_eq!(super::parse_count(""), None);
     }
 }
