@@ -5059,6 +5059,13 @@ const OTHER_TARGET_VARIANTS: &[(&str, &[&str])] = &[
     ("remap_bad", &["--remap-inputs=bad"]),
     ("remap_file_missing", &["--remap-inputs-file=nofile.txt"]),
     ("chroot_root", &["--chroot", "/"]),
+    // No object, library or bitcode file tells the target (an empty archive): lld's error,
+    // unless -m names it.
+    ("no_target", &["--no-inputs-but", "empty.a"]),
+    (
+        "no_target_with_m",
+        &["--no-inputs-but", "-m", "elf_x86_64", "empty.a"],
+    ),
     ("chroot_missing", &["--chroot", "nowhere"]),
 ];
 
@@ -5067,6 +5074,16 @@ const OTHER_TARGET_VARIANTS: &[(&str, &[&str])] = &[
 fn other_targets(dir: &Path, flags: &[&str]) -> Check {
     let main_o = obj("stack_size", "main.c", Compiler::Clang, &[])?;
     let (lld, weld) = sides(dir)?;
+    // `--no-inputs-but` (a marker of this table, not an option): main.o is left out and an
+    // empty archive `empty.a` is made in the trial's directory.
+    if flags.first() == Some(&"--no-inputs-but") {
+        let ar = dir.join("empty.a");
+        paths::write(&ar, "!<arch>\n")?;
+        let args = strings(&flags[1..]);
+        let lo = link_directly(dir, &lld, &args)?;
+        let wo = link_directly(dir, &weld, &args)?;
+        return same_outcome(&wo, &lo, &weld, &lld)?.done();
+    }
     let mut args = vec![arg(&main_o)];
     args.extend(flags.iter().map(|f| f.replace("{obj}", &arg(&main_o))));
     // main.o calls printf, which nothing defines here.

@@ -576,6 +576,8 @@ pub struct Config {
     pub force_group_allocation: bool,
     /// `--spare-program-headers=N` (mold): N extra `PT_NULL` program headers.
     pub spare_program_headers: usize,
+    /// `-m` was given: the target is known without any input file.
+    pub emulation_given: bool,
     /// `--default-symver` (GNU ld): a shared object's unversioned exported definitions get
     /// the version named by its soname (or its file name).
     pub default_symver: bool,
@@ -722,6 +724,7 @@ impl Default for Config {
             relocatable_merge_sections: false,
             force_group_allocation: false,
             spare_program_headers: 0,
+            emulation_given: false,
             default_symver: false,
             section_align: Vec::new(),
             exclude_libs: Vec::new(),

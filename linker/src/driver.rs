@@ -64,6 +64,17 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     }
 
     let mut res = t.run("input loading and resolution", || resolve::resolve(&config))?;
+    // lld learns the target from -m or from the first ELF or bitcode input; with neither
+    // (only empty archives or scripts) it stops here.
+    if !config.emulation_given
+        && res.files.is_empty()
+        && res.shared.is_empty()
+        && res.bitcode.is_empty()
+    {
+        return Err(vec![err!(
+            "target emulation unknown: -m or at least one .o file required"
+        )]);
+    }
     let relocatable = config.output_kind == OutputKind::Relocatable;
     if relocatable {
         crate::relocatable::define_symbols(&config, &mut res);

@@ -465,7 +465,8 @@ fn remarks_hotness_threshold(s: &mut ParseState, v: Option<&str>) -> Result<()> 
 }
 
 /// `-m EMULATION`: weld produces x86-64 ELF only.
-fn emulation(_: &mut ParseState, v: Option<&str>) -> Result<()> {
+fn emulation(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    s.config.emulation_given = true;
     let v = value(v);
     let base = v
         .strip_suffix("_fbsd")
