@@ -9,6 +9,8 @@
 
 #[path = "support/build.rs"]
 pub mod build;
+#[path = "support/checks.rs"]
+pub mod checks;
 #[path = "support/corpus.rs"]
 pub mod corpus;
 #[path = "support/dynelf.rs"]

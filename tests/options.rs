@@ -211,6 +211,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 use weld_tests::build::Compiler;
+use weld_tests::checks::{expect_lld, reference, same_lines, strings, Problems};
 use weld_tests::dynlink::{self, trial};
 use weld_tests::run::{self, Output};
 use weld_tests::tools::{self, Linker};
@@ -730,10 +731,6 @@ fn arg(p: &Path) -> String {
     p.display().to_string()
 }
 
-fn strings(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
-
 /// One linker's half of a trial: its outputs go to `<trial>/<label>/`.
 struct Side {
     linker: Linker,
@@ -817,23 +814,6 @@ fn sides(dir: &Path) -> Result<(Side, Side), String> {
     Ok((mk(lld)?, mk(weld)?))
 }
 
-/// lld's side failing means the scenario (or the harness) is broken.
-fn reference<T>(r: Result<T, String>) -> Result<T, String> {
-    r.map_err(|e| format!("ld.lld-22's side failed: the scenario or the harness is broken\n{e}"))
-}
-
-/// A property lld's output must have for the trial to test anything.
-fn expect_lld(ok: bool, what: impl FnOnce() -> String) -> Check {
-    if ok {
-        Ok(())
-    } else {
-        Err(format!(
-            "{} (the scenario or the harness is broken)",
-            what()
-        ))
-    }
-}
-
 /// lld's program must exit with `code` printing exactly `stdout`.
 fn expect_lld_run(o: &Output, code: i32, stdout: &str) -> Check {
     expect_lld(o.code == Some(code) && o.stdout_str() == stdout, || {
@@ -842,25 +822,6 @@ fn expect_lld_run(o: &Output, code: i32, stdout: &str) -> Check {
             o.report()
         )
     })
-}
-
-/// The differences found in a trial.
-#[derive(Default)]
-struct Problems(Vec<String>);
-
-impl Problems {
-    fn check(&mut self, c: Check) {
-        if let Err(e) = c {
-            self.0.push(e);
-        }
-    }
-    fn done(self) -> Check {
-        if self.0.is_empty() {
-            Ok(())
-        } else {
-            Err(self.0.join("\n\n"))
-        }
-    }
 }
 
 /// weld's run must be lld's: status, stdout, stderr.
@@ -874,20 +835,6 @@ fn same_run(weld: &Output, lld: &Output) -> Check {
             p.join("\n"),
             weld.cmdline,
             lld.cmdline
-        ))
-    }
-}
-
-/// Two lists of lines must be equal.
-fn same_lines(what: &str, weld: &[String], lld: &[String]) -> Check {
-    if weld == lld {
-        Ok(())
-    } else {
-        Err(format!(
-            "{what} differs: {}--- weld (all)\n{}\n--- lld (all)\n{}",
-            text_diff("weld", &weld.join("\n"), "lld", &lld.join("\n")),
-            weld.join("\n"),
-            lld.join("\n")
         ))
     }
 }

@@ -28,10 +28,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use weld_tests::build::Compiler;
+use weld_tests::checks::{expect_lld, reference, same_lines, strings, Problems};
 use weld_tests::dynlink::{self, arg, trial};
 use weld_tests::run::{self, Output};
 use weld_tests::tools::{self, Linker};
-use weld_tests::{elf, paths, text_diff, Check};
+use weld_tests::{elf, paths, Check};
 
 const GROUP: &str = "relocatable";
 const LLVM_AR: &str = "llvm-ar-22";
@@ -188,10 +189,6 @@ fn c_objects(c: Compiler, flags: &[&str]) -> Result<(PathBuf, Vec<PathBuf>), Str
     Ok((main, rest))
 }
 
-fn strings(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
-
 /// GNU ld, for final links through gcc (`-B<dir>` with `ld` -> `ld.bfd`) and for `-r -d`.
 fn bfd() -> Result<Linker, String> {
     Ok(Linker {
@@ -287,56 +284,6 @@ fn run_prog(exe: &Path) -> Result<Output, String> {
     let o = dynlink::run_exe(exe, &[], None, dir)?;
     paths::write(&exe.with_extension("run.txt"), o.report())?;
     Ok(o)
-}
-
-/// lld's side failing means the scenario (or the harness) is broken.
-fn reference<T>(r: Result<T, String>) -> Result<T, String> {
-    r.map_err(|e| format!("ld.lld-22's side failed: the scenario or the harness is broken\n{e}"))
-}
-
-/// A property lld's output must have for the trial to test anything.
-fn expect_lld(ok: bool, what: impl FnOnce() -> String) -> Check {
-    if ok {
-        Ok(())
-    } else {
-        Err(format!(
-            "{} (the scenario or the harness is broken)",
-            what()
-        ))
-    }
-}
-
-/// The differences found in a trial.
-#[derive(Default)]
-struct Problems(Vec<String>);
-
-impl Problems {
-    fn check(&mut self, c: Check) {
-        if let Err(e) = c {
-            self.0.push(e);
-        }
-    }
-    fn done(self) -> Check {
-        if self.0.is_empty() {
-            Ok(())
-        } else {
-            Err(self.0.join("\n\n"))
-        }
-    }
-}
-
-/// Two lists of lines must be equal.
-fn same_lines(what: &str, weld: &[String], lld: &[String]) -> Check {
-    if weld == lld {
-        Ok(())
-    } else {
-        Err(format!(
-            "{what} differs: {}--- weld (all)\n{}\n--- lld (all)\n{}",
-            text_diff("weld", &weld.join("\n"), "lld", &lld.join("\n")),
-            weld.join("\n"),
-            lld.join("\n")
-        ))
-    }
 }
 
 /// The `-r` step of a trial: makes the relocatable object with the linker given, in the
