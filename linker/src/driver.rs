@@ -66,15 +66,17 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let mut res = t.run("input loading and resolution", || resolve::resolve(&config))?;
     // lld learns the target from -m or from the first ELF or bitcode input, archive members
     // not loaded included; with neither (only empty archives or scripts) it stops here.
-    let archive_member = res.archives.iter().any(|a| match &a.source {
-        resolve::LazySource::Archive(ar) => ar.members().next().is_some(),
-        resolve::LazySource::Object(_) => true,
-    });
+    let archive_member = || {
+        res.archives.iter().any(|a| match &a.source {
+            resolve::LazySource::Archive(ar) => ar.members().next().is_some(),
+            resolve::LazySource::Object(_) => true,
+        })
+    };
     if !config.emulation_given
         && res.files.is_empty()
         && res.shared.is_empty()
         && res.bitcode.is_empty()
-        && !archive_member
+        && !archive_member()
     {
         return Err(vec![err!(
             "target emulation unknown: -m or at least one .o file required"
