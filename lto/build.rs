@@ -1,7 +1,7 @@
 //! Builds the C++ shim against LLVM 22 and links libLLVM-22.
 //!
 //! LLVM is found through `llvm-config-22`, or the program named by the
-//! `LLVM_CONFIG` environment variable. Only `shim/lto_shim.cpp`, this script
+//! `LLVM_CONFIG` environment variable. Only the shim sources (`shim/*.cpp`), this script
 //! and `LLVM_CONFIG` trigger a rebuild, because compiling the shim costs
 //! several seconds of LLVM headers.
 //!
@@ -38,6 +38,7 @@ const LLVM_MAJOR: &str = "22";
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=shim/lto_shim.cpp");
+    println!("cargo:rerun-if-changed=shim/layout_shim.cpp");
     println!("cargo:rerun-if-env-changed=LLVM_CONFIG");
     if env::var_os("CARGO_FEATURE_LLVM").is_none() {
         return;
@@ -58,7 +59,10 @@ fn main() {
     let libs = llvm_config_output(&llvm_config, &["--link-shared", "--libs"]);
 
     let mut build = cc::Build::new();
-    build.cpp(true).file("shim/lto_shim.cpp");
+    build
+        .cpp(true)
+        .file("shim/lto_shim.cpp")
+        .file("shim/layout_shim.cpp");
     for flag in cxxflags.split_whitespace() {
         if let Some(dir) = flag.strip_prefix("-I") {
             build.include(dir);

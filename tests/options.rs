@@ -198,6 +198,12 @@
 //!   linking directly: `-r --gdb-index` (lld's error, no output), `--no-gdb-index` winning,
 //!   malformed `.debug_gnu_pubnames`/`pubtypes` sets (lld's warnings, and its errors under
 //!   `--fatal-warnings`).
+//! * `bp_order`: balanced partitioning (`--bp-compression-sort=function|data|both|none`,
+//!   `--bp-startup-sort=function` with `--irpgo-profile=` of a temporal profile taken from the
+//!   program's instrumented run, `--bp-compression-sort-startup-functions`, with a symbol
+//!   ordering file, with `--gc-sections --icf=all`, on ThinLTO objects), each with
+//!   `--verbose-bp-section-orderer`: the functions' and variables' order, the report, the
+//!   allocated sections and the run equal lld's; lld's option errors; a missing profile.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -530,6 +536,21 @@ fn trials() -> Vec<Trial> {
             ordering_error(d, flags)
         }));
     }
+    for v in BP_VARIANTS {
+        t.push(trial(GROUP, format!("bp_order::{}", v.name), move |d| {
+            bp_order(d, v)
+        }));
+    }
+    for &(name, flags) in BP_ERRORS {
+        t.push(trial(GROUP, format!("bp_order::{name}"), move |d| {
+            bp_order_error(d, flags)
+        }));
+    }
+    t.push(trial(
+        GROUP,
+        "bp_order::missing_profile".to_string(),
+        bp_missing_profile,
+    ));
     for &(name, flags) in UNIQUE_VARIANTS {
         t.push(trial(GROUP, format!("unique::{name}"), move |d| {
             unique(d, flags)
@@ -2822,6 +2843,312 @@ fn ordering_error(dir: &Path, flags: &[&str]) -> Check {
     })?;
     let wo = link_directly(dir, &weld, &args)?;
     same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+// =============================================================================================
+// bp_order
+
+/// A `bp_order` variant.
+struct BpVariant {
+    name: &'static str,
+    /// Driver flags; `{profile}` is the temporal profile of the program's run.
+    flags: &'static [&'static str],
+    /// ThinLTO objects (the profile comes from the native build).
+    lto: bool,
+    /// Whether lld's order differs from a plain link's.
+    reorders: bool,
+}
+
+const BP_VARIANTS: &[BpVariant] = &[
+    BpVariant {
+        name: "compression_function",
+        flags: &["-Wl,--bp-compression-sort=function"],
+        lto: false,
+        reorders: true,
+    },
+    BpVariant {
+        name: "compression_data",
+        flags: &["-Wl,--bp-compression-sort=data"],
+        lto: false,
+        reorders: true,
+    },
+    BpVariant {
+        name: "compression_both",
+        flags: &["-Wl,--bp-compression-sort=both"],
+        lto: false,
+        reorders: true,
+    },
+    BpVariant {
+        name: "compression_none",
+        flags: &["-Wl,--bp-compression-sort=both,--bp-compression-sort=none"],
+        lto: false,
+        reorders: false,
+    },
+    BpVariant {
+        name: "startup",
+        flags: &["-Wl,--irpgo-profile={profile},--bp-startup-sort=function"],
+        lto: false,
+        reorders: true,
+    },
+    BpVariant {
+        name: "startup_and_compression",
+        flags: &[
+            "-Wl,--irpgo-profile={profile},--bp-startup-sort=function,--bp-compression-sort=both",
+        ],
+        lto: false,
+        reorders: true,
+    },
+    BpVariant {
+        name: "startup_functions_compressed",
+        flags: &[
+            "-Wl,--irpgo-profile={profile},--bp-startup-sort=function",
+            "-Wl,--bp-compression-sort=function,--bp-compression-sort-startup-functions",
+        ],
+        lto: false,
+        reorders: true,
+    },
+    BpVariant {
+        name: "with_symbol_ordering_file",
+        flags: &["-Wl,--bp-compression-sort=both,--symbol-ordering-file={order}"],
+        lto: false,
+        reorders: true,
+    },
+    BpVariant {
+        name: "gc_icf",
+        flags: &["-Wl,--bp-compression-sort=both,--gc-sections,--icf=all"],
+        lto: false,
+        reorders: true,
+    },
+    BpVariant {
+        name: "thinlto_startup",
+        flags: &[
+            "-Wl,--irpgo-profile={profile},--bp-startup-sort=function,--bp-compression-sort=both",
+        ],
+        lto: true,
+        reorders: true,
+    },
+];
+
+/// (variant, linker flags), the linker called directly on `funcs.o` and `main.o`.
+const BP_ERRORS: &[(&str, &[&str])] = &[
+    ("bad_compression_value", &["--bp-compression-sort=fast"]),
+    ("bad_startup_value", &["--bp-startup-sort=data"]),
+    ("startup_without_profile", &["--bp-startup-sort=function"]),
+    (
+        "startup_functions_without_profile",
+        &["--bp-compression-sort-startup-functions"],
+    ),
+    (
+        "compression_with_call_graph_file",
+        &[
+            "--bp-compression-sort=both",
+            "--call-graph-ordering-file=cg.txt",
+        ],
+    ),
+    (
+        "startup_with_call_graph_file",
+        &[
+            "--bp-startup-sort=function",
+            "--irpgo-profile=x.profdata",
+            "--call-graph-ordering-file=cg.txt",
+        ],
+    ),
+];
+
+/// The temporal profile of `bp_order/`'s program: built with `-fprofile-generate -mllvm
+/// -pgo-temporal-instrumentation` (linked by ld.lld-22), run once, merged by llvm-profdata-22
+/// into `<dir>/bp.profdata`. The profile must name the startup functions.
+fn bp_profile(dir: &Path, lld: &Side) -> Result<PathBuf, String> {
+    let c = Compiler::Clang;
+    let inst = [
+        "-ffunction-sections",
+        "-fdata-sections",
+        "-fprofile-generate",
+        "-mllvm",
+        "-pgo-temporal-instrumentation",
+    ];
+    let objs = [
+        arg(&obj("bp_order", "funcs.c", c, &inst)?),
+        arg(&obj("bp_order", "main.c", c, &inst)?),
+        "-fprofile-generate".to_string(),
+    ];
+    let (exe, _) = reference(lld.link_in(None, c, false, &objs, "instrumented"))?;
+    let raw = dir.join("bp.profraw");
+    let mut cmd = Command::new(&exe);
+    cmd.current_dir(dir).env("LLVM_PROFILE_FILE", &raw);
+    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("the instrumented program")?;
+    let profile = dir.join("bp.profdata");
+    let mut merge = Command::new(tools::find("llvm-profdata-22")?);
+    merge.arg("merge").arg(&raw).arg("-o").arg(&profile);
+    run::run(&mut merge, run::TOOL_TIMEOUT)?.ok("llvm-profdata-22 merge")?;
+    let mut show = Command::new(tools::find("llvm-profdata-22")?);
+    show.args(["show", "--temporal-profile-traces"])
+        .arg(&profile);
+    let shown = run::run(&mut show, run::TOOL_TIMEOUT)?;
+    expect_lld(shown.stdout_str().contains("look5\n    arith2\n"), || {
+        format!(
+            "the temporal profile should record the startup calls\n{}",
+            shown.report()
+        )
+    })?;
+    Ok(profile)
+}
+
+/// The program's functions and variables in address order (`funcs.c`'s families and `main`).
+fn bp_symbols(f: &Path) -> Result<Vec<String>, String> {
+    let mut syms: Vec<(u64, String)> = dynelf::readelf(&["-s"], f)?
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let name = *f.get(7)?;
+            let ours = ["arith", "loop", "look", "table", "text", "same_"]
+                .iter()
+                .any(|p| name.starts_with(p))
+                || name == "main";
+            (ours && f[6] != "UND" && (f[3] == "FUNC" || f[3] == "OBJECT"))
+                .then(|| Some((u64::from_str_radix(f[1], 16).ok()?, name.to_string())))
+                .flatten()
+        })
+        .collect();
+    syms.sort();
+    Ok(syms.into_iter().map(|(_, n)| n).collect())
+}
+
+/// A `bp_order` trial: `funcs.c` (families of functions and data sharing bytes, interleaved,
+/// and three identical functions) and `main.c`, linked with `--verbose-bp-section-orderer` and
+/// the variant's flags. lld's order must differ from a plain link's exactly when the variant
+/// reorders, and lld must report what it ordered; weld's functions' and variables' order, its
+/// report (counts, bytes, the page fault area), allocated sections and run must be lld's.
+fn bp_order(dir: &Path, v: &BpVariant) -> Check {
+    let c = Compiler::Clang;
+    let mut cflags = vec!["-ffunction-sections", "-fdata-sections"];
+    if v.lto {
+        cflags.push("-flto=thin");
+    }
+    let mut inputs = vec![
+        arg(&obj("bp_order", "funcs.c", c, &cflags)?),
+        arg(&obj("bp_order", "main.c", c, &cflags)?),
+    ];
+    if v.lto {
+        inputs.push("-flto=thin".to_string());
+    }
+    let (lld, weld) = sides(dir)?;
+    let profile = if v.flags.iter().any(|f| f.contains("{profile}")) {
+        arg(&bp_profile(dir, &lld)?)
+    } else {
+        String::new()
+    };
+    let order = dir.join("order.txt");
+    paths::write(&order, "same_c\nloop3\ntable6\n")?;
+    let mut flags: Vec<String> = v
+        .flags
+        .iter()
+        .map(|f| {
+            f.replace("{profile}", &profile)
+                .replace("{order}", &arg(&order))
+        })
+        .collect();
+    flags.push("-Wl,--verbose-bp-section-orderer".to_string());
+    let build = |s: &Side, flags: &[String], out: &str| -> Result<(PathBuf, Output), String> {
+        let mut a = inputs.clone();
+        a.extend(flags.iter().cloned());
+        s.link_in(None, c, false, &a, out)
+    };
+    let (plain, _) = reference(build(&lld, &[], "plain.out"))?;
+    let (l_out, l_link) = reference(build(&lld, &flags, "a.out"))?;
+    let l_order = bp_symbols(&l_out)?;
+    expect_lld(l_order.len() >= 30, || {
+        format!("ld.lld-22's output should list the functions and variables: {l_order:?}")
+    })?;
+    expect_lld((l_order != bp_symbols(&plain)?) == v.reorders, || {
+        format!(
+            "ld.lld-22's order should {}differ from a plain link's: {l_order:?}",
+            if v.reorders { "" } else { "not " }
+        )
+    })?;
+    expect_lld(
+        l_link.stderr_str().contains("using balanced partitioning:") == v.reorders,
+        || {
+            format!(
+                "ld.lld-22 should {}report its ordering\n{}",
+                if v.reorders { "" } else { "not " },
+                l_link.report()
+            )
+        },
+    )?;
+    let l_run = lld.run(&l_out)?;
+    expect_lld(
+        l_run.code == Some(0) && l_run.stdout_str().starts_with("bp_order "),
+        || {
+            format!(
+                "the program linked by ld.lld-22 should run\n{}",
+                l_run.report()
+            )
+        },
+    )?;
+    let (w_out, w_link) = build(&weld, &flags, "a.out")?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "the functions' and variables' order",
+        &bp_symbols(&w_out)?,
+        &l_order,
+    ));
+    p.check(same_lines(
+        "the allocated sections",
+        &alloc_section_lines(&w_out)?,
+        &alloc_section_lines(&l_out)?,
+    ));
+    p.check(same_diagnostics(&w_link, &l_link, &weld));
+    p.check(same_run(&weld.run(&w_out)?, &l_run));
+    p.done()
+}
+
+/// Bad balanced-partitioning options, the linker called directly: exit code, diagnostics but
+/// for the program name, files left behind, as lld's.
+fn bp_order_error(dir: &Path, flags: &[&str]) -> Check {
+    let c = Compiler::Clang;
+    let cflags = ["-ffunction-sections", "-fdata-sections"];
+    let mut args: Vec<String> = strings(flags);
+    args.push(arg(&obj("bp_order", "funcs.c", c, &cflags)?));
+    args.push(arg(&obj("bp_order", "main.c", c, &cflags)?));
+    args.push("--unresolved-symbols=ignore-all".to_string());
+    paths::write(&dir.join("cg.txt"), "main arith0 10\n")?;
+    let (lld, weld) = sides(dir)?;
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(lo.code == Some(1), || {
+        format!("ld.lld-22 should refuse {flags:?}\n{}", lo.report())
+    })?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// `--irpgo-profile=` naming a file that does not exist. ld.lld-22 prints LLVM's message
+/// without the file name and then crashes (a null reader), so weld is held to its own wording:
+/// the message naming the file, exit code 1, no output.
+fn bp_missing_profile(dir: &Path) -> Check {
+    let c = Compiler::Clang;
+    let cflags = ["-ffunction-sections", "-fdata-sections"];
+    let (_, weld) = sides(dir)?;
+    let args = vec![
+        "--irpgo-profile=nothere.profdata".to_string(),
+        "--bp-startup-sort=function".to_string(),
+        arg(&obj("bp_order", "funcs.c", c, &cflags)?),
+        arg(&obj("bp_order", "main.c", c, &cflags)?),
+        "--unresolved-symbols=ignore-all".to_string(),
+    ];
+    let wo = link_directly(dir, &weld, &args)?;
+    let want = format!(
+        "{}: error: nothere.profdata: No such file or directory\n",
+        tools::diag_name(&weld.linker.path)
+    );
+    let mut p = Problems::default();
+    if wo.code != Some(1) || wo.stderr_str() != want {
+        p.0.push(format!("weld should fail with {want:?}\n{}", wo.report()));
+    }
+    if weld.dir.join("a.out").exists() {
+        p.0.push("weld left an output file behind".to_string());
+    }
+    p.done()
 }
 
 /// (variant, driver flags).

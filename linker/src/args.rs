@@ -350,6 +350,23 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
             ));
         }
     }
+    // lld's checks of the balanced-partitioning options, in its order.
+    if c.call_graph_ordering_file.is_some() {
+        if c.bp.function_compression || c.bp.data_compression {
+            bail!("--bp-compression-sort is incompatible with --call-graph-ordering-file");
+        }
+        if c.bp.startup_functions {
+            bail!("--bp-startup-sort=function is incompatible with --call-graph-ordering-file");
+        }
+    }
+    if c.irpgo_profile.is_none() {
+        if c.bp.startup_functions {
+            bail!("--bp-startup-sort=function must be used with --irpgo-profile");
+        }
+        if c.bp.compression_sort_startup_functions {
+            bail!("--bp-compression-sort-startup-functions must be used with --irpgo-profile");
+        }
+    }
     if st.ifunc_noplt {
         if c.z.text {
             bail!("-z text and -z ifunc-noplt may not be used together");

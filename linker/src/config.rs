@@ -432,6 +432,12 @@ pub struct Config {
     pub call_graph_profile_sort: CallGraphSort,
     /// `--print-symbol-order=FILE`: the symbols in the order hfsort chose.
     pub print_symbol_order: Option<PathBuf>,
+    /// `--bp-compression-sort=`, `--bp-startup-sort=` and their companions: balanced
+    /// partitioning orders the sections instead of the call graph profile
+    /// (`crate::bp_section_order`).
+    pub bp: crate::bp_section_order::BpOptions,
+    /// `--irpgo-profile=FILE`: the temporal profile `--bp-startup-sort=function` reads.
+    pub irpgo_profile: Option<PathBuf>,
     /// `--[no-]warn-symbol-ordering` (default on).
     pub warn_symbol_ordering: bool,
     /// `--apply-dynamic-relocs`: places with a `.rela.dyn` relocation also hold the link-time
@@ -650,6 +656,8 @@ impl Default for Config {
             call_graph_ordering_file: None,
             call_graph_profile_sort: CallGraphSort::Cdsort,
             print_symbol_order: None,
+            bp: Default::default(),
+            irpgo_profile: None,
             warn_symbol_ordering: true,
             apply_dynamic_relocs: false,
             optimize: 1,

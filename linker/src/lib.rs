@@ -5,6 +5,7 @@
 
 pub mod arch;
 pub mod args;
+pub mod bp_section_order;
 pub mod call_graph_sort;
 pub mod cet;
 pub mod code_rewrites;

@@ -1075,12 +1075,30 @@ pub static OPTIONS: &[OptionDef] = &[
     }},
     opt! {["--no-call-graph-profile-sort"], Flag, Implemented, "Alias for --call-graph-profile-sort=none", "", |s, _| { s.config.call_graph_profile_sort = CallGraphSort::None; Ok(()) }},
     opt! {["--print-symbol-order"], Value, Implemented, "Print a symbol order specified by --call-graph-ordering-file into the specified file", "", |s, v| { s.config.print_symbol_order = Some(PathBuf::from(value(v))); Ok(()) }},
-    opt! {["--bp-compression-sort="], Joined, NotYet, "Improve Lempel-Ziv compression by grouping similar sections together", "", accept},
-    opt! {["--bp-startup-sort="], Joined, NotYet, "Utilize a temporal profile file to reduce page faults during program startup", "", accept},
-    opt! {["--bp-compression-sort-startup-functions"], Flag, NotYet, "Prioritize function similarity for compression in addition to startup time", "", accept},
-    opt! {["--no-bp-compression-sort-startup-functions"], Flag, IgnoredTuningOnly, "Default of --bp-compression-sort-startup-functions", "", accept},
-    opt! {["--irpgo-profile"], Value, NotYet, "Read a temporary profile file for use with --bp-startup-sort=", "", accept},
-    opt! {["--verbose-bp-section-orderer"], Flag, NotYet, "Print information on balanced partitioning", "", accept},
+    opt! {["--bp-compression-sort="], Joined, Implemented, "Improve Lempel-Ziv compression by grouping similar sections together", "", |s, v| {
+        let (function, data) = match value(v) {
+            "none" => (false, false),
+            "function" => (true, false),
+            "data" => (false, true),
+            "both" => (true, true),
+            _ => bail!("--bp-compression-sort=: expected [none|function|data|both]"),
+        };
+        s.config.bp.function_compression = function;
+        s.config.bp.data_compression = data;
+        Ok(())
+    }},
+    opt! {["--bp-startup-sort="], Joined, Implemented, "Utilize a temporal profile file to reduce page faults during program startup", "", |s, v| {
+        s.config.bp.startup_functions = match value(v) {
+            "none" => false,
+            "function" => true,
+            _ => bail!("--bp-startup-sort=: expected [none|function]"),
+        };
+        Ok(())
+    }},
+    opt! {["--bp-compression-sort-startup-functions"], Flag, Implemented, "Prioritize function similarity for compression in addition to startup time", "", |s, _| { s.config.bp.compression_sort_startup_functions = true; Ok(()) }},
+    opt! {["--no-bp-compression-sort-startup-functions"], Flag, Implemented, "Default of --bp-compression-sort-startup-functions", "", |s, _| { s.config.bp.compression_sort_startup_functions = false; Ok(()) }},
+    opt! {["--irpgo-profile"], Value, Implemented, "Read a temporary profile file for use with --bp-startup-sort=", "", |s, v| { s.config.irpgo_profile = Some(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["--verbose-bp-section-orderer"], Flag, Implemented, "Print information on balanced partitioning", "", |s, _| { s.config.bp.verbose = true; Ok(()) }},
     opt! {["--format"], Value, Implemented, "Change the input format of the inputs following this option (elf/default only)", "Change the input format of the inputs following this option", format},
     opt! {["-b"], Separate, Implemented, "Alias for --format", "", format},
     opt! {["--section-start"], Value, Implemented, "Set address of section (SECTION=ADDRESS, hexadecimal)", "Set address of section", section_start},

@@ -1084,7 +1084,10 @@ pub fn build(
     // lld reads the call graph with the inputs, and sorts once relocations are scanned.
     diag.later = Some(Vec::new());
     let mut order: HashMap<SecKey, i64> = HashMap::new();
-    if !profile.edges.is_empty() {
+    if config.bp.enabled() {
+        // lld: balanced partitioning takes the call graph profile's place.
+        order = crate::bp_section_order::order(config, res).map_err(|e| vec![e])?;
+    } else if !profile.edges.is_empty() {
         order = call_graph_order(config, res, &profile, &mut diag);
     }
 

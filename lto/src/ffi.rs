@@ -227,6 +227,22 @@ mod sys {
             len: usize,
             out_len: *mut usize,
         ) -> *mut c_char;
+
+        // shim/layout_shim.cpp
+        pub fn weld_balanced_partitioning(
+            ids: *const u64,
+            num_nodes: usize,
+            starts: *const usize,
+            uns: *const u32,
+            out_ids: *mut u64,
+        );
+        pub fn weld_read_temporal_traces(
+            path: *const c_char,
+            path_len: usize,
+            out: *mut *mut c_char,
+            out_len: *mut usize,
+            err: *mut *mut c_char,
+        ) -> i32;
     }
 }
 
@@ -281,6 +297,53 @@ pub(crate) fn demangle(name: &[u8]) -> Option<String> {
     // SAFETY: allocated by the shim with malloc.
     unsafe { sys::weld_lto_free_string(out) };
     Some(s)
+}
+
+pub(crate) fn balanced_partitioning(
+    ids: &[u64],
+    starts: &[usize],
+    uns: &[u32],
+) -> Result<Vec<u64>, String> {
+    if starts.len() != ids.len() + 1 || starts.windows(2).any(|w| w[0] > w[1] || w[1] > uns.len()) {
+        return Err("balanced partitioning: malformed node list".to_string());
+    }
+    let mut out = vec![0u64; ids.len()];
+    // SAFETY: `ids` has `ids.len()` entries, `starts` one more, every range of
+    // `uns` they describe is in bounds (checked above), and `out` has room for
+    // every id.
+    unsafe {
+        sys::weld_balanced_partitioning(
+            ids.as_ptr(),
+            ids.len(),
+            starts.as_ptr(),
+            uns.as_ptr(),
+            out.as_mut_ptr(),
+        )
+    };
+    Ok(out)
+}
+
+pub(crate) fn read_temporal_traces(path: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out: *mut c_char = std::ptr::null_mut();
+    let mut len = 0usize;
+    let mut err: *mut c_char = std::ptr::null_mut();
+    // SAFETY: `path` is valid for its length; the shim writes a malloc'ed
+    // buffer of `len` bytes (or an error message) that we own and free.
+    let status = unsafe {
+        sys::weld_read_temporal_traces(
+            path.as_ptr().cast(),
+            path.len(),
+            &mut out,
+            &mut len,
+            &mut err,
+        )
+    };
+    check(status, err)?;
+    // SAFETY: on success `out` is non-null and holds `len` bytes.
+    let bytes = unsafe { WeldStr { ptr: out, len }.as_bytes() }.to_vec();
+    // SAFETY: allocated by the shim with malloc.
+    unsafe { sys::weld_lto_free_string(out) };
+    Ok(bytes)
 }
 
 pub(crate) fn llvm_version() -> Option<&'static str> {

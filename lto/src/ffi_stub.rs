@@ -12,6 +12,18 @@ pub(crate) fn demangle(_name: &[u8]) -> Option<String> {
     None
 }
 
+pub(crate) fn balanced_partitioning(
+    _ids: &[u64],
+    _starts: &[usize],
+    _uns: &[u32],
+) -> Result<Vec<u64>, String> {
+    Err(NO_LLVM.to_string())
+}
+
+pub(crate) fn read_temporal_traces(_path: &[u8]) -> Result<Vec<u8>, String> {
+    Err(NO_LLVM.to_string())
+}
+
 pub(crate) fn llvm_version() -> Option<&'static str> {
     None
 }

@@ -9,6 +9,9 @@
 //! * [`Lto`] runs LLVM's `lto::LTO` in-process (ThinLTO on its own thread pool,
 //!   full LTO optionally split into codegen partitions) on the files the
 //!   linker resolved, and returns native ELF objects in task order.
+//! * [`balanced_partitioning`] and [`read_temporal_profile`] give the
+//!   linker's section orderer LLVM's partitioning and IRPGO temporal traces,
+//!   as lld's orderer uses them (`shim/layout_shim.cpp`).
 //! * [`runtime_libcall_symbols`] lists the functions LTO may call without any
 //!   bitcode symbol saying so, so the linker keeps their definitions.
 //!
@@ -45,6 +48,7 @@ mod config;
 mod input;
 mod libcalls;
 mod options;
+mod partition;
 mod run;
 mod summary;
 
@@ -60,6 +64,7 @@ pub use input::{
 };
 pub use libcalls::runtime_libcall_symbols;
 pub use options::set_llvm_options;
+pub use partition::{balanced_partitioning, read_temporal_profile, PartitionNode};
 pub use run::{
     Diagnostic, EmittedModule, Lto, LtoError, LtoOutput, LtoStats, NativeObject, Resolution,
     Severity,
