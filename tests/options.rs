@@ -3850,7 +3850,8 @@ fn reports(dir: &Path, args: &[&str], file: &str) -> Check {
 }
 
 /// (variant, sources of `noinhibit/`, flags): an undefined symbol, a duplicate definition (and
-/// an undefined symbol), and both under `--fatal-warnings`.
+/// an undefined symbol), both under `--fatal-warnings`, and undefined symbols of non-default
+/// visibility.
 const NOINHIBIT_VARIANTS: &[(&str, &[&str], &[&str])] = &[
     ("undefined", &["undef.c"], &["--noinhibit-exec"]),
     ("duplicate", &["undef.c", "dup.c"], &["--noinhibit-exec"]),
@@ -3860,6 +3861,17 @@ const NOINHIBIT_VARIANTS: &[(&str, &[&str], &[&str])] = &[
         &["--noinhibit-exec", "--fatal-warnings"],
     ),
     ("without", &["undef.c", "dup.c"], &[]),
+    // Undefined hidden, protected and internal symbols: errors (named with their visibility)
+    // even with --unresolved-symbols=ignore-all or --warn-unresolved-symbols, warnings under
+    // --noinhibit-exec.
+    ("hidden", &["hidden.c"], &[]),
+    ("hidden_noinhibit", &["hidden.c"], &["--noinhibit-exec"]),
+    (
+        "hidden_ignore_all",
+        &["hidden.c"],
+        &["--unresolved-symbols=ignore-all"],
+    ),
+    ("hidden_warn", &["hidden.c"], &["--warn-unresolved-symbols"]),
     // --error-handling-script (checked the same way): run for an undefined symbol and for a
     // missing library, succeeding, failing, or missing.
     (

@@ -378,7 +378,9 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                     };
                     let external =
                         global.is_some_and(|g| res.symtab.get(g).visibility == elf::STV_DEFAULT);
-                    let warned = external && config.warn_unresolved_symbols;
+                    // --noinhibit-exec makes every report a warning, as in lld.
+                    let warned =
+                        (external && config.warn_unresolved_symbols) || config.noinhibit_exec;
                     let ignored = external && !report_undefined;
                     if report_undefined || !t.preemptible {
                         if let Some(g) = global.filter(|_| !ignored) {
@@ -498,10 +500,12 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
     }
     if !undefs.is_empty() {
         // --warn-unresolved-symbols: a symbol that may be defined at run time (default
-        // visibility) is a warning; the others stay errors, as in lld.
+        // visibility) is a warning; the others stay errors, as in lld, unless
+        // --noinhibit-exec makes them all warnings.
         let (warned, erred): (Vec<UndefRef>, Vec<UndefRef>) = undefs.into_iter().partition(|u| {
-            config.warn_unresolved_symbols
-                && res.symtab.get(u.symbol).visibility == elf::STV_DEFAULT
+            config.noinhibit_exec
+                || config.warn_unresolved_symbols
+                    && res.symtab.get(u.symbol).visibility == elf::STV_DEFAULT
         });
         for w in undefined_errors(res, &warned) {
             if let Err(e) = config.warn(&w.0) {
@@ -979,7 +983,17 @@ fn undefined_errors(res: &Resolved, undefs: &[UndefRef]) -> Vec<Error> {
     let mut hinted = false;
     for sid in order {
         let refs = &by_sym[&sid];
-        let mut msg = format!("undefined symbol: {}", res.symtab.get(sid).display_name());
+        // lld names a visibility that rules out a definition at run time.
+        let visibility = match res.symtab.get(sid).visibility {
+            elf::STV_INTERNAL => "internal ",
+            elf::STV_HIDDEN => "hidden ",
+            elf::STV_PROTECTED => "protected ",
+            _ => "",
+        };
+        let mut msg = format!(
+            "undefined {visibility}symbol: {}",
+            res.symtab.get(sid).display_name()
+        );
         for u in refs.iter().take(3) {
             let f = &res.files[u.file as usize];
             msg.push_str("\n>>> referenced by ");
