@@ -11,9 +11,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::ptr::{self, NonNull};
 
 use crate::config::{BasicBlockSections, LtoConfig, LtoKind, RelocModel};
-use crate::input::{InputData, SymbolRecord};
-use crate::run::{Resolution, Severity};
-use crate::summary::{SummaryGraph, SummaryNode};
+use crate::records::{InputData, Resolution, Severity, SummaryGraph, SummaryNode, SymbolRecord};
 
 mod sys {
     use std::ffi::c_char;

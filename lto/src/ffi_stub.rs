@@ -3,9 +3,7 @@
 //! [`crate::NO_LLVM`] and the handle types cannot exist.
 
 use crate::config::LtoConfig;
-use crate::input::InputData;
-use crate::run::{Resolution, Severity};
-use crate::summary::SummaryGraph;
+use crate::records::{InputData, Resolution, Severity, SummaryGraph};
 use crate::NO_LLVM;
 
 pub(crate) fn demangle(_name: &[u8]) -> Option<String> {

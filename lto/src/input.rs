@@ -3,55 +3,7 @@
 use std::fmt;
 
 use crate::ffi;
-
-/// Where a string lives in [`InputData::strings`]: `(offset, len)`.
-pub(crate) type StrRange = (u32, u32);
-
-/// One irsymtab symbol as copied out of LLVM. Names are ranges into one shared
-/// byte buffer so that reading a file costs no allocation per symbol.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct SymbolRecord {
-    pub name: StrRange,
-    pub ir_name: StrRange,
-    pub section: StrRange,
-    pub flags: u32,
-    pub visibility: u8,
-    pub comdat: i32,
-    pub common_size: u64,
-    pub common_align: u32,
-    /// The summary GUID of the IR name; meaningful if [`SymbolFlags::HAS_GUID`].
-    pub guid: u64,
-}
-
-/// Everything about a file that is copied out of LLVM when it is opened, so it
-/// stays readable after [`crate::Lto::add`] consumes LLVM's `InputFile`.
-#[derive(Debug, Default)]
-pub(crate) struct InputData {
-    pub strings: Vec<u8>,
-    pub symbols: Vec<SymbolRecord>,
-    pub comdats: Vec<(StrRange, u32)>,
-    pub target_triple: String,
-    pub source_filename: String,
-    pub num_modules: u32,
-    pub is_thin: bool,
-    pub has_summary: bool,
-    /// `#pragma comment(lib, ...)` specifiers (`llvm.dependent-libraries`).
-    pub dependent_libraries: Vec<String>,
-}
-
-impl InputData {
-    /// Appends `bytes` to the string buffer and returns where they went.
-    #[cfg_attr(not(feature = "llvm"), allow(dead_code))]
-    pub(crate) fn intern(&mut self, bytes: &[u8]) -> StrRange {
-        let off = self.strings.len() as u32;
-        self.strings.extend_from_slice(bytes);
-        (off, bytes.len() as u32)
-    }
-
-    fn str(&self, r: StrRange) -> &[u8] {
-        &self.strings[r.0 as usize..(r.0 + r.1) as usize]
-    }
-}
+use crate::records::InputData;
 
 /// Symbol properties from the irsymtab, as a bit set.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -49,6 +49,7 @@ mod input;
 mod libcalls;
 mod options;
 mod partition;
+mod records;
 mod run;
 mod summary;
 
@@ -65,10 +66,8 @@ pub use input::{
 pub use libcalls::runtime_libcall_symbols;
 pub use options::set_llvm_options;
 pub use partition::{balanced_partitioning, read_temporal_profile, PartitionNode};
-pub use run::{
-    Diagnostic, EmittedModule, Lto, LtoError, LtoOutput, LtoStats, NativeObject, Resolution,
-    Severity,
-};
+pub use records::{Resolution, Severity};
+pub use run::{Diagnostic, EmittedModule, Lto, LtoError, LtoOutput, LtoStats, NativeObject};
 pub use summary::{ModuleRefs, RefSource};
 
 /// Whether this build of weld can read bitcode and run LTO (the `llvm`

@@ -7,52 +7,7 @@ use std::path::Path;
 use crate::config::LtoConfig;
 use crate::ffi;
 use crate::input::{BitcodeFile, Bytes};
-
-/// The linker's verdict on one bitcode symbol, in the order of
-/// [`BitcodeFile::symbols`]. Mirrors `lto::SymbolResolution`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Resolution {
-    /// This file's definition is the one the linker chose. Never set for
-    /// undefined symbols.
-    pub prevailing: bool,
-    /// Something outside LTO (a live native section, a root, the dynamic
-    /// symbol table) needs the symbol, so LTO must not internalize or drop it.
-    pub visible_to_regular_obj: bool,
-    /// The definition cannot be preempted at run time and is in this output
-    /// (executables, or non-default visibility), so LTO may use direct access.
-    pub final_definition_in_linkage_unit: bool,
-    /// The symbol is exported dynamically. LTO does not treat this alone as
-    /// a reason to keep the symbol: set `visible_to_regular_obj` too.
-    pub export_dynamic: bool,
-    /// The linker redefines the symbol (`--wrap`, `--defsym`): LTO must not
-    /// inline or otherwise assume its body.
-    pub linker_redefined: bool,
-}
-
-/// How bad a diagnostic is (LLVM's `DiagnosticSeverity`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Severity {
-    /// The link must fail.
-    Error,
-    /// Print and continue.
-    Warning,
-    /// An optimization remark.
-    Remark,
-    /// Extra information attached to another diagnostic.
-    Note,
-}
-
-impl Severity {
-    #[cfg_attr(not(feature = "llvm"), allow(dead_code))]
-    pub(crate) fn from_llvm(v: u32) -> Severity {
-        match v {
-            0 => Severity::Error,
-            1 => Severity::Warning,
-            2 => Severity::Remark,
-            _ => Severity::Note,
-        }
-    }
-}
+use crate::records::{Resolution, Severity};
 
 /// One message LLVM emitted while optimizing or generating code.
 #[derive(Clone, Debug, PartialEq, Eq)]

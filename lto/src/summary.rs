@@ -27,33 +27,9 @@
 //!   (every defined symbol references every symbol of the file) for callers
 //!   that would rather not parse IR.
 
-use std::ops::Range;
-
 use crate::ffi;
 use crate::input::BitcodeFile;
-
-/// One summary entry (a file has several per GUID only when it holds several
-/// modules, as a split LTO unit does).
-#[derive(Clone, Debug)]
-pub(crate) struct SummaryNode {
-    pub guid: u64,
-    /// Flagged live by the compiler: `llvm.used`, `llvm.compiler.used`,
-    /// `llvm.global_ctors`/`dtors`, ifunc resolvers.
-    pub live: bool,
-    /// Edge targets (GUIDs) in [`SummaryGraph::edges`].
-    pub edges: Range<u32>,
-    /// The value's IR name (a static's plain name), empty when unknown.
-    pub name: String,
-}
-
-/// The summary of all modules of a file, as a flat GUID graph.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct SummaryGraph {
-    pub nodes: Vec<SummaryNode>,
-    pub edges: Vec<u64>,
-    /// Modules whose summary had to be computed from IR.
-    pub built_modules: u32,
-}
+use crate::records::SummaryGraph;
 
 /// Where a [`ModuleRefs`] came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
