@@ -49,7 +49,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         return Ok(());
     };
     *error_limit = config.error_limit;
-    crate::input_files::set_demangle(config.demangle);
+    crate::demangle::set_demangle(config.demangle);
     // lld reads the symbol ordering file with the options (and warns about repeats then).
     let ordering_names = crate::section_order::read_symbol_ordering_file(&config)?;
     // lld reads the sample profile into the --reproduce archive before anything else.

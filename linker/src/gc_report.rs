@@ -178,7 +178,7 @@ fn versioned_shared_symbols(
                 format!(
                     "live symbol: {}:({}@{}) (no section)\n",
                     lib.name,
-                    crate::input_files::demangle(name),
+                    crate::demangle::display_name(name),
                     String::from_utf8_lossy(ver)
                 ),
             ));
@@ -314,7 +314,7 @@ impl WhyLive<'_> {
                 let file = &self.res.files[f as usize];
                 Some((
                     file.name.clone(),
-                    crate::input_files::demangle(file.sym_name(i)),
+                    crate::demangle::display_name(file.sym_name(i)),
                 ))
             }
         }
@@ -566,7 +566,7 @@ impl WhyLive<'_> {
             let name = match b.syms.get(node) {
                 Some(&sid) => self.res.symtab.get(sid).display_name(),
                 None => match self.mark.bitcode_internal_names.get(&n) {
-                    Some(name) => crate::input_files::demangle(name.as_bytes()),
+                    Some(name) => crate::demangle::display_name(name.as_bytes()),
                     None => "<internal>".to_string(),
                 },
             };
@@ -603,5 +603,5 @@ fn enclosing_symbol(file: &ObjectFile, sec: usize, offset: u64) -> Option<(usize
             best = Some((v, i));
         }
     }
-    best.map(|(_, i)| (i, crate::input_files::demangle(file.sym_name(i))))
+    best.map(|(_, i)| (i, crate::demangle::display_name(file.sym_name(i))))
 }

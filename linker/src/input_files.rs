@@ -660,7 +660,7 @@ impl ObjectFile {
                 .map(|s| s.name_str().to_string())
                 .unwrap_or_default();
         }
-        demangle(self.sym_name(index))
+        crate::demangle::display_name(self.sym_name(index))
     }
 
     /// The function or object containing `offset` in section `sec`, as lld prints in
@@ -690,7 +690,7 @@ impl ObjectFile {
                 best = Some((v, i));
             }
         }
-        best.map(|(_, i)| demangle(self.sym_name(i)))
+        best.map(|(_, i)| crate::demangle::display_name(self.sym_name(i)))
     }
 }
 
@@ -700,25 +700,6 @@ pub fn sym_name(strtab: &'static [u8], sym: &Sym64) -> Option<&'static [u8]> {
     let rest = strtab.get(off..)?;
     let end = rest.iter().position(|&b| b == 0)?;
     Some(&rest[..end])
-}
-
-/// `--demangle` (lld's default) or `--no-demangle`: how diagnostics print symbol names. One
-/// setting for the whole process, decided by the command line before anything is printed, so
-/// the many places that name a symbol need no configuration passed down.
-static DEMANGLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
-
-/// Sets `--demangle`/`--no-demangle` for every later diagnostic.
-pub fn set_demangle(on: bool) {
-    DEMANGLE.store(on, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// A symbol name as lld prints it in diagnostics: C++ names demangled (unless
-/// `--no-demangle`), anything else as is.
-pub fn demangle(name: &[u8]) -> String {
-    let on = DEMANGLE.load(std::sync::atomic::Ordering::Relaxed);
-    on.then(|| crate::dynamic::demangle(name))
-        .flatten()
-        .unwrap_or_else(|| String::from_utf8_lossy(name).into_owned())
 }
 
 /// Decodes a compact relocation section (`SHT_CREL`, what `clang -Wa,--crel`

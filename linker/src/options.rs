@@ -12,12 +12,12 @@
 
 use std::path::PathBuf;
 
-use crate::args::ParseState;
 use crate::config::{
     BuildId, CallGraphSort, CetReport, Compression, Defsym, DefsymValue, Discard, HashStyle,
     IcfLevel, InputKind, Strip, UnresolvedPolicy,
 };
 use crate::error::{Error, Result};
+use crate::parse_state::ParseState;
 use crate::{bail, err};
 
 /// What an option does with the argument value it was given (`None` for flags and for an

@@ -108,7 +108,7 @@ impl Symbol {
 
     /// The name as diagnostics print it (C++ names demangled, as lld does).
     pub fn display_name(&self) -> String {
-        crate::input_files::demangle(self.name)
+        crate::demangle::display_name(self.name)
     }
 
     pub fn name_str(&self) -> String {
