@@ -18,6 +18,7 @@ pub mod eh_frame;
 pub mod emit_relocs;
 pub mod error;
 pub mod gc_report;
+pub mod debug_names;
 pub mod gdb_index;
 pub mod glob;
 pub mod icf;
