@@ -226,9 +226,7 @@ fn in_link(s: &InputSection) -> bool {
 fn reloc_at(s: &InputSection, offset: u64) -> Option<&crate::input_files::Rela64> {
     if s.relocs_sorted {
         let end = s.relocs.partition_point(|r| r.r_offset(LE) <= offset);
-        s.relocs[..end]
-            .last()
-            .filter(|r| r.r_offset(LE) == offset)
+        s.relocs[..end].last().filter(|r| r.r_offset(LE) == offset)
     } else {
         s.relocs.iter().rev().find(|r| r.r_offset(LE) == offset)
     }
@@ -611,8 +609,8 @@ fn read_entry(
 ) -> std::result::Result<Entry, String> {
     let at = r.pos;
     let code = r.uleb().map_err(|e| format!("invalid abbrev code: {e}"))?;
-    let code = u32::try_from(code)
-        .map_err(|_| format!("abbrev code too large for DWARF32: {code}"))?;
+    let code =
+        u32::try_from(code).map_err(|_| format!("abbrev code too large for DWARF32: {code}"))?;
     let abbrev = by_code
         .get(&code)
         .and_then(|&i| abbrevs.get(i))
@@ -640,11 +638,7 @@ fn read_entry(
                 DW_FORM_DATA1 | DW_FORM_REF1 => read(r, 1)?,
                 DW_FORM_DATA2 | DW_FORM_REF2 => read(r, 2)?,
                 DW_FORM_DATA4 | DW_FORM_REF4 => read(r, 4)?,
-                _ => {
-                    return Err(format!(
-                        "unrecognized form encoding {form} in abbrev table"
-                    ))
-                }
+                _ => return Err(format!("unrecognized form encoding {form} in abbrev table")),
             };
         }
         if index == DW_IDX_COMPILE_UNIT {
@@ -835,8 +829,8 @@ fn merge(chunks: Vec<Chunk>) -> Result<DebugNames> {
         }
     }
     let names: Vec<MergedName> = shards.into_iter().flatten().collect();
-    let name_count = u32::try_from(names.len())
-        .map_err(|_| err!("--debug-names: too many names"))?;
+    let name_count =
+        u32::try_from(names.len()).map_err(|_| err!("--debug-names: too many names"))?;
 
     // Entry pool offsets: of each name's entries, and of each input entry (for parents).
     let mut pool_of: Vec<Vec<Vec<u32>>> = chunks
@@ -884,7 +878,10 @@ fn merge(chunks: Vec<Chunk>) -> Result<DebugNames> {
             for (k, &(size, value)) in entry.values.iter().enumerate() {
                 let (size, value) = if k + 1 == n_values {
                     // lld adds the index's position in its file, not its file's earlier CUs.
-                    (cu_size, value.wrapping_add(base_cu[c as usize]).wrapping_add(x))
+                    (
+                        cu_size,
+                        value.wrapping_add(base_cu[c as usize]).wrapping_add(x),
+                    )
                 } else {
                     match entry.parent {
                         Some((slot, Some(p))) if slot == k => {
@@ -1022,7 +1019,10 @@ mod tests {
     #[test]
     fn djb_hash_folds_case() {
         assert_eq!(case_folding_djb_hash(b""), 5381);
-        assert_eq!(case_folding_djb_hash(b"Main"), case_folding_djb_hash(b"main"));
+        assert_eq!(
+            case_folding_djb_hash(b"Main"),
+            case_folding_djb_hash(b"main")
+        );
         assert_eq!(case_folding_djb_hash(b"a"), 5381 * 33 + u32::from(b'a'));
     }
 
