@@ -200,8 +200,8 @@
 //!   `--fatal-warnings`).
 //! * `debug_names`: `--debug-names` on C (several units, inline functions of a shared header,
 //!   a static function of the same name in two units, `-ffunction-sections`; plain, with
-//!   `--gc-sections`, `--icf=all`, `--compress-debug-sections=zlib`, `-shared`, and an object
-//!   of two name indexes made by `ld.lld-22 -r`) and C++ (namespaces, templates, a class
+//!   `--gc-sections`, `--icf=all`, `--compress-debug-sections=zlib`, `-shared`, one unit
+//!   `-gsplit-dwarf`, and an object of two name indexes made by `ld.lld-22 -r`) and C++ (namespaces, templates, a class
 //!   hierarchy; with `-fdebug-types-section`, whose type units lld does not merge and warns
 //!   about): the index decoded by `llvm-dwarfdump-22 --debug-names` and its bytes, the
 //!   non-allocated section headers, `llvm-dwarfdump-22 --verify`, the link's warnings, what gdb
@@ -7673,6 +7673,14 @@ const NAMES_C_PIC_FLAGS: &[&str] = &[
     "-ffunction-sections",
     "-fPIC",
 ];
+const NAMES_C_SPLIT_FLAGS: &[&str] = &[
+    "-O0",
+    "-g",
+    "-gdwarf-5",
+    "-gpubnames",
+    "-ffunction-sections",
+    "-gsplit-dwarf",
+];
 const NAMES_C: &[NamesObject] = &[
     ("main.c", Compiler::Clang, NAMES_C_FLAGS),
     ("util.c", Compiler::Clang, NAMES_C_FLAGS),
@@ -7718,6 +7726,13 @@ const DEBUG_NAMES_VARIANTS: &[DebugNamesVariant] = &[
             ("util.c", Compiler::Clang, NAMES_C_PIC_FLAGS),
         ],
         ..names_c("c_shared", &["-shared"])
+    },
+    DebugNamesVariant {
+        objects: &[
+            ("main.c", Compiler::Clang, NAMES_C_SPLIT_FLAGS),
+            ("util.c", Compiler::Clang, NAMES_C_FLAGS),
+        ],
+        ..names_c("c_split_dwarf", &[])
     },
     DebugNamesVariant {
         partial_link: true,
