@@ -207,7 +207,8 @@
 //!   non-allocated section headers, `llvm-dwarfdump-22 --verify`, the link's warnings, what gdb
 //!   makes of the program (index, `info functions`, a breakpoint), the run; linking directly:
 //!   without the option the inputs' indexes are concatenated (two name indexes, as lld),
-//!   `--no-debug-names` winning, `-r --debug-names` (lld's error); objects whose `.debug_names`
+//!   `--no-debug-names` winning, `-r --debug-names` (lld's error), type units under
+//!   `--fatal-warnings` (lld's errors); objects whose `.debug_names`
 //!   is corrupted byte by byte: lld's error messages, exit code 1, no output.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
@@ -727,6 +728,11 @@ fn trials() -> Vec<Trial> {
             debug_names_direct(d, flags)
         }));
     }
+    t.push(trial(
+        GROUP,
+        "debug_names::type_units_fatal_warnings".to_string(),
+        debug_names_type_units_fatal,
+    ));
     for &(name, patch, message) in DEBUG_NAMES_CORRUPT {
         t.push(trial(GROUP, format!("debug_names::{name}"), move |d| {
             debug_names_corrupt(d, patch, message)
@@ -8069,6 +8075,38 @@ fn debug_names_direct(dir: &Path, flags: &[&str]) -> Check {
         ));
     }
     p.done()
+}
+
+/// Objects with type units linked with `--debug-names --fatal-warnings`: lld's "type units are
+/// not implemented" warnings become errors (one per file, in file order), and no output.
+fn debug_names_type_units_fatal(dir: &Path) -> Check {
+    let mut args = strings(&[
+        "--debug-names",
+        "--fatal-warnings",
+        "--unresolved-symbols=ignore-all",
+    ]);
+    for src in ["shapes.cpp", "report.cpp"] {
+        args.push(arg(&obj(
+            "debug_names",
+            src,
+            Compiler::Clang,
+            NAMES_CXX_TU_FLAGS,
+        )?));
+    }
+    let (lld, weld) = sides(dir)?;
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(
+        lo.code == Some(1)
+            && lo
+                .stderr_str()
+                .lines()
+                .filter(|l| l.ends_with("(.debug_names): type units are not implemented"))
+                .count()
+                == 2,
+        || format!("ld.lld-22 should fail on the type units\n{}", lo.report()),
+    )?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
 }
 
 /// How a corruption trial changes `main.o`'s `.debug_names` (clang's single-unit index:
