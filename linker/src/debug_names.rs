@@ -29,7 +29,8 @@
 //! * the entry pool: each entry with its abbreviation code renumbered, its compile unit index
 //!   moved by the number of CUs of the files before (plus the index's position in its file: lld
 //!   adds that rather than the CUs of the file's earlier indexes, and weld does the same), and
-//!   a `DW_FORM_ref4` `DW_IDX_parent` pointing at the parent entry's new place.
+//!   a `DW_FORM_ref4` `DW_IDX_parent` pointing at the parent entry's new place (one naming no
+//!   entry of its index keeps its input value, as in lld).
 //!
 //! Everything but the CU offsets and the string offsets is computed when the index is built
 //! (after `--gc-sections`, before identical code folding; the index does not depend on either);
@@ -190,17 +191,15 @@ pub fn build(
         }
         chunks.push(chunk);
     }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    for (c, chunk) in chunks.iter().enumerate() {
+    // lld warns about type units once every file is read, errors or not.
+    for chunk in &chunks {
         let file = &res.files[chunk.file as usize];
         for index in &chunk.indexes {
             if index.has_type_units {
                 let msg = format!(
                     "{}:({}): type units are not implemented",
                     file.name,
-                    file.sections[files[c].1].name_str()
+                    file.sections[chunk.sec as usize].name_str()
                 );
                 if let Err(e) = config.warn(&msg) {
                     errors.push(e);
@@ -222,30 +221,45 @@ fn in_link(s: &InputSection) -> bool {
     )
 }
 
-/// The relocation at `offset` of section `s` (the last one there, as lld keeps the last).
-fn reloc_at(s: &InputSection, offset: u64) -> Option<&crate::input_files::Rela64> {
+/// Which relocation counts where several apply to one field: LLVM's DWARF reader takes the
+/// first, lld's table of output values (filled in order) keeps the last.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pick {
+    First,
+    Last,
+}
+
+/// The relocation at `offset` of section `s`.
+fn reloc_at(s: &InputSection, offset: u64, pick: Pick) -> Option<&crate::input_files::Rela64> {
+    let at = |r: &&crate::input_files::Rela64| r.r_offset(LE) == offset;
     if s.relocs_sorted {
+        let start = s.relocs.partition_point(|r| r.r_offset(LE) < offset);
         let end = s.relocs.partition_point(|r| r.r_offset(LE) <= offset);
-        s.relocs[..end].last().filter(|r| r.r_offset(LE) == offset)
+        let found = &s.relocs[start..end];
+        match pick {
+            Pick::First => found.first(),
+            Pick::Last => found.last(),
+        }
+    } else if pick == Pick::First {
+        s.relocs.iter().find(at)
     } else {
-        s.relocs.iter().rev().find(|r| r.r_offset(LE) == offset)
+        s.relocs.iter().rev().find(at)
     }
 }
 
-/// The 32-bit field at `at` of `s` as LLVM's DWARF reader sees it in lld: a relocation against
-/// a defined symbol gives the symbol's value in its section plus the addend; without one, the
-/// stored value.
+/// The 32-bit field at `at` of `s` as LLVM's DWARF reader sees it in lld: with a relocation,
+/// the symbol's value (0 for an undefined one) plus the addend, whatever the field holds;
+/// without one, the stored value. (The `.debug_str` offsets are relocated against local
+/// symbols, so the file's own symbol table gives the value lld's global lookup would.)
 fn relocated32(file: &ObjectFile, s: &InputSection, at: u64, raw: u32) -> u32 {
-    let Some(r) = reloc_at(s, at) else {
+    let Some(r) = reloc_at(s, at, Pick::First) else {
         return raw;
     };
-    let Some(sym) = file.symbols.get(r.r_sym(LE, false) as usize) else {
-        return raw;
+    let value = match file.symbols.get(r.r_sym(LE, false) as usize) {
+        Some(sym) if sym.st_shndx(LE) != object::elf::SHN_UNDEF => sym.st_value(LE),
+        _ => 0,
     };
-    if sym.st_shndx(LE) == object::elf::SHN_UNDEF {
-        return raw;
-    }
-    sym.st_value(LE).wrapping_add(r.r_addend(LE) as u64) as u32
+    value.wrapping_add(r.r_addend(LE) as u64) as u32
 }
 
 /// A bounds-checked little-endian reader failing with LLVM `DataExtractor`'s messages.
@@ -496,8 +510,13 @@ fn parse_file(f: FileId, file: &ObjectFile, sec: usize) -> (Chunk, Vec<String>) 
     while base < data.len() as u64 {
         match extract_index(data, base) {
             Ok(h) => {
-                base = h.next;
+                // A DWARF64 length can wrap the next offset back (LLVM would read forever).
+                let next = h.next;
                 headers.push(h);
+                if next <= base {
+                    break;
+                }
+                base = next;
             }
             Err(e) => {
                 say(&mut problems, &e);
@@ -990,7 +1009,7 @@ impl DebugNames {
                 bail!("internal error: .debug_names chunk out of range");
             };
             let s = &res.files[file as usize].sections[sec as usize];
-            let value = match reloc_at(s, u64::from(f.field)) {
+            let value = match reloc_at(s, u64::from(f.field), Pick::Last) {
                 Some(r) => {
                     let sym = r.r_sym(LE, false) as usize;
                     let addend = r.r_addend(LE);
