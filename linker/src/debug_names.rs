@@ -128,7 +128,6 @@ struct Name {
 #[derive(Debug, Default)]
 struct Index {
     cu_count: u32,
-    has_type_units: bool,
     augmentation: Vec<u8>,
     /// In LLVM's `DenseSet` iteration order.
     abbrevs: Vec<Abbrev>,
@@ -144,6 +143,9 @@ struct Chunk {
     /// Offsets in the input section of the CU offsets of all its indexes.
     cu_fields: Vec<u32>,
     indexes: Vec<Index>,
+    /// How many of its indexes have type units, counting one whose reading then failed (lld
+    /// warns for every index it started to read).
+    type_unit_indexes: usize,
 }
 
 /// Builds the merged index, or `None` when there is none to write: without `--debug-names`,
@@ -194,16 +196,14 @@ pub fn build(
     // lld warns about type units once every file is read, errors or not.
     for chunk in &chunks {
         let file = &res.files[chunk.file as usize];
-        for index in &chunk.indexes {
-            if index.has_type_units {
-                let msg = format!(
-                    "{}:({}): type units are not implemented",
-                    file.name,
-                    file.sections[chunk.sec as usize].name_str()
-                );
-                if let Err(e) = config.warn(&msg) {
-                    errors.push(e);
-                }
+        for _ in 0..chunk.type_unit_indexes {
+            let msg = format!(
+                "{}:({}): type units are not implemented",
+                file.name,
+                file.sections[chunk.sec as usize].name_str()
+            );
+            if let Err(e) = config.warn(&msg) {
+                errors.push(e);
             }
         }
     }
@@ -386,21 +386,23 @@ fn extract_index(data: &[u8], base: u64) -> std::result::Result<Header, String> 
     }
     let augmentation = data[r.pos as usize..(r.pos + u64::from(aug_size)) as usize].to_vec();
     r.pos += u64::from(aug_size);
+    // LLVM's `findDebugNamesOffsets` and `NameIndex::extract`, with their 32-bit products
+    // (the foreign TU, bucket and hash sizes, and the entry offsets' size) wrapping as there.
     let ds: u64 = if dwarf64 { 8 } else { 4 };
     let cus_base = r.pos;
     let buckets_base = cus_base
         + u64::from(cu_count) * ds
         + u64::from(local_tu_count) * ds
-        + u64::from(foreign_tu_count) * 8;
-    let hashes_base = buckets_base + u64::from(bucket_count) * 4;
+        + u64::from(foreign_tu_count.wrapping_mul(8));
+    let hashes_base = buckets_base + u64::from(bucket_count.wrapping_mul(4));
     let string_offsets_base = hashes_base
         + if bucket_count > 0 {
-            u64::from(name_count) * 4
+            u64::from(name_count.wrapping_mul(4))
         } else {
             0
         };
     let entry_offsets_base = string_offsets_base + u64::from(name_count) * ds;
-    let abbrev_base = entry_offsets_base + u64::from(name_count) * ds;
+    let abbrev_base = entry_offsets_base + u64::from(name_count.wrapping_mul(ds as u32));
     if !r.valid(abbrev_base, u64::from(abbrev_size)) {
         return Err("Section too small: cannot read abbreviations.".into());
     }
@@ -500,6 +502,7 @@ fn parse_file(f: FileId, file: &ObjectFile, sec: usize) -> (Chunk, Vec<String>) 
         sec: sec as u32,
         cu_fields: Vec::new(),
         indexes: Vec::new(),
+        type_unit_indexes: 0,
     };
     let mut problems = Vec::new();
     let say = |problems: &mut Vec<String>, m: &str| {
@@ -526,6 +529,9 @@ fn parse_file(f: FileId, file: &ObjectFile, sec: usize) -> (Chunk, Vec<String>) 
     }
     let len = data.len() as u64;
     for h in headers {
+        if h.local_tu_count != 0 || h.foreign_tu_count != 0 {
+            chunk.type_unit_indexes += 1;
+        }
         if h.dwarf64 {
             say(
                 &mut problems,
@@ -548,13 +554,15 @@ fn parse_file(f: FileId, file: &ObjectFile, sec: usize) -> (Chunk, Vec<String>) 
         for i in 0..u64::from(h.cu_count) {
             chunk.cu_fields.push((h.cus_base + i * 4) as u32);
         }
+        // In bounds: the tables end where the abbreviations start, inside the section.
         let read32 = |at: u64| {
-            let at = at as usize;
-            u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]])
+            usize::try_from(at)
+                .ok()
+                .and_then(|at| data.get(at..at.checked_add(4)?))
+                .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         };
         let mut index = Index {
             cu_count: h.cu_count,
-            has_type_units: h.local_tu_count != 0 || h.foreign_tu_count != 0,
             augmentation: h.augmentation,
             abbrevs: h.abbrevs,
             names: Vec::with_capacity(h.name_count as usize),
@@ -630,10 +638,22 @@ fn read_entry(
     let code = r.uleb().map_err(|e| format!("invalid abbrev code: {e}"))?;
     let code =
         u32::try_from(code).map_err(|_| format!("abbrev code too large for DWARF32: {code}"))?;
-    let abbrev = by_code
-        .get(&code)
-        .and_then(|&i| abbrevs.get(i))
-        .ok_or_else(|| format!("abbrev code not found in abbrev table: {code}"))?;
+    // Code 0 (only reachable as a padded LEB128, 0x80 0x00) is the empty key of LLVM's
+    // abbreviation set, whose lookup then lands on an empty slot: an abbreviation without
+    // attributes, which lld reads and writes (as code 0) like any other.
+    const NO_ABBREV: Abbrev = Abbrev {
+        code: 0,
+        tag: 0,
+        attrs: Vec::new(),
+    };
+    let abbrev = if code == 0 {
+        &NO_ABBREV
+    } else {
+        by_code
+            .get(&code)
+            .and_then(|&i| abbrevs.get(i))
+            .ok_or_else(|| format!("abbrev code not found in abbrev table: {code}"))?
+    };
     let mut values = Vec::with_capacity(abbrev.attrs.len());
     let mut parent = None;
     let mut cu = (0u8, 0u32);
@@ -863,6 +883,8 @@ fn merge(chunks: Vec<Chunk>) -> Result<DebugNames> {
         for &(c, x, e) in &n.entries {
             let entry = &chunks[c as usize].indexes[x as usize].entries[e as usize];
             pool_of[c as usize][x as usize][e as usize] = off as u32;
+            // Every code read is in its index's map but 0 (see `read_entry`), which stays 0 as
+            // lld's map gives it.
             let code = code_maps[c as usize][x as usize]
                 .get(&entry.code)
                 .copied()
