@@ -201,15 +201,16 @@
 //! * `debug_names`: `--debug-names` on C (several units, inline functions of a shared header,
 //!   a static function of the same name in two units, `-ffunction-sections`; plain, with
 //!   `--gc-sections`, `--icf=all`, `--compress-debug-sections=zlib`, `-shared`, one unit
-//!   `-gsplit-dwarf`, and an object of two name indexes made by `ld.lld-22 -r`) and C++ (namespaces, templates, a class
-//!   hierarchy; with `-fdebug-types-section`, whose type units lld does not merge and warns
-//!   about; two units using the standard containers and streams: hundreds of names): the index decoded by `llvm-dwarfdump-22 --debug-names` and its bytes, the
-//!   non-allocated section headers, `llvm-dwarfdump-22 --verify`, the link's warnings, what gdb
-//!   makes of the program (index, `info functions`, a breakpoint), the run; linking directly:
-//!   without the option the inputs' indexes are concatenated (two name indexes, as lld),
-//!   `--no-debug-names` winning, `-r --debug-names` (lld's error), type units under
-//!   `--fatal-warnings` (lld's errors); objects whose `.debug_names`
-//!   is corrupted byte by byte: lld's error messages, exit code 1, no output.
+//!   `-gsplit-dwarf`, and an object of two name indexes made by `ld.lld-22 -r`) and C++
+//!   (namespaces, templates, a class hierarchy; with `-fdebug-types-section`, whose type units
+//!   lld does not merge and warns about; two units using the standard containers and streams:
+//!   hundreds of names): the index decoded by `llvm-dwarfdump-22 --debug-names` and its bytes,
+//!   the non-allocated section headers, `llvm-dwarfdump-22 --verify`, the link's warnings, what
+//!   gdb makes of the program (index, `info functions`, a breakpoint), the run; linking
+//!   directly: without the option the inputs' indexes are concatenated (two name indexes, as
+//!   lld), `--no-debug-names` winning, `-r --debug-names` (lld's error), type units under
+//!   `--fatal-warnings` (lld's errors); objects whose `.debug_names` is corrupted byte by byte:
+//!   lld's error messages, exit code 1, no output.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -8124,56 +8125,65 @@ enum NamesPatch {
     FirstEntry(u8),
     /// The first name's entry offset.
     FirstEntryOffset(u32),
+    /// The byte this far before the end of the section.
+    FromEnd(usize, u8),
 }
 
-/// (trial, corruption, lld's message after `file:(.debug_names): `).
-const DEBUG_NAMES_CORRUPT: &[(&str, NamesPatch, &str)] = &[
+/// (trial, corruption, lld's message after `file:(.debug_names): `, or none when lld links).
+const DEBUG_NAMES_CORRUPT: &[(&str, NamesPatch, Option<&str>)] = &[
+    // The last entry list's terminator made 0x80, which with the padding after it reads as a
+    // padded LEB128 0: lld reads an entry of code 0 without attributes and links.
+    (
+        "padded_zero_abbrev_code",
+        NamesPatch::FromEnd(4, 0x80),
+        None,
+    ),
     (
         "bad_version",
         NamesPatch::Header16(4, 4),
-        "unsupported version: 4",
+        Some("unsupported version: 4"),
     ),
     (
         "reserved_unit_length",
         NamesPatch::Header32(0, 0xffff_fff5),
-        "parsing .debug_names header at 0x0: unsupported reserved unit length of value 0xfffffff5",
+        Some("parsing .debug_names header at 0x0: unsupported reserved unit length of value 0xfffffff5"),
     ),
     (
         "abbrev_table_too_big",
         NamesPatch::Header32(28, 0x00ff_ffff),
-        "Section too small: cannot read abbreviations.",
+        Some("Section too small: cannot read abbreviations."),
     ),
     (
         "augmentation_too_big",
         NamesPatch::Header32(32, 0x0010_0000),
-        "parsing .debug_names header at 0x0: cannot read header augmentation",
+        Some("parsing .debug_names header at 0x0: cannot read header augmentation"),
     ),
     (
         "unknown_abbrev_code",
         NamesPatch::FirstEntry(0x7f),
-        "abbrev code not found in abbrev table: 127",
+        Some("abbrev code not found in abbrev table: 127"),
     ),
     (
         "unknown_form",
         NamesPatch::Abbrev(3, 0x0f),
-        "unrecognized form encoding 15 in abbrev table",
+        Some("unrecognized form encoding 15 in abbrev table"),
     ),
     (
         "bad_parent_form",
         NamesPatch::Abbrev(5, 0x0b),
-        "invalid form for DW_IDX_parent",
+        Some("invalid form for DW_IDX_parent"),
     ),
     (
         "entry_out_of_bounds",
         NamesPatch::FirstEntryOffset(0x00ff_ffff),
-        "index entry is out of bounds",
+        Some("index entry is out of bounds"),
     ),
 ];
 
 /// A copy of `main.c`'s object with its `.debug_names` corrupted by `patch`, linked with
 /// `util.c`'s and `--debug-names`: lld must fail with `message` (exit code 1, no output), and
-/// weld exactly as lld.
-fn debug_names_corrupt(dir: &Path, patch: NamesPatch, message: &str) -> Check {
+/// weld exactly as lld; without a message lld must link, and weld's index must be lld's.
+fn debug_names_corrupt(dir: &Path, patch: NamesPatch, message: Option<&str>) -> Check {
     let main = obj("debug_names", "main.c", Compiler::Clang, NAMES_C_FLAGS)?;
     let util = obj("debug_names", "util.c", Compiler::Clang, NAMES_C_FLAGS)?;
     let mut bytes = std::fs::read(&main).map_err(|e| format!("{}: {e}", main.display()))?;
@@ -8192,6 +8202,20 @@ fn debug_names_corrupt(dir: &Path, patch: NamesPatch, message: &str) -> Check {
     ]);
     let (lld, weld) = sides(dir)?;
     let lo = link_directly(dir, &lld, &args)?;
+    let Some(message) = message else {
+        expect_lld(lo.code == Some(0), || {
+            format!("ld.lld-22 should link\n{}", lo.report())
+        })?;
+        let wo = link_directly(dir, &weld, &args)?;
+        let mut p = same_outcome(&wo, &lo, &weld, &lld)?;
+        let (l_out, w_out) = (lld.dir.join("a.out"), weld.dir.join("a.out"));
+        p.check(same_lines(
+            "the .debug_names bytes",
+            &section_bytes(&w_out, ".debug_names")?,
+            &section_bytes(&l_out, ".debug_names")?,
+        ));
+        return p.done();
+    };
     let want = format!("{}:(.debug_names): {message}", arg(&bad));
     expect_lld(
         lo.code == Some(1) && lo.stderr_str().lines().any(|l| l.ends_with(&want)),
@@ -8254,6 +8278,13 @@ fn patch_debug_names(names: &mut [u8], patch: NamesPatch) -> Result<(), String> 
         NamesPatch::Abbrev(o, v) => (abbrevs + o, vec![v]),
         NamesPatch::FirstEntry(v) => (entries, vec![v]),
         NamesPatch::FirstEntryOffset(v) => (entry_offsets, v.to_le_bytes().to_vec()),
+        NamesPatch::FromEnd(o, v) => (
+            names
+                .len()
+                .checked_sub(o)
+                .ok_or("patch before the section")?,
+            vec![v],
+        ),
     };
     names
         .get_mut(at..at + new.len())
