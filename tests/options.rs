@@ -204,6 +204,19 @@
 //!   ordering file, with `--gc-sections --icf=all`, on ThinLTO objects), each with
 //!   `--verbose-bp-section-orderer`: the functions' and variables' order, the report, the
 //!   allocated sections and the run equal lld's; lld's option errors; a missing profile.
+//! * `debug_names`: `--debug-names` on C (several units, inline functions of a shared header,
+//!   a static function of the same name in two units, `-ffunction-sections`; plain, with
+//!   `--gc-sections`, `--icf=all`, `--compress-debug-sections=zlib`, `-shared`, one unit
+//!   `-gsplit-dwarf`, and an object of two name indexes made by `ld.lld-22 -r`) and C++
+//!   (namespaces, templates, a class hierarchy; with `-fdebug-types-section`, whose type units
+//!   lld does not merge and warns about; two units using the standard containers and streams:
+//!   hundreds of names): the index decoded by `llvm-dwarfdump-22 --debug-names` and its bytes,
+//!   the non-allocated section headers, `llvm-dwarfdump-22 --verify`, the link's warnings, what
+//!   gdb makes of the program (index, `info functions`, a breakpoint), the run; linking
+//!   directly: without the option the inputs' indexes are concatenated (two name indexes, as
+//!   lld), `--no-debug-names` winning, `-r --debug-names` (lld's error), type units under
+//!   `--fatal-warnings` (lld's errors); objects whose `.debug_names` is corrupted byte by byte:
+//!   lld's error messages, exit code 1, no output.
 //! * `other_targets`: options lld has for other targets (ARM, AArch64, RISC-V, PowerPC64, MIPS,
 //!   Android memory tagging), on an x86-64 link: refused with lld's message, or accepted and
 //!   ignored (with lld's warnings and value checks), exactly as ld.lld-22 does.
@@ -725,6 +738,26 @@ fn trials() -> Vec<Trial> {
     for &(name, args, sources) in GDB_INDEX_DIRECT {
         t.push(trial(GROUP, format!("gdb_index::{name}"), move |d| {
             gdb_index_direct(d, args, sources)
+        }));
+    }
+    for v in DEBUG_NAMES_VARIANTS {
+        t.push(trial(GROUP, format!("debug_names::{}", v.name), move |d| {
+            debug_names(d, v)
+        }));
+    }
+    for &(name, flags) in DEBUG_NAMES_DIRECT {
+        t.push(trial(GROUP, format!("debug_names::{name}"), move |d| {
+            debug_names_direct(d, flags)
+        }));
+    }
+    t.push(trial(
+        GROUP,
+        "debug_names::type_units_fatal_warnings".to_string(),
+        debug_names_type_units_fatal,
+    ));
+    for &(name, patch, message) in DEBUG_NAMES_CORRUPT {
+        t.push(trial(GROUP, format!("debug_names::{name}"), move |d| {
+            debug_names_corrupt(d, patch, message)
         }));
     }
     t.push(Trial::test("support::parsers", || {
@@ -7939,4 +7972,662 @@ fn same_outcome_any_order(
         ));
     }
     Ok(p)
+}
+
+// =============================================================================================
+// debug_names
+
+/// One object of a `debug_names` variant: source in `testdata/options/debug_names/`, compiler,
+/// compile flags (after the harness's `-O1 -g0`).
+type NamesObject = (&'static str, Compiler, &'static [&'static str]);
+
+/// A `debug_names` variant: the objects, the driver flags of the link (`--debug-names` added),
+/// what gdb is asked about, what the program prints.
+struct DebugNamesVariant {
+    name: &'static str,
+    objects: &'static [NamesObject],
+    cxx: bool,
+    flags: &'static [&'static str],
+    /// Linked `-shared`: nothing is run and gdb only reads the file.
+    shared: bool,
+    /// The function gdb lists (`info functions`) and stops in.
+    function: &'static str,
+    stdout: &'static str,
+    /// Some inputs have type units: lld warns for each such file, and `--verify` finds the
+    /// entries' type unit indexes pointing nowhere (lld does not merge the TU lists yet).
+    /// Otherwise lld's index must verify.
+    type_units: bool,
+    /// The output's debug sections are compressed: the index is compared decompressed.
+    compressed: bool,
+    /// The objects are first combined by `ld.lld-22 -r` into one object holding two name
+    /// indexes (lld concatenates them), which both linkers then link.
+    partial_link: bool,
+}
+
+const NAMES_C_FLAGS: &[&str] = &[
+    "-O0",
+    "-g",
+    "-gdwarf-5",
+    "-gpubnames",
+    "-ffunction-sections",
+];
+const NAMES_C_PIC_FLAGS: &[&str] = &[
+    "-O0",
+    "-g",
+    "-gdwarf-5",
+    "-gpubnames",
+    "-ffunction-sections",
+    "-fPIC",
+];
+const NAMES_C_SPLIT_FLAGS: &[&str] = &[
+    "-O0",
+    "-g",
+    "-gdwarf-5",
+    "-gpubnames",
+    "-ffunction-sections",
+    "-gsplit-dwarf",
+];
+const NAMES_C: &[NamesObject] = &[
+    ("main.c", Compiler::Clang, NAMES_C_FLAGS),
+    ("util.c", Compiler::Clang, NAMES_C_FLAGS),
+];
+const NAMES_CXX_TU_FLAGS: &[&str] = &[
+    "-O0",
+    "-g",
+    "-gdwarf-5",
+    "-gpubnames",
+    "-fdebug-types-section",
+];
+const NAMES_CXX_FLAGS: &[&str] = &["-O0", "-g", "-gdwarf-5", "-gpubnames"];
+const NAMES_C_STDOUT: &str = "debug_names 16 58 8 1\n";
+const NAMES_CXX_STDOUT: &str = "area 12 3 report 40\n";
+
+const fn names_c(name: &'static str, flags: &'static [&'static str]) -> DebugNamesVariant {
+    DebugNamesVariant {
+        name,
+        objects: NAMES_C,
+        cxx: false,
+        flags,
+        shared: false,
+        function: "local_step",
+        stdout: NAMES_C_STDOUT,
+        type_units: false,
+        compressed: false,
+        partial_link: false,
+    }
+}
+
+const DEBUG_NAMES_VARIANTS: &[DebugNamesVariant] = &[
+    names_c("c", &[]),
+    names_c("c_gc_sections", &["-Wl,--gc-sections"]),
+    names_c("c_icf", &["-Wl,--icf=all"]),
+    DebugNamesVariant {
+        compressed: true,
+        ..names_c("c_compressed", &["-Wl,--compress-debug-sections=zlib"])
+    },
+    DebugNamesVariant {
+        shared: true,
+        objects: &[
+            ("main.c", Compiler::Clang, NAMES_C_PIC_FLAGS),
+            ("util.c", Compiler::Clang, NAMES_C_PIC_FLAGS),
+        ],
+        ..names_c("c_shared", &["-shared"])
+    },
+    DebugNamesVariant {
+        objects: &[
+            ("main.c", Compiler::Clang, NAMES_C_SPLIT_FLAGS),
+            ("util.c", Compiler::Clang, NAMES_C_FLAGS),
+        ],
+        ..names_c("c_split_dwarf", &[])
+    },
+    DebugNamesVariant {
+        partial_link: true,
+        ..names_c("c_two_indexes_in_one_object", &[])
+    },
+    DebugNamesVariant {
+        name: "cxx",
+        objects: &[
+            ("shapes.cpp", Compiler::Clang, NAMES_CXX_FLAGS),
+            ("report.cpp", Compiler::Clang, NAMES_CXX_FLAGS),
+        ],
+        cxx: true,
+        flags: &[],
+        shared: false,
+        function: "area",
+        stdout: NAMES_CXX_STDOUT,
+        type_units: false,
+        compressed: false,
+        partial_link: false,
+    },
+    DebugNamesVariant {
+        name: "cxx_stl",
+        objects: &[
+            ("stl_a.cpp", Compiler::Clang, NAMES_CXX_FLAGS),
+            ("stl_b.cpp", Compiler::Clang, NAMES_CXX_FLAGS),
+        ],
+        cxx: true,
+        flags: &[],
+        shared: false,
+        function: "inventory::tally",
+        stdout: "bolt=7 nut=5 \n",
+        type_units: false,
+        compressed: false,
+        partial_link: false,
+    },
+    DebugNamesVariant {
+        name: "cxx_type_units",
+        objects: &[
+            ("shapes.cpp", Compiler::Clang, NAMES_CXX_TU_FLAGS),
+            ("report.cpp", Compiler::Clang, NAMES_CXX_TU_FLAGS),
+        ],
+        cxx: true,
+        flags: &[],
+        shared: false,
+        function: "area",
+        stdout: NAMES_CXX_STDOUT,
+        type_units: true,
+        compressed: false,
+        partial_link: false,
+    },
+];
+
+/// `--debug-names` on a variant: lld's output must have one merged name index over every unit;
+/// weld's must decode (`llvm-dwarfdump-22 --debug-names`) as lld's and be byte for byte lld's
+/// (the rest of the debug layout, `.debug_info` and the merged `.debug_str` the offsets point
+/// into, being lld's too), with lld's non-allocated section headers (the inputs' indexes gone),
+/// the same `--verify` verdict, the same warnings, the same gdb view, and the same run.
+fn debug_names(dir: &Path, v: &DebugNamesVariant) -> Check {
+    let mut objs: Vec<String> = v
+        .objects
+        .iter()
+        .map(|&(src, c, flags)| obj("debug_names", src, c, flags).map(|o| arg(&o)))
+        .collect::<Result<_, _>>()?;
+    if v.partial_link {
+        let combined = dir.join("combined.o");
+        let mut cmd = Command::new(tools::find(tools::LLD)?);
+        cmd.arg("-r").args(&objs).arg("-o").arg(&combined);
+        reference(
+            run::run(&mut cmd, run::LINK_TIMEOUT)?
+                .ok("ld.lld-22 -r")
+                .map(|_| ()),
+        )?;
+        objs = vec![arg(&combined)];
+    }
+    let (lld, weld) = sides(dir)?;
+    let out = if v.shared { "libdn.so" } else { "a.out" };
+    let mut args = objs.clone();
+    args.push("-Wl,--debug-names".into());
+    args.extend(strings(v.flags));
+    let link = |s: &Side| s.link_in(None, Compiler::Clang, v.cxx, &args, out);
+    let (l_out, l_link) = reference(link(&lld))?;
+    let l_dump = debug_names_dump(&l_out)?;
+    let units = v.objects.len();
+    expect_lld(
+        l_dump
+            .iter()
+            .filter(|l| l.starts_with("Name Index @"))
+            .count()
+            == 1
+            && l_dump.contains(&format!("    CU count: {units}")),
+        || format!("ld.lld-22 should write one name index over {units} units: {l_dump:#?}"),
+    )?;
+    let warnings = |o: &Output| -> Vec<String> {
+        o.stderr_str()
+            .lines()
+            .filter_map(|l| l.split_once("warning: ").map(|(_, w)| w.to_string()))
+            .collect()
+    };
+    let l_warnings = warnings(&l_link);
+    expect_lld(
+        l_warnings
+            .iter()
+            .any(|w| w.ends_with("type units are not implemented"))
+            == v.type_units,
+        || format!("ld.lld-22's warnings about type units: {l_warnings:#?}"),
+    )?;
+    let (_, l_verify) = elf::dwarf_verify(&l_out)?;
+    let l_names_errors = names_verify_errors(&l_verify);
+    expect_lld(l_names_errors.is_empty() != v.type_units, || {
+        format!(
+            "llvm-dwarfdump-22 --verify's .debug_names findings on ld.lld-22's output:\n{l_verify}"
+        )
+    })?;
+    let l_gdb = debug_names_gdb_view(&l_out, v.function, !v.shared)?;
+    expect_lld(l_gdb.iter().any(|l| l == ".debug_names: exists"), || {
+        format!("gdb should take ld.lld-22's .debug_names as the index: {l_gdb:#?}")
+    })?;
+    let l_run = if v.shared {
+        None
+    } else {
+        let o = lld.run(&l_out)?;
+        expect_lld_run(&o, 0, v.stdout)?;
+        Some(o)
+    };
+
+    let (w_out, w_link) = link(&weld)?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        "the .debug_names decoded",
+        &debug_names_dump(&w_out)?,
+        &l_dump,
+    ));
+    // Compressed outputs: compared decompressed, as zlib and weld's compressor may differ.
+    let bytes = |f: &Path| -> Result<Vec<String>, String> {
+        if !v.compressed {
+            return section_bytes(f, ".debug_names");
+        }
+        let text = dynelf::readelf(&["-z", "-x", ".debug_names"], f)?;
+        Ok(text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("0x"))
+            .map(|l| l.split_whitespace().skip(1).take(4).collect())
+            .collect())
+    };
+    p.check(same_lines(
+        "the .debug_names bytes",
+        &bytes(&w_out)?,
+        &bytes(&l_out)?,
+    ));
+    let headers = |f: &Path| -> Result<Vec<String>, String> {
+        // lld's zlib compresses some small sections miniz cannot shrink (see `gdb_index`).
+        let uncompressed = |h: String| -> String {
+            let mut f: Vec<String> = h.split(' ').map(str::to_string).collect();
+            if let Some(flags) = f.get_mut(2) {
+                *flags = match flags.replace('C', "") {
+                    f if f.is_empty() => "-".to_string(),
+                    f => f,
+                };
+            }
+            f.join(" ")
+        };
+        Ok(non_alloc_headers(f)?
+            .into_iter()
+            .map(|h| if v.compressed { uncompressed(h) } else { h })
+            .collect())
+    };
+    p.check(same_lines(
+        "the non-allocated section headers (name type flags align entsize)",
+        &headers(&w_out)?,
+        &headers(&l_out)?,
+    ));
+    p.check(same_lines(
+        "the link's warnings",
+        &warnings(&w_link),
+        &l_warnings,
+    ));
+    // Every finding of the verifier (those about other sections too, such as the tombstoned
+    // ranges of discarded COMDAT copies in C++ units) must be lld's: none about the index
+    // unless the inputs have type units.
+    let (_, w_verify) = elf::dwarf_verify(&w_out)?;
+    let errors = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.trim_start().starts_with("error:"))
+            .map(str::to_string)
+            .collect()
+    };
+    p.check(same_lines(
+        "llvm-dwarfdump-22 --verify's errors",
+        &errors(&w_verify),
+        &errors(&l_verify),
+    ));
+    p.check(same_lines(
+        "gdb's view",
+        &debug_names_gdb_view(&w_out, v.function, !v.shared)?,
+        &l_gdb,
+    ));
+    if let Some(l_run) = l_run {
+        p.check(same_run(&weld.run(&w_out)?, &l_run));
+    }
+    p.done()
+}
+
+/// The errors `llvm-dwarfdump-22 --verify` reports while it checks `.debug_names` (before its
+/// summary of all findings).
+fn names_verify_errors(text: &str) -> Vec<String> {
+    text.lines()
+        .skip_while(|l| !l.starts_with("Verifying .debug_names"))
+        .take_while(|l| !l.starts_with("error: Aggregated error counts"))
+        .filter(|l| l.trim_start().starts_with("error:"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `llvm-dwarfdump-22 --debug-names`'s lines (the file name line dropped).
+fn debug_names_dump(file: &Path) -> Result<Vec<String>, String> {
+    let mut cmd = Command::new(tools::find("llvm-dwarfdump-22")?);
+    cmd.arg("--debug-names").arg(file);
+    let o = run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-dwarfdump-22 --debug-names")?;
+    Ok(o.stdout_str()
+        .lines()
+        .filter(|l| !l.contains("file format"))
+        .map(str::to_string)
+        .collect())
+}
+
+/// What gdb makes of `file`: whether it takes `.debug_names` as its index (`maint print
+/// objfiles`), the functions named `function` it lists, and (`run`) the breakpoint on it and
+/// the backtrace there, addresses blanked. gdb 13 takes the merged index but finds no name
+/// through LLVM 22's entries, so it answers from the symbol table alone (with lld's output as
+/// with weld's): what is checked is that both outputs get the same answers.
+fn debug_names_gdb_view(file: &Path, function: &str, run: bool) -> Result<Vec<String>, String> {
+    let mut cmd = Command::new(tools::find("gdb")?);
+    if let Some(dir) = file.parent() {
+        cmd.current_dir(dir);
+    }
+    cmd.env("DEBUGINFOD_URLS", "")
+        .args(["-nx", "-batch", "-ex", "maint print objfiles"])
+        .args(["-ex", &format!("info functions ^{function}$")]);
+    if run {
+        cmd.args([
+            "-ex",
+            &format!("break {function}"),
+            "-ex",
+            "run",
+            "-ex",
+            "bt",
+        ]);
+    }
+    cmd.arg(file);
+    let o = run::run(&mut cmd, run::TOOL_TIMEOUT)?;
+    Ok(o.stdout_str()
+        .lines()
+        .filter(|l| {
+            !l.trim().is_empty()
+                && !l.starts_with("Object file ")
+                && !l.contains("process ")
+                && !l.contains("libthread_db")
+        })
+        .map(|l| {
+            l.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')' || c == '=')
+                .filter(|w| !w.is_empty())
+                .map(|w| if w.starts_with("0x") { "ADDR" } else { w })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .map(|l| {
+            if l == ".debug_names: exists" {
+                l
+            } else {
+                l.replace("exists", "EXISTS")
+            }
+        })
+        .collect())
+}
+
+/// `debug_names` trials linking directly `main.c` and `util.c` (C flags of the variants) with
+/// these arguments before the objects.
+const DEBUG_NAMES_DIRECT: &[(&str, &[&str])] = &[
+    ("concatenated_without_option", &[]),
+    (
+        "no_debug_names_last",
+        &["--debug-names", "--no-debug-names"],
+    ),
+    ("relocatable", &["-r", "--debug-names"]),
+];
+
+/// The linker called directly: without `--debug-names` (or with `--no-debug-names` last) the
+/// inputs' indexes are concatenated as lld concatenates them (two name indexes, the same bytes
+/// and headers); `-r --debug-names` fails as lld fails (exit code, message, no output).
+fn debug_names_direct(dir: &Path, flags: &[&str]) -> Check {
+    let mut args = strings(flags);
+    for src in ["main.c", "util.c"] {
+        args.push(arg(&obj(
+            "debug_names",
+            src,
+            Compiler::Clang,
+            NAMES_C_FLAGS,
+        )?));
+    }
+    args.push("--unresolved-symbols=ignore-all".to_string());
+    let (lld, weld) = sides(dir)?;
+    let lo = link_directly(dir, &lld, &args)?;
+    let links = !flags.contains(&"-r");
+    expect_lld(lo.code == Some(if links { 0 } else { 1 }), || {
+        format!("ld.lld-22's exit code for {flags:?}\n{}", lo.report())
+    })?;
+    let wo = link_directly(dir, &weld, &args)?;
+    let mut p = same_outcome(&wo, &lo, &weld, &lld)?;
+    if links {
+        let (l_out, w_out) = (lld.dir.join("a.out"), weld.dir.join("a.out"));
+        let l_dump = debug_names_dump(&l_out)?;
+        expect_lld(
+            l_dump
+                .iter()
+                .filter(|l| l.starts_with("Name Index @"))
+                .count()
+                == 2,
+            || format!("ld.lld-22 should keep both objects' name indexes: {l_dump:#?}"),
+        )?;
+        p.check(same_lines(
+            "the .debug_names decoded",
+            &debug_names_dump(&w_out)?,
+            &l_dump,
+        ));
+        p.check(same_lines(
+            "the .debug_names bytes",
+            &section_bytes(&w_out, ".debug_names")?,
+            &section_bytes(&l_out, ".debug_names")?,
+        ));
+        p.check(same_lines(
+            "the non-allocated section headers",
+            &non_alloc_headers(&w_out)?,
+            &non_alloc_headers(&l_out)?,
+        ));
+    }
+    p.done()
+}
+
+/// Objects with type units linked with `--debug-names --fatal-warnings`: lld's "type units are
+/// not implemented" warnings become errors (one per file, in file order), and no output.
+fn debug_names_type_units_fatal(dir: &Path) -> Check {
+    let mut args = strings(&[
+        "--debug-names",
+        "--fatal-warnings",
+        "--unresolved-symbols=ignore-all",
+    ]);
+    for src in ["shapes.cpp", "report.cpp"] {
+        args.push(arg(&obj(
+            "debug_names",
+            src,
+            Compiler::Clang,
+            NAMES_CXX_TU_FLAGS,
+        )?));
+    }
+    let (lld, weld) = sides(dir)?;
+    let lo = link_directly(dir, &lld, &args)?;
+    expect_lld(
+        lo.code == Some(1)
+            && lo
+                .stderr_str()
+                .lines()
+                .filter(|l| l.ends_with("(.debug_names): type units are not implemented"))
+                .count()
+                == 2,
+        || format!("ld.lld-22 should fail on the type units\n{}", lo.report()),
+    )?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// How a corruption trial changes `main.o`'s `.debug_names` (clang's single-unit index:
+/// header, CU list, buckets, hashes, string and entry offsets, abbreviations, entry pool).
+#[derive(Clone, Copy)]
+enum NamesPatch {
+    /// The 16-bit field at this offset of the header.
+    Header16(usize, u16),
+    /// The 32-bit field at this offset of the header.
+    Header32(usize, u32),
+    /// This byte of the first abbreviation (0: code, 1: tag, 2/3: first attribute's index and
+    /// form, 4/5: second attribute's).
+    Abbrev(usize, u8),
+    /// The first byte of the entry pool (an abbreviation code).
+    FirstEntry(u8),
+    /// The first name's entry offset.
+    FirstEntryOffset(u32),
+    /// The byte this far before the end of the section.
+    FromEnd(usize, u8),
+}
+
+/// (trial, corruption, lld's message after `file:(.debug_names): `, or none when lld links).
+const DEBUG_NAMES_CORRUPT: &[(&str, NamesPatch, Option<&str>)] = &[
+    // The last entry list's terminator made 0x80, which with the padding after it reads as a
+    // padded LEB128 0: lld reads an entry of code 0 without attributes and links.
+    (
+        "padded_zero_abbrev_code",
+        NamesPatch::FromEnd(4, 0x80),
+        None,
+    ),
+    (
+        "bad_version",
+        NamesPatch::Header16(4, 4),
+        Some("unsupported version: 4"),
+    ),
+    (
+        "reserved_unit_length",
+        NamesPatch::Header32(0, 0xffff_fff5),
+        Some("parsing .debug_names header at 0x0: unsupported reserved unit length of value 0xfffffff5"),
+    ),
+    (
+        "abbrev_table_too_big",
+        NamesPatch::Header32(28, 0x00ff_ffff),
+        Some("Section too small: cannot read abbreviations."),
+    ),
+    (
+        "augmentation_too_big",
+        NamesPatch::Header32(32, 0x0010_0000),
+        Some("parsing .debug_names header at 0x0: cannot read header augmentation"),
+    ),
+    (
+        "unknown_abbrev_code",
+        NamesPatch::FirstEntry(0x7f),
+        Some("abbrev code not found in abbrev table: 127"),
+    ),
+    (
+        "unknown_form",
+        NamesPatch::Abbrev(3, 0x0f),
+        Some("unrecognized form encoding 15 in abbrev table"),
+    ),
+    (
+        "bad_parent_form",
+        NamesPatch::Abbrev(5, 0x0b),
+        Some("invalid form for DW_IDX_parent"),
+    ),
+    (
+        "entry_out_of_bounds",
+        NamesPatch::FirstEntryOffset(0x00ff_ffff),
+        Some("index entry is out of bounds"),
+    ),
+];
+
+/// A copy of `main.c`'s object with its `.debug_names` corrupted by `patch`, linked with
+/// `util.c`'s and `--debug-names`: lld must fail with `message` (exit code 1, no output), and
+/// weld exactly as lld; without a message lld must link, and weld's index must be lld's.
+fn debug_names_corrupt(dir: &Path, patch: NamesPatch, message: Option<&str>) -> Check {
+    let main = obj("debug_names", "main.c", Compiler::Clang, NAMES_C_FLAGS)?;
+    let util = obj("debug_names", "util.c", Compiler::Clang, NAMES_C_FLAGS)?;
+    let mut bytes = std::fs::read(&main).map_err(|e| format!("{}: {e}", main.display()))?;
+    let (start, size) = elf_section(&bytes, ".debug_names")?;
+    let names = bytes
+        .get_mut(start..start + size)
+        .ok_or("main.o's .debug_names is out of the file")?;
+    patch_debug_names(names, patch)?;
+    let bad = dir.join("main.o");
+    paths::write(&bad, &bytes)?;
+    let args = strings(&[
+        "--debug-names",
+        "--unresolved-symbols=ignore-all",
+        &arg(&bad),
+        &arg(&util),
+    ]);
+    let (lld, weld) = sides(dir)?;
+    let lo = link_directly(dir, &lld, &args)?;
+    let Some(message) = message else {
+        expect_lld(lo.code == Some(0), || {
+            format!("ld.lld-22 should link\n{}", lo.report())
+        })?;
+        let wo = link_directly(dir, &weld, &args)?;
+        let mut p = same_outcome(&wo, &lo, &weld, &lld)?;
+        let (l_out, w_out) = (lld.dir.join("a.out"), weld.dir.join("a.out"));
+        p.check(same_lines(
+            "the .debug_names bytes",
+            &section_bytes(&w_out, ".debug_names")?,
+            &section_bytes(&l_out, ".debug_names")?,
+        ));
+        return p.done();
+    };
+    let want = format!("{}:(.debug_names): {message}", arg(&bad));
+    expect_lld(
+        lo.code == Some(1) && lo.stderr_str().lines().any(|l| l.ends_with(&want)),
+        || format!("ld.lld-22 should fail with {want:?}\n{}", lo.report()),
+    )?;
+    let wo = link_directly(dir, &weld, &args)?;
+    same_outcome(&wo, &lo, &weld, &lld)?.done()
+}
+
+/// The file offset and size of the section named `name` of the ELF64 little-endian `file`.
+fn elf_section(file: &[u8], name: &str) -> Result<(usize, usize), String> {
+    let u16_at = |o: usize| -> Result<usize, String> {
+        let b = file.get(o..o + 2).ok_or("truncated ELF")?;
+        Ok(usize::from(u16::from_le_bytes([b[0], b[1]])))
+    };
+    let u32_at = |o: usize| -> Result<usize, String> {
+        let b = file.get(o..o + 4).ok_or("truncated ELF")?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    };
+    let u64_at = |o: usize| -> Result<usize, String> {
+        let b = file.get(o..o + 8).ok_or("truncated ELF")?;
+        let mut v = [0u8; 8];
+        v.copy_from_slice(b);
+        usize::try_from(u64::from_le_bytes(v)).map_err(|e| e.to_string())
+    };
+    let (shoff, shentsize, shnum, shstrndx) =
+        (u64_at(0x28)?, u16_at(0x3a)?, u16_at(0x3c)?, u16_at(0x3e)?);
+    let header = |i: usize| shoff + i * shentsize;
+    let strtab = u64_at(header(shstrndx) + 0x18)?;
+    for i in 0..shnum {
+        let at = strtab + u32_at(header(i))?;
+        let rest = file.get(at..).ok_or("bad section name offset")?;
+        let end = rest
+            .iter()
+            .position(|&b| b == 0)
+            .ok_or("unterminated name")?;
+        if &rest[..end] == name.as_bytes() {
+            return Ok((u64_at(header(i) + 0x18)?, u64_at(header(i) + 0x20)?));
+        }
+    }
+    Err(format!("no section {name}"))
+}
+
+/// Applies `patch` to a single-unit, DWARF32 `.debug_names` section.
+fn patch_debug_names(names: &mut [u8], patch: NamesPatch) -> Result<(), String> {
+    let field = |names: &[u8], o: usize| -> Result<usize, String> {
+        let b = names.get(o..o + 4).ok_or("truncated .debug_names")?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    };
+    let (cus, local_tus, foreign_tus) = (field(names, 8)?, field(names, 12)?, field(names, 16)?);
+    let (buckets, count, abbrev_size) = (field(names, 20)?, field(names, 24)?, field(names, 28)?);
+    let augmentation = (field(names, 32)? + 3) & !3;
+    let entry_offsets =
+        36 + augmentation + (cus + local_tus) * 4 + foreign_tus * 8 + buckets * 4 + count * 8;
+    let abbrevs = entry_offsets + count * 4;
+    let entries = abbrevs + abbrev_size;
+    let (at, new): (usize, Vec<u8>) = match patch {
+        NamesPatch::Header16(o, v) => (o, v.to_le_bytes().to_vec()),
+        NamesPatch::Header32(o, v) => (o, v.to_le_bytes().to_vec()),
+        NamesPatch::Abbrev(o, v) => (abbrevs + o, vec![v]),
+        NamesPatch::FirstEntry(v) => (entries, vec![v]),
+        NamesPatch::FirstEntryOffset(v) => (entry_offsets, v.to_le_bytes().to_vec()),
+        NamesPatch::FromEnd(o, v) => (
+            names
+                .len()
+                .checked_sub(o)
+                .ok_or("patch before the section")?,
+            vec![v],
+        ),
+    };
+    names
+        .get_mut(at..at + new.len())
+        .ok_or("patch out of the section")?
+        .copy_from_slice(&new);
+    Ok(())
 }

@@ -98,6 +98,9 @@ fn option_conflicts(st: &ParseState) -> Vec<Error> {
         if c.export_dynamic || st.shared {
             errors.push(err!("-r and --export-dynamic may not be used together"));
         }
+        if c.debug_names {
+            errors.push(err!("-r and --debug-names may not be used together"));
+        }
         if !c.z.section_header {
             errors.push(err!("-r and -z nosectionheader may not be used together"));
         }

@@ -463,6 +463,9 @@ pub struct Config {
     /// `--gdb-index`: write a `.gdb_index` section (`crate::gdb_index`) and leave the inputs'
     /// `.debug_gnu_pubnames`/`.debug_gnu_pubtypes` out of the output, as lld does.
     pub gdb_index: bool,
+    /// `--debug-names`: replace the inputs' `.debug_names` sections by one merged name index
+    /// (`crate::debug_names`), as lld does; without it they are concatenated.
+    pub debug_names: bool,
     /// `--split-stack-adjust-size=N` (lld's default 16384): validated and kept, though on x86-64
     /// lld 22 always adjusts split-stack prologues by 0x4000 whatever it says.
     pub split_stack_adjust_size: i64,
@@ -668,6 +671,7 @@ impl Default for Config {
             ignore_data_address_equality: false,
             print_icf_sections: false,
             gdb_index: false,
+            debug_names: false,
             split_stack_adjust_size: 16384,
             dependent_libraries: true,
             omagic: false,

@@ -224,6 +224,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     // The index is read once liveness is settled and before folding, as lld reads it: ranges
     // in sections ICF folds stay, at the kept section's address.
     res.gdb_index = t.run("gdb index", || crate::gdb_index::build(&config, &res))?;
+    // The merged name index does not depend on liveness or folding; it is built here with the
+    // other index.
+    res.debug_names = t.run("debug names", || crate::debug_names::build(&config, &res))?;
     // Identical sections fold once liveness is settled, as in lld: the GC report and
     // --why-live describe the link before folding.
     if config.icf != crate::config::IcfLevel::None {

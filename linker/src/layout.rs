@@ -74,6 +74,8 @@ pub enum Synthetic {
     GotPlt,
     IgotPlt,
     Comment,
+    /// `.debug_names` (`--debug-names`, `crate::debug_names`).
+    DebugNames,
     /// `.gdb_index` (`--gdb-index`, `crate::gdb_index`).
     GdbIndex,
     Symtab,
@@ -488,7 +490,9 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
                 continue;
             }
             let name = sec.name;
-            if crate::gdb_index::drops_input_section(config, name) {
+            if crate::gdb_index::drops_input_section(config, name)
+                || crate::debug_names::drops_input_section(config, sec)
+            {
                 continue;
             }
             let oname = relocated_output_name(config, sec);
@@ -1177,8 +1181,19 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             1,
         );
     }
-    // lld adds the index after its other linker-made sections, so it follows the debug
-    // sections.
+    // lld adds the indexes after its other linker-made sections, so they follow the debug
+    // sections (`.debug_names` first).
+    if let Some(names) = res.debug_names.as_ref().filter(|_| config.z.section_header) {
+        add_synth(
+            &mut b,
+            ".debug_names",
+            elf::SHT_PROGBITS,
+            0,
+            Synthetic::DebugNames,
+            names.size(),
+            4,
+        );
+    }
     if let Some(index) = res.gdb_index.as_ref().filter(|_| config.z.section_header) {
         add_synth(
             &mut b,
@@ -3547,7 +3562,9 @@ fn emitted_reloc_target(
     if t.relocs.is_empty() {
         return None;
     }
-    if crate::gdb_index::drops_input_section(config, t.name) {
+    if crate::gdb_index::drops_input_section(config, t.name)
+        || crate::debug_names::drops_input_section(config, t)
+    {
         return None;
     }
     match t.kind {

@@ -12,6 +12,7 @@ pub mod code_rewrites;
 pub mod compress;
 pub mod config;
 pub mod debug_info;
+pub mod debug_names;
 pub mod demangle;
 pub mod driver;
 pub mod dyn_relocs;

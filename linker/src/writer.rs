@@ -944,6 +944,10 @@ fn write_synthetic(
         Synthetic::RelroPadding => {}
         Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
         Synthetic::Comment => buf.copy_from_slice(&lay.comment),
+        Synthetic::DebugNames => match &res.debug_names {
+            Some(names) => names.write(res, lay, buf)?,
+            None => buf.fill(0),
+        },
         Synthetic::GdbIndex => match &res.gdb_index {
             Some(index) => index.write(lay, buf)?,
             None => buf.fill(0),
