@@ -592,6 +592,11 @@ fn trials() -> Vec<Trial> {
             noinhibit_exec(d, inputs, flags)
         }));
     }
+    t.push(trial(
+        GROUP,
+        "output_shape::dso_handle".to_string(),
+        dso_handle,
+    ));
     for &(name, c, src, shared, flags) in OUTPUT_SHAPE_VARIANTS {
         t.push(trial(GROUP, format!("output_shape::{name}"), move |d| {
             output_shape(d, c, src, shared, flags)
@@ -4030,6 +4035,28 @@ fn symtab_lines(file: &Path) -> Result<Vec<String>, String> {
 /// Options that shape the output's headers and symbol tables (`-z wxneeded`, `-z nognustack`,
 /// `--package-metadata`, `-z start-stop-visibility=`, `--no-gnu-unique`): program headers,
 /// notes and `.note.package`'s bytes, `.symtab`, `.dynsym`, and the program's run.
+/// `symbols/dso_handle.c` without crtbegin.o (`-nostdlib -static`, its own `_start`): the
+/// linker defines the `__dso_handle` it refers to at the ELF header, hidden, as lld does; the
+/// `.symtab` and the run (which compares it with `__ehdr_start`) equal lld's.
+fn dso_handle(dir: &Path) -> Check {
+    let c = Compiler::Clang;
+    let o = obj("symbols", "dso_handle.c", c, &["-fno-pie"])?;
+    let (lld, weld) = sides(dir)?;
+    let args = strings(&[&arg(&o), "-nostdlib", "-static", "-no-pie"]);
+    let l_out = reference(lld.link(c, false, &args, "a.out"))?;
+    let l_run = lld.run(&l_out)?;
+    expect_lld_run(&l_run, 0, "dso_handle at the ELF header\n")?;
+    let w_out = weld.link(c, false, &args, "a.out")?;
+    let mut p = Problems::default();
+    p.check(same_lines(
+        ".symtab",
+        &symtab_lines(&w_out)?,
+        &symtab_lines(&l_out)?,
+    ));
+    p.check(same_run(&weld.run(&w_out)?, &l_run));
+    p.done()
+}
+
 fn output_shape(dir: &Path, c: Compiler, src: &str, shared: bool, flags: &[&str]) -> Check {
     let cxx = src.ends_with(".cc");
     let pic: &[&str] = if shared { &["-fPIC"] } else { &[] };

@@ -3256,6 +3256,8 @@ fn define_synthetic_symbols(config: &Config, res: &Resolved, lay: &mut Layout) -
     let mut defs: Vec<(&[u8], u64)> = vec![
         (b"__ehdr_start", base),
         (b"__executable_start", base),
+        // lld: the marker `__cxa_atexit` gets for this module, where no crtbegin.o defines it.
+        (b"__dso_handle", base),
         (b"etext", etext),
         (b"_etext", etext),
         (b"__etext", etext),
@@ -3393,6 +3395,7 @@ pub fn is_linker_defined(config: &Config, name: &[u8]) -> bool {
     let fixed: &[&[u8]] = &[
         b"__ehdr_start",
         b"__executable_start",
+        b"__dso_handle",
         b"etext",
         b"_etext",
         b"__etext",
