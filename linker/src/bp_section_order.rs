@@ -36,30 +36,6 @@ use object::read::elf::Sym;
 /// An input section: its file and index.
 type SecKey = (FileId, u32);
 
-/// What the command line asks of the orderer.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BpOptions {
-    /// `--bp-compression-sort=function|both`.
-    pub function_compression: bool,
-    /// `--bp-compression-sort=data|both`.
-    pub data_compression: bool,
-    /// `--bp-startup-sort=function`.
-    pub startup_functions: bool,
-    /// `--bp-compression-sort-startup-functions`: startup functions also get the utility nodes
-    /// of their contents.
-    pub compression_sort_startup_functions: bool,
-    /// `--verbose-bp-section-orderer`: counts (and, with a profile, the page fault area) on
-    /// standard error.
-    pub verbose: bool,
-}
-
-impl BpOptions {
-    /// Whether balanced partitioning decides the order (instead of the call graph profile).
-    pub fn enabled(&self) -> bool {
-        self.function_compression || self.data_compression || self.startup_functions
-    }
-}
-
 /// A symbol name without the suffixes that change from build to build (`.llvm.N` that ThinLTO
 /// adds to promoted locals, `.__uniq.N` of `-funique-internal-linkage-names`), so that a
 /// profile taken from one build names the functions of another.

@@ -714,11 +714,6 @@ fn adjust_section(
     errors
 }
 
-/// Names of the sections a split-stack object carries as markers: lld reads and discards them.
-pub fn is_split_stack_marker(name: &[u8]) -> bool {
-    name == b".note.GNU-split-stack" || name == b".note.GNU-no-split-stack"
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -435,7 +435,7 @@ pub struct Config {
     /// `--bp-compression-sort=`, `--bp-startup-sort=` and their companions: balanced
     /// partitioning orders the sections instead of the call graph profile
     /// (`crate::bp_section_order`).
-    pub bp: crate::bp_section_order::BpOptions,
+    pub bp: BpOptions,
     /// `--irpgo-profile=FILE`: the temporal profile `--bp-startup-sort=function` reads.
     pub irpgo_profile: Option<PathBuf>,
     /// `--[no-]warn-symbol-ordering` (default on).
@@ -837,5 +837,30 @@ impl Config {
     pub fn image_base(&self) -> u64 {
         self.image_base
             .unwrap_or(if self.is_pic() { 0 } else { 0x200000 })
+    }
+}
+
+/// What the command line asks of the balanced-partitioning section orderer
+/// (`crate::bp_section_order`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BpOptions {
+    /// `--bp-compression-sort=function|both`.
+    pub function_compression: bool,
+    /// `--bp-compression-sort=data|both`.
+    pub data_compression: bool,
+    /// `--bp-startup-sort=function`.
+    pub startup_functions: bool,
+    /// `--bp-compression-sort-startup-functions`: startup functions also get the utility nodes
+    /// of their contents.
+    pub compression_sort_startup_functions: bool,
+    /// `--verbose-bp-section-orderer`: counts (and, with a profile, the page fault area) on
+    /// standard error.
+    pub verbose: bool,
+}
+
+impl BpOptions {
+    /// Whether balanced partitioning decides the order (instead of the call graph profile).
+    pub fn enabled(&self) -> bool {
+        self.function_compression || self.data_compression || self.startup_functions
     }
 }

@@ -129,19 +129,6 @@ fn cause_file(res: &Resolved, g: &Graph, cause: gc::Cause) -> Option<String> {
     }
 }
 
-/// Sections lld never collects (its `isReserved`): init/fini arrays, notes, `.ctors`/`.dtors`,
-/// `.init`/`.fini`, `.jcr`. Recorded per section as [`crate::input_files::InputSection::reserved`].
-pub fn is_reserved(name: &[u8], sh_type: u32) -> bool {
-    matches!(
-        sh_type,
-        elf::SHT_INIT_ARRAY | elf::SHT_FINI_ARRAY | elf::SHT_PREINIT_ARRAY | elf::SHT_NOTE
-    ) || name.starts_with(b".ctors")
-        || name.starts_with(b".dtors")
-        || name.starts_with(b".init")
-        || name.starts_with(b".fini")
-        || name.starts_with(b".jcr")
-}
-
 fn is_c_identifier(s: &[u8]) -> bool {
     !s.is_empty()
         && !s[0].is_ascii_digit()

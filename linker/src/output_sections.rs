@@ -1,5 +1,7 @@
-//! Which output section an input section goes to, and the order of output sections (lld's
-//! `getOutputSectionName` and `getSectionRank`).
+//! What an input section's name and type say, read once when the file is parsed: which output
+//! section it goes to and the order of output sections (lld's `getOutputSectionName` and
+//! `getSectionRank`), whether `--gc-sections` may collect it (lld's `isReserved`), and whether
+//! it is only a split-stack marker.
 
 use crate::config::ZOptions;
 use object::elf;
@@ -239,4 +241,22 @@ mod tests {
         assert_eq!(init_priority(".init_array"), 65536);
         assert_eq!(init_priority(".ctors.65435"), 100);
     }
+}
+
+/// Sections lld never collects (its `isReserved`): init/fini arrays, notes, `.ctors`/`.dtors`,
+/// `.init`/`.fini`, `.jcr`. Recorded per section as [`crate::input_files::InputSection::reserved`].
+pub fn is_reserved(name: &[u8], sh_type: u32) -> bool {
+    matches!(
+        sh_type,
+        elf::SHT_INIT_ARRAY | elf::SHT_FINI_ARRAY | elf::SHT_PREINIT_ARRAY | elf::SHT_NOTE
+    ) || name.starts_with(b".ctors")
+        || name.starts_with(b".dtors")
+        || name.starts_with(b".init")
+        || name.starts_with(b".fini")
+        || name.starts_with(b".jcr")
+}
+
+/// Names of the sections a split-stack object carries as markers: lld reads and discards them.
+pub fn is_split_stack_marker(name: &[u8]) -> bool {
+    name == b".note.GNU-split-stack" || name == b".note.GNU-no-split-stack"
 }
