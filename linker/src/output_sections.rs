@@ -205,6 +205,24 @@ pub fn init_priority(name: &str) -> u32 {
     n
 }
 
+/// Sections lld never collects (its `isReserved`): init/fini arrays, notes, `.ctors`/`.dtors`,
+/// `.init`/`.fini`, `.jcr`. Recorded per section as [`crate::input_files::InputSection::reserved`].
+pub fn is_reserved(name: &[u8], sh_type: u32) -> bool {
+    matches!(
+        sh_type,
+        elf::SHT_INIT_ARRAY | elf::SHT_FINI_ARRAY | elf::SHT_PREINIT_ARRAY | elf::SHT_NOTE
+    ) || name.starts_with(b".ctors")
+        || name.starts_with(b".dtors")
+        || name.starts_with(b".init")
+        || name.starts_with(b".fini")
+        || name.starts_with(b".jcr")
+}
+
+/// Names of the sections a split-stack object carries as markers: lld reads and discards them.
+pub fn is_split_stack_marker(name: &[u8]) -> bool {
+    name == b".note.GNU-split-stack" || name == b".note.GNU-no-split-stack"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,22 +259,4 @@ mod tests {
         assert_eq!(init_priority(".init_array"), 65536);
         assert_eq!(init_priority(".ctors.65435"), 100);
     }
-}
-
-/// Sections lld never collects (its `isReserved`): init/fini arrays, notes, `.ctors`/`.dtors`,
-/// `.init`/`.fini`, `.jcr`. Recorded per section as [`crate::input_files::InputSection::reserved`].
-pub fn is_reserved(name: &[u8], sh_type: u32) -> bool {
-    matches!(
-        sh_type,
-        elf::SHT_INIT_ARRAY | elf::SHT_FINI_ARRAY | elf::SHT_PREINIT_ARRAY | elf::SHT_NOTE
-    ) || name.starts_with(b".ctors")
-        || name.starts_with(b".dtors")
-        || name.starts_with(b".init")
-        || name.starts_with(b".fini")
-        || name.starts_with(b".jcr")
-}
-
-/// Names of the sections a split-stack object carries as markers: lld reads and discards them.
-pub fn is_split_stack_marker(name: &[u8]) -> bool {
-    name == b".note.GNU-split-stack" || name == b".note.GNU-no-split-stack"
 }
