@@ -21,8 +21,9 @@
 
 use crate::error::Error;
 use crate::input_files::{FileId, SectionKind};
-use crate::relocations::{target_of, AddressMap, SymKey};
+use crate::relocations::{target_of, AddressMap};
 use crate::resolve::Resolved;
+use crate::symbol_table::SymKey;
 use crate::symbol_table::SymbolDef;
 use hashbrown::HashMap;
 use object::elf;

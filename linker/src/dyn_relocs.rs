@@ -5,8 +5,9 @@
 //! addresses they encode); the writer copies them out.
 
 use crate::config::Config;
-use crate::relocations::{AddressMap, DynKind, DynReloc, Place, SymKey};
+use crate::relocations::{AddressMap, DynKind, DynReloc, Place};
 use crate::resolve::Resolved;
+use crate::symbol_table::SymKey;
 use crate::symbol_table::{SymbolDef, SymbolId};
 use hashbrown::HashMap;
 use object::elf;

@@ -9,7 +9,6 @@
 //! visible), bitcode definitions of them stay visible to regular objects, and archive members
 //! whose bitcode defines one are loaded before LTO, as lld's `handleLibcall` does.
 
-use crate::resolve::Resolved;
 use hashbrown::HashSet;
 
 /// Hooks that LLVM passes running inside LTO (instrumentation after inlining, profiling, stack
@@ -35,15 +34,11 @@ const CODEGEN_HOOKS: &[&str] = &[
     "__llvm_deoptimize",
 ];
 
-/// The target's runtime library calls (LLVM's own list, for the first module's triple, as lld
-/// asks). Empty when no bitcode takes part.
-pub fn runtime_libcalls(res: &Resolved) -> HashSet<Vec<u8>> {
-    let triple = res
-        .bitcode
-        .iter()
-        .find_map(|b| b.file.as_ref().map(|f| f.target_triple().to_string()));
+/// The target's runtime library calls (LLVM's own list, for the first bitcode module's triple,
+/// as lld asks: `Resolved::bitcode_triple`). Empty without a triple (no bitcode).
+pub fn runtime_libcalls(triple: Option<&str>) -> HashSet<Vec<u8>> {
     match triple.filter(|t| !t.is_empty()) {
-        Some(t) => lto::runtime_libcall_symbols(&t)
+        Some(t) => lto::runtime_libcall_symbols(t)
             .map(|list| list.into_iter().map(String::into_bytes).collect())
             .unwrap_or_default(),
         None => HashSet::new(),
@@ -51,12 +46,12 @@ pub fn runtime_libcalls(res: &Resolved) -> HashSet<Vec<u8>> {
 }
 
 /// The names code generation may call for the link's bitcode: [`runtime_libcalls`] and
-/// [`CODEGEN_HOOKS`]. Empty when no bitcode takes part.
-pub fn codegen_callees(res: &Resolved) -> HashSet<Vec<u8>> {
-    if res.bitcode.iter().all(|b| b.file.is_none()) {
+/// [`CODEGEN_HOOKS`]. Empty when no bitcode takes part (`triple` is `None`).
+pub fn codegen_callees(triple: Option<&str>) -> HashSet<Vec<u8>> {
+    if triple.is_none() {
         return HashSet::new();
     }
-    let mut names = runtime_libcalls(res);
+    let mut names = runtime_libcalls(triple);
     names.extend(CODEGEN_HOOKS.iter().map(|h| h.as_bytes().to_vec()));
     names
 }

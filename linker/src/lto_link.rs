@@ -406,7 +406,7 @@ pub fn run_lto(
     }
     // Code generation may introduce calls to runtime functions; a bitcode definition of one
     // must survive LTO (lld marks these visible too).
-    let mut extra_roots = crate::libcalls::codegen_callees(res);
+    let mut extra_roots = crate::libcalls::codegen_callees(res.bitcode_triple().as_deref());
     let entry = config
         .entry
         .clone()

@@ -890,7 +890,7 @@ pub fn mark_live(
     }
 
     let codegen_callees = if include_bitcode {
-        crate::libcalls::codegen_callees(res)
+        crate::libcalls::codegen_callees(res.bitcode_triple().as_deref())
     } else {
         hashbrown::HashSet::new()
     };

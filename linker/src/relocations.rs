@@ -8,18 +8,11 @@ use crate::err;
 use crate::error::{Error, Result};
 use crate::input_files::{FileId, ObjectFile, SectionKind};
 use crate::resolve::Resolved;
-use crate::symbol_table::{SymbolDef, SymbolId};
+use crate::symbol_table::{SymKey, SymbolDef, SymbolId};
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, Sym};
 use object::LittleEndian as LE;
-
-/// A symbol as a key for per-symbol linker-created entries (GOT slots, IPLT entries).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SymKey {
-    Global(SymbolId),
-    Local(FileId, u32),
-}
 
 /// A dynamic relocation the output needs.
 #[derive(Clone, Copy, Debug)]

@@ -103,7 +103,7 @@ pub struct Resolved {
     pub collected_commons: HashSet<SymbolId>,
     /// Symbols whose GOTPCRELX references keep their GOT slot because a relaxed reference
     /// would not reach them (outputs over 2 GiB; found after layout, as lld's `relaxOnce`).
-    pub got_relax_disabled: HashSet<crate::relocations::SymKey>,
+    pub got_relax_disabled: HashSet<crate::symbol_table::SymKey>,
     /// Every symbol some input declared common, in the order met (with repeats; some are no
     /// longer common). The liveness graph needs the prevailing common symbols and finds them
     /// here instead of scanning the whole symbol table.
@@ -164,6 +164,15 @@ pub struct BitcodeInput {
 }
 
 impl Resolved {
+    /// The target triple of the first bitcode file still in the link (possibly empty), which
+    /// decides the runtime library calls LTO may add (`crate::libcalls`); `None` without
+    /// bitcode.
+    pub fn bitcode_triple(&self) -> Option<String> {
+        self.bitcode
+            .iter()
+            .find_map(|b| b.file.as_ref().map(|f| f.target_triple().to_string()))
+    }
+
     /// The global symbol a relocation's symbol index refers to, if it is a global.
     pub fn global_of(&self, file: FileId, index: usize) -> Option<SymbolId> {
         let f = &self.files[file as usize];
@@ -461,7 +470,7 @@ impl Resolver<'_> {
         if self.out.bitcode.is_empty() {
             return Ok(());
         }
-        let names = crate::libcalls::runtime_libcalls(&self.out);
+        let names = crate::libcalls::runtime_libcalls(self.out.bitcode_triple().as_deref());
         let mut ids: Vec<SymbolId> = names
             .iter()
             .filter_map(|n| self.out.symtab.lookup(n))

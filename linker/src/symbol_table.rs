@@ -210,3 +210,10 @@ pub fn merge_visibility(a: u8, b: u8) -> u8 {
         a
     }
 }
+
+/// A symbol as a key for per-symbol linker-created entries (GOT slots, IPLT entries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SymKey {
+    Global(SymbolId),
+    Local(crate::input_files::FileId, u32),
+}

@@ -13,8 +13,9 @@ use crate::layout::{
     dyn_reloc_format, ChunkKind, Layout, SymtabEntry, Synthetic, EHDR_SIZE, PHDR_SIZE, RELA_SIZE,
     SHDR_SIZE, SYM_SIZE,
 };
-use crate::relocations::{apply_relocs, AddressMap, GotKind, SymKey};
+use crate::relocations::{apply_relocs, AddressMap, GotKind};
 use crate::resolve::Resolved;
+use crate::symbol_table::SymKey;
 use crate::symbol_table::SymbolDef;
 use crate::{arch::x86_64 as arch, err};
 use object::elf;
