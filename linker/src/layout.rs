@@ -3446,12 +3446,22 @@ pub fn drop_collected_start_stop(res: &mut Resolved) {
     }
     // Undefined again, with the binding of its references: only weak ones make it a weak
     // undefined symbol that resolves to 0, as in lld.
+    // Its visibility is the references' again too (the most constraining one), not the one the
+    // linker gave its definition: lld's report says "undefined symbol" for a default one.
     let mut strong: hashbrown::HashSet<usize> = hashbrown::HashSet::new();
+    let mut visibility: HashMap<usize, u8> = HashMap::new();
     for (fi, f) in res.files.iter().enumerate() {
         for (k, &id) in res.file_syms[fi].iter().enumerate() {
             let sym = &f.symbols[f.first_global + k];
-            if sym.st_shndx(LE) == elf::SHN_UNDEF && sym.st_bind() != elf::STB_WEAK {
-                strong.insert(id as usize);
+            if sym.st_shndx(LE) == elf::SHN_UNDEF {
+                if sym.st_bind() != elf::STB_WEAK {
+                    strong.insert(id as usize);
+                }
+                let v = sym.st_visibility();
+                let e = visibility.entry(id as usize).or_insert(elf::STV_DEFAULT);
+                if v != elf::STV_DEFAULT && (*e == elf::STV_DEFAULT || v < *e) {
+                    *e = v;
+                }
             }
         }
     }
@@ -3459,6 +3469,7 @@ pub fn drop_collected_start_stop(res: &mut Resolved) {
         let s = &mut res.symtab.symbols[id];
         s.def = SymbolDef::Undefined;
         s.weak = !strong.contains(&id);
+        s.visibility = visibility.get(&id).copied().unwrap_or(elf::STV_DEFAULT);
     }
 }
 
