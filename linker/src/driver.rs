@@ -223,10 +223,15 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     }
     // The index is read once liveness is settled and before folding, as lld reads it: ranges
     // in sections ICF folds stay, at the kept section's address.
-    res.gdb_index = t.run("gdb index", || crate::gdb_index::build(&config, &res))?;
+    let mut debug_indexes = layout::DebugIndexes::default();
+    debug_indexes.gdb_index = t
+        .run("gdb index", || crate::gdb_index::build(&config, &res))?
+        .map(std::sync::Arc::new);
     // The merged name index does not depend on liveness or folding; it is built here with the
     // other index.
-    res.debug_names = t.run("debug names", || crate::debug_names::build(&config, &res))?;
+    debug_indexes.debug_names = t
+        .run("debug names", || crate::debug_names::build(&config, &res))?
+        .map(std::sync::Arc::new);
     // Identical sections fold once liveness is settled, as in lld: the GC report and
     // --why-live describe the link before folding.
     if config.icf != crate::config::IcfLevel::None {
@@ -265,7 +270,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         res.rewrites = rw;
     }
     let mut lay = t
-        .run("layout", || layout::layout(&config, &res, scan))
+        .run("layout", || {
+            layout::layout(&config, &res, scan, &debug_indexes)
+        })
         .map_err(|e| vec![e])?;
     // --optimize-bb-jumps decides on this layout's addresses which jumps go, then the output
     // is laid out again with the shrunk sections, as lld does.
@@ -276,7 +283,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         if changed {
             let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
             lay = t
-                .run("layout", || layout::layout(&config, &res, scan))
+                .run("layout", || {
+                    layout::layout(&config, &res, scan, &debug_indexes)
+                })
                 .map_err(|e| vec![e])?;
         }
     }
@@ -292,7 +301,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         }
         let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
         lay = t
-            .run("layout", || layout::layout(&config, &res, scan))
+            .run("layout", || {
+                layout::layout(&config, &res, scan, &debug_indexes)
+            })
             .map_err(|e| vec![e])?;
     }
     // Split-stack prologues are adjusted as lld does while writing: the decision needs only the

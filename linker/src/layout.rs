@@ -241,8 +241,19 @@ pub enum SymtabEntry {
     Section { osec: u32 },
 }
 
+/// The debug indexes built from the inputs before layout (`--gdb-index`, `--debug-names`):
+/// layout gives them their sections, the writer fills them in with the final offsets. Shared,
+/// not copied, by every layout of the link (a link may be laid out more than once).
+#[derive(Clone, Default)]
+pub struct DebugIndexes {
+    pub gdb_index: Option<std::sync::Arc<crate::gdb_index::GdbIndex>>,
+    pub debug_names: Option<std::sync::Arc<crate::debug_names::DebugNames>>,
+}
+
 /// Everything placed.
 pub struct Layout {
+    /// The debug indexes this layout gave sections to.
+    pub debug_indexes: DebugIndexes,
     pub sections: Vec<OutputSection>,
     pub segments: Vec<Segment>,
     /// Address of each input section (`u64::MAX` when it is not in the output).
@@ -463,7 +474,12 @@ fn apply_section_order(b: &mut Builder, order: &HashMap<(FileId, u32), i64>) {
 }
 
 /// Lays out the output.
-pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layout> {
+pub fn layout(
+    config: &Config,
+    res: &Resolved,
+    scan: ScanResult,
+    debug_indexes: &DebugIndexes,
+) -> Result<Layout> {
     let mut b = Builder {
         unique: config.unique,
         sections: Vec::new(),
@@ -1184,7 +1200,11 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
     }
     // lld adds the indexes after its other linker-made sections, so they follow the debug
     // sections (`.debug_names` first).
-    if let Some(names) = res.debug_names.as_ref().filter(|_| config.z.section_header) {
+    if let Some(names) = debug_indexes
+        .debug_names
+        .as_ref()
+        .filter(|_| config.z.section_header)
+    {
         add_synth(
             &mut b,
             ".debug_names",
@@ -1195,7 +1215,11 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
             4,
         );
     }
-    if let Some(index) = res.gdb_index.as_ref().filter(|_| config.z.section_header) {
+    if let Some(index) = debug_indexes
+        .gdb_index
+        .as_ref()
+        .filter(|_| config.z.section_header)
+    {
         add_synth(
             &mut b,
             ".gdb_index",
@@ -1428,6 +1452,7 @@ pub fn layout(config: &Config, res: &Resolved, scan: ScanResult) -> Result<Layou
 
     // 8. Segments and addresses.
     let mut lay = Layout {
+        debug_indexes: debug_indexes.clone(),
         sections,
         segments: Vec::new(),
         sec_addr: res

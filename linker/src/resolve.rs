@@ -124,10 +124,6 @@ pub struct Resolved {
     pub rewrites: crate::code_rewrites::CodeRewrites,
     /// The sections `--icf` folded, and into which (empty without `--icf`).
     pub icf: crate::icf::Folding,
-    /// `--gdb-index`: the index, computed once liveness is settled (before folding, as lld).
-    pub gdb_index: Option<crate::gdb_index::GdbIndex>,
-    /// `--debug-names`: the merged name index (`crate::debug_names`).
-    pub debug_names: Option<crate::debug_names::DebugNames>,
     /// The priority of each input section the command line orders (symbol ordering file, call
     /// graph profile, `--shuffle-sections`): lower first, unlisted sections after the listed
     /// ones in input order. Empty when nothing is ordered.
@@ -291,8 +287,6 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             members_loaded_before_lto: HashSet::new(),
             rewrites: Default::default(),
             icf: Default::default(),
-            gdb_index: None,
-            debug_names: None,
             section_order: HashMap::new(),
             common_order: HashMap::new(),
             collected_commons: HashSet::new(),

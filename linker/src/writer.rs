@@ -945,11 +945,11 @@ fn write_synthetic(
         Synthetic::RelroPadding => {}
         Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
         Synthetic::Comment => buf.copy_from_slice(&lay.comment),
-        Synthetic::DebugNames => match &res.debug_names {
+        Synthetic::DebugNames => match &lay.debug_indexes.debug_names {
             Some(names) => names.write(res, lay, buf)?,
             None => buf.fill(0),
         },
-        Synthetic::GdbIndex => match &res.gdb_index {
+        Synthetic::GdbIndex => match &lay.debug_indexes.gdb_index {
             Some(index) => index.write(lay, buf)?,
             None => buf.fill(0),
         },
