@@ -223,15 +223,14 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     }
     // The index is read once liveness is settled and before folding, as lld reads it: ranges
     // in sections ICF folds stay, at the kept section's address.
-    let mut debug_indexes = layout::DebugIndexes::default();
-    debug_indexes.gdb_index = t
-        .run("gdb index", || crate::gdb_index::build(&config, &res))?
-        .map(std::sync::Arc::new);
+    let gdb_index = t.run("gdb index", || crate::gdb_index::build(&config, &res))?;
     // The merged name index does not depend on liveness or folding; it is built here with the
     // other index.
-    debug_indexes.debug_names = t
-        .run("debug names", || crate::debug_names::build(&config, &res))?
-        .map(std::sync::Arc::new);
+    let debug_names = t.run("debug names", || crate::debug_names::build(&config, &res))?;
+    let debug_indexes = layout::DebugIndexes {
+        gdb_index: gdb_index.map(std::sync::Arc::new),
+        debug_names: debug_names.map(std::sync::Arc::new),
+    };
     // Identical sections fold once liveness is settled, as in lld: the GC report and
     // --why-live describe the link before folding.
     if config.icf != crate::config::IcfLevel::None {
