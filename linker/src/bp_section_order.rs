@@ -27,6 +27,7 @@
 
 use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::icf::Folding;
 use crate::input_files::{FileId, SectionKind};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymbolDef;
@@ -64,7 +65,7 @@ struct Candidates {
 /// has no contents, was collected by `--gc-sections`, or is not a plain input section to lld:
 /// merged (`SHF_MERGE`), `.eh_frame`, notes lld merges, or a member of a lost COMDAT group (lld
 /// makes such symbols undefined).
-fn symbol_section(res: &Resolved, file: FileId, index: usize) -> Option<SecKey> {
+fn symbol_section(res: &Resolved, folding: &Folding, file: FileId, index: usize) -> Option<SecKey> {
     let f = &res.files[file as usize];
     let sym = f.symbols.get(index)?;
     // A section symbol names the section, not something in it.
@@ -86,7 +87,7 @@ fn symbol_section(res: &Resolved, file: FileId, index: usize) -> Option<SecKey> 
     match f.sections[sec as usize].kind {
         SectionKind::Regular => Some((file, sec)),
         SectionKind::Folded => Some(
-            res.icf
+            folding
                 .repl
                 .get(&(file, sec))
                 .copied()
@@ -96,7 +97,7 @@ fn symbol_section(res: &Resolved, file: FileId, index: usize) -> Option<SecKey> 
     }
 }
 
-fn candidates(res: &Resolved) -> Candidates {
+fn candidates(res: &Resolved, folding: &Folding) -> Candidates {
     let mut c = Candidates {
         sections: Vec::new(),
         by_root: HashMap::new(),
@@ -113,14 +114,14 @@ fn candidates(res: &Resolved) -> Candidates {
     };
     for s in &res.symtab.symbols {
         if let SymbolDef::Defined { file, index } = s.def {
-            if let Some(sec) = symbol_section(res, file, index as usize) {
+            if let Some(sec) = symbol_section(res, folding, file, index as usize) {
                 add(&mut c, s.name, sec);
             }
         }
     }
     for (fi, f) in res.files.iter().enumerate() {
         for i in 1..f.first_global.min(f.symbols.len()) {
-            if let Some(sec) = symbol_section(res, fi as FileId, i) {
+            if let Some(sec) = symbol_section(res, folding, fi as FileId, i) {
                 add(&mut c, f.sym_name(i), sec);
             }
         }
@@ -287,9 +288,9 @@ fn partition(nodes: Vec<(u32, Vec<u32>)>) -> Result<Vec<u32>> {
 
 /// The order balanced partitioning gives the candidate sections, as section priorities (lower
 /// first). Prints lld's statistics with `--verbose-bp-section-orderer`.
-pub fn order(config: &Config, res: &Resolved) -> Result<HashMap<SecKey, i64>> {
+pub fn order(config: &Config, res: &Resolved, folding: &Folding) -> Result<HashMap<SecKey, i64>> {
     let bp = &config.bp;
-    let c = candidates(res);
+    let c = candidates(res, folding);
     let mut max_un = 0u32;
     let traces = match (&config.irpgo_profile, bp.startup_functions) {
         (Some(path), true) => lto::read_temporal_profile(path)
@@ -368,6 +369,7 @@ pub fn order(config: &Config, res: &Resolved) -> Result<HashMap<SecKey, i64>> {
             "{}",
             statistics(
                 res,
+                folding,
                 &ordered,
                 &stats,
                 bp.startup_functions.then_some(&traces[..])
@@ -387,6 +389,7 @@ pub fn order(config: &Config, res: &Resolved) -> Result<HashMap<SecKey, i64>> {
 /// 16 KiB pages touched so far, with the sections laid out from address 0 in the new order.
 fn statistics(
     res: &Resolved,
+    folding: &Folding,
     ordered: &[SecKey],
     stats: &[(u64, u64); 5],
     traces: Option<&[Vec<String>]>,
@@ -425,7 +428,7 @@ fn statistics(
             let sym = &f.symbols[i];
             if !defined_here
                 || sym.st_size(object::LittleEndian) == 0
-                || symbol_section(res, file, i) != Some((file, sec))
+                || symbol_section(res, folding, file, i) != Some((file, sec))
             {
                 continue;
             }

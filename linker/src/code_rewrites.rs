@@ -483,6 +483,7 @@ fn split_stack_files(res: &Resolved) -> (Vec<bool>, Vec<bool>) {
 /// (a global counts only where its winning definition is this one).
 fn enclosing_function(
     res: &Resolved,
+    rw: &CodeRewrites,
     file: FileId,
     sec: u32,
     offset: u64,
@@ -503,7 +504,7 @@ fn enclosing_function(
         if f.sym_section(di) != Some(sec as usize) || s.st_type() != elf::STT_FUNC {
             return None;
         }
-        let (v, size) = res.rewrites.symbol_value_size(res, file, di);
+        let (v, size) = rw.symbol_value_size(res, file, di);
         (v <= offset && offset < v.saturating_add(size)).then_some((di, v, size))
     })
 }
@@ -535,8 +536,11 @@ fn adjusted_prologue(data: &[u8], at: u64, end: u64) -> Option<Vec<u8>> {
 /// function that calls a function not known to be split-stack (defined by an object without
 /// `.note.GNU-split-stack`, or by a shared library, or undefined) gets its prologue adjusted,
 /// and its calls to `__morestack` go to `__morestack_non_split`. Errors in lld's words.
-pub fn adjust_split_stack(res: &Resolved) -> std::result::Result<CodeRewrites, Vec<Error>> {
-    let mut rw = res.rewrites.clone();
+pub fn adjust_split_stack(
+    res: &Resolved,
+    rewrites: &CodeRewrites,
+) -> std::result::Result<CodeRewrites, Vec<Error>> {
+    let mut rw = rewrites.clone();
     let (split, some_no_split) = split_stack_files(res);
     if !split.iter().any(|&s| s) {
         return Ok(rw);
@@ -648,7 +652,7 @@ fn adjust_section(
         {
             continue;
         }
-        let Some((fsym, v, size)) = enclosing_function(res, file, sec, r.offset) else {
+        let Some((fsym, v, size)) = enclosing_function(res, rw, file, sec, r.offset) else {
             continue;
         };
         prologues.push((fsym, v, size));

@@ -233,14 +233,18 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     };
     // Identical sections fold once liveness is settled, as in lld: the GC report and
     // --why-live describe the link before folding.
-    if config.icf != crate::config::IcfLevel::None {
-        let icf_report = t.run("identical code folding", || {
+    let folding = if config.icf != crate::config::IcfLevel::None {
+        let (folding, icf_report) = t.run("identical code folding", || {
             crate::icf::fold(&config, &mut res)
         });
         print!("{icf_report}");
-    }
+        folding
+    } else {
+        crate::icf::Folding::default()
+    };
     // The order of input sections comes from what survived collection and folding, as in lld.
-    let ordering_report = crate::section_order::build(&config, &mut res, &ordering_names)?;
+    let (section_order, ordering_report) =
+        crate::section_order::build(&config, &res, &folding, &ordering_names)?;
     // The set of objects is final: their CET properties decide the output's (and the PLT's
     // layout). lld reports `-z cet-report=error` findings here but stops only after the
     // relocation scan, so they go before the errors found up to then.
@@ -261,29 +265,42 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     ordering_report.emit(&config)?;
     let relocation_count = scan.relocation_count;
     // lld redirects branches once relocations are scanned, before addresses exist.
+    let mut rewrites = crate::code_rewrites::CodeRewrites::default();
     if config.branch_to_branch() {
-        let mut rw = std::mem::take(&mut res.rewrites);
         t.run("branch-to-branch", || {
-            crate::code_rewrites::branch_to_branch(&res, &mut rw)
+            crate::code_rewrites::branch_to_branch(&res, &mut rewrites)
         });
-        res.rewrites = rw;
     }
     let mut lay = t
         .run("layout", || {
-            layout::layout(&config, &res, scan, &debug_indexes)
+            layout::layout(
+                &config,
+                &res,
+                scan,
+                &folding,
+                &section_order,
+                &rewrites,
+                &debug_indexes,
+            )
         })
         .map_err(|e| vec![e])?;
     // --optimize-bb-jumps decides on this layout's addresses which jumps go, then the output
     // is laid out again with the shrunk sections, as lld does.
     if config.optimize_bb_jumps {
-        let mut rw = std::mem::take(&mut res.rewrites);
-        let changed = crate::code_rewrites::optimize_bb_jumps(&res, &lay, &mut rw);
-        res.rewrites = rw;
+        let changed = crate::code_rewrites::optimize_bb_jumps(&res, &lay, &mut rewrites);
         if changed {
             let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
             lay = t
                 .run("layout", || {
-                    layout::layout(&config, &res, scan, &debug_indexes)
+                    layout::layout(
+                        &config,
+                        &res,
+                        scan,
+                        &folding,
+                        &section_order,
+                        &rewrites,
+                        &debug_indexes,
+                    )
                 })
                 .map_err(|e| vec![e])?;
         }
@@ -301,13 +318,21 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
         lay = t
             .run("layout", || {
-                layout::layout(&config, &res, scan, &debug_indexes)
+                layout::layout(
+                    &config,
+                    &res,
+                    scan,
+                    &folding,
+                    &section_order,
+                    &rewrites,
+                    &debug_indexes,
+                )
             })
             .map_err(|e| vec![e])?;
     }
     // Split-stack prologues are adjusted as lld does while writing: the decision needs only the
     // final relocations and section sizes.
-    res.rewrites = crate::code_rewrites::adjust_split_stack(&res)?;
+    lay.rewrites = crate::code_rewrites::adjust_split_stack(&res, &lay.rewrites)?;
     if config.emit_relocs {
         crate::emit_relocs::warn_discarded(&config, &res, &lay).map_err(|e| vec![e])?;
     }

@@ -542,11 +542,12 @@ fn split(members: &[usize], eq: impl Fn(usize, usize) -> bool) -> Vec<Vec<usize>
     out
 }
 
-/// Folds identical sections as `config.icf` asks and returns what `--print-icf-sections`
+/// Folds identical sections as `config.icf` asks: the folded sections become
+/// `SectionKind::Folded`, and what folding decided is returned with what `--print-icf-sections`
 /// prints (lld's lines, on stdout).
-pub fn fold(config: &Config, res: &mut Resolved) -> String {
+pub fn fold(config: &Config, res: &mut Resolved) -> (Folding, String) {
     if config.icf == IcfLevel::None {
-        return String::new();
+        return (Folding::default(), String::new());
     }
     let idx = Index::new(res);
     let keep = keep_unique(config, res, &idx);
@@ -740,11 +741,10 @@ pub fn fold(config: &Config, res: &mut Resolved) -> String {
             }
         }
     }
-    res.icf = folding;
     if config.print_icf_sections {
-        report
+        (folding, report)
     } else {
-        String::new()
+        (folding, String::new())
     }
 }
 

@@ -3,16 +3,19 @@
 //! and linker-created entry gets its final address and file offset. Nothing is written here.
 
 use crate::arch::x86_64 as arch;
+use crate::code_rewrites::CodeRewrites;
 use crate::config::OutputKind;
 use crate::config::{Config, Discard, Strip};
 use crate::dyn_relocs::{encode_android_rela, encode_relr, packs_as_relr, rela_dyn_records};
 use crate::eh_frame;
 use crate::error::Result;
+use crate::icf::Folding;
 use crate::input_files::{FileId, SectionKind};
 use crate::merge;
 use crate::output_sections::{init_priority, is_relro, section_rank, start_stop_section};
 use crate::relocations::{target_of, AddressMap, GotKind, ScanResult};
 use crate::resolve::Resolved;
+use crate::section_order::SectionOrder;
 use crate::symbol_table::SymKey;
 use crate::symbol_table::{SymbolDef, SymbolId};
 use crate::{bail, err};
@@ -254,6 +257,12 @@ pub struct DebugIndexes {
 pub struct Layout {
     /// The debug indexes this layout gave sections to.
     pub debug_indexes: DebugIndexes,
+    /// The code rewrites this layout's section sizes and symbol values account for; the
+    /// split-stack prologue edits join them once the layout is final.
+    pub rewrites: CodeRewrites,
+    /// The sections `--icf` folded and the section kept in the place of each: a folded section
+    /// has the kept one's address.
+    pub folded: HashMap<(FileId, u32), (FileId, u32)>,
     pub sections: Vec<OutputSection>,
     pub segments: Vec<Segment>,
     /// Address of each input section (`u64::MAX` when it is not in the output).
@@ -478,6 +487,9 @@ pub fn layout(
     config: &Config,
     res: &Resolved,
     scan: ScanResult,
+    folding: &Folding,
+    order: &SectionOrder,
+    rewrites: &CodeRewrites,
     debug_indexes: &DebugIndexes,
 ) -> Result<Layout> {
     let mut b = Builder {
@@ -623,20 +635,20 @@ pub fn layout(
                 },
                 offset: 0,
                 // `--optimize-bb-jumps` may have cut a jump off the end.
-                size: sec.size() - res.rewrites.dropped(fi as FileId, si as u32),
+                size: sec.size() - rewrites.dropped(fi as FileId, si as u32),
                 // A section that others were folded into meets their alignment too.
-                align: res.icf.align_of(fi as FileId, si as u32, sec.align()),
+                align: folding.align_of(fi as FileId, si as u32, sec.align()),
             });
             sec_osec[fi][si] = osec;
         }
     }
     let _ = has_comment_input;
     // A folded section is placed where the one kept in its place is.
-    for (&(f, s), &(kf, ks)) in &res.icf.repl {
+    for (&(f, s), &(kf, ks)) in &folding.repl {
         sec_osec[f as usize][s as usize] = sec_osec[kf as usize][ks as usize];
     }
-    if !res.section_order.is_empty() {
-        apply_section_order(&mut b, &res.section_order);
+    if !order.sections.is_empty() {
+        apply_section_order(&mut b, &order.sections);
     }
     // Which of the init/fini arrays the output has (DT_*_ARRAY tags name them).
     let arrays_present = INIT_FINI_ARRAYS.map(|name| b.by_name.contains_key(name));
@@ -1154,11 +1166,11 @@ pub fn layout(
         b.sections[osec as usize].chunks.splice(0..0, chunks);
         // Ordered commons join the ordered input sections of `.bss` (already in front). Only
         // the commons and those move, so the linker's chunks behind them keep their indices.
-        if !res.common_order.is_empty() {
+        if !order.commons.is_empty() {
             b.sections[osec as usize].chunks.sort_by_key(|c| {
                 let p = match c.kind {
-                    ChunkKind::Input { file, sec } => res.section_order.get(&(file, sec)),
-                    ChunkKind::Common(id) => res.common_order.get(&id),
+                    ChunkKind::Input { file, sec } => order.sections.get(&(file, sec)),
+                    ChunkKind::Common(id) => order.commons.get(&id),
                     _ => None,
                 };
                 p.map_or((true, 0), |&p| (false, p))
@@ -1453,6 +1465,8 @@ pub fn layout(
     // 8. Segments and addresses.
     let mut lay = Layout {
         debug_indexes: debug_indexes.clone(),
+        folded: folding.repl.clone(),
+        rewrites: rewrites.clone(),
         sections,
         segments: Vec::new(),
         sec_addr: res
@@ -2782,7 +2796,7 @@ impl Layout {
                 }
             }
         }
-        for (&(f, s), &(kf, ks)) in &res.icf.repl {
+        for (&(f, s), &(kf, ks)) in &self.folded {
             self.sec_addr[f as usize][s as usize] = self.sec_addr[kf as usize][ks as usize];
         }
         self.merged_addr = merged_addr;
@@ -2796,7 +2810,7 @@ impl Layout {
             let (v, size) = match s.def {
                 SymbolDef::Defined { file, index } => (
                     self.local_value(res, file, index as usize, 0),
-                    res.rewrites.symbol_value_size(res, file, index as usize).1,
+                    self.rewrites.symbol_value_size(res, file, index as usize).1,
                 ),
                 SymbolDef::Common { size, .. } => {
                     (self.common_address(id as SymbolId).unwrap_or(0), size)
@@ -2832,7 +2846,7 @@ impl Layout {
             return sym.st_value(LE).wrapping_add(addend as u64);
         }
         // A symbol past a jump `--optimize-bb-jumps` deleted moves back with the cut.
-        let value = res.rewrites.symbol_value_size(res, file, index).0;
+        let value = self.rewrites.symbol_value_size(res, file, index).0;
         let Some(sec) = f.sym_section(index) else {
             return addend as u64;
         };

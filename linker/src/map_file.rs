@@ -54,7 +54,7 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
             // lists it.
             let key = match sec.kind {
                 SectionKind::Regular => (fi as FileId, shndx as u32),
-                SectionKind::Folded => match res.icf.repl.get(&(fi as FileId, shndx as u32)) {
+                SectionKind::Folded => match lay.folded.get(&(fi as FileId, shndx as u32)) {
                     Some(&k) => k,
                     None => continue,
                 },

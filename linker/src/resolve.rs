@@ -119,17 +119,6 @@ pub struct Resolved {
     /// The x86 feature bits the output claims (lld's `andFeatures`), set by
     /// `cet::read_security_notes` once the set of objects is final.
     pub and_features: u32,
-    /// lld's x86-64 code rewrites (`--branch-to-branch`, `--optimize-bb-jumps`, split-stack
-    /// prologues), decided once symbols and then addresses are known.
-    pub rewrites: crate::code_rewrites::CodeRewrites,
-    /// The sections `--icf` folded, and into which (empty without `--icf`).
-    pub icf: crate::icf::Folding,
-    /// The priority of each input section the command line orders (symbol ordering file, call
-    /// graph profile, `--shuffle-sections`): lower first, unlisted sections after the listed
-    /// ones in input order. Empty when nothing is ordered.
-    pub section_order: HashMap<(FileId, u32), i64>,
-    /// The same for the `COMMON` sections of common symbols (the symbol ordering file's).
-    pub common_order: HashMap<SymbolId, i64>,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -285,10 +274,6 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             common_candidates: Vec::new(),
             exported_definitions: Vec::new(),
             members_loaded_before_lto: HashSet::new(),
-            rewrites: Default::default(),
-            icf: Default::default(),
-            section_order: HashMap::new(),
-            common_order: HashMap::new(),
             collected_commons: HashSet::new(),
             got_relax_disabled: HashSet::new(),
             and_features: 0,

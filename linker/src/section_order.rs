@@ -7,6 +7,7 @@
 //! `--randomize-section-padding=SEED` (lld's draws too).
 
 use crate::config::Config;
+use crate::icf::Folding;
 use crate::input_files::{FileId, SectionKind};
 use crate::resolve::Resolved;
 use hashbrown::HashMap;
@@ -205,6 +206,16 @@ mod tests {
 /// A section of an input object.
 type SecKey = (FileId, u32);
 
+/// The order the command line gives input sections inside their output sections: a priority
+/// per section (lower first; sections without one follow the listed ones in input order), and
+/// the same for the `COMMON` section lld gives each common symbol the symbol ordering file
+/// names. Empty when nothing is ordered.
+#[derive(Debug, Default)]
+pub struct SectionOrder {
+    pub sections: HashMap<(FileId, u32), i64>,
+    pub commons: HashMap<crate::symbol_table::SymbolId, i64>,
+}
+
 /// Something the ordering phase reports once the relocations are scanned, where lld's writer
 /// sorts the sections.
 enum Later {
@@ -366,12 +377,11 @@ struct SymView {
 
 /// A section as a symbol defined in it sees it: folded sections stand for the section kept in
 /// their place; a section not in the output is "discarded".
-fn defining_section(res: &Resolved, file: FileId, sec: u32) -> (SecKey, bool) {
+fn defining_section(res: &Resolved, folding: &Folding, file: FileId, sec: u32) -> (SecKey, bool) {
     let f = &res.files[file as usize];
     match f.sections.get(sec as usize).map(|s| s.kind) {
         Some(SectionKind::Folded) => {
-            let kept = res
-                .icf
+            let kept = folding
                 .repl
                 .get(&(file, sec))
                 .copied()
@@ -390,7 +400,7 @@ fn defining_section(res: &Resolved, file: FileId, sec: u32) -> (SecKey, bool) {
 }
 
 /// A symbol of an object's symbol table defined there (locals, and globals' own definitions).
-fn defined_in_object(res: &Resolved, file: FileId, index: usize) -> SymView {
+fn defined_in_object(res: &Resolved, folding: &Folding, file: FileId, index: usize) -> SymView {
     let f = &res.files[file as usize];
     let name = f.name.clone();
     let Some(sym) = f.symbols.get(index) else {
@@ -426,7 +436,7 @@ fn defined_in_object(res: &Resolved, file: FileId, index: usize) -> SymView {
                     problem: None,
                 };
             };
-            let (sec, live) = defining_section(res, file, idx as u32);
+            let (sec, live) = defining_section(res, folding, file, idx as u32);
             SymView {
                 file: name,
                 section: Some(sec),
@@ -438,7 +448,11 @@ fn defined_in_object(res: &Resolved, file: FileId, index: usize) -> SymView {
 
 /// A global symbol as lld's symbol table has it after resolution; `None` for a name lld would
 /// not have in its table (made by a lookup, never referred to).
-fn global_view(res: &Resolved, id: crate::symbol_table::SymbolId) -> Option<SymView> {
+fn global_view(
+    res: &Resolved,
+    folding: &Folding,
+    id: crate::symbol_table::SymbolId,
+) -> Option<SymView> {
     use crate::symbol_table::SymbolDef;
     let s = &res.symtab.symbols[id as usize];
     // lld's undefined symbols name their first referrer, except those whose bitcode
@@ -453,7 +467,7 @@ fn global_view(res: &Resolved, id: crate::symbol_table::SymbolId) -> Option<SymV
         None => "<internal>".to_string(),
     };
     Some(match s.def {
-        SymbolDef::Defined { file, index } => defined_in_object(res, file, index as usize),
+        SymbolDef::Defined { file, index } => defined_in_object(res, folding, file, index as usize),
         SymbolDef::Undefined => {
             let had_bitcode = s.bitcode_omittable || s.bitcode_not_omittable;
             if !s.referenced && s.first_referrer.is_none() && !had_bitcode {
@@ -569,15 +583,15 @@ fn warn_unorderable(config: &Config, diag: &mut Diag, v: &SymView, name: &[u8]) 
 
 /// Every symbol of every object, in lld's `readCallGraph` lookup order: file by file, each
 /// symbol table in index order (locals, then the globals as resolved); the last of a name wins.
-fn symbols_by_name(res: &Resolved) -> HashMap<&'static [u8], SymView> {
+fn symbols_by_name(res: &Resolved, folding: &Folding) -> HashMap<&'static [u8], SymView> {
     let mut map = HashMap::new();
     for (fi, f) in res.files.iter().enumerate() {
         for i in 1..f.symbols.len() {
             let name = f.sym_name(i);
             if i < f.first_global {
-                map.insert(name, defined_in_object(res, fi as FileId, i));
+                map.insert(name, defined_in_object(res, folding, fi as FileId, i));
             } else if let Some(id) = res.global_of(fi as FileId, i) {
-                if let Some(v) = global_view(res, id) {
+                if let Some(v) = global_view(res, folding, id) {
                     map.insert(res.symtab.symbols[id as usize].name, v);
                 }
             }
@@ -609,6 +623,7 @@ impl Profile {
 fn read_call_graph_file(
     config: &Config,
     res: &Resolved,
+    folding: &Folding,
     path: &std::path::Path,
     diag: &mut Diag,
     profile: &mut Profile,
@@ -616,7 +631,7 @@ fn read_call_graph_file(
     let Some(text) = read_option_file(path, diag) else {
         return;
     };
-    let map = symbols_by_name(res);
+    let map = symbols_by_name(res, folding);
     let find = |name: &str, diag: &mut Diag| -> Option<SecKey> {
         let Some(v) = map.get(name.as_bytes()) else {
             if config.warn_symbol_ordering {
@@ -651,7 +666,12 @@ const SHT_LLVM_CALL_GRAPH_PROFILE: u32 = 0x6fff_4c09;
 
 /// The `.llvm.call-graph-profile` sections of the objects: 8-byte weights, each pair of
 /// relocations (of any type, `R_X86_64_NONE` in practice) naming the caller and the callee.
-fn read_object_call_graphs(res: &Resolved, diag: &mut Diag, profile: &mut Profile) {
+fn read_object_call_graphs(
+    res: &Resolved,
+    folding: &Folding,
+    diag: &mut Diag,
+    profile: &mut Profile,
+) {
     use object::read::elf::SectionHeader;
     let le = object::LittleEndian;
     for (fi, f) in res.files.iter().enumerate() {
@@ -734,9 +754,10 @@ fn read_object_call_graphs(res: &Resolved, diag: &mut Diag, profile: &mut Profil
         let section_of = |index: u32| -> Option<SecKey> {
             let index = index as usize;
             let v = if index < f.first_global {
-                (index < f.symbols.len()).then(|| defined_in_object(res, fi as FileId, index))?
+                (index < f.symbols.len())
+                    .then(|| defined_in_object(res, folding, fi as FileId, index))?
             } else {
-                global_view(res, res.global_of(fi as FileId, index)?)?
+                global_view(res, folding, res.global_of(fi as FileId, index)?)?
             };
             // Only defined symbols count: absolute ones have no section, the others no
             // definition here.
@@ -770,6 +791,7 @@ fn output_of(config: &Config, res: &Resolved, (f, s): SecKey) -> Option<&'static
 fn call_graph_order(
     config: &Config,
     res: &Resolved,
+    folding: &Folding,
     profile: &Profile,
     diag: &mut Diag,
 ) -> HashMap<SecKey, i64> {
@@ -820,7 +842,7 @@ fn call_graph_order(
     };
     if !cdsort {
         if let Some(path) = &config.print_symbol_order {
-            print_symbol_order(res, path, &order, &nodes, diag);
+            print_symbol_order(res, folding, path, &order, &nodes, diag);
         }
     }
     order
@@ -834,6 +856,7 @@ fn call_graph_order(
 /// each file's symbols in symbol table order.
 fn print_symbol_order(
     res: &Resolved,
+    folding: &Folding,
     path: &std::path::Path,
     order: &[usize],
     nodes: &[SecKey],
@@ -849,9 +872,12 @@ fn print_symbol_order(
                 if sym.st_type() == object::elf::STT_SECTION {
                     continue;
                 }
-                defined_in_object(res, f, i)
+                defined_in_object(res, folding, f, i)
             } else {
-                match res.global_of(f, i).and_then(|id| global_view(res, id)) {
+                match res
+                    .global_of(f, i)
+                    .and_then(|id| global_view(res, folding, id))
+                {
                     Some(v) => v,
                     None => continue,
                 }
@@ -1067,28 +1093,31 @@ fn dense_map_order(hashes: &[u32]) -> Vec<usize> {
 /// `--print-symbol-order` come out here. Runs once liveness and folding are settled.
 pub fn build(
     config: &Config,
-    res: &mut Resolved,
+    res: &Resolved,
+    folding: &Folding,
     ordering_names: &[String],
-) -> Result<Deferred, Vec<crate::error::Error>> {
+) -> Result<(SectionOrder, Deferred), Vec<crate::error::Error>> {
     let mut diag = Diag::new(config);
     let mut profile = Profile::default();
     if config.call_graph_profile_sort != crate::config::CallGraphSort::None {
         match &config.call_graph_ordering_file {
-            Some(path) => read_call_graph_file(config, res, path, &mut diag, &mut profile),
-            None => read_object_call_graphs(res, &mut diag, &mut profile),
+            Some(path) => read_call_graph_file(config, res, folding, path, &mut diag, &mut profile),
+            None => read_object_call_graphs(res, folding, &mut diag, &mut profile),
         }
     }
     if diag.failed {
-        return diag.finish().map(|()| Deferred(Vec::new()));
+        return diag
+            .finish()
+            .map(|()| (SectionOrder::default(), Deferred(Vec::new())));
     }
     // lld reads the call graph with the inputs, and sorts once relocations are scanned.
     diag.later = Some(Vec::new());
     let mut order: HashMap<SecKey, i64> = HashMap::new();
     if config.bp.enabled() {
         // lld: balanced partitioning takes the call graph profile's place.
-        order = crate::bp_section_order::order(config, res).map_err(|e| vec![e])?;
+        order = crate::bp_section_order::order(config, res, folding).map_err(|e| vec![e])?;
     } else if !profile.edges.is_empty() {
-        order = call_graph_order(config, res, &profile, &mut diag);
+        order = call_graph_order(config, res, folding, &profile, &mut diag);
     }
 
     let mut common_order: HashMap<crate::symbol_table::SymbolId, i64> = HashMap::new();
@@ -1114,7 +1143,7 @@ pub fn build(
         // each shared library's versioned definitions as `name@version`, named `name` by then.
         let aliases = versioned_shared_aliases(res);
         for id in 0..res.symtab.symbols.len() as u32 {
-            if let Some(v) = global_view(res, id) {
+            if let Some(v) = global_view(res, folding, id) {
                 let name = res.symtab.symbols[id as usize].name;
                 let stem = name.split(|&c| c == b'@').next().unwrap_or(name);
                 let prio = add(stem, &v, &mut diag, &mut order);
@@ -1137,7 +1166,7 @@ pub fn build(
         }
         for (fi, f) in res.files.iter().enumerate() {
             for i in 1..f.first_global.min(f.symbols.len()) {
-                let v = defined_in_object(res, fi as FileId, i);
+                let v = defined_in_object(res, folding, fi as FileId, i);
                 add(f.sym_name(i), &v, &mut diag, &mut order);
             }
         }
@@ -1165,9 +1194,11 @@ pub fn build(
             }
         }
     }
-    res.section_order = order;
-    res.common_order = common_order;
-    Ok(Deferred(diag.later.unwrap_or_default()))
+    let order = SectionOrder {
+        sections: order,
+        commons: common_order,
+    };
+    Ok((order, Deferred(diag.later.unwrap_or_default())))
 }
 
 #[cfg(test)]

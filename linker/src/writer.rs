@@ -3,6 +3,7 @@
 //! chunk) that are filled in parallel, then renamed over the output: a failed link never leaves a
 //! truncated or stale output behind.
 
+use crate::code_rewrites::CodeRewrites;
 use crate::compress;
 use crate::config::{BuildId, Compression, Config, OutputKind};
 use crate::dyn_relocs::{key_address, raw_key_address, DynRela};
@@ -249,7 +250,7 @@ pub fn write_output(
                 JobKind::Chunk { osec, chunk } => {
                     let c = &lay.sections[osec as usize].chunks[chunk as usize];
                     let (body, padding) = buf.split_at_mut((c.size as usize).min(buf.len()));
-                    fill_padding(res, c.kind, padding);
+                    fill_padding(&lay.rewrites, c.kind, padding);
                     write_chunk(config, res, lay, &addr_map, osec, chunk, body)
                 }
                 JobKind::Fill => {
@@ -663,9 +664,9 @@ const NOPS: [&[u8]; 9] = [
 
 /// Fills the padding after a piece of an executable section: NOPs (as many 9-byte ones as fit,
 /// then one of the rest) after a section that lost its final jump, `int3` elsewhere.
-fn fill_padding(res: &Resolved, kind: ChunkKind, buf: &mut [u8]) {
+fn fill_padding(rewrites: &CodeRewrites, kind: ChunkKind, buf: &mut [u8]) {
     let falls_through = match kind {
-        ChunkKind::Input { file, sec } => res.rewrites.dropped(file, sec) > 0,
+        ChunkKind::Input { file, sec } => rewrites.dropped(file, sec) > 0,
         _ => false,
     };
     if !falls_through {
@@ -697,7 +698,7 @@ fn write_chunk(
     match c.kind {
         ChunkKind::Input { file, sec } => {
             let s = &res.files[file as usize].sections[sec as usize];
-            let edits = res.rewrites.section(file, sec);
+            let edits = lay.rewrites.section(file, sec);
             let data = s.data.get(..buf.len()).ok_or_else(|| {
                 err!(
                     "internal error: {}: section {} is shorter than its output",
@@ -1084,7 +1085,7 @@ fn write_symtab(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
                 name_off,
             } => {
                 let s = &res.files[file as usize].symbols[index as usize];
-                let size = res.rewrites.symbol_value_size(res, file, index as usize).1;
+                let size = lay.rewrites.symbol_value_size(res, file, index as usize).1;
                 (name_off, s.st_info(), s.st_other(), size)
             }
             SymtabEntry::Global {
@@ -1098,7 +1099,7 @@ fn write_symtab(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
                     SymbolDef::Defined { file, index } => {
                         let sym = &res.files[file as usize].symbols[index as usize];
                         unique = sym.st_bind() == elf::STB_GNU_UNIQUE;
-                        let size = res.rewrites.symbol_value_size(res, file, index as usize).1;
+                        let size = lay.rewrites.symbol_value_size(res, file, index as usize).1;
                         (sym.st_type(), size)
                     }
                     SymbolDef::Common { size, .. } => (elf::STT_OBJECT, size),
