@@ -2695,21 +2695,27 @@ fn copy_ordering_files(to: &Path) -> Check {
 
 /// The functions and variables of `ordering/funcs.c` and `main` in address order.
 fn ordering_symbols(f: &Path) -> Result<Vec<String>, String> {
+    let digits = |name: &str, p: &str| {
+        name.strip_prefix(p)
+            .is_some_and(|r| r.len() == 2 && r.chars().all(|c| c.is_ascii_digit()))
+    };
+    defined_in_address_order(f, |name| {
+        digits(name, "f")
+            || digits(name, "d")
+            || name == "main"
+            || name.starts_with("unused_")
+            || name.starts_with("common_")
+    })
+}
+
+/// The names of the functions and variables `f` defines that `ours` picks, in address order.
+fn defined_in_address_order(f: &Path, ours: impl Fn(&str) -> bool) -> Result<Vec<String>, String> {
     let mut syms: Vec<(u64, String)> = dynelf::readelf(&["-s"], f)?
         .lines()
         .filter_map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
             let name = *f.get(7)?;
-            let digits = |p: &str| {
-                name.strip_prefix(p)
-                    .is_some_and(|r| r.len() == 2 && r.chars().all(|c| c.is_ascii_digit()))
-            };
-            let ours = digits("f")
-                || digits("d")
-                || name == "main"
-                || name.starts_with("unused_")
-                || name.starts_with("common_");
-            (ours && f[6] != "UND" && (f[3] == "FUNC" || f[3] == "OBJECT"))
+            (ours(name) && f[6] != "UND" && (f[3] == "FUNC" || f[3] == "OBJECT"))
                 .then(|| Some((u64::from_str_radix(f[1], 16).ok()?, name.to_string())))
                 .flatten()
         })
@@ -3034,22 +3040,12 @@ fn bp_profile(dir: &Path, lld: &Side) -> Result<PathBuf, String> {
 
 /// The program's functions and variables in address order (`funcs.c`'s families and `main`).
 fn bp_symbols(f: &Path) -> Result<Vec<String>, String> {
-    let mut syms: Vec<(u64, String)> = dynelf::readelf(&["-s"], f)?
-        .lines()
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let name = *f.get(7)?;
-            let ours = ["arith", "loop", "look", "table", "text", "same_"]
-                .iter()
-                .any(|p| name.starts_with(p))
-                || name == "main";
-            (ours && f[6] != "UND" && (f[3] == "FUNC" || f[3] == "OBJECT"))
-                .then(|| Some((u64::from_str_radix(f[1], 16).ok()?, name.to_string())))
-                .flatten()
-        })
-        .collect();
-    syms.sort();
-    Ok(syms.into_iter().map(|(_, n)| n).collect())
+    defined_in_address_order(f, |name| {
+        ["arith", "loop", "look", "table", "text", "same_"]
+            .iter()
+            .any(|p| name.starts_with(p))
+            || name == "main"
+    })
 }
 
 /// A `bp_order` trial: `funcs.c` (families of functions and data sharing bytes, interleaved,
@@ -6999,13 +6995,7 @@ fn gdb_view(file: &Path) -> Result<Vec<String>, String> {
     Ok(o.stdout_str()
         .lines()
         .filter(|l| !l.contains("libthread_db") && !l.starts_with("[Inferior"))
-        .map(|l| {
-            l.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')' || c == '=')
-                .filter(|w| !w.is_empty())
-                .map(|w| if w.starts_with("0x") { "ADDR" } else { w })
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
+        .map(gdb_words)
         .collect())
 }
 
@@ -7277,8 +7267,8 @@ Symbol table '.symtab' contains 3 entries:
 // =============================================================================================
 // gdb_index
 
-/// One object of a `gdb_index` variant: source in `testdata/options/gdb_index/`, compiler,
-/// compile flags (after the harness's `-O1 -g0`).
+/// One object of a `gdb_index` or `debug_names` variant: source in `testdata/options/<group>/`,
+/// compiler, compile flags (after the harness's `-O1 -g0`).
 type GdbObject = (&'static str, Compiler, &'static [&'static str]);
 
 /// A `gdb_index` variant: the objects of the program (or of the library, for `shared`), the
@@ -7568,6 +7558,33 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
     },
 ];
 
+/// The objects of a `gdb_index` or `debug_names` variant, compiled from `testdata/options/GROUP/`;
+/// with `partial_link`, combined into one object by `ld.lld-22 -r` first (several indexes, or
+/// several units' sections, in one input).
+fn debug_variant_objects(
+    dir: &Path,
+    group: &str,
+    objects: &[(&str, Compiler, &[&str])],
+    partial_link: bool,
+) -> Result<Vec<String>, String> {
+    let objs: Vec<String> = objects
+        .iter()
+        .map(|&(src, c, flags)| obj(group, src, c, flags).map(|o| arg(&o)))
+        .collect::<Result<_, _>>()?;
+    if !partial_link {
+        return Ok(objs);
+    }
+    let combined = dir.join("combined.o");
+    let mut cmd = Command::new(tools::find(tools::LLD)?);
+    cmd.arg("-r").args(&objs).arg("-o").arg(&combined);
+    reference(
+        run::run(&mut cmd, run::LINK_TIMEOUT)?
+            .ok("ld.lld-22 -r")
+            .map(|_| ()),
+    )?;
+    Ok(vec![arg(&combined)])
+}
+
 /// `--gdb-index` on a variant: lld's output must have a `.gdb_index` gdb uses (`maint print
 /// objfiles` names it) and stop in the variant's function; weld's index must decode
 /// (`llvm-dwarfdump-22 --gdb-index`) as lld's and be byte for byte lld's (DWARF64: but for the
@@ -7575,22 +7592,7 @@ const GDB_INDEX_VARIANTS: &[GdbIndexVariant] = &[
 /// lld's (no `.debug_gnu_pub*` left), gdb must see the same and print no warning lld's gdb does
 /// not, and the program must run as lld's.
 fn gdb_index(dir: &Path, v: &GdbIndexVariant) -> Check {
-    let mut objs: Vec<String> = v
-        .objects
-        .iter()
-        .map(|&(src, c, flags)| obj("gdb_index", src, c, flags).map(|o| arg(&o)))
-        .collect::<Result<_, _>>()?;
-    if v.partial_link {
-        let combined = dir.join("combined.o");
-        let mut cmd = Command::new(tools::find(tools::LLD)?);
-        cmd.arg("-r").args(&objs).arg("-o").arg(&combined);
-        reference(
-            run::run(&mut cmd, run::LINK_TIMEOUT)?
-                .ok("ld.lld-22 -r")
-                .map(|_| ()),
-        )?;
-        objs = vec![arg(&combined)];
-    }
+    let objs = debug_variant_objects(dir, "gdb_index", v.objects, v.partial_link)?;
     let (lld, weld) = sides(dir)?;
     let c = Compiler::Clang;
     // (the file gdb and the index checks look at, every file with an index).
@@ -7763,9 +7765,14 @@ fn gdb_index(dir: &Path, v: &GdbIndexVariant) -> Check {
 
 /// `llvm-dwarfdump-22 --gdb-index`'s lines (the file name line dropped).
 fn gdb_index_dump(file: &Path) -> Result<Vec<String>, String> {
+    dwarfdump_lines(file, "--gdb-index")
+}
+
+/// `llvm-dwarfdump-22 OPTION file` without the line naming the file and its format.
+fn dwarfdump_lines(file: &Path, option: &str) -> Result<Vec<String>, String> {
     let mut cmd = Command::new(tools::find("llvm-dwarfdump-22")?);
-    cmd.arg("--gdb-index").arg(file);
-    let o = run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-dwarfdump-22 --gdb-index")?;
+    cmd.arg(option).arg(file);
+    let o = run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok(&format!("llvm-dwarfdump-22 {option}"))?;
     Ok(o.stdout_str()
         .lines()
         .filter(|l| !l.contains("file format"))
@@ -7825,6 +7832,15 @@ fn cu_lengths_are_unit_sizes(file: &Path, dump: &[String]) -> Check {
     }
 }
 
+/// A line of gdb's output as words, addresses blanked (they differ between linkers).
+fn gdb_words(line: &str) -> String {
+    line.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')' || c == '=')
+        .filter(|w| !w.is_empty())
+        .map(|w| if w.starts_with("0x") { "ADDR" } else { w })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// What gdb makes of `file`: `maint print objfiles`' index lines (before the run and once the
 /// libraries are loaded), a breakpoint on `function` hit and the backtrace there (addresses
 /// blanked), and separately every warning gdb printed.
@@ -7854,13 +7870,7 @@ fn gdb_index_view(file: &Path, function: &str) -> Result<(Vec<String>, Vec<Strin
         .filter(|l| {
             l.starts_with(".gdb_index") || l.starts_with("Breakpoint") || l.starts_with('#')
         })
-        .map(|l| {
-            l.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')' || c == '=')
-                .filter(|w| !w.is_empty())
-                .map(|w| if w.starts_with("0x") { "ADDR" } else { w })
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
+        .map(gdb_words)
         .collect();
     let warnings = o
         .stdout_str()
@@ -8004,15 +8014,11 @@ fn same_outcome_any_order(
 // =============================================================================================
 // debug_names
 
-/// One object of a `debug_names` variant: source in `testdata/options/debug_names/`, compiler,
-/// compile flags (after the harness's `-O1 -g0`).
-type NamesObject = (&'static str, Compiler, &'static [&'static str]);
-
 /// A `debug_names` variant: the objects, the driver flags of the link (`--debug-names` added),
 /// what gdb is asked about, what the program prints.
 struct DebugNamesVariant {
     name: &'static str,
-    objects: &'static [NamesObject],
+    objects: &'static [GdbObject],
     cxx: bool,
     flags: &'static [&'static str],
     /// Linked `-shared`: nothing is run and gdb only reads the file.
@@ -8054,7 +8060,7 @@ const NAMES_C_SPLIT_FLAGS: &[&str] = &[
     "-ffunction-sections",
     "-gsplit-dwarf",
 ];
-const NAMES_C: &[NamesObject] = &[
+const NAMES_C: &[GdbObject] = &[
     ("main.c", Compiler::Clang, NAMES_C_FLAGS),
     ("util.c", Compiler::Clang, NAMES_C_FLAGS),
 ];
@@ -8164,22 +8170,7 @@ const DEBUG_NAMES_VARIANTS: &[DebugNamesVariant] = &[
 /// into, being lld's too), with lld's non-allocated section headers (the inputs' indexes gone),
 /// the same `--verify` verdict, the same warnings, the same gdb view, and the same run.
 fn debug_names(dir: &Path, v: &DebugNamesVariant) -> Check {
-    let mut objs: Vec<String> = v
-        .objects
-        .iter()
-        .map(|&(src, c, flags)| obj("debug_names", src, c, flags).map(|o| arg(&o)))
-        .collect::<Result<_, _>>()?;
-    if v.partial_link {
-        let combined = dir.join("combined.o");
-        let mut cmd = Command::new(tools::find(tools::LLD)?);
-        cmd.arg("-r").args(&objs).arg("-o").arg(&combined);
-        reference(
-            run::run(&mut cmd, run::LINK_TIMEOUT)?
-                .ok("ld.lld-22 -r")
-                .map(|_| ()),
-        )?;
-        objs = vec![arg(&combined)];
-    }
+    let objs = debug_variant_objects(dir, "debug_names", v.objects, v.partial_link)?;
     let (lld, weld) = sides(dir)?;
     let out = if v.shared { "libdn.so" } else { "a.out" };
     let mut args = objs.clone();
@@ -8321,14 +8312,7 @@ fn names_verify_errors(text: &str) -> Vec<String> {
 
 /// `llvm-dwarfdump-22 --debug-names`'s lines (the file name line dropped).
 fn debug_names_dump(file: &Path) -> Result<Vec<String>, String> {
-    let mut cmd = Command::new(tools::find("llvm-dwarfdump-22")?);
-    cmd.arg("--debug-names").arg(file);
-    let o = run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-dwarfdump-22 --debug-names")?;
-    Ok(o.stdout_str()
-        .lines()
-        .filter(|l| !l.contains("file format"))
-        .map(str::to_string)
-        .collect())
+    dwarfdump_lines(file, "--debug-names")
 }
 
 /// What gdb makes of `file`: whether it takes `.debug_names` as its index (`maint print
@@ -8364,13 +8348,7 @@ fn debug_names_gdb_view(file: &Path, function: &str, run: bool) -> Result<Vec<St
                 && !l.contains("process ")
                 && !l.contains("libthread_db")
         })
-        .map(|l| {
-            l.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')' || c == '=')
-                .filter(|w| !w.is_empty())
-                .map(|w| if w.starts_with("0x") { "ADDR" } else { w })
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
+        .map(gdb_words)
         .map(|l| {
             if l == ".debug_names: exists" {
                 l

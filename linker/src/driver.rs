@@ -266,43 +266,24 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let relocation_count = scan.relocation_count;
     // lld redirects branches once relocations are scanned, before addresses exist.
     let mut rewrites = crate::code_rewrites::CodeRewrites::default();
+    let decided = layout::Decided {
+        folding: &folding,
+        order: &section_order,
+        debug_indexes: &debug_indexes,
+    };
     if config.branch_to_branch() {
         t.run("branch-to-branch", || {
             crate::code_rewrites::branch_to_branch(&res, &mut rewrites)
         });
     }
-    let mut lay = t
-        .run("layout", || {
-            layout::layout(
-                &config,
-                &res,
-                scan,
-                &folding,
-                &section_order,
-                &rewrites,
-                &debug_indexes,
-            )
-        })
-        .map_err(|e| vec![e])?;
+    let mut lay = lay_out(&mut t, &config, &res, scan, decided, &rewrites)?;
     // --optimize-bb-jumps decides on this layout's addresses which jumps go, then the output
     // is laid out again with the shrunk sections, as lld does.
     if config.optimize_bb_jumps {
         let changed = crate::code_rewrites::optimize_bb_jumps(&res, &lay, &mut rewrites);
         if changed {
             let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
-            lay = t
-                .run("layout", || {
-                    layout::layout(
-                        &config,
-                        &res,
-                        scan,
-                        &folding,
-                        &section_order,
-                        &rewrites,
-                        &debug_indexes,
-                    )
-                })
-                .map_err(|e| vec![e])?;
+            lay = lay_out(&mut t, &config, &res, scan, decided, &rewrites)?;
         }
     }
     // Outputs over 2 GiB: relaxed GOTPCRELX references that do not reach their target go back
@@ -316,19 +297,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             break;
         }
         let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
-        lay = t
-            .run("layout", || {
-                layout::layout(
-                    &config,
-                    &res,
-                    scan,
-                    &folding,
-                    &section_order,
-                    &rewrites,
-                    &debug_indexes,
-                )
-            })
-            .map_err(|e| vec![e])?;
+        lay = lay_out(&mut t, &config, &res, scan, decided, &rewrites)?;
     }
     // Split-stack prologues are adjusted as lld does while writing: the decision needs only the
     // final relocations and section sizes.
@@ -398,6 +367,21 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         }
     }
     Ok(())
+}
+
+/// Layout, with the rewrites as they stand and the rest of what was decided before it.
+fn lay_out(
+    t: &mut crate::link_reports::Timings,
+    config: &Config,
+    res: &resolve::Resolved,
+    scan: relocations::ScanResult,
+    decided: layout::Decided,
+    rewrites: &crate::code_rewrites::CodeRewrites,
+) -> Result<layout::Layout, Vec<Error>> {
+    t.run("layout", || {
+        layout::layout(config, res, scan, &decided, rewrites)
+    })
+    .map_err(|e| vec![e])
 }
 
 /// The reports every link writes once its output exists, in lld's order: `--why-extract`,

@@ -244,6 +244,16 @@ pub enum SymtabEntry {
     Section { osec: u32 },
 }
 
+/// What the phases between liveness and layout decided, which layout places and the writer
+/// uses: the sections `--icf` folded, the order of input sections, the debug indexes. (The
+/// code rewrites come separately: they change between the layouts of one link.)
+#[derive(Clone, Copy)]
+pub struct Decided<'a> {
+    pub folding: &'a Folding,
+    pub order: &'a SectionOrder,
+    pub debug_indexes: &'a DebugIndexes,
+}
+
 /// The debug indexes built from the inputs before layout (`--gdb-index`, `--debug-names`):
 /// layout gives them their sections, the writer fills them in with the final offsets. Shared,
 /// not copied, by every layout of the link (a link may be laid out more than once).
@@ -487,11 +497,14 @@ pub fn layout(
     config: &Config,
     res: &Resolved,
     scan: ScanResult,
-    folding: &Folding,
-    order: &SectionOrder,
+    decided: &Decided,
     rewrites: &CodeRewrites,
-    debug_indexes: &DebugIndexes,
 ) -> Result<Layout> {
+    let Decided {
+        folding,
+        order,
+        debug_indexes,
+    } = *decided;
     let mut b = Builder {
         unique: config.unique,
         sections: Vec::new(),
