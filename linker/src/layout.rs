@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::icf::Folding;
 use crate::input_files::{FileId, SectionKind};
 use crate::merge;
-use crate::output_sections::{init_priority, is_relro, section_rank, start_stop_section};
+use crate::output_sections::{align_to, init_priority, is_relro, section_rank, start_stop_section};
 use crate::relocations::{target_of, AddressMap, GotKind, ScanResult};
 use crate::resolve::Resolved;
 use crate::section_order::SectionOrder;
@@ -537,7 +537,8 @@ pub fn layout(
             {
                 continue;
             }
-            let oname = relocated_output_name(config, sec);
+            let oname =
+                crate::output_sections::output_name_of(&config.z, sec.name_str(), sec.output_name);
             match sec.kind {
                 // lld: the output's own build ID replaces an input's (an `-r` output made with
                 // `--build-id` has one), which would otherwise come first in the same section.
@@ -604,7 +605,11 @@ pub fn layout(
                 // appears in its file, so it comes in creation order among the orphans.
                 SectionKind::Ignored if config.emit_relocs && sec.sh_type() == elf::SHT_RELA => {
                     if let Some(target) = emitted_reloc_target(config, file, sec) {
-                        let tname = relocated_output_name(config, &file.sections[target]);
+                        let tname = crate::output_sections::output_name_of(
+                            &config.z,
+                            file.sections[target].name_str(),
+                            file.sections[target].output_name,
+                        );
                         let osec = b.osec(
                             &format!(".rela{tname}"),
                             elf::SHT_RELA,
@@ -1764,14 +1769,6 @@ fn needs_got_base(res: &Resolved) -> bool {
         }
     }
     false
-}
-
-pub fn align_to(v: u64, a: u64) -> u64 {
-    if a <= 1 {
-        v
-    } else {
-        v.div_ceil(a) * a
-    }
 }
 
 /// lld's PLT layout for this link: retpolines when asked for, else IBT when the output claims it.
@@ -3593,25 +3590,6 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
             crate::config::DefsymValue::Symbol(..) => SymbolDef::Synthetic,
         };
         sym.weak = false;
-    }
-}
-
-/// Unused; keeps `SectionHeader` imported for the trait methods used above.
-#[allow(dead_code)]
-fn _uses(s: &crate::input_files::SectionHeader64) -> u64 {
-    s.sh_size(LE)
-}
-
-/// The output section name of an input section (lld's `getOutputSectionName`, with
-/// `-z keep-text-section-prefix`).
-pub(crate) fn relocated_output_name(
-    config: &Config,
-    sec: &crate::input_files::InputSection,
-) -> &'static str {
-    if config.z.keep_text_section_prefix && sec.output_name == ".text" {
-        crate::output_sections::text_prefix_section(sec.name_str())
-    } else {
-        sec.output_name
     }
 }
 

@@ -223,6 +223,25 @@ pub fn is_split_stack_marker(name: &[u8]) -> bool {
     name == b".note.GNU-split-stack" || name == b".note.GNU-no-split-stack"
 }
 
+/// The output section an input section goes to (its `output_name`, read with the file, as lld's
+/// `getOutputSectionName`), with `-z keep-text-section-prefix`'s `.text.hot` and the like kept.
+pub fn output_name_of(z: &ZOptions, name: &str, output_name: &'static str) -> &'static str {
+    if z.keep_text_section_prefix && output_name == ".text" {
+        text_prefix_section(name)
+    } else {
+        output_name
+    }
+}
+
+/// `v` rounded up to a multiple of `a` (alignments of 0 and 1 leave it as is).
+pub fn align_to(v: u64, a: u64) -> u64 {
+    if a <= 1 {
+        v
+    } else {
+        v.div_ceil(a) * a
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
