@@ -2,10 +2,11 @@
 //! with `--irpgo-profile=`, `--bp-compression-sort-startup-functions`,
 //! `--verbose-bp-section-orderer`), as ld.lld 22 computes it.
 //!
-//! The candidates are the input sections that define a symbol of non-zero size: the global
-//! symbols' sections in symbol-table order, then each object's local symbols' sections (a
-//! section counts once, at its first symbol). They form up to three groups, each ordered by
-//! `llvm::BalancedPartitioning` (through `lto::balanced_partitioning`, the code lld runs):
+//! The candidates are the plain input sections with contents that a symbol (not a section
+//! symbol) is defined in: the global symbols' sections in symbol-table order, then each object's
+//! local symbols' sections (a section counts once, at its first symbol). They form up to three
+//! groups, each ordered by `llvm::BalancedPartitioning` (through `lto::balanced_partitioning`,
+//! the code lld runs):
 //!
 //! * **startup functions**, the sections of the functions a temporal profile trace names
 //!   (names compared without their `.__uniq.N`/`.llvm.N` suffixes). Along each trace the
@@ -15,8 +16,9 @@
 //! * **functions for compression** (the other `SHF_EXECINSTR` sections) and **data for
 //!   compression** (the others), whose utility nodes are the 4-byte windows of their contents:
 //!   a window shared by more than one section and by at most half of them becomes a node.
-//!   Sections whose frequent windows are all the same are "duplicates": only the first is
-//!   partitioned, the others follow it.
+//!   Sections whose windows XOR to the same value (among more than 10000 sections, counting
+//!   only windows found in more than five) are "duplicates": only the first is partitioned,
+//!   the others follow it.
 //!
 //! The startup functions come first, then the functions and data for compression; the result is
 //! a priority per section (`-n`, `-n + 1`, ... for `n` ordered sections) that takes the place of
@@ -61,10 +63,9 @@ struct Candidates {
 
 /// The section symbol `index` of `file` defines, as lld's `Defined::section` sees it after
 /// folding (the kept section for a folded one); `None` for a section symbol, for a symbol
-/// without a section, or when that section
-/// has no contents, was collected by `--gc-sections`, or is not a plain input section to lld:
-/// merged (`SHF_MERGE`), `.eh_frame`, notes lld merges, or a member of a lost COMDAT group (lld
-/// makes such symbols undefined).
+/// without a section, or when that section has no contents, was collected by `--gc-sections`,
+/// or is not a plain input section to lld: merged (`SHF_MERGE`), `.eh_frame`, notes lld merges,
+/// or a member of a lost COMDAT group (lld makes such symbols undefined).
 fn symbol_section(res: &Resolved, folding: &Folding, file: FileId, index: usize) -> Option<SecKey> {
     let f = &res.files[file as usize];
     let sym = f.symbols.get(index)?;
@@ -163,8 +164,8 @@ fn startup_nodes(
             }
             if time >= cutoff_time || size >= cutoff_size {
                 *max_un += 1;
-                cutoff_size = 2 * size;
-                cutoff_time *= 2;
+                cutoff_size = size.saturating_mul(2);
+                cutoff_time = cutoff_time.saturating_mul(2);
             }
             for &i in idxs {
                 if has_first.insert(i) {
