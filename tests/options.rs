@@ -201,7 +201,7 @@
 //! * `bp_order`: balanced partitioning (`--bp-compression-sort=function|data|both|none`,
 //!   `--bp-startup-sort=function` with `--irpgo-profile=` of a temporal profile taken from the
 //!   program's instrumented run, `--bp-compression-sort-startup-functions`, with a symbol
-//!   ordering file, with `--gc-sections --icf=all`, on ThinLTO objects), each with
+//!   ordering file, with `--gc-sections --icf=all`, linked `-static`, on ThinLTO objects), each with
 //!   `--verbose-bp-section-orderer`: the functions' and variables' order, the report, the
 //!   allocated sections and the run equal lld's; lld's option errors; a missing profile.
 //! * `debug_names`: `--debug-names` on C (several units, inline functions of a shared header,
@@ -2963,6 +2963,23 @@ const BP_VARIANTS: &[BpVariant] = &[
         lto: false,
         reorders: true,
     },
+    // A static link: the C library's IFUNCs whose address is taken are `.iplt` entries by
+    // then, and bring no section of their own (lld's order depends on it).
+    BpVariant {
+        name: "static",
+        flags: &["-static", "-Wl,--bp-compression-sort=both"],
+        lto: false,
+        reorders: true,
+    },
+    BpVariant {
+        name: "static_startup",
+        flags: &[
+            "-static",
+            "-Wl,--irpgo-profile={profile},--bp-startup-sort=function,--bp-compression-sort=function",
+        ],
+        lto: false,
+        reorders: true,
+    },
     BpVariant {
         name: "thinlto_startup",
         flags: &[
@@ -3038,14 +3055,10 @@ fn bp_profile(dir: &Path, lld: &Side) -> Result<PathBuf, String> {
     Ok(profile)
 }
 
-/// The program's functions and variables in address order (`funcs.c`'s families and `main`).
+/// Every function and variable of the output in address order: the program's, and the C
+/// library's and the C runtime's, whose order balanced partitioning decides too.
 fn bp_symbols(f: &Path) -> Result<Vec<String>, String> {
-    defined_in_address_order(f, |name| {
-        ["arith", "loop", "look", "table", "text", "same_"]
-            .iter()
-            .any(|p| name.starts_with(p))
-            || name == "main"
-    })
+    defined_in_address_order(f, |_| true)
 }
 
 /// A `bp_order` trial: `funcs.c` (families of functions and data sharing bytes, interleaved,
@@ -3088,7 +3101,14 @@ fn bp_order(dir: &Path, v: &BpVariant) -> Check {
         a.extend(flags.iter().cloned());
         s.link_in(None, c, false, &a, out)
     };
-    let (plain, _) = reference(build(&lld, &[], "plain.out"))?;
+    // The same link without the ordering options (`-static` stays).
+    let plain_flags: Vec<String> = v
+        .flags
+        .iter()
+        .filter(|f| !f.starts_with("-Wl,"))
+        .map(|f| f.to_string())
+        .collect();
+    let (plain, _) = reference(build(&lld, &plain_flags, "plain.out"))?;
     let (l_out, l_link) = reference(build(&lld, &flags, "a.out"))?;
     let l_order = bp_symbols(&l_out)?;
     expect_lld(l_order.len() >= 30, || {

@@ -4,7 +4,8 @@
 //!
 //! The candidates are the plain input sections with contents that a symbol (not a section
 //! symbol) is defined in: the global symbols' sections in symbol-table order, then each object's
-//! local symbols' sections (a section counts once, at its first symbol). They form up to three
+//! local symbols' sections (a section counts once, at its first symbol). A non-preemptible IFUNC
+//! whose address is taken is an `.iplt` entry to lld by then and brings no section. They form up to three
 //! groups, each ordered by `llvm::BalancedPartitioning` (through `lto::balanced_partitioning`,
 //! the code lld runs):
 //!
@@ -32,7 +33,7 @@ use crate::error::{Error, Result};
 use crate::icf::Folding;
 use crate::input_files::{FileId, SectionKind};
 use crate::resolve::Resolved;
-use crate::symbol_table::SymbolDef;
+use crate::symbol_table::{SymbolDef, SymbolId};
 use hashbrown::{HashMap, HashSet};
 use object::read::elf::Sym;
 
@@ -98,11 +99,73 @@ fn symbol_section(res: &Resolved, folding: &Folding, file: FileId, index: usize)
     }
 }
 
-fn candidates(res: &Resolved, folding: &Folding) -> Candidates {
+/// The IFUNCs lld points at their `.iplt` entry by the time it orders sections: those that
+/// cannot be preempted and that some relocation refers to directly (an address taken, not a call
+/// through the PLT or a GOT load). `.iplt` has no contents to order, so such a symbol brings no
+/// section; its resolver's section comes with the resolver's own symbol, if it has one.
+fn iplt_redirected(config: &Config, res: &Resolved) -> HashSet<SymbolId> {
+    let ifuncs: HashSet<SymbolId> = res
+        .symtab
+        .symbols
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| {
+            s.sym_type == object::elf::STT_GNU_IFUNC
+                && !s.preemptible
+                && matches!(s.def, SymbolDef::Defined { .. })
+        })
+        .map(|(id, _)| id as SymbolId)
+        .collect();
+    let mut out = HashSet::new();
+    if ifuncs.is_empty() || config.z.ifunc_noplt {
+        return out;
+    }
+    for (fi, f) in res.files.iter().enumerate() {
+        for s in &f.sections {
+            if !s.is_alloc() || !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) {
+                continue;
+            }
+            for r in s.relocs {
+                let index = r.r_sym(object::LittleEndian, false) as usize;
+                let Some(&id) = index
+                    .checked_sub(f.first_global)
+                    .and_then(|k| res.file_syms[fi].get(k))
+                else {
+                    continue;
+                };
+                if ifuncs.contains(&id) && refers_directly(r.r_type(object::LittleEndian, false)) {
+                    out.insert(id);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// x86-64 relocations that use a symbol's address itself (lld's `HAS_DIRECT_RELOC`), not a PLT
+/// entry or a GOT slot.
+fn refers_directly(r_type: u32) -> bool {
+    use object::elf::*;
+    matches!(
+        r_type,
+        R_X86_64_64
+            | R_X86_64_PC32
+            | R_X86_64_32
+            | R_X86_64_32S
+            | R_X86_64_16
+            | R_X86_64_PC16
+            | R_X86_64_8
+            | R_X86_64_PC8
+            | R_X86_64_PC64
+    )
+}
+
+fn candidates(config: &Config, res: &Resolved, folding: &Folding) -> Candidates {
     let mut c = Candidates {
         sections: Vec::new(),
         by_root: HashMap::new(),
     };
+    let redirected = iplt_redirected(config, res);
     let mut seen: HashSet<SecKey> = HashSet::new();
     let mut add = |c: &mut Candidates, name: &'static [u8], sec: SecKey| {
         if seen.insert(sec) {
@@ -113,7 +176,10 @@ fn candidates(res: &Resolved, folding: &Folding) -> Candidates {
             c.sections.push(sec);
         }
     };
-    for s in &res.symtab.symbols {
+    for (id, s) in res.symtab.symbols.iter().enumerate() {
+        if redirected.contains(&(id as SymbolId)) {
+            continue;
+        }
         if let SymbolDef::Defined { file, index } = s.def {
             if let Some(sec) = symbol_section(res, folding, file, index as usize) {
                 add(&mut c, s.name, sec);
@@ -291,7 +357,7 @@ fn partition(nodes: Vec<(u32, Vec<u32>)>) -> Result<Vec<u32>> {
 /// first). Prints lld's statistics with `--verbose-bp-section-orderer`.
 pub fn order(config: &Config, res: &Resolved, folding: &Folding) -> Result<HashMap<SecKey, i64>> {
     let bp = &config.bp;
-    let c = candidates(res, folding);
+    let c = candidates(config, res, folding);
     let mut max_un = 0u32;
     let traces = match (&config.irpgo_profile, bp.startup_functions) {
         (Some(path), true) => lto::read_temporal_profile(path)
