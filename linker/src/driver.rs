@@ -215,9 +215,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     }
     if relocatable {
         // -r stops here: nothing gets an address, relocations are copied rather than applied.
-        res.and_features = crate::cet::read_security_notes(&config, &res).0;
+        let and_features = crate::cet::read_security_notes(&config, &res).0;
         t.run("write relocatable output", || {
-            crate::relocatable::write(&config, &res)
+            crate::relocatable::write(&config, &res, and_features)
         })?;
         return finish_reports(&config, &res, &t, total);
     }
@@ -249,7 +249,6 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     // layout). lld reports `-z cet-report=error` findings here but stops only after the
     // relocation scan, so they go before the errors found up to then.
     let (and_features, cet_errors) = crate::cet::read_security_notes(&config, &res);
-    res.and_features = and_features;
     let mut version_errors = crate::dynamic::check_versions(&config, &res);
     version_errors.extend(crate::dynamic::check_shlib_undefined(&config, &res));
     version_errors.extend(layout::check_executable_stack(&config, &res));
@@ -270,6 +269,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         folding: &folding,
         order: &section_order,
         debug_indexes: &debug_indexes,
+        and_features,
     };
     if config.branch_to_branch() {
         t.run("branch-to-branch", || {

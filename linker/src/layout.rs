@@ -245,13 +245,17 @@ pub enum SymtabEntry {
 }
 
 /// What the phases between liveness and layout decided, which layout places and the writer
-/// uses: the sections `--icf` folded, the order of input sections, the debug indexes. (The
+/// uses: the sections `--icf` folded, the order of input sections, the debug indexes, the CET
+/// features. (The
 /// code rewrites come separately: they change between the layouts of one link.)
 #[derive(Clone, Copy)]
 pub struct Decided<'a> {
     pub folding: &'a Folding,
     pub order: &'a SectionOrder,
     pub debug_indexes: &'a DebugIndexes,
+    /// The x86 features every object has (`GNU_PROPERTY_X86_FEATURE_1_AND`, `crate::cet`):
+    /// the output's `.note.gnu.property` and the PLT's shape.
+    pub and_features: u32,
 }
 
 /// The debug indexes built from the inputs before layout (`--gdb-index`, `--debug-names`):
@@ -504,6 +508,7 @@ pub fn layout(
         folding,
         order,
         debug_indexes,
+        and_features,
     } = *decided;
     let mut b = Builder {
         unique: config.unique,
@@ -783,7 +788,7 @@ pub fn layout(
     // lld makes the merged property note after its other notes (and input notes come
     // first), so among the notes it comes last.
     let gnu_property =
-        crate::cet::gnu_property_note(res.and_features, crate::cet::isa_needed(config, res));
+        crate::cet::gnu_property_note(and_features, crate::cet::isa_needed(config, res));
     if !gnu_property.is_empty() {
         add_synth(
             &mut b,
@@ -978,8 +983,8 @@ pub fn layout(
     // With IBT claimed, lld splits the PLT in two: the lazy halves in a `.plt` of their own,
     // made first, and the entries calls go to in `.plt.sec`. lld does so even under
     // `-z retpolineplt`, whose PLT then goes to `.plt.sec` and leaves `.plt` zero-filled.
-    let style = plt_style(config, res);
-    let ibt_sections = res.and_features & elf::GNU_PROPERTY_X86_FEATURE_1_IBT != 0;
+    let style = plt_style(config, and_features);
+    let ibt_sections = and_features & elf::GNU_PROPERTY_X86_FEATURE_1_IBT != 0;
     if ibt_sections && !scan.plt.is_empty() {
         let size = 16 + scan.plt.len() as u64 * style.entry_size();
         add_synth(
@@ -1772,11 +1777,11 @@ fn needs_got_base(res: &Resolved) -> bool {
 }
 
 /// lld's PLT layout for this link: retpolines when asked for, else IBT when the output claims it.
-fn plt_style(config: &Config, res: &Resolved) -> arch::PltStyle {
+fn plt_style(config: &Config, and_features: u32) -> arch::PltStyle {
     arch::PltStyle::choose(
         config.z.retpolineplt,
         config.z.now,
-        res.and_features & elf::GNU_PROPERTY_X86_FEATURE_1_IBT != 0,
+        and_features & elf::GNU_PROPERTY_X86_FEATURE_1_IBT != 0,
     )
 }
 

@@ -183,8 +183,12 @@ fn is_kept(res: &Resolved, file: FileId, si: usize) -> bool {
 type SectionKey = (Vec<u8>, u32, u64, Option<u32>);
 
 /// Writes the `-r` output of the resolved link.
-pub fn write(config: &Config, res: &Resolved) -> std::result::Result<(), Vec<Error>> {
-    let mut plan = place_sections(config, res).map_err(|e| vec![e])?;
+pub fn write(
+    config: &Config,
+    res: &Resolved,
+    and_features: u32,
+) -> std::result::Result<(), Vec<Error>> {
+    let mut plan = place_sections(config, res, and_features).map_err(|e| vec![e])?;
     let symbols = SymbolPlan::build(config, res, &plan);
     collect_relocations(res, &mut plan, &symbols);
     let mut image = render(config, res, &plan, symbols).map_err(|e| vec![e])?;
@@ -220,7 +224,7 @@ fn fill_build_id(config: &Config, plan: &Placement, note: u32, image: &mut [u8])
 }
 
 /// Decides the output sections and places every kept input section in one.
-fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
+fn place_sections(config: &Config, res: &Resolved, and_features: u32) -> Result<Placement> {
     let mut sections: Vec<OutSection> = Vec::new();
     let mut by_key: HashMap<SectionKey, u32> = HashMap::new();
     let mut placed: Vec<Vec<Option<(u32, u64)>>> = res
@@ -272,7 +276,7 @@ fn place_sections(config: &Config, res: &Resolved) -> Result<Placement> {
             if s.kind == SectionKind::GnuProperty {
                 // One note for all inputs, written once the AND of their features is known.
                 let note = crate::cet::gnu_property_note(
-                    res.and_features,
+                    and_features,
                     crate::cet::isa_needed(config, res),
                 );
                 if property.is_none() && !note.is_empty() {

@@ -116,9 +116,6 @@ pub struct Resolved {
     /// in the link (their constructors run) even if LTO then folds away the call that reached
     /// them, as `--why-extract` reports them loaded.
     pub members_loaded_before_lto: HashSet<FileId>,
-    /// The x86 feature bits the output claims (lld's `andFeatures`), set by
-    /// `cet::read_security_notes` once the set of objects is final.
-    pub and_features: u32,
 }
 
 /// The owner recorded for COMDAT groups won by a bitcode module.
@@ -276,7 +273,6 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             members_loaded_before_lto: HashSet::new(),
             collected_commons: HashSet::new(),
             got_relax_disabled: HashSet::new(),
-            and_features: 0,
         },
         errors: Vec::new(),
         traced: HashSet::new(),
