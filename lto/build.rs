@@ -39,6 +39,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=shim/lto_shim.cpp");
     println!("cargo:rerun-if-changed=shim/layout_shim.cpp");
+    println!("cargo:rerun-if-changed=shim/shim_strings.h");
     println!("cargo:rerun-if-env-changed=LLVM_CONFIG");
     if env::var_os("CARGO_FEATURE_LLVM").is_none() {
         return;

@@ -22,6 +22,8 @@
 #include "llvm/Support/BalancedPartitioning.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include "shim_strings.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -31,15 +33,6 @@
 using namespace llvm;
 
 namespace {
-
-char *mallocCopy(const std::string &S) {
-  char *P = static_cast<char *>(std::malloc(S.size() + 1));
-  if (!P)
-    return nullptr;
-  std::memcpy(P, S.data(), S.size());
-  P[S.size()] = '\0';
-  return P;
-}
 
 void appendU64(std::string &Out, uint64_t V) {
   char Bytes[8];
@@ -86,7 +79,7 @@ int weld_read_temporal_traces(const char *Path, size_t PathLen, char **Out,
   auto FS = vfs::getRealFileSystem();
   auto ReaderOrErr = InstrProfReader::create(Twine(StringRef(Path, PathLen)), *FS);
   if (!ReaderOrErr) {
-    *Err = mallocCopy(toString(ReaderOrErr.takeError()));
+    *Err = dupString(toString(ReaderOrErr.takeError()));
     return 1;
   }
   std::unique_ptr<InstrProfReader> Reader = std::move(*ReaderOrErr);
@@ -95,7 +88,7 @@ int weld_read_temporal_traces(const char *Path, size_t PathLen, char **Out,
   for (auto &Record : *Reader)
     (void)Record;
   if (Reader->hasError()) {
-    *Err = mallocCopy(toString(Reader->getError()));
+    *Err = dupString(toString(Reader->getError()));
     return 1;
   }
   std::string Buf;
@@ -110,12 +103,11 @@ int weld_read_temporal_traces(const char *Path, size_t PathLen, char **Out,
     }
   }
   *OutLen = Buf.size();
-  *Out = static_cast<char *>(std::malloc(Buf.size() ? Buf.size() : 1));
+  *Out = dupString(Buf);
   if (!*Out) {
-    *Err = mallocCopy("out of memory");
+    *Err = dupString("out of memory");
     return 1;
   }
-  std::memcpy(*Out, Buf.data(), Buf.size());
   return 0;
 }
 

@@ -52,6 +52,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include "shim_strings.h"
+
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -89,15 +91,6 @@ void initOnce() {
   });
 }
 
-// Messages handed to Rust are malloc'ed so that one free function serves all.
-char *dupString(StringRef S) {
-  char *P = static_cast<char *>(std::malloc(S.size() + 1));
-  if (!P)
-    return nullptr;
-  std::memcpy(P, S.data(), S.size());
-  P[S.size()] = '\0';
-  return P;
-}
 
 template <typename S> std::string str(const S &W) {
   return std::string(W.ptr, W.len);
