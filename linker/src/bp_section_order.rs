@@ -44,15 +44,14 @@ type SecKey = (FileId, u32);
 /// adds to promoted locals, `.__uniq.N` of `-funique-internal-linkage-names`), so that a
 /// profile taken from one build names the functions of another.
 fn root_symbol(name: &[u8]) -> &[u8] {
-    let cut = |s: &'static [u8], n: &[u8]| -> usize { rfind(n, s).unwrap_or(n.len()) };
+    // Up to the last occurrence of each suffix's marker.
+    let cut = |marker: &[u8], n: &[u8]| -> usize {
+        n.windows(marker.len())
+            .rposition(|w| w == marker)
+            .unwrap_or(n.len())
+    };
     let n = &name[..cut(b".llvm.", name)];
     &n[..cut(b".__uniq.", n)]
-}
-
-fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    (0..=hay.len().checked_sub(needle.len())?)
-        .rev()
-        .find(|&i| &hay[i..i + needle.len()] == needle)
 }
 
 /// The candidate sections, in lld's order, with the root names of the symbols defining them.
