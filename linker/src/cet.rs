@@ -116,8 +116,7 @@ fn read_property(data: &[u8], want: u32) -> u32 {
         (rd(data, off), rd(data, off + 4), rd(data, off + 8))
     {
         let name_start = off + 12;
-        let desc_start =
-            name_start + crate::output_sections::align_to(u64::from(namesz), 4) as usize;
+        let desc_start = name_start + crate::section_rules::align_to(u64::from(namesz), 4) as usize;
         let desc_end = desc_start + descsz as usize;
         if desc_end > data.len() {
             break;
@@ -131,10 +130,10 @@ fn read_property(data: &[u8], want: u32) -> u32 {
                 if pt == want && psz >= 4 {
                     out |= rd(data, p + 8).unwrap_or(0);
                 }
-                p += 8 + crate::output_sections::align_to(u64::from(psz), 8) as usize;
+                p += 8 + crate::section_rules::align_to(u64::from(psz), 8) as usize;
             }
         }
-        off = crate::output_sections::align_to(desc_end as u64, 8) as usize;
+        off = crate::section_rules::align_to(desc_end as u64, 8) as usize;
     }
     out
 }

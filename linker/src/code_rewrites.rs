@@ -21,6 +21,7 @@
 
 use crate::error::Error;
 use crate::input_files::{FileId, SectionKind};
+use crate::output_sections::{ChunkKind, OutputSection};
 use crate::relocations::{target_of, AddressMap};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymKey;
@@ -350,24 +351,24 @@ fn inverted_jcc(op: u8) -> Option<u8> {
     })
 }
 
-/// `--optimize-bb-jumps`, decided on the addresses of `lay` (lld's first `assignAddresses`):
-/// in each executable output section, an input section ending in a `jmp` to the start of the
-/// next section loses it; if instead a `jcc` right before that `jmp` reaches the next section,
+/// `--optimize-bb-jumps`, decided on the addresses of a first layout (`sections` and `map`,
+/// lld's first `assignAddresses`): in each executable output section, an input section ending
+/// in a `jmp` to the start of the next section loses it; if instead a `jcc` right before that `jmp` reaches the next section,
 /// the `jcc` is inverted to go where the `jmp` went and the `jmp` is deleted. Returns whether
 /// anything changed (the caller then lays the output out again).
 pub fn optimize_bb_jumps(
     res: &Resolved,
-    lay: &crate::layout::Layout,
+    sections: &[OutputSection],
+    map: &dyn AddressMap,
     rw: &mut CodeRewrites,
 ) -> bool {
-    let map = lay.address_map(res);
     let mut changed = false;
-    for os in &lay.sections {
+    for os in sections {
         if os.flags & u64::from(elf::SHF_EXECINSTR) == 0 {
             continue;
         }
         for (ci, c) in os.chunks.iter().enumerate() {
-            let crate::layout::ChunkKind::Input { file, sec } = c.kind else {
+            let ChunkKind::Input { file, sec } = c.kind else {
                 continue;
             };
             let Some(next) = os.chunks.get(ci + 1) else {
@@ -375,7 +376,7 @@ pub fn optimize_bb_jumps(
             };
             let next_addr = os.addr + next.offset;
             let base = os.addr + c.offset;
-            if delete_fall_through_jmp(res, &map, rw, file, sec, c.size, base, next_addr) {
+            if delete_fall_through_jmp(res, map, rw, file, sec, c.size, base, next_addr) {
                 changed = true;
             }
         }

@@ -460,11 +460,11 @@ pub struct Config {
     pub ignore_data_address_equality: bool,
     /// `--print-icf-sections`: list the folded sections on stdout, as lld does.
     pub print_icf_sections: bool,
-    /// `--gdb-index`: write a `.gdb_index` section (`crate::gdb_index`) and leave the inputs'
+    /// `--gdb-index`: write a `.gdb_index` section (`crate::synthetic::gdb_index`) and leave the inputs'
     /// `.debug_gnu_pubnames`/`.debug_gnu_pubtypes` out of the output, as lld does.
     pub gdb_index: bool,
     /// `--debug-names`: replace the inputs' `.debug_names` sections by one merged name index
-    /// (`crate::debug_names`), as lld does; without it they are concatenated.
+    /// (`crate::synthetic::debug_names`), as lld does; without it they are concatenated.
     pub debug_names: bool,
     /// `--split-stack-adjust-size=N` (lld's default 16384): validated and kept, though on x86-64
     /// lld 22 always adjusts split-stack prologues by 0x4000 whatever it says.

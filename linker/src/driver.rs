@@ -223,10 +223,14 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     }
     // The index is read once liveness is settled and before folding, as lld reads it: ranges
     // in sections ICF folds stay, at the kept section's address.
-    let gdb_index = t.run("gdb index", || crate::gdb_index::build(&config, &res))?;
+    let gdb_index = t.run("gdb index", || {
+        crate::synthetic::gdb_index::build(&config, &res)
+    })?;
     // The merged name index does not depend on liveness or folding; it is built here with the
     // other index.
-    let debug_names = t.run("debug names", || crate::debug_names::build(&config, &res))?;
+    let debug_names = t.run("debug names", || {
+        crate::synthetic::debug_names::build(&config, &res)
+    })?;
     let debug_indexes = layout::DebugIndexes {
         gdb_index: gdb_index.map(std::sync::Arc::new),
         debug_names: debug_names.map(std::sync::Arc::new),
@@ -280,7 +284,10 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     // --optimize-bb-jumps decides on this layout's addresses which jumps go, then the output
     // is laid out again with the shrunk sections, as lld does.
     if config.optimize_bb_jumps {
-        let changed = crate::code_rewrites::optimize_bb_jumps(&res, &lay, &mut rewrites);
+        let changed = {
+            let map = lay.address_map(&res);
+            crate::code_rewrites::optimize_bb_jumps(&res, &lay.sections, &map, &mut rewrites)
+        };
         if changed {
             let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
             lay = lay_out(&mut t, &config, &res, scan, decided, &rewrites)?;
@@ -290,7 +297,12 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     // through the GOT, which changes the layout, so repeat until nothing more changes (lld's
     // relaxOnce). Each round only adds symbols, so this ends.
     loop {
-        let far = relocations::relaxations_out_of_reach(&config, &res, &lay);
+        let far = crate::relocate::relaxations_out_of_reach(
+            &config,
+            &res,
+            &lay.sections,
+            &lay.address_map(&res),
+        );
         let before = res.got_relax_disabled.len();
         res.got_relax_disabled.extend(far);
         if res.got_relax_disabled.len() == before {

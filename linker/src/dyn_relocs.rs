@@ -5,6 +5,7 @@
 //! addresses they encode); the writer copies them out.
 
 use crate::config::Config;
+use crate::output_sections::{RELA_SIZE, REL_SIZE};
 use crate::relocations::{AddressMap, DynKind, DynReloc, Place};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymKey;
@@ -300,6 +301,15 @@ fn sleb128(out: &mut Vec<u8>, mut v: i64) {
             return;
         }
         out.push(byte | 0x80);
+    }
+}
+
+/// The dynamic relocation format: (section type, entry size, `.rel[a].dyn`, `.rel[a].plt`).
+pub fn dyn_reloc_format(config: &Config) -> (u32, u64, &'static str, &'static str) {
+    if config.z.rel {
+        (elf::SHT_REL, REL_SIZE, ".rel.dyn", ".rel.plt")
+    } else {
+        (elf::SHT_RELA, RELA_SIZE, ".rela.dyn", ".rela.plt")
     }
 }
 

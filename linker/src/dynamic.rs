@@ -136,7 +136,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
             // exports them, __start_/__stop_ (protected).
             SymbolDef::Synthetic
                 if !defsym_names.contains(s.name)
-                    && crate::output_sections::start_stop_section(s.name).is_none() => {}
+                    && crate::section_rules::start_stop_section(s.name).is_none() => {}
             SymbolDef::Defined { .. }
             | SymbolDef::Common { .. }
             | SymbolDef::Absolute(_)
@@ -151,7 +151,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                 // lld defines __start_/__stop_ after reading version scripts: they never
                 // match a pattern (`local: *` included).
                 let start_stop = s.def == SymbolDef::Synthetic
-                    && crate::output_sections::start_stop_section(s.name).is_some();
+                    && crate::section_rules::start_stop_section(s.name).is_some();
                 let assignment = match s.symver {
                     None if start_stop => crate::version_script::Assignment::Unassigned,
                     None => versions.assign(s.dynamic_name(), demangled.as_deref()),

@@ -6,197 +6,30 @@ use crate::arch::x86_64 as arch;
 use crate::code_rewrites::CodeRewrites;
 use crate::config::OutputKind;
 use crate::config::{Config, Discard, Strip};
+use crate::dyn_relocs::dyn_reloc_format;
 use crate::dyn_relocs::{encode_android_rela, encode_relr, packs_as_relr, rela_dyn_records};
 use crate::eh_frame;
 use crate::error::Result;
 use crate::icf::Folding;
 use crate::input_files::{FileId, SectionKind};
 use crate::merge;
-use crate::output_sections::{align_to, init_priority, is_relro, section_rank, start_stop_section};
+use crate::output_sections::{
+    Chunk, ChunkKind, OutputSection, Segment, Synthetic, EHDR_SIZE, PHDR_SIZE, RELA_SIZE, REL_SIZE,
+    SHDR_SIZE, SYM_SIZE,
+};
 use crate::relocations::{target_of, AddressMap, GotKind, ScanResult};
 use crate::resolve::Resolved;
 use crate::section_order::SectionOrder;
+use crate::section_rules::{align_to, init_priority, is_relro, section_rank, start_stop_section};
 use crate::symbol_table::SymKey;
 use crate::symbol_table::{SymbolDef, SymbolId};
+use crate::synthetic::build_id;
 use crate::{bail, err};
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, SectionHeader, Sym};
 use object::LittleEndian as LE;
 use rayon::prelude::*;
-
-pub const EHDR_SIZE: u64 = 64;
-pub const PHDR_SIZE: u64 = 56;
-pub const SHDR_SIZE: u64 = 64;
-pub const SYM_SIZE: u64 = 24;
-pub const RELA_SIZE: u64 = 24;
-/// An `Elf64_Rel` (`-z rel`).
-pub const REL_SIZE: u64 = 16;
-
-/// The dynamic relocation format: (section type, entry size, `.rel[a].dyn`, `.rel[a].plt`).
-pub fn dyn_reloc_format(config: &Config) -> (u32, u64, &'static str, &'static str) {
-    if config.z.rel {
-        (elf::SHT_REL, REL_SIZE, ".rel.dyn", ".rel.plt")
-    } else {
-        (elf::SHT_RELA, RELA_SIZE, ".rela.dyn", ".rela.plt")
-    }
-}
-
-/// Linker-made contents.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Synthetic {
-    Interp,
-    GnuVersion,
-    GnuVersionR,
-    GnuVersionD,
-    Hash,
-    RelaPlt,
-    /// The PLT calls go to (lld's `in.plt`): `.plt`, or `.plt.sec` when the output claims IBT.
-    Plt,
-    /// The IBT two-PLT scheme's `.plt`, holding the lazy halves of the entries.
-    IbtPlt,
-    /// Not chunks: names for output sections in `dynamic_tags` lookups.
-    PreinitArray,
-    InitArray,
-    FiniArray,
-    GnuProperty,
-    BuildId,
-    /// `.note.package` (`--package-metadata`).
-    PackageNote,
-    DynSym,
-    GnuHash,
-    DynStr,
-    RelaDyn,
-    /// `.relr.dyn`: relative relocations packed as RELR (`-z pack-relative-relocs`).
-    RelrDyn,
-    EhFrameHdr,
-    EhFrame,
-    Iplt,
-    Dynamic,
-    Got,
-    RelroPadding,
-    GotPlt,
-    IgotPlt,
-    Comment,
-    /// `.debug_names` (`--debug-names`, `crate::debug_names`).
-    DebugNames,
-    /// `.gdb_index` (`--gdb-index`, `crate::gdb_index`).
-    GdbIndex,
-    Symtab,
-    Shstrtab,
-    Strtab,
-}
-
-/// A piece of an output section.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ChunkKind {
-    Input {
-        file: FileId,
-        sec: u32,
-    },
-    Merged(u32),
-    Synthetic(Synthetic),
-    /// The `COMMON` section of a common symbol: its storage, in `.bss`.
-    Common(SymbolId),
-    /// Storage of copy-relocated shared definition `n` (index in `Layout::copy_groups`), in
-    /// `.bss` or `.bss.rel.ro`.
-    Copy(u32),
-    /// `--emit-relocs`: the input relocations of section `sec` of `file`, mapped to the output
-    /// (see `emit_relocs`).
-    Relocs {
-        file: FileId,
-        sec: u32,
-    },
-}
-
-#[derive(Clone, Copy, Debug)]
-pub struct Chunk {
-    pub kind: ChunkKind,
-    /// Offset inside the output section.
-    pub offset: u64,
-    pub size: u64,
-    pub align: u64,
-}
-
-/// An output section with its final placement.
-#[derive(Clone, Debug)]
-pub struct OutputSection {
-    pub name: String,
-    pub sh_type: u32,
-    pub flags: u64,
-    pub align: u64,
-    pub entsize: u64,
-    pub chunks: Vec<Chunk>,
-    pub size: u64,
-    pub addr: u64,
-    pub offset: u64,
-    pub link: u32,
-    pub info: u32,
-    /// Index in the section header table (1-based; 0 is the null section).
-    pub shndx: u32,
-    /// An input section has joined (its `sh_entsize` is `entsize` unless they disagree).
-    has_inputs: bool,
-    /// The whole contents as written, `Elf64_Chdr` first, when `--compress-debug-sections` or
-    /// `--compress-sections` compressed the section (`writer::compress_sections`): `size` is
-    /// then this length and the chunks only describe the uncompressed contents.
-    pub compressed: Option<Vec<u8>>,
-}
-
-impl OutputSection {
-    /// lld's `sh_entsize` rule: that of the first input section, or 0 once two disagree.
-    fn add_input_entsize(&mut self, entsize: u64) {
-        if !self.has_inputs {
-            self.has_inputs = true;
-            self.entsize = entsize;
-        } else if self.entsize != entsize {
-            self.entsize = 0;
-        }
-    }
-
-    fn new(name: &str, sh_type: u32, flags: u64) -> Self {
-        OutputSection {
-            name: name.to_string(),
-            sh_type,
-            flags,
-            align: 1,
-            entsize: 0,
-            chunks: Vec::new(),
-            size: 0,
-            addr: 0,
-            offset: 0,
-            link: 0,
-            info: 0,
-            shndx: 0,
-            has_inputs: false,
-            compressed: None,
-        }
-    }
-    pub fn is_alloc(&self) -> bool {
-        self.flags & u64::from(elf::SHF_ALLOC) != 0
-    }
-    pub fn is_nobits(&self) -> bool {
-        self.sh_type == elf::SHT_NOBITS
-    }
-    pub fn file_size(&self) -> u64 {
-        if self.is_nobits() {
-            0
-        } else {
-            self.size
-        }
-    }
-}
-
-/// A program header.
-#[derive(Clone, Copy, Debug)]
-pub struct Segment {
-    pub p_type: u32,
-    pub flags: u32,
-    pub offset: u64,
-    pub vaddr: u64,
-    pub filesz: u64,
-    pub memsz: u64,
-    pub align: u64,
-}
 
 /// A kept `.eh_frame` record, in output order.
 #[derive(Clone, Copy, Debug)]
@@ -263,8 +96,8 @@ pub struct Decided<'a> {
 /// not copied, by every layout of the link (a link may be laid out more than once).
 #[derive(Clone, Default)]
 pub struct DebugIndexes {
-    pub gdb_index: Option<std::sync::Arc<crate::gdb_index::GdbIndex>>,
-    pub debug_names: Option<std::sync::Arc<crate::debug_names::DebugNames>>,
+    pub gdb_index: Option<std::sync::Arc<crate::synthetic::gdb_index::GdbIndex>>,
+    pub debug_names: Option<std::sync::Arc<crate::synthetic::debug_names::DebugNames>>,
 }
 
 /// Everything placed.
@@ -315,7 +148,6 @@ pub struct Layout {
     pub shstrtab: Vec<u8>,
     pub comment: Vec<u8>,
     pub gnu_property: Vec<u8>,
-    pub build_id_size: u64,
     pub dynamic: Vec<(u64, u64)>,
     pub dyn_tables: crate::dynamic::DynTables,
     /// The output is dynamically linked (imports, exports or an interpreter).
@@ -537,13 +369,13 @@ pub fn layout(
                 continue;
             }
             let name = sec.name;
-            if crate::gdb_index::drops_input_section(config, name)
-                || crate::debug_names::drops_input_section(config, sec)
+            if crate::synthetic::gdb_index::drops_input_section(config, name)
+                || crate::synthetic::debug_names::drops_input_section(config, sec)
             {
                 continue;
             }
             let oname =
-                crate::output_sections::output_name_of(&config.z, sec.name_str(), sec.output_name);
+                crate::section_rules::output_name_of(&config.z, sec.name_str(), sec.output_name);
             match sec.kind {
                 // lld: the output's own build ID replaces an input's (an `-r` output made with
                 // `--build-id` has one), which would otherwise come first in the same section.
@@ -610,7 +442,7 @@ pub fn layout(
                 // appears in its file, so it comes in creation order among the orphans.
                 SectionKind::Ignored if config.emit_relocs && sec.sh_type() == elf::SHT_RELA => {
                     if let Some(target) = emitted_reloc_target(config, file, sec) {
-                        let tname = crate::output_sections::output_name_of(
+                        let tname = crate::section_rules::output_name_of(
                             &config.z,
                             file.sections[target].name_str(),
                             file.sections[target].output_name,
@@ -760,7 +592,7 @@ pub fn layout(
     let w = u64::from(elf::SHF_WRITE);
     let x = u64::from(elf::SHF_EXECINSTR);
 
-    let build_id_size = crate::writer::build_id_size(config);
+    let build_id_size = build_id::note_size(config);
     if build_id_size > 0 {
         add_synth(
             &mut b,
@@ -768,7 +600,7 @@ pub fn layout(
             elf::SHT_NOTE,
             a,
             Synthetic::BuildId,
-            16 + build_id_size,
+            build_id_size,
             4,
         );
     }
@@ -1530,7 +1362,6 @@ pub fn layout(
         shstrtab,
         comment,
         gnu_property,
-        build_id_size,
         dynamic,
         rela_dyn_count,
         relative_count,
@@ -2852,6 +2683,15 @@ impl Layout {
         }
     }
 
+    /// Value of symbol `index` of `file` plus `addend`: the resolved definition's value for a
+    /// global symbol, the file's own for a local one.
+    pub fn value_of(&self, res: &Resolved, file: FileId, index: usize, addend: i64) -> u64 {
+        match res.global_of(file, index) {
+            Some(g) => self.global_value[g as usize].wrapping_add(addend as u64),
+            None => self.local_value(res, file, index, addend),
+        }
+    }
+
     /// Value of symbol `index` of `file` read from its own symbol table (no global lookup).
     pub fn local_value(&self, res: &Resolved, file: FileId, index: usize, addend: i64) -> u64 {
         let f = &res.files[file as usize];
@@ -3612,8 +3452,8 @@ fn emitted_reloc_target(
     if t.relocs.is_empty() {
         return None;
     }
-    if crate::gdb_index::drops_input_section(config, t.name)
-        || crate::debug_names::drops_input_section(config, t)
+    if crate::synthetic::gdb_index::drops_input_section(config, t.name)
+        || crate::synthetic::debug_names::drops_input_section(config, t)
     {
         return None;
     }

@@ -79,7 +79,7 @@ fn start_stop_sections(res: &Resolved) -> HashSet<Vec<u8>> {
         .symbols
         .iter()
         .filter(|s| s.referenced || s.is_defined())
-        .filter_map(|s| crate::output_sections::start_stop_section(s.name))
+        .filter_map(|s| crate::section_rules::start_stop_section(s.name))
         .map(|(sec, _)| sec.to_vec())
         .collect()
 }

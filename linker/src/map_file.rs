@@ -3,7 +3,8 @@
 //! size and alignment columns lld prints.
 
 use crate::input_files::{FileId, SectionKind};
-use crate::layout::{ChunkKind, Layout, Synthetic};
+use crate::layout::Layout;
+use crate::output_sections::{ChunkKind, Synthetic};
 use crate::resolve::Resolved;
 use hashbrown::HashMap;
 use object::elf;

@@ -472,7 +472,7 @@ fn add_start_stop_nodes(
         if s.def != SymbolDef::Synthetic {
             continue;
         }
-        let sec = crate::output_sections::start_stop_section(s.name);
+        let sec = crate::section_rules::start_stop_section(s.name);
         if let Some(nodes) = sec.and_then(|(n, _)| by_name.get(n)) {
             let n = graph
                 .add_node_with_edges(

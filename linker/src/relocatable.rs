@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::input_files::{FileId, SectionKind};
 use crate::resolve::Resolved;
 use crate::symbol_table::{SymbolDef, SymbolId};
+use crate::synthetic::build_id;
 use crate::{bail, err};
 use hashbrown::HashMap;
 use object::elf;
@@ -210,15 +211,10 @@ fn fill_build_id(config: &Config, plan: &Placement, note: u32, image: &mut [u8])
         Some(u64::from_le_bytes(b.try_into().ok()?))
     };
     let shoff = read64(image, 0x28).ok_or_else(|| err!("-r: truncated output header"))?;
-    let desc = read64(image, shoff + index * 64 + 24)
-        .ok_or_else(|| err!("-r: no section header for .note.gnu.build-id"))?
-        + 16;
-    let n = crate::writer::build_id_size(config) as usize;
-    if let Some(digest) = crate::writer::build_id_digest(config, image) {
-        let place = image
-            .get_mut(desc as usize..desc as usize + n)
-            .ok_or_else(|| err!("-r: .note.gnu.build-id lies outside the output"))?;
-        place.copy_from_slice(&digest[..n]);
+    let note_offset = read64(image, shoff + index * 64 + 24)
+        .ok_or_else(|| err!("-r: no section header for .note.gnu.build-id"))?;
+    if !build_id::fill(config, note_offset, image) {
+        bail!("-r: .note.gnu.build-id lies outside the output");
     }
     Ok(())
 }
@@ -438,14 +434,10 @@ fn place_sections(config: &Config, res: &Resolved, and_features: u32) -> Result<
         }
     }
     // The note's descriptor is zero until the whole output exists to be hashed (`write`).
-    let id_size = crate::writer::build_id_size(config);
-    let build_id = (id_size > 0).then(|| {
-        let mut note = Vec::with_capacity(16 + id_size as usize);
-        for word in [4, id_size as u32, elf::NT_GNU_BUILD_ID] {
-            note.extend_from_slice(&word.to_le_bytes());
-        }
-        note.extend_from_slice(b"GNU\0");
-        note.resize(16 + id_size as usize, 0);
+    let note_size = build_id::note_size(config);
+    let build_id = (note_size > 0).then(|| {
+        let mut note = vec![0; note_size as usize];
+        build_id::write_note(config, &mut note);
         let mut os = OutSection::new(
             b".note.gnu.build-id",
             elf::SHT_NOTE,

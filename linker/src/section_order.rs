@@ -779,7 +779,7 @@ fn read_object_call_graphs(
 fn output_of(config: &Config, res: &Resolved, (f, s): SecKey) -> Option<&'static str> {
     let sec = &res.files[f as usize].sections[s as usize];
     match sec.kind {
-        SectionKind::Regular | SectionKind::Merge => Some(crate::output_sections::output_name_of(
+        SectionKind::Regular | SectionKind::Merge => Some(crate::section_rules::output_name_of(
             &config.z,
             sec.name_str(),
             sec.output_name,

@@ -5,19 +5,22 @@
 
 use crate::code_rewrites::CodeRewrites;
 use crate::compress;
-use crate::config::{BuildId, Compression, Config, OutputKind};
+use crate::config::{Compression, Config, OutputKind};
+use crate::dyn_relocs::dyn_reloc_format;
 use crate::dyn_relocs::{key_address, raw_key_address, DynRela};
 use crate::eh_frame;
 use crate::error::{Error, Result};
 use crate::input_files::io_reason;
-use crate::layout::{
-    dyn_reloc_format, ChunkKind, Layout, SymtabEntry, Synthetic, EHDR_SIZE, PHDR_SIZE, RELA_SIZE,
-    SHDR_SIZE, SYM_SIZE,
+use crate::layout::{Layout, SymtabEntry};
+use crate::output_sections::{
+    ChunkKind, Synthetic, EHDR_SIZE, PHDR_SIZE, RELA_SIZE, SHDR_SIZE, SYM_SIZE,
 };
-use crate::relocations::{apply_relocs, AddressMap, GotKind};
+use crate::relocate::apply_relocs;
+use crate::relocations::{AddressMap, GotKind};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymKey;
 use crate::symbol_table::SymbolDef;
+use crate::synthetic::build_id;
 use crate::{arch::x86_64 as arch, err};
 use object::elf;
 use object::read::elf::{Rela, Sym};
@@ -272,8 +275,8 @@ pub fn write_output(
     }
 
     write_dynamic_reloc_places(config, res, lay, &addr_map, out.bytes());
-    if lay.build_id_size > 0 {
-        write_build_id(config, lay, out.bytes());
+    if let Some((note, _)) = lay.synthetic_offset(Synthetic::BuildId) {
+        build_id::fill(config, note, out.bytes());
     }
     let executable = config.output_kind != OutputKind::Relocatable;
     out.commit(executable).map_err(|e| vec![e])
@@ -776,13 +779,8 @@ fn write_synthetic(
             buf[12..15].copy_from_slice(b"FDO");
             buf[16..16 + text.len()].copy_from_slice(text.as_bytes());
         }
-        Synthetic::BuildId => {
-            put32(buf, 0, 4);
-            put32(buf, 4, lay.build_id_size as u32);
-            put32(buf, 8, elf::NT_GNU_BUILD_ID);
-            buf[12..16].copy_from_slice(b"GNU\0");
-            // The descriptor is filled after everything else is written.
-        }
+        // The descriptor is filled once everything else is written.
+        Synthetic::BuildId => build_id::write_note(config, buf),
         Synthetic::DynSym => write_dynsym(config, res, lay, buf),
         Synthetic::DynStr => buf.copy_from_slice(&t.dynstr),
         Synthetic::GnuHash => buf.copy_from_slice(&t.gnu_hash),
@@ -947,11 +945,11 @@ fn write_synthetic(
         Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
         Synthetic::Comment => buf.copy_from_slice(&lay.comment),
         Synthetic::DebugNames => match &lay.debug_indexes.debug_names {
-            Some(names) => names.write(res, lay, buf)?,
+            Some(names) => names.write(res, |f, i, a| lay.value_of(res, f, i, a), buf)?,
             None => buf.fill(0),
         },
         Synthetic::GdbIndex => match &lay.debug_indexes.gdb_index {
-            Some(index) => index.write(lay, buf)?,
+            Some(index) => index.write(&lay.sec_addr, buf)?,
             None => buf.fill(0),
         },
         Synthetic::Symtab => write_symtab(config, res, lay, buf),
@@ -1166,61 +1164,4 @@ fn write_symtab(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
         put64(buf, o + 8, value);
         put64(buf, o + 16, size);
     }
-}
-
-/// Hashes the finished output (with the build-id descriptor still zero) and stores the digest.
-fn write_build_id(config: &Config, lay: &Layout, map: &mut [u8]) {
-    let Some((off, _)) = lay.synthetic_offset(Synthetic::BuildId) else {
-        return;
-    };
-    let desc = off as usize + 16;
-    let n = lay.build_id_size as usize;
-    if let Some(digest) = build_id_digest(config, map) {
-        map[desc..desc + n].copy_from_slice(&digest[..n]);
-    }
-}
-
-/// The size of the `--build-id` descriptor (0: no build ID).
-pub fn build_id_size(config: &Config) -> u64 {
-    match &config.build_id {
-        BuildId::None => 0,
-        BuildId::Fast => 8,
-        BuildId::Md5 | BuildId::Uuid => 16,
-        BuildId::Sha1 => 20,
-        BuildId::Hex(h) => h.len() as u64,
-    }
-}
-
-/// The `--build-id` descriptor of the finished output `map` (its descriptor still zero), at
-/// least `build_id_size` bytes; `None` without a build ID.
-pub fn build_id_digest(config: &Config, map: &[u8]) -> Option<Vec<u8>> {
-    // Hash 1 MiB chunks in parallel, then hash the chunk digests: fast and thread-count independent.
-    let chunks: Vec<[u8; 16]> = map
-        .par_chunks(1 << 20)
-        .map(|c| {
-            let h = xxhash_rust::xxh3::xxh3_128(c);
-            h.to_le_bytes()
-        })
-        .collect();
-    let joined: Vec<u8> = chunks.concat();
-    let digest: Vec<u8> = match &config.build_id {
-        BuildId::Fast => xxhash_rust::xxh3::xxh3_64(&joined).to_le_bytes().to_vec(),
-        BuildId::Md5 | BuildId::Uuid => {
-            use md5::Digest;
-            let mut v = md5::Md5::digest(&joined).to_vec();
-            if matches!(config.build_id, BuildId::Uuid) {
-                // lld's uuid is random; a content hash with the UUID v4 bits is as unique and reproducible.
-                v[6] = (v[6] & 0x0f) | 0x40;
-                v[8] = (v[8] & 0x3f) | 0x80;
-            }
-            v
-        }
-        BuildId::Sha1 => {
-            use sha1::Digest;
-            sha1::Sha1::digest(&joined).to_vec()
-        }
-        BuildId::Hex(h) => h.clone(),
-        BuildId::None => return None,
-    };
-    Some(digest)
 }

@@ -33,7 +33,6 @@
 use crate::config::{Config, Strip};
 use crate::error::Result;
 use crate::input_files::{FileId, InputSection, ObjectFile, SectionKind};
-use crate::layout::Layout;
 use crate::resolve::Resolved;
 use crate::{bail, err};
 use gimli::{AttributeValue, EndianSlice, LittleEndian};
@@ -720,8 +719,9 @@ impl GdbIndex {
     }
 
     /// Writes the section into `buf` (of [`GdbIndex::size`] bytes) with the output offsets of
-    /// the `.debug_info` sections and the addresses of the code sections from `lay`.
-    pub fn write(&self, lay: &Layout, buf: &mut [u8]) -> Result<()> {
+    /// the `.debug_info` sections and the addresses of the code sections: `sec_addr[file][sec]`
+    /// (`u64::MAX` for a section not in the output).
+    pub fn write(&self, sec_addr: &[Vec<u64>], buf: &mut [u8]) -> Result<()> {
         if buf.len() as u64 != self.size() {
             bail!("internal error: .gdb_index size changed");
         }
@@ -740,7 +740,7 @@ impl GdbIndex {
             // A non-allocated input section's "address" is its offset in its output section.
             let base = f
                 .info
-                .map(|s| lay.sec_addr[f.file as usize][s as usize])
+                .map(|s| sec_addr[f.file as usize][s as usize])
                 .filter(|&a| a != u64::MAX)
                 .unwrap_or(0);
             for u in &f.units {
@@ -756,7 +756,7 @@ impl GdbIndex {
         for f in &self.files {
             for a in &f.areas {
                 // A section folded by ICF has the kept section's address: ranges may repeat.
-                let base = lay.sec_addr[f.file as usize][a.sec as usize];
+                let base = sec_addr[f.file as usize][a.sec as usize];
                 let base = if base == u64::MAX { 0 } else { base };
                 put64(buf, at, base.wrapping_add(a.low));
                 put64(buf, at + 8, base.wrapping_add(a.high));

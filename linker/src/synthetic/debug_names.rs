@@ -43,7 +43,6 @@
 use crate::config::{Config, Strip};
 use crate::error::Result;
 use crate::input_files::{FileId, InputSection, ObjectFile, SectionKind};
-use crate::layout::Layout;
 use crate::resolve::Resolved;
 use crate::{bail, err};
 use object::read::elf::{Rela, Sym};
@@ -1020,8 +1019,14 @@ impl DebugNames {
     }
 
     /// Writes the section into `buf` (of [`DebugNames::size`] bytes), the CU and string
-    /// offsets being the inputs' relocations resolved in the output layout `lay`.
-    pub fn write(&self, res: &Resolved, lay: &Layout, buf: &mut [u8]) -> Result<()> {
+    /// offsets being the inputs' relocations resolved with `value_of` (the output value of
+    /// symbol `index` of `file` plus `addend`).
+    pub fn write(
+        &self,
+        res: &Resolved,
+        value_of: impl Fn(FileId, usize, i64) -> u64,
+        buf: &mut [u8],
+    ) -> Result<()> {
         if buf.len() != self.bytes.len() {
             bail!("internal error: .debug_names size changed");
         }
@@ -1038,10 +1043,7 @@ impl DebugNames {
                     if sym == 0 {
                         addend as u64
                     } else {
-                        match res.global_of(file, sym) {
-                            Some(g) => lay.global_value[g as usize].wrapping_add(addend as u64),
-                            None => lay.local_value(res, file, sym, addend),
-                        }
+                        value_of(file, sym, addend)
                     }
                 }
                 None => 0,
