@@ -86,7 +86,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     if relocatable {
         crate::relocatable::define_symbols(&config, &mut res);
     } else {
-        layout::add_linker_defined(&config, &mut res);
+        layout::linker_defined::add_linker_defined(&config, &mut res);
     }
     res.versions =
         crate::version_script::Versions::load(&config.version_scripts, &config.search_paths)
@@ -161,7 +161,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         if relocatable {
             crate::relocatable::define_symbols(&config, &mut res);
         } else {
-            layout::add_linker_defined(&config, &mut res);
+            layout::linker_defined::add_linker_defined(&config, &mut res);
         }
         crate::dynamic::compute_symbol_flags(&config, &mut res);
     } else if skips_linked_output(&config) {
@@ -202,7 +202,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             // The sweep forgets references only dead code made: imports they alone asked for
             // leave `.dynsym`.
             crate::dynamic::compute_symbol_flags(&config, &mut res);
-            layout::drop_collected_start_stop(&mut res);
+            layout::linker_defined::drop_collected_start_stop(&mut res);
             if config.print_gc_sections {
                 print!(
                     "{}",
@@ -255,7 +255,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let (and_features, cet_errors) = crate::cet::read_security_notes(&config, &res);
     let mut version_errors = crate::dynamic::check_versions(&config, &res);
     version_errors.extend(crate::dynamic::check_shlib_undefined(&config, &res));
-    version_errors.extend(layout::check_executable_stack(&config, &res));
+    version_errors.extend(layout::addresses::check_executable_stack(&config, &res));
     if !version_errors.is_empty() {
         return Err([cet_errors, version_errors].concat());
     }
@@ -269,7 +269,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let relocation_count = scan.relocation_count;
     // lld redirects branches once relocations are scanned, before addresses exist.
     let mut rewrites = crate::code_rewrites::CodeRewrites::default();
-    let decided = layout::Decided {
+    let decided = layout::build::Decided {
         folding: &folding,
         order: &section_order,
         debug_indexes: &debug_indexes,
@@ -387,11 +387,11 @@ fn lay_out(
     config: &Config,
     res: &resolve::Resolved,
     scan: relocations::ScanResult,
-    decided: layout::Decided,
+    decided: layout::build::Decided,
     rewrites: &crate::code_rewrites::CodeRewrites,
 ) -> Result<layout::Layout, Vec<Error>> {
     t.run("layout", || {
-        layout::layout(config, res, scan, &decided, rewrites)
+        layout::build::layout(config, res, scan, &decided, rewrites)
     })
     .map_err(|e| vec![e])
 }

@@ -144,6 +144,14 @@ impl OutputSection {
             compressed: None,
         }
     }
+    /// Sets the size of a section made of one linker-made chunk (`.symtab`, `.relr.dyn`, ...),
+    /// known only once the layout has gone further.
+    pub fn set_synthetic_size(&mut self, size: u64) {
+        self.size = size;
+        if let Some(c) = self.chunks.first_mut() {
+            c.size = size;
+        }
+    }
     pub fn is_alloc(&self) -> bool {
         self.flags & u64::from(elf::SHF_ALLOC) != 0
     }

@@ -628,7 +628,7 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
             elf::SHT_RELA | elf::SHT_REL if os.name == ".rela.plt" || os.name == ".rel.plt" => {
                 (index_of(Synthetic::DynSym), index_of(Synthetic::GotPlt))
             }
-            elf::SHT_RELA | elf::SHT_REL | crate::layout::SHT_ANDROID_RELA => {
+            elf::SHT_RELA | elf::SHT_REL | crate::layout::build::SHT_ANDROID_RELA => {
                 (index_of(Synthetic::DynSym), 0)
             }
             _ => (os.link, os.info),
@@ -775,7 +775,7 @@ fn write_synthetic(
             buf.fill(0);
             put32(buf, 0, 4);
             put32(buf, 4, text.len() as u32 + 1);
-            put32(buf, 8, crate::layout::NT_FDO_PACKAGING_METADATA);
+            put32(buf, 8, crate::layout::build::NT_FDO_PACKAGING_METADATA);
             buf[12..15].copy_from_slice(b"FDO");
             buf[16..16 + text.len()].copy_from_slice(text.as_bytes());
         }
