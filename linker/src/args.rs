@@ -302,7 +302,7 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
         let (kind, level) = match v.split_once(':') {
             Some((kind @ ("zlib" | "zstd"), level)) if level.parse::<i64>().is_ok() => {
                 let (lo, hi) = if kind == "zlib" { (0, 9) } else { (1, 22) };
-                let n = crate::options::parse_int(level)
+                let n = crate::option_values::parse_int(level)
                     .filter(|n| (lo..=hi).contains(n))
                     .ok_or_else(|| {
                         err!(
@@ -370,7 +370,7 @@ pub fn print_help() -> String {
          USAGE: weld [options] file...\n\n\
          OPTIONS:\n{}\n\
          weld: supported targets: elf64-x86-64 elf\n",
-        options::render_help_options()
+        crate::option_docs::render_help_options()
     )
 }
 

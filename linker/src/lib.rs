@@ -32,6 +32,8 @@ pub mod lto_link;
 pub mod map_file;
 pub mod mark_live;
 pub mod merge;
+pub mod option_docs;
+pub mod option_values;
 pub mod options;
 pub mod output_sections;
 pub mod parse_state;

@@ -618,7 +618,7 @@ fn add_bitcode_nodes(
     mut internal_names: Option<&mut HashMap<NodeId, String>>,
 ) -> Result<Vec<u32>> {
     let mut bases = Vec::with_capacity(res.bitcode.len());
-    let wrap = crate::resolve::wrap_redirections(config, res);
+    let wrap = crate::resolve::wrap::wrap_redirections(config, res);
     for (bf, b) in res.bitcode.iter().enumerate() {
         let Some(file) = b.file.as_ref() else {
             bases.push(u32::MAX);

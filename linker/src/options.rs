@@ -1,7 +1,8 @@
 //! The table of every command-line option weld knows, and the matcher that finds an argument's
 //! entry. All option behaviour lives in the handlers of [`OPTIONS`]; `args` only walks the command
 //! line, so adding or changing an option touches exactly one entry here (and `docs/options.md`,
-//! which a test regenerates from this table).
+//! which a test in `option_docs` regenerates from this table). Value syntax several options share
+//! (`parse_int`, `--defsym`) is in `option_values`.
 //!
 //! Spelling rules follow GNU ld and lld:
 //! - a long name written `--name` also matches `-name`, except names starting with `o` (GNU ld
@@ -13,10 +14,11 @@
 use std::path::PathBuf;
 
 use crate::config::{
-    BuildId, CallGraphSort, CetReport, Compression, Defsym, DefsymValue, Discard, HashStyle,
-    IcfLevel, InputKind, Strip, UnresolvedPolicy,
+    BuildId, CallGraphSort, CetReport, Compression, Discard, HashStyle, IcfLevel, InputKind, Strip,
+    UnresolvedPolicy,
 };
 use crate::error::{Error, Result};
+use crate::option_values::{parse_decimal, parse_defsym, parse_int};
 use crate::parse_state::ParseState;
 use crate::{bail, err};
 
@@ -328,36 +330,6 @@ fn dispatch_z(s: &mut ParseState, keyword: &str) -> Result<()> {
         return Err(not_yet(&format!("-z {keyword}")));
     }
     (def.handler)(s, value)
-}
-
-/// An integer as LLVM's `getAsInteger` with radix 0 reads it: `0x`/`0X` hex, `0b` binary, `0o` or
-/// a leading `0` octal, else decimal.
-pub fn parse_int(s: &str) -> Option<u64> {
-    let (digits, radix) = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        (h, 16)
-    } else if let Some(b) = s.strip_prefix("0b").or_else(|| s.strip_prefix("0B")) {
-        (b, 2)
-    } else if let Some(o) = s.strip_prefix("0o") {
-        (o, 8)
-    } else if s.len() > 1 && s.starts_with('0') {
-        (&s[1..], 8)
-    } else {
-        (s, 10)
-    };
-    if digits.is_empty() || digits.starts_with('+') {
-        return None;
-    }
-    u64::from_str_radix(digits, radix).ok()
-}
-
-/// A signed decimal integer as lld's `args::getInteger` reads it (LLVM's `to_integer` in base
-/// 10): an optional `-`, then digits only; no `+`, no `0x`.
-pub fn parse_decimal(s: &str) -> Option<i64> {
-    let digits = s.strip_prefix('-').unwrap_or(s);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
 }
 
 fn value(v: Option<&str>) -> &str {
@@ -827,90 +799,6 @@ fn plugin_opt_catch_all(s: &mut ParseState, v: Option<&str>) -> Result<()> {
         return Ok(());
     }
     bail!("{}: unknown plugin option '{v}'", s.spelling)
-}
-
-/// `--defsym=SYM=EXPR`. weld takes a number or a symbol, plus or minus constants (lld accepts a
-/// full linker-script expression; drivers and build systems pass these simple forms).
-pub fn parse_defsym(text: &str) -> Result<Defsym> {
-    let Some((name, expr)) = text.split_once('=') else {
-        bail!("--defsym:1: unexpected EOF");
-    };
-    let name = name.trim();
-    if name.is_empty() {
-        bail!("--defsym:1: = expected, but got {}", expr.trim());
-    }
-    let unsupported = || err!("--defsym:1: expression not supported yet: {}", expr.trim());
-    let mut symbol: Option<String> = None;
-    let mut sum: i64 = 0;
-    let mut rest = expr.trim_start();
-    let mut negative = false;
-    if let Some(r) = rest.strip_prefix('-') {
-        negative = true;
-        rest = r.trim_start();
-    }
-    loop {
-        let end = rest
-            .find(|c: char| c.is_whitespace() || c == '+' || c == '-')
-            .unwrap_or(rest.len());
-        let (term, after) = rest.split_at(end);
-        if term.starts_with(|c: char| c.is_ascii_digit()) || term.is_empty() {
-            let n = parse_script_number(term)
-                .ok_or_else(|| err!("--defsym:1: malformed number: {term}"))?;
-            sum = if negative {
-                sum.wrapping_sub(n as i64)
-            } else {
-                sum.wrapping_add(n as i64)
-            };
-        } else if term
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_.$@".contains(c))
-            && symbol.is_none()
-            && !negative
-        {
-            symbol = Some(term.to_string());
-        } else {
-            return Err(unsupported());
-        }
-        rest = after.trim_start();
-        if rest.is_empty() {
-            break;
-        }
-        negative = match rest.as_bytes()[0] {
-            b'+' => false,
-            b'-' => true,
-            _ => return Err(unsupported()),
-        };
-        rest = rest[1..].trim_start();
-    }
-    let value = match symbol {
-        Some(sym) => DefsymValue::Symbol(sym, sum),
-        None => DefsymValue::Absolute(sum as u64),
-    };
-    Ok(Defsym {
-        name: name.to_string(),
-        value,
-    })
-}
-
-/// A number as linker scripts write it: `0x10`, `10h`, `4K`, `1M`, decimal.
-fn parse_script_number(t: &str) -> Option<u64> {
-    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        return u64::from_str_radix(h, 16).ok();
-    }
-    if let Some(h) = t.strip_suffix(['h', 'H']) {
-        return u64::from_str_radix(h, 16).ok();
-    }
-    let (digits, mul) = if let Some(d) = t.strip_suffix(['k', 'K']) {
-        (d, 1024)
-    } else if let Some(d) = t.strip_suffix(['m', 'M']) {
-        (d, 1024 * 1024)
-    } else {
-        (t, 1)
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse::<u64>().ok()?.checked_mul(mul)
 }
 
 /// Defines one table entry. Brace-delimited so that rustfmt leaves the table's layout alone.
@@ -1516,105 +1404,6 @@ pub static OPTIONS: &[OptionDef] = &[
     }},
 ];
 
-/// How the argument is shown in help and documentation.
-fn arg_display(name: &str, form: ArgForm) -> String {
-    let short = !name.starts_with("--");
-    match form {
-        ArgForm::Flag => name.to_string(),
-        ArgForm::Value if short => format!("{name} <value>"),
-        ArgForm::Value => format!("{name}=<value>"),
-        ArgForm::Separate => format!("{name} <value>"),
-        ArgForm::Joined => format!("{name}<value>"),
-        ArgForm::OptionalValue => format!("{name}[=<value>]"),
-        ArgForm::ZKeyword if name.ends_with('=') => format!("{name}<value>"),
-        ArgForm::ZKeyword => name.to_string(),
-    }
-}
-
-fn status_text(status: Status) -> &'static str {
-    match status {
-        Status::Implemented => "implemented",
-        Status::IgnoredTuningOnly => "accepted, ignored",
-        Status::NotYet => "not yet",
-    }
-}
-
-fn form_text(def: &OptionDef) -> &'static str {
-    match def.arg {
-        ArgForm::Flag => "none",
-        ArgForm::Value => "required",
-        ArgForm::Separate => "required, next argument only",
-        ArgForm::Joined => "joined",
-        ArgForm::OptionalValue => "optional, after `=`",
-        ArgForm::ZKeyword if def.name().ends_with('=') => "joined",
-        ArgForm::ZKeyword => "none",
-    }
-}
-
-/// The option list printed by `--help`, one option per line.
-pub fn render_help_options() -> String {
-    let mut out = String::new();
-    for def in OPTIONS {
-        let names: Vec<String> = def.names.iter().map(|n| arg_display(n, def.arg)).collect();
-        let names = names.join(", ");
-        let note = match def.status {
-            Status::Implemented => "",
-            Status::IgnoredTuningOnly => " [accepted, ignored]",
-            Status::NotYet => " [not implemented yet]",
-        };
-        if names.len() <= 30 {
-            out.push_str(&format!("  {names:<30} {}{note}\n", def.help));
-        } else {
-            out.push_str(&format!("  {names}\n  {:<30} {}{note}\n", "", def.help));
-        }
-    }
-    out
-}
-
-/// `docs/options.md`, rendered from the table (a test keeps the checked-in file in sync).
-pub fn render_markdown() -> String {
-    let mut out = String::from(
-        "# weld command-line options\n\n\
-         Generated from `linker/src/options.rs` by `cargo test -p weld options_doc` with\n\
-         `WELD_BLESS=1`; do not edit by hand.\n\n\
-         Long options take one or two dashes (`-soname`, `--soname`) except those starting\n\
-         with `o`; a long option's value follows `=` or comes as the next argument; a\n\
-         one-letter option's value is joined or the next argument (`-L DIR`, `-LDIR`).\n\
-         `-z` keywords come as `-z KEYWORD` or `-zKEYWORD`.\n\n\
-         Status: **implemented** (honoured), **accepted, ignored** (cannot change the output),\n\
-         **not yet** (an error: `option X is not implemented yet`).\n\n\
-         | Option | Aliases | Argument | lld meaning | weld |\n\
-         |---|---|---|---|---|\n",
-    );
-    let esc = |s: &str| {
-        s.replace('|', "\\|")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-    };
-    for def in OPTIONS {
-        let shown: Vec<String> = def
-            .names
-            .iter()
-            .map(|n| format!("`{}`", arg_display(n, def.arg)))
-            .collect();
-        // The weld column adds weld's own help where it says more than lld's meaning.
-        let weld = if def.status != Status::NotYet && def.help != def.lld_meaning() {
-            format!("{}: {}", status_text(def.status), esc(def.help))
-        } else {
-            status_text(def.status).to_string()
-        };
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {} |\n",
-            shown[0],
-            shown[1..].join(", "),
-            form_text(def),
-            esc(def.lld_meaning()),
-            weld
-        ));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1790,82 +1579,5 @@ mod tests {
         assert_eq!(d("abc", "acb"), None);
         assert_eq!(d("abc", "a"), None);
         assert_eq!(d("", "a"), Some(1));
-    }
-
-    #[test]
-    fn integers_as_llvm_reads_them() {
-        assert_eq!(parse_int("4096"), Some(4096));
-        assert_eq!(parse_int("0x1000"), Some(4096));
-        assert_eq!(parse_int("010000"), Some(4096));
-        assert_eq!(parse_int("0"), Some(0));
-        assert_eq!(parse_int("0b101"), Some(5));
-        for bad in ["", "x", "-1", "+1", "0x", "12a"] {
-            assert_eq!(parse_int(bad), None, "{bad}");
-        }
-    }
-
-    #[test]
-    fn defsym_forms() {
-        let d = parse_defsym("foo=0x10").unwrap();
-        assert_eq!(
-            (d.name.as_str(), d.value),
-            ("foo", DefsymValue::Absolute(16))
-        );
-        let d = parse_defsym("foo=main").unwrap();
-        assert_eq!(d.value, DefsymValue::Symbol("main".into(), 0));
-        let d = parse_defsym("foo = main - 0x10 + 4").unwrap();
-        assert_eq!(d.value, DefsymValue::Symbol("main".into(), -12));
-        assert_eq!(
-            parse_defsym("x=1+2").unwrap().value,
-            DefsymValue::Absolute(3)
-        );
-        assert_eq!(
-            parse_defsym("x=10K").unwrap().value,
-            DefsymValue::Absolute(10240)
-        );
-        assert_eq!(
-            parse_defsym("x=10h").unwrap().value,
-            DefsymValue::Absolute(16)
-        );
-        assert_eq!(
-            parse_defsym("x").unwrap_err().0,
-            "--defsym:1: unexpected EOF"
-        );
-        assert_eq!(
-            parse_defsym("x=").unwrap_err().0,
-            "--defsym:1: malformed number: "
-        );
-        assert_eq!(
-            parse_defsym("x=foo+").unwrap_err().0,
-            "--defsym:1: malformed number: "
-        );
-        assert_eq!(
-            parse_defsym("x=1z").unwrap_err().0,
-            "--defsym:1: malformed number: 1z"
-        );
-        assert_eq!(
-            parse_defsym("x=a*2").unwrap_err().0,
-            "--defsym:1: expression not supported yet: a*2"
-        );
-        assert_eq!(
-            parse_defsym("x=a+b").unwrap_err().0,
-            "--defsym:1: expression not supported yet: a+b"
-        );
-    }
-
-    #[test]
-    fn options_doc_is_up_to_date() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/options.md");
-        let want = render_markdown();
-        if std::env::var_os("WELD_BLESS").is_some() {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, &want).unwrap();
-            return;
-        }
-        let have = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            have == want,
-            "docs/options.md is out of date: run `WELD_BLESS=1 cargo test -p weld options_doc`"
-        );
     }
 }

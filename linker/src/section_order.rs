@@ -645,7 +645,7 @@ fn read_call_graph_file(
     for line in lines(&text) {
         let fields: Vec<&str> = line.split(' ').collect();
         let count = if fields.len() == 3 {
-            crate::options::parse_int(fields[2])
+            crate::option_values::parse_int(fields[2])
         } else {
             None
         };

@@ -1,0 +1,322 @@
+//! Lazy symbols and the archive members behind them. An archive contributes its index (or, without
+//! one, each member's defined names) and a `--start-lib` object its defined names as lazy symbols;
+//! a non-weak reference that meets one loads the member, which `--why-extract` records.
+
+use super::{ArchiveInput, Extraction, LazySource, Resolver, BITCODE_REFERRER};
+use crate::config::Input;
+use crate::error::Result;
+use crate::input_files::{classify, FileId, FileKind, ObjectFile};
+use crate::symbol_table::{SymbolDef, SymbolId};
+use crate::{bail, err, input_files};
+use hashbrown::HashSet;
+use object::elf;
+use object::read::elf::Sym;
+use object::LittleEndian as LE;
+use std::path::Path;
+
+impl Resolver<'_> {
+    /// lld's `handleLibcall`: with bitcode in the link, an archive member whose *bitcode*
+    /// defines a runtime library function is loaded before LTO, since LTO's output may call it
+    /// and bitcode cannot join the link after LTO. Native definitions are loaded after LTO,
+    /// when a call appears.
+    pub(super) fn load_libcall_members(&mut self) -> Result<()> {
+        if self.out.bitcode.is_empty() {
+            return Ok(());
+        }
+        let names = crate::libcalls::runtime_libcalls(self.out.bitcode_triple().as_deref());
+        let mut ids: Vec<SymbolId> = names
+            .iter()
+            .filter_map(|n| self.out.symtab.lookup(n))
+            .collect();
+        ids.sort_unstable();
+        for id in ids {
+            let SymbolDef::Lazy { archive, member } = self.out.symtab.get(id).def else {
+                continue;
+            };
+            let is_bitcode = self
+                .lazy_member(archive, member)?
+                .is_some_and(|(_, data)| classify(data) == FileKind::Bitcode);
+            if is_bitcode {
+                self.load_member(archive, member, Some(id), None, false)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn add_archive(
+        &mut self,
+        path: &Path,
+        data: &'static [u8],
+        input: &Input,
+    ) -> Result<()> {
+        let parsed = archive::Archive::parse(data).map_err(|e| {
+            // lld reports member-chain corruption through LLVM's Archive::children.
+            let what = if e.message().starts_with("truncated or malformed") {
+                "Archive::children failed: "
+            } else {
+                ""
+            };
+            err!("{}: {what}{e}", path.display())
+        })?;
+        // Walk the member headers once, as lld does when it opens an archive, so corruption is
+        // reported up front and not only if a damaged member happens to be needed.
+        for m in parsed.members() {
+            if let Err(e) = m {
+                bail!("{}: Archive::children failed: {e}", path.display());
+            }
+        }
+        let index = self.out.archives.len() as u32;
+        let symbols: Vec<(&'static [u8], u64)> = parsed
+            .symbols()
+            .iter()
+            .map(|s| (s.name, s.member_offset))
+            .collect();
+        let has_symbol_table = parsed.has_symbol_table();
+        let offsets: Vec<u64> = parsed
+            .members()
+            .map(|m| m.map(|m| m.header_offset))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|e| err!("{}: {e}", path.display()))?;
+        self.out.archives.push(ArchiveInput {
+            path: path.to_path_buf(),
+            source: LazySource::Archive(parsed),
+            loaded: HashSet::new(),
+        });
+        if input.state.whole_archive {
+            for off in offsets {
+                self.load_member(index, off, None, None, true)?;
+            }
+            return Ok(());
+        }
+        if !has_symbol_table {
+            self.index_archive_without_symtab(index, &offsets)?;
+            return Ok(());
+        }
+        for (name, member) in symbols {
+            self.add_lazy(name, index, member)?;
+        }
+        Ok(())
+    }
+
+    /// An object between `--start-lib` and `--end-lib`: its defined symbols become lazy, as an
+    /// archive member's would (lld's `LazyObject`).
+    pub(super) fn add_lazy_object(
+        &mut self,
+        path: &Path,
+        data: &'static [u8],
+        kind: FileKind,
+    ) -> Result<()> {
+        let index = self.out.archives.len() as u32;
+        self.out.archives.push(ArchiveInput {
+            path: path.to_path_buf(),
+            source: LazySource::Object(data),
+            loaded: HashSet::new(),
+        });
+        for name in defined_names(path.display().to_string(), data, kind)? {
+            self.add_lazy(name, index, 0)?;
+        }
+        Ok(())
+    }
+
+    /// lld accepts archives without a symbol index by reading each member's symbols.
+    fn index_archive_without_symtab(&mut self, index: u32, offsets: &[u64]) -> Result<()> {
+        for &off in offsets {
+            let Some((name, data)) = self.lazy_member(index, off)? else {
+                continue;
+            };
+            let kind = classify(data);
+            if kind != FileKind::ElfRelocatable {
+                continue;
+            }
+            for sym in defined_names(name, data, kind)? {
+                self.add_lazy(sym, index, off)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The display name (`lib.a(member.o)`, or the path of a lazy object) and the bytes of
+    /// lazy member `offset` of `index` (`None`: nothing to load).
+    fn lazy_member(&self, index: u32, offset: u64) -> Result<Option<(String, &'static [u8])>> {
+        let a = &self.out.archives[index as usize];
+        let m = match &a.source {
+            LazySource::Object(data) => return Ok(Some((a.path.display().to_string(), data))),
+            LazySource::Archive(archive) => archive
+                .member_at(offset)
+                .map_err(|e| err!("{}: {e}", a.path.display()))?,
+        };
+        let display = archive::display_name(&a.path, m.name);
+        let data = match m.data {
+            archive::MemberData::Bytes(b) => b,
+            archive::MemberData::Thin { .. } => {
+                let p = m.thin_path(&a.path).ok_or_else(|| {
+                    err!("{}: invalid thin archive member name", a.path.display())
+                })?;
+                input_files::map_file(&p)?
+            }
+        };
+        Ok(Some((display, data)))
+    }
+
+    /// lld's `isNonCommonDef`: lazy member `member` of `archive` defines `name` as a global
+    /// symbol that is not common (bitcode members are not looked into).
+    pub(super) fn defines_non_common(
+        &self,
+        archive: u32,
+        member: u64,
+        name: &[u8],
+    ) -> Result<bool> {
+        let Some((display, data)) = self.lazy_member(archive, member)? else {
+            return Ok(false);
+        };
+        if classify(data) != FileKind::ElfRelocatable {
+            return Ok(false);
+        }
+        let obj = ObjectFile::parse(display, None, data)?;
+        Ok((obj.first_global..obj.symbols.len())
+            .find(|&i| obj.sym_name(i) == name)
+            .is_some_and(|i| {
+                let s = &obj.symbols[i];
+                let shndx = s.st_shndx(LE);
+                shndx != elf::SHN_UNDEF
+                    && shndx != elf::SHN_COMMON
+                    && s.st_bind() == elf::STB_GLOBAL
+            }))
+    }
+
+    fn add_lazy(&mut self, name: &'static [u8], archive: u32, member: u64) -> Result<()> {
+        let id = self.out.symtab.intern(name);
+        let sym = self.out.symtab.get(id).clone();
+        // lld: an undefined reference with non-default visibility must be satisfied in this
+        // output, so a shared library's definition does not do and the member is loaded.
+        if matches!(sym.def, SymbolDef::Shared { .. }) && sym.visibility != elf::STV_DEFAULT {
+            return self.fetch(archive, member, id);
+        }
+        // --fortran-common: a member with a real definition of a common symbol is loaded.
+        if matches!(sym.def, SymbolDef::Common { .. })
+            && self.config.fortran_common
+            && self.defines_non_common(archive, member, name)?
+        {
+            // Not an extraction lld reports in --why-extract.
+            return self.load_member(archive, member, None, None, false);
+        }
+        // Only an undefined name becomes lazy: the first archive that defines a name wins.
+        if sym.def == SymbolDef::Undefined {
+            if (sym.referenced && !sym.weak) || sym.dso_needs_definition {
+                self.fetch(archive, member, id)?;
+            } else {
+                self.out.symtab.get_mut(id).def = SymbolDef::Lazy { archive, member };
+                if self.is_traced(id) {
+                    let file = self
+                        .lazy_member(archive, member)?
+                        .map(|(n, _)| n)
+                        .unwrap_or_default();
+                    self.trace_symbol(id, &file, "lazy definition of");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn fetch(&mut self, archive: u32, member: u64, for_symbol: SymbolId) -> Result<()> {
+        let referrer = self.out.symtab.get(for_symbol).first_referrer;
+        self.load_member(archive, member, Some(for_symbol), referrer, false)
+    }
+
+    pub(super) fn load_member(
+        &mut self,
+        archive: u32,
+        offset: u64,
+        for_symbol: Option<SymbolId>,
+        referrer: Option<FileId>,
+        whole: bool,
+    ) -> Result<()> {
+        if !self.out.archives[archive as usize].loaded.insert(offset) {
+            return Ok(());
+        }
+        let Some((display, data)) = self.lazy_member(archive, offset)? else {
+            return Ok(());
+        };
+        let bitcode = match classify(data) {
+            FileKind::ElfRelocatable => false,
+            FileKind::Bitcode => true,
+            _ if whole => {
+                // rlibs carry `lib.rmeta`; lld skips members that are not objects.
+                return Ok(());
+            }
+            _ => bail!("{display}: not an ELF relocatable object"),
+        };
+        // lld records an extraction once the member and everything it pulled in are loaded.
+        let record = for_symbol.map(|id| Extraction {
+            reference: self.referrer_name(referrer),
+            extracted: display.clone(),
+            symbol: self.out.symtab.get(id).display_name(),
+        });
+        if bitcode {
+            self.loading_member = true;
+            let r = self.add_bitcode(display, data);
+            self.loading_member = false;
+            r?;
+        } else {
+            // A lazy object is no archive member (`--exclude-libs` does not apply to it).
+            let a = &self.out.archives[archive as usize];
+            let archive_path =
+                matches!(a.source, LazySource::Archive(_)).then(|| a.path.display().to_string());
+            let file = ObjectFile::parse(display, archive_path, data)?;
+            self.add_object_or_fat_bitcode(file)?;
+        }
+        self.out.extractions.extend(record);
+        Ok(())
+    }
+
+    /// Loads the members that non-weak references met as lazy symbols. `referrer` is the
+    /// file whose reference triggered the loads (what `--why-extract` names, as lld).
+    pub(super) fn fetch_all(
+        &mut self,
+        lazy_fetches: Vec<(u32, u64, SymbolId)>,
+        referrer: u32,
+    ) -> Result<()> {
+        for (archive, member, sid) in lazy_fetches {
+            // Re-check: an earlier fetch may already have defined the symbol.
+            let sym = self.out.symtab.get(sid);
+            if matches!(sym.def, SymbolDef::Lazy { .. }) {
+                // A member loaded for --fortran-common (a common met it, nothing referred to
+                // it) is not an extraction lld reports.
+                let for_symbol = sym.referenced.then_some(sid);
+                self.load_member(archive, member, for_symbol, Some(referrer), false)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The name `--why-extract` prints for what referred to a symbol.
+    pub(super) fn referrer_name(&self, referrer: Option<u32>) -> String {
+        match referrer {
+            Some(r) if r & BITCODE_REFERRER != 0 => self.out.bitcode
+                [(r & !BITCODE_REFERRER) as usize]
+                .name
+                .clone(),
+            Some(f) => self.out.files[f as usize].name.clone(),
+            // lld attributes -u and the entry symbol to its internal file.
+            None => "<internal>".to_string(),
+        }
+    }
+}
+
+/// The names a lazy object (archive member or `--start-lib` object) defines: its symbols that
+/// can satisfy an undefined reference.
+fn defined_names(name: String, data: &'static [u8], kind: FileKind) -> Result<Vec<&'static [u8]>> {
+    if kind == FileKind::Bitcode {
+        let bc = lto::BitcodeFile::open_owned(data, &name).map_err(|e| err!("{e}"))?;
+        return Ok(bc
+            .symbols()
+            .filter(|s| !s.flags.is_undefined())
+            .map(|s| &*Box::leak(s.name.to_vec().into_boxed_slice()))
+            .collect());
+    }
+    let obj = ObjectFile::parse(name, None, data)?;
+    Ok((obj.first_global..obj.symbols.len())
+        .filter(|&i| obj.symbols[i].st_shndx(LE) != elf::SHN_UNDEF)
+        .map(|i| obj.sym_name(i))
+        .collect())
+}
