@@ -115,7 +115,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             .extend(crate::version_script::read_dynamic_list(p).map_err(|e| vec![e])?);
     }
     resolve::redirect_symver_aliases(&mut res);
-    crate::dynamic::compute_symbol_flags(&config, &mut res);
+    crate::symbol_flags::compute_symbol_flags(&config, &mut res);
     let mut lto_report = crate::lto_link::LtoReport::default();
     // With bitcode and --gc-sections, liveness is computed over one graph of native sections
     // and bitcode symbols *before* LTO, so LTO is told exactly what live code needs.
@@ -163,7 +163,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         } else {
             layout::linker_defined::add_linker_defined(&config, &mut res);
         }
-        crate::dynamic::compute_symbol_flags(&config, &mut res);
+        crate::symbol_flags::compute_symbol_flags(&config, &mut res);
     } else if skips_linked_output(&config) {
         return write_lto_only_reports(&config, &res);
     }
@@ -189,7 +189,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         }
         if gc_members {
             crate::mark_live::unload_members(&mut res, &mark);
-            crate::dynamic::compute_symbol_flags(&config, &mut res);
+            crate::symbol_flags::compute_symbol_flags(&config, &mut res);
         }
         if !config.why_live.is_empty() && !why_live_done {
             print!(
@@ -201,7 +201,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             let removed = crate::mark_live::sweep(&mut res, &mark);
             // The sweep forgets references only dead code made: imports they alone asked for
             // leave `.dynsym`.
-            crate::dynamic::compute_symbol_flags(&config, &mut res);
+            crate::symbol_flags::compute_symbol_flags(&config, &mut res);
             layout::linker_defined::drop_collected_start_stop(&mut res);
             if config.print_gc_sections {
                 print!(
@@ -253,8 +253,8 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     // layout). lld reports `-z cet-report=error` findings here but stops only after the
     // relocation scan, so they go before the errors found up to then.
     let (and_features, cet_errors) = crate::cet::read_security_notes(&config, &res);
-    let mut version_errors = crate::dynamic::check_versions(&config, &res);
-    version_errors.extend(crate::dynamic::check_shlib_undefined(&config, &res));
+    let mut version_errors = crate::symbol_flags::check_versions(&config, &res);
+    version_errors.extend(crate::symbol_flags::check_shlib_undefined(&config, &res));
     version_errors.extend(layout::addresses::check_executable_stack(&config, &res));
     if !version_errors.is_empty() {
         return Err([cet_errors, version_errors].concat());

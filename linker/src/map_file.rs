@@ -175,7 +175,7 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
                         &format!("<internal>:({})", os.name),
                     );
                     for &id in lay.copy_groups.get(k as usize).into_iter().flatten() {
-                        let (size, _) = crate::dynamic::shared_symbol_size_align(res, id);
+                        let (size, _) = crate::symbol_flags::shared_symbol_size_align(res, id);
                         line(&mut out, addr, size, 1, 16, &res.symtab.get(id).name_str());
                     }
                 }

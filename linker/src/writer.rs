@@ -11,19 +11,18 @@ use crate::dyn_relocs::{key_address, raw_key_address, DynRela};
 use crate::eh_frame;
 use crate::error::{Error, Result};
 use crate::input_files::io_reason;
-use crate::layout::{Layout, SymtabEntry};
+use crate::layout::Layout;
 use crate::output_sections::{
-    ChunkKind, Synthetic, EHDR_SIZE, PHDR_SIZE, RELA_SIZE, SHDR_SIZE, SYM_SIZE,
+    put16, put32, put64, ChunkKind, Synthetic, EHDR_SIZE, PHDR_SIZE, RELA_SIZE, SHDR_SIZE,
 };
 use crate::relocate::apply_relocs;
 use crate::relocations::{AddressMap, GotKind};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymKey;
-use crate::symbol_table::SymbolDef;
-use crate::synthetic::build_id;
+use crate::synthetic::{build_id, dynsym, symtab};
 use crate::{arch::x86_64 as arch, err};
 use object::elf;
-use object::read::elf::{Rela, Sym};
+use object::read::elf::Rela;
 use object::LittleEndian as LE;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -533,16 +532,6 @@ fn write_dynamic_reloc_places(
     }
 }
 
-fn put16(b: &mut [u8], o: usize, v: u16) {
-    b[o..o + 2].copy_from_slice(&v.to_le_bytes());
-}
-fn put32(b: &mut [u8], o: usize, v: u32) {
-    b[o..o + 4].copy_from_slice(&v.to_le_bytes());
-}
-fn put64(b: &mut [u8], o: usize, v: u64) {
-    b[o..o + 8].copy_from_slice(&v.to_le_bytes());
-}
-
 fn write_headers(config: &Config, lay: &Layout, buf: &mut [u8]) -> Result<()> {
     buf[..4].copy_from_slice(b"\x7fELF");
     buf[4] = elf::ELFCLASS64;
@@ -781,7 +770,7 @@ fn write_synthetic(
         }
         // The descriptor is filled once everything else is written.
         Synthetic::BuildId => build_id::write_note(config, buf),
-        Synthetic::DynSym => write_dynsym(config, res, lay, buf),
+        Synthetic::DynSym => dynsym::write(config, res, lay, buf),
         Synthetic::DynStr => buf.copy_from_slice(&t.dynstr),
         Synthetic::GnuHash => buf.copy_from_slice(&t.gnu_hash),
         Synthetic::Hash => buf.copy_from_slice(&t.sysv_hash),
@@ -952,7 +941,7 @@ fn write_synthetic(
             Some(index) => index.write(&lay.sec_addr, buf)?,
             None => buf.fill(0),
         },
-        Synthetic::Symtab => write_symtab(config, res, lay, buf),
+        Synthetic::Symtab => symtab::write(config, res, lay, buf),
         Synthetic::Strtab => buf.copy_from_slice(&lay.strtab),
         Synthetic::Shstrtab => buf.copy_from_slice(&lay.shstrtab),
     }
@@ -980,188 +969,4 @@ fn write_rela_dyn(
         put_rela(buf, entsize, i, r);
     }
     Ok(())
-}
-
-/// An IFUNC whose address is taken directly has a canonical IPLT entry: its address in the
-/// output, which symbol tables list as a plain function (as lld). The entry's address and the
-/// index of the section holding the IPLT.
-fn canonical_iplt(lay: &Layout, key: SymKey) -> Option<(u64, Option<u16>)> {
-    let &i = lay
-        .scan
-        .iplt_index
-        .get(&key)
-        .filter(|_| lay.scan.iplt_canonical.contains(&key))?;
-    let shndx = lay
-        .synthetic_index
-        .get(&Synthetic::Iplt)
-        .map(|x| lay.sections[x.0 as usize].shndx as u16);
-    Some((lay.iplt_entry_address(i), shndx))
-}
-
-/// `.dynsym`: imports are undefined (a canonical PLT import keeps its PLT address as value);
-/// definitions carry their address and output section.
-fn write_dynsym(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
-    buf[..SYM_SIZE as usize].fill(0);
-    for (i, &id) in lay.dyn_tables.dynsym.iter().enumerate() {
-        let o = (i + 1) * SYM_SIZE as usize;
-        let s = res.symtab.get(id);
-        let e = SymtabEntry::Global {
-            id,
-            name_off: 0,
-            local: false,
-        };
-        let (mut value, mut shndx) = lay.symtab_value(res, &e);
-        let mut size = lay.global_size[id as usize];
-        let mut ty = match s.def {
-            SymbolDef::Defined { file, index } => {
-                res.files[file as usize].symbols[index as usize].st_type()
-            }
-            SymbolDef::Common { .. } => elf::STT_OBJECT,
-            _ => s.sym_type,
-        };
-        if let SymbolDef::Shared { .. } = s.def {
-            if let Some(&c) = lay.scan.copy_index.get(&id) {
-                shndx = lay
-                    .copy_section(c)
-                    .map(|(os, _)| lay.sections[os as usize].shndx as u16)
-                    .unwrap_or(0);
-            } else {
-                shndx = elf::SHN_UNDEF;
-                if !lay.scan.canonical_plt.contains(&id) {
-                    value = 0;
-                }
-            }
-        }
-        if ty == elf::STT_TLS && shndx != elf::SHN_UNDEF {
-            value = value.wrapping_sub(lay.tls_start);
-        }
-        if ty == elf::STT_GNU_IFUNC {
-            if let Some((v, sh)) = canonical_iplt(lay, SymKey::Global(id)) {
-                // Other modules must see the address this one uses, not the resolver.
-                (ty, value, size) = (elf::STT_FUNC, v, 0);
-                shndx = sh.unwrap_or(shndx);
-            }
-        }
-        let unique = !config.no_gnu_unique
-            && matches!(s.def, SymbolDef::Defined { file, index }
-                if res.files[file as usize].symbols[index as usize].st_bind() == elf::STB_GNU_UNIQUE);
-        let bind = if unique {
-            elf::STB_GNU_UNIQUE
-        } else if s.weak {
-            elf::STB_WEAK
-        } else {
-            elf::STB_GLOBAL
-        };
-        put32(buf, o, lay.dyn_tables.name_off[i]);
-        buf[o + 4] = (bind << 4) | ty;
-        buf[o + 5] = s.visibility;
-        put16(buf, o + 6, shndx);
-        put64(buf, o + 8, value);
-        put64(buf, o + 16, if shndx == elf::SHN_UNDEF { 0 } else { size });
-    }
-}
-
-fn write_symtab(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
-    buf[..SYM_SIZE as usize].fill(0);
-    for (i, e) in lay.symtab.iter().enumerate() {
-        let o = (i + 1) * SYM_SIZE as usize;
-        let (mut value, shndx) = lay.symtab_value(res, e);
-        if let SymtabEntry::Section { .. } = *e {
-            // No name: readers show the section's (lld writes them so too).
-            put32(buf, o, 0);
-            buf[o + 4] = (elf::STB_LOCAL << 4) | elf::STT_SECTION;
-            buf[o + 5] = 0;
-            put16(buf, o + 6, shndx);
-            put64(buf, o + 8, value);
-            put64(buf, o + 16, 0);
-            continue;
-        }
-        let (name_off, info, other, mut size) = match *e {
-            SymtabEntry::Local {
-                file,
-                index,
-                name_off,
-            } => {
-                let s = &res.files[file as usize].symbols[index as usize];
-                let size = lay.rewrites.symbol_value_size(res, file, index as usize).1;
-                (name_off, s.st_info(), s.st_other(), size)
-            }
-            SymtabEntry::Global {
-                id,
-                name_off,
-                local,
-            } => {
-                let s = res.symtab.get(id);
-                let mut unique = false;
-                let (ty, size) = match s.def {
-                    SymbolDef::Defined { file, index } => {
-                        let sym = &res.files[file as usize].symbols[index as usize];
-                        unique = sym.st_bind() == elf::STB_GNU_UNIQUE;
-                        let size = lay.rewrites.symbol_value_size(res, file, index as usize).1;
-                        (sym.st_type(), size)
-                    }
-                    SymbolDef::Common { size, .. } => (elf::STT_OBJECT, size),
-                    // A copy-relocated definition has the library's size.
-                    SymbolDef::Shared { file, index } if lay.scan.copy_index.contains_key(&id) => {
-                        let lib = &res.shared[file as usize];
-                        (s.sym_type, lib.dynsyms[index as usize].st_size(LE))
-                    }
-                    _ => (s.sym_type, 0),
-                };
-                let bind = if local {
-                    elf::STB_LOCAL
-                } else if unique && !config.no_gnu_unique {
-                    elf::STB_GNU_UNIQUE
-                } else if s.weak {
-                    elf::STB_WEAK
-                } else {
-                    elf::STB_GLOBAL
-                };
-                (name_off, (bind << 4) | ty, s.visibility, size)
-            }
-            // Written above.
-            SymtabEntry::Section { .. } => continue,
-        };
-        let shndx = match *e {
-            SymtabEntry::Local { file, index, .. } => {
-                let s = &res.files[file as usize].symbols[index as usize];
-                if s.st_type() == elf::STT_FILE {
-                    value = 0;
-                    elf::SHN_ABS
-                } else {
-                    shndx
-                }
-            }
-            _ => shndx,
-        };
-        let mut info = info;
-        let mut shndx = shndx;
-        if info & 0xf == elf::STT_GNU_IFUNC {
-            // An IFUNC's address in this output is its IPLT entry (see relocations.rs), and lld
-            // lists it as a function there.
-            let key = match *e {
-                SymtabEntry::Local { file, index, .. } => SymKey::Local(file, index),
-                SymtabEntry::Global { id, .. } => SymKey::Global(id),
-                SymtabEntry::Section { .. } => continue,
-            };
-            if let Some((v, sh)) = canonical_iplt(lay, key) {
-                value = v;
-                info = (info & 0xf0) | elf::STT_FUNC;
-                shndx = sh.unwrap_or(shndx);
-                // lld's symbol for the IPLT entry has no size (the resolver's says nothing).
-                size = 0;
-            }
-        }
-        // A TLS symbol's value is its offset in the TLS segment; an absolute one
-        // (`--just-symbols`) keeps the value it was given, as in lld.
-        if info & 0xf == elf::STT_TLS && shndx != elf::SHN_ABS {
-            value = value.wrapping_sub(lay.tls_start);
-        }
-        put32(buf, o, name_off);
-        buf[o + 4] = info;
-        buf[o + 5] = other;
-        put16(buf, o + 6, shndx);
-        put64(buf, o + 8, value);
-        put64(buf, o + 16, size);
-    }
 }

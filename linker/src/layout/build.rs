@@ -4,14 +4,15 @@
 
 use super::addresses::{assign_addresses, segment_class};
 use super::linker_defined::{define_synthetic_symbols, entry_address};
-use super::{DebugIndexes, EhLayout, EhPiece, EhSection, Layout, SymtabEntry, SymtabIndex};
+use super::{DebugIndexes, EhLayout, EhPiece, EhSection, Layout};
 use crate::arch::x86_64 as arch;
 use crate::code_rewrites::CodeRewrites;
 use crate::config::OutputKind;
-use crate::config::{Config, Discard, Strip};
+use crate::config::{Config, Strip};
 use crate::dyn_relocs::dyn_reloc_format;
 use crate::dyn_relocs::{encode_android_rela, encode_relr, packs_as_relr};
 use crate::eh_frame;
+use crate::emit_relocs::{emitted_reloc_target, link_reloc_sections};
 use crate::error::Result;
 use crate::icf::Folding;
 use crate::input_files::{FileId, SectionKind};
@@ -25,7 +26,7 @@ use crate::section_order::SectionOrder;
 use crate::section_rules::{align_to, init_priority, is_relro, section_rank};
 use crate::symbol_table::SymKey;
 use crate::symbol_table::{SymbolDef, SymbolId};
-use crate::synthetic::build_id;
+use crate::synthetic::{build_id, symtab};
 use crate::{bail, err};
 use hashbrown::HashMap;
 use object::elf;
@@ -486,12 +487,12 @@ pub fn layout(
             8,
         );
     }
-    let dynamic_output = crate::dynamic::is_dynamic(config, res);
+    let dynamic_output = crate::symbol_flags::is_dynamic(config, res);
     let has_dynamic = dynamic_output || static_pie;
     let dyn_tables = if has_dynamic {
-        crate::dynamic::build_tables(config, res, &scan)
+        crate::synthetic::dynsym::build_tables(config, res, &scan)
     } else {
-        crate::dynamic::DynTables::default()
+        crate::layout::DynTables::default()
     };
     let interp: Vec<u8> = match (&config.dynamic_linker, config.no_dynamic_linker) {
         (Some(p), false) if dynamic_output && config.output_kind == OutputKind::Executable => {
@@ -835,7 +836,7 @@ pub fn layout(
             }
             copy_group[n as usize] = k;
             copy_groups.push(vec![g]);
-            let (size, align) = crate::dynamic::shared_symbol_size_align(res, g);
+            let (size, align) = crate::symbol_flags::shared_symbol_size_align(res, g);
             let name = if relro { ".bss.rel.ro" } else { ".bss" };
             let osec = b.osec(name, elf::SHT_NOBITS, a | w);
             let chunks = &mut b.sections[osec as usize].chunks;
@@ -1098,12 +1099,12 @@ pub fn layout(
     // `--emit-relocs`: an STT_SECTION symbol for each output section an input relocation may
     // point into, in creation order, grouped with the file of its first input section.
     let section_syms = if config.emit_relocs {
-        section_symbols(&b.sections, &remap)
+        symtab::section_symbols(&b.sections, &remap)
     } else {
         Vec::new()
     };
     let referenced_locals = if config.emit_relocs {
-        relocated_locals(config, res, &sec_osec)
+        symtab::relocated_locals(config, res, &sec_osec)
     } else {
         hashbrown::HashSet::new()
     };
@@ -1113,7 +1114,7 @@ pub fn layout(
     let mut symtab = Vec::new();
     let mut symtab_first_global = 1u32;
     if !strip_all {
-        build_symtab(
+        symtab::build(
             res,
             &sec_osec,
             &merge_of,
@@ -1147,7 +1148,7 @@ pub fn layout(
     }
     let symtab_index = config.emit_relocs.then(|| {
         link_reloc_sections(res, &mut sections, &sec_osec, &synthetic_index);
-        symtab_indices(&symtab)
+        symtab::indices(&symtab)
     });
     // An SHF_LINK_ORDER output section (`.llvm_bb_addr_map`, `__patchable_function_entries`)
     // links to the output section of its first input's linked section, as lld sets it.
@@ -1614,7 +1615,7 @@ const INIT_FINI_ARRAYS: [&str; 3] = [".preinit_array", ".init_array", ".fini_arr
 fn dynamic_tags(
     config: &Config,
     res: &Resolved,
-    t: &crate::dynamic::DynTables,
+    t: &crate::layout::DynTables,
     scan: &ScanResult,
     arrays_present: [bool; 3],
     synth: &dyn Fn(Synthetic) -> Option<(u64, u64)>,
@@ -1829,283 +1830,4 @@ fn synth_osec(synth: &dyn Fn(Synthetic) -> Option<(u64, u64)>, name: &str) -> (u
         _ => Synthetic::FiniArray,
     };
     synth(kind).unwrap_or((0, 0))
-}
-
-/// Which local and global symbols go to `.symtab`, with their names in `.strtab`.
-#[allow(clippy::too_many_arguments)]
-fn build_symtab(
-    res: &Resolved,
-    sec_osec: &[Vec<u32>],
-    merge_of: &HashMap<(FileId, u32), (u32, u32)>,
-    discard: Discard,
-    section_syms: &[(u32, Option<FileId>)],
-    referenced_locals: &hashbrown::HashSet<(FileId, u32)>,
-    symtab: &mut Vec<SymtabEntry>,
-    strtab: &mut Vec<u8>,
-    first_global: &mut u32,
-) {
-    let add_name = |strtab: &mut Vec<u8>, name: &[u8]| -> u32 {
-        let off = strtab.len() as u32;
-        strtab.extend_from_slice(name);
-        strtab.push(0);
-        off
-    };
-    let start = symtab.len();
-    // The file each local entry belongs to (`None`: the linker's own symbols), for lld's
-    // grouping below.
-    let mut owner: Vec<Option<FileId>> = Vec::new();
-    for (fi, f) in res.files.iter().enumerate() {
-        for i in 1..f.first_global {
-            let s = &f.symbols[i];
-            let ty = s.st_type();
-            if ty == elf::STT_SECTION {
-                continue;
-            }
-            let in_section = f.sym_section(i);
-            if let Some(shndx) = in_section {
-                let sec = &f.sections[shndx];
-                let placed = sec_osec[fi][shndx] != u32::MAX || sec.kind == SectionKind::EhFrame;
-                if !placed {
-                    continue;
-                }
-            }
-            let name = f.sym_name(i);
-            // lld's `shouldKeepInSymtab`: a local an `--emit-relocs` relocation names stays (its
-            // `used`); the others go as `--discard-*` says, and by default a `.L` temporary
-            // goes when it is in a mergeable section.
-            if !referenced_locals.contains(&(fi as FileId, i as u32)) {
-                let temporary = name.starts_with(b".L");
-                let in_merge = in_section
-                    .is_some_and(|shndx| merge_of.contains_key(&(fi as FileId, shndx as u32)));
-                let drop = match discard {
-                    Discard::None => false,
-                    Discard::All => true,
-                    Discard::Locals => temporary,
-                    Discard::Default => temporary && in_merge,
-                };
-                if drop {
-                    continue;
-                }
-            }
-            if name.is_empty() && ty != elf::STT_FILE {
-                continue;
-            }
-            let name_off = add_name(strtab, name);
-            symtab.push(SymtabEntry::Local {
-                file: fi as FileId,
-                index: i as u32,
-                name_off,
-            });
-            owner.push(Some(fi as FileId));
-        }
-    }
-    // lld adds the section symbols after the files' locals and before the globals; they join
-    // the group of their owner below.
-    for &(osec, owner_file) in section_syms {
-        symtab.push(SymtabEntry::Section { osec });
-        owner.push(owner_file);
-    }
-    // Hidden globals become locals in an executable, as lld writes them.
-    let mut globals = Vec::new();
-    for (id, s) in res.symtab.symbols.iter().enumerate() {
-        let include = match s.def {
-            // A collected common is a symbol in a collected section: not written.
-            SymbolDef::Common { .. } => !res.collected_commons.contains(&(id as SymbolId)),
-            SymbolDef::Defined { .. } | SymbolDef::Synthetic | SymbolDef::Absolute(_) => true,
-            SymbolDef::Undefined | SymbolDef::Shared { .. } => s.referenced,
-            // lld turns a lazy symbol that only weak references reached into a weak undefined.
-            SymbolDef::Lazy { .. } => s.referenced && s.weak,
-            // Bitcode definitions are replaced by LTO's output before layout.
-            SymbolDef::Bitcode { .. } => false,
-        };
-        if !include {
-            continue;
-        }
-        if let SymbolDef::Defined { file, index } = s.def {
-            let f = &res.files[file as usize];
-            if let Some(sh) = f.sym_section(index as usize) {
-                let sec = &f.sections[sh];
-                if sec_osec[file as usize][sh] == u32::MAX && sec.kind != SectionKind::EhFrame {
-                    continue;
-                }
-            }
-        }
-        let hidden =
-            s.visibility == elf::STV_HIDDEN || s.visibility == elf::STV_INTERNAL || s.version_local;
-        if hidden {
-            // As lld: `.symtab` names carry no version (`foo@V1` is written `foo`), except
-            // where a version script made the symbol local before its version was read.
-            let name = if s.version_local {
-                s.name
-            } else {
-                s.dynamic_name()
-            };
-            let name_off = add_name(strtab, name);
-            symtab.push(SymtabEntry::Global {
-                id: id as SymbolId,
-                name_off,
-                local: true,
-            });
-            owner.push(match s.def {
-                SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. } => Some(file),
-                _ => None,
-            });
-        } else {
-            globals.push(id as SymbolId);
-        }
-    }
-    // As lld: the local part is grouped by file, in the order files first appear, so a hidden
-    // global sits with its file's locals (the names keep their `.strtab` order).
-    let mut groups: Vec<(Option<FileId>, Vec<SymtabEntry>)> = Vec::new();
-    let mut group_of: HashMap<Option<FileId>, usize> = HashMap::new();
-    for (e, file) in symtab.drain(start..).zip(owner) {
-        let g = *group_of.entry(file).or_insert_with(|| {
-            groups.push((file, Vec::new()));
-            groups.len() - 1
-        });
-        groups[g].1.push(e);
-    }
-    symtab.extend(groups.into_iter().flat_map(|(_, v)| v));
-    *first_global = symtab.len() as u32 + 1;
-    for id in globals {
-        let name_off = add_name(strtab, res.symtab.get(id).dynamic_name());
-        symtab.push(SymtabEntry::Global {
-            id,
-            name_off,
-            local: false,
-        });
-    }
-}
-
-/// `--emit-relocs`: the section a relocation section applies to, when its relocations go to the
-/// output: the section is copied to the output (not discarded, collected or stripped), or it
-/// is an `.eh_frame` (whose relocations lld drops under `--gc-sections`, where the relocation
-/// sections of `.eh_frame` are never marked live).
-fn emitted_reloc_target(
-    config: &Config,
-    file: &crate::input_files::ObjectFile,
-    rela: &crate::input_files::InputSection,
-) -> Option<usize> {
-    let target = rela.shdr.sh_info(LE) as usize;
-    let t = file.sections.get(target)?;
-    if t.relocs.is_empty() {
-        return None;
-    }
-    if crate::synthetic::gdb_index::drops_input_section(config, t.name)
-        || crate::synthetic::debug_names::drops_input_section(config, t)
-    {
-        return None;
-    }
-    match t.kind {
-        SectionKind::Regular => {
-            let debug = t.name.starts_with(b".debug") || t.name.starts_with(b".zdebug");
-            (config.strip == Strip::None || t.is_alloc() || !debug).then_some(target)
-        }
-        SectionKind::EhFrame => (!config.gc_sections).then_some(target),
-        _ => None,
-    }
-}
-
-/// `--emit-relocs`: the output sections that get a section symbol, with the file whose group
-/// of locals it joins (`None`: the linker's own), in creation order (`b_sections` is in it;
-/// `remap` gives the final index). As lld: the first input section that is not a relocation
-/// section decides, and sections made only of linker-made contents get none, except merged
-/// ones (`.rodata` strings, `.comment`) and `.interp`, which lld makes as a plain section.
-fn section_symbols(b_sections: &[OutputSection], remap: &[u32]) -> Vec<(u32, Option<FileId>)> {
-    let mut out = Vec::new();
-    for (old, os) in b_sections.iter().enumerate() {
-        let owner = os.chunks.iter().find_map(|c| match c.kind {
-            ChunkKind::Input { file, .. } => Some(Some(file)),
-            ChunkKind::Merged(_)
-            | ChunkKind::Synthetic(Synthetic::Comment)
-            | ChunkKind::Synthetic(Synthetic::Interp) => Some(None),
-            _ => None,
-        });
-        if let Some(owner) = owner {
-            out.push((remap[old], owner));
-        }
-    }
-    out
-}
-
-/// `--emit-relocs`: the local symbols a written relocation names (lld's `used`, which keeps a
-/// `.L` symbol of a merged section in `.symtab`). Under `--gc-sections` lld marks them while
-/// walking live sections, whose relocations it reads only in allocated sections.
-fn relocated_locals(
-    config: &Config,
-    res: &Resolved,
-    sec_osec: &[Vec<u32>],
-) -> hashbrown::HashSet<(FileId, u32)> {
-    let mut used = hashbrown::HashSet::new();
-    for (fi, f) in res.files.iter().enumerate() {
-        for (si, s) in f.sections.iter().enumerate() {
-            let placed = sec_osec[fi][si] != u32::MAX || s.kind == SectionKind::EhFrame;
-            if !placed || (config.gc_sections && !s.is_alloc()) {
-                continue;
-            }
-            for r in s.relocs {
-                let i = r.r_sym(LE, false) as usize;
-                if i == 0 || i >= f.first_global {
-                    continue;
-                }
-                if f.symbols
-                    .get(i)
-                    .is_some_and(|y| y.st_type() != elf::STT_SECTION)
-                {
-                    used.insert((fi as FileId, i as u32));
-                }
-            }
-        }
-    }
-    used
-}
-
-/// `--emit-relocs`: each `.rela<name>` links to `.symtab` and names the section it applies to.
-fn link_reloc_sections(
-    res: &Resolved,
-    sections: &mut [OutputSection],
-    sec_osec: &[Vec<u32>],
-    synthetic_index: &HashMap<Synthetic, (u32, u32)>,
-) {
-    let symtab = synthetic_index
-        .get(&Synthetic::Symtab)
-        .map_or(0, |&(o, _)| sections[o as usize].shndx);
-    let eh = synthetic_index
-        .get(&Synthetic::EhFrame)
-        .map(|&(o, _)| sections[o as usize].shndx);
-    for i in 0..sections.len() {
-        let Some(ChunkKind::Relocs { file, sec }) = sections[i].chunks.first().map(|c| c.kind)
-        else {
-            continue;
-        };
-        let target = if res.files[file as usize].sections[sec as usize].kind == SectionKind::EhFrame
-        {
-            eh.unwrap_or(0)
-        } else {
-            let o = sec_osec[file as usize][sec as usize];
-            sections.get(o as usize).map_or(0, |s| s.shndx)
-        };
-        sections[i].link = symtab;
-        sections[i].info = target;
-    }
-}
-
-/// Where each entry of `.symtab` sits (index 0 is the null symbol).
-fn symtab_indices(symtab: &[SymtabEntry]) -> SymtabIndex {
-    let mut idx = SymtabIndex::default();
-    for (i, e) in symtab.iter().enumerate() {
-        let n = i as u32 + 1;
-        match *e {
-            SymtabEntry::Local { file, index, .. } => {
-                idx.local.insert((file, index), n);
-            }
-            SymtabEntry::Global { id, .. } => {
-                idx.global.insert(id, n);
-            }
-            SymtabEntry::Section { osec } => {
-                idx.section.insert(osec, n);
-            }
-        }
-    }
-    idx
 }

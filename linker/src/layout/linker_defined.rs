@@ -293,7 +293,7 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
     let is_pic = config.is_pic();
     // lld always defines _DYNAMIC (hidden) when the output has a .dynamic section.
     let has_dynamic_section =
-        crate::dynamic::is_dynamic(config, res) || (is_pic && config.is_static);
+        crate::symbol_flags::is_dynamic(config, res) || (is_pic && config.is_static);
     if has_dynamic_section {
         let id = res.symtab.intern(b"_DYNAMIC");
         let s = res.symtab.get_mut(id);

@@ -131,7 +131,7 @@ pub struct Layout {
     pub comment: Vec<u8>,
     pub gnu_property: Vec<u8>,
     pub dynamic: Vec<(u64, u64)>,
-    pub dyn_tables: crate::dynamic::DynTables,
+    pub dyn_tables: DynTables,
     /// The output is dynamically linked (imports, exports or an interpreter).
     pub dynamic_output: bool,
     /// `.interp` contents (NUL-terminated), empty when there is none.
@@ -238,6 +238,22 @@ impl Layout {
     pub fn copy_section(&self, c: u32) -> Option<(u32, u32)> {
         let k = *self.copy_group.get(c as usize)?;
         self.copy_chunk.get(k as usize).copied()
+    }
+
+    /// An IFUNC whose address is taken directly has a canonical IPLT entry: its address in the
+    /// output, which symbol tables list as a plain function (as lld). The entry's address and the
+    /// index of the section holding the IPLT.
+    pub fn canonical_iplt(&self, key: SymKey) -> Option<(u64, Option<u16>)> {
+        let &i = self
+            .scan
+            .iplt_index
+            .get(&key)
+            .filter(|_| self.scan.iplt_canonical.contains(&key))?;
+        let shndx = self
+            .synthetic_index
+            .get(&Synthetic::Iplt)
+            .map(|x| self.sections[x.0 as usize].shndx as u16);
+        Some((self.iplt_entry_address(i), shndx))
     }
 
     /// Address of a synthetic chunk.
@@ -588,5 +604,59 @@ impl Layout {
             .filter(|s| s.is_alloc() && !(s.is_nobits() && s.flags & u64::from(elf::SHF_TLS) != 0))
             .find(|s| s.addr <= addr && addr <= s.addr + s.size)
             .or_else(|| self.sections.iter().find(|s| s.is_alloc()))
+    }
+}
+
+/// Address-independent parts of the dynamic tables.
+#[derive(Default, Debug)]
+pub struct DynTables {
+    /// `.dynsym` entries after the null symbol, in output order.
+    pub dynsym: Vec<SymbolId>,
+    pub dynsym_index: HashMap<SymbolId, u32>,
+    /// Offset of each `dynsym` entry's name in `.dynstr`.
+    pub name_off: Vec<u32>,
+    pub dynstr: Vec<u8>,
+    pub gnu_hash: Vec<u8>,
+    pub sysv_hash: Vec<u8>,
+    /// `.gnu.version`, parallel to `.dynsym` including the null entry.
+    pub versym: Vec<u16>,
+    /// `.gnu.version_r` bytes, and its entry count (`DT_VERNEEDNUM`).
+    pub verneed: Vec<u8>,
+    pub verneed_count: u32,
+    /// `.gnu.version_d` bytes and its entry count (`DT_VERDEFNUM`).
+    pub verdef: Vec<u8>,
+    pub verdef_count: u32,
+    /// `DT_NEEDED` strings (offsets in `.dynstr`).
+    pub needed: Vec<u32>,
+    pub soname: Option<u32>,
+    pub runpath: Option<u32>,
+    /// `DT_AUDIT` and `DT_DEPAUDIT` strings (GNU ld's `--audit`, `--depaudit`).
+    pub audit: Option<u32>,
+    pub depaudit: Option<u32>,
+    /// `DT_FILTER` and `DT_AUXILIARY` names (offsets in `.dynstr`).
+    pub filters: Vec<u32>,
+    pub auxiliaries: Vec<u32>,
+    dynstr_index: HashMap<Vec<u8>, u32>,
+}
+
+impl DynTables {
+    /// Adds a string once (lld deduplicates `.dynstr`).
+    /// Empty tables: `.dynstr` starts with the empty string.
+    pub fn new() -> Self {
+        DynTables {
+            dynstr: vec![0],
+            ..Default::default()
+        }
+    }
+
+    pub fn add_str(&mut self, s: &[u8]) -> u32 {
+        if let Some(&off) = self.dynstr_index.get(s) {
+            return off;
+        }
+        let off = self.dynstr.len() as u32;
+        self.dynstr.extend_from_slice(s);
+        self.dynstr.push(0);
+        self.dynstr_index.insert(s.to_vec(), off);
+        off
     }
 }

@@ -4,4 +4,8 @@
 
 pub mod build_id;
 pub mod debug_names;
+pub mod dynsym;
 pub mod gdb_index;
+pub mod hash;
+pub mod symtab;
+pub mod versions;

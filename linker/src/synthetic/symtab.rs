@@ -1,0 +1,339 @@
+//! `.symtab` and `.strtab`: which local and global symbols the output lists (lld's rules for
+//! `--discard-*`, section symbols under `--emit-relocs`, the grouping of locals by file), their
+//! names, and the entries written from the final layout.
+
+use crate::config::{Config, Discard};
+use crate::input_files::{FileId, SectionKind};
+use crate::layout::{Layout, SymtabEntry, SymtabIndex};
+use crate::output_sections::{put16, put32, put64, ChunkKind, OutputSection, Synthetic, SYM_SIZE};
+use crate::resolve::Resolved;
+use crate::symbol_table::{SymKey, SymbolDef, SymbolId};
+use hashbrown::HashMap;
+use object::elf;
+use object::read::elf::Sym;
+use object::LittleEndian as LE;
+
+/// Which local and global symbols go to `.symtab`, with their names in `.strtab`.
+#[allow(clippy::too_many_arguments)]
+pub fn build(
+    res: &Resolved,
+    sec_osec: &[Vec<u32>],
+    merge_of: &HashMap<(FileId, u32), (u32, u32)>,
+    discard: Discard,
+    section_syms: &[(u32, Option<FileId>)],
+    referenced_locals: &hashbrown::HashSet<(FileId, u32)>,
+    symtab: &mut Vec<SymtabEntry>,
+    strtab: &mut Vec<u8>,
+    first_global: &mut u32,
+) {
+    let add_name = |strtab: &mut Vec<u8>, name: &[u8]| -> u32 {
+        let off = strtab.len() as u32;
+        strtab.extend_from_slice(name);
+        strtab.push(0);
+        off
+    };
+    let start = symtab.len();
+    // The file each local entry belongs to (`None`: the linker's own symbols), for lld's
+    // grouping below.
+    let mut owner: Vec<Option<FileId>> = Vec::new();
+    for (fi, f) in res.files.iter().enumerate() {
+        for i in 1..f.first_global {
+            let s = &f.symbols[i];
+            let ty = s.st_type();
+            if ty == elf::STT_SECTION {
+                continue;
+            }
+            let in_section = f.sym_section(i);
+            if let Some(shndx) = in_section {
+                let sec = &f.sections[shndx];
+                let placed = sec_osec[fi][shndx] != u32::MAX || sec.kind == SectionKind::EhFrame;
+                if !placed {
+                    continue;
+                }
+            }
+            let name = f.sym_name(i);
+            // lld's `shouldKeepInSymtab`: a local an `--emit-relocs` relocation names stays (its
+            // `used`); the others go as `--discard-*` says, and by default a `.L` temporary
+            // goes when it is in a mergeable section.
+            if !referenced_locals.contains(&(fi as FileId, i as u32)) {
+                let temporary = name.starts_with(b".L");
+                let in_merge = in_section
+                    .is_some_and(|shndx| merge_of.contains_key(&(fi as FileId, shndx as u32)));
+                let drop = match discard {
+                    Discard::None => false,
+                    Discard::All => true,
+                    Discard::Locals => temporary,
+                    Discard::Default => temporary && in_merge,
+                };
+                if drop {
+                    continue;
+                }
+            }
+            if name.is_empty() && ty != elf::STT_FILE {
+                continue;
+            }
+            let name_off = add_name(strtab, name);
+            symtab.push(SymtabEntry::Local {
+                file: fi as FileId,
+                index: i as u32,
+                name_off,
+            });
+            owner.push(Some(fi as FileId));
+        }
+    }
+    // lld adds the section symbols after the files' locals and before the globals; they join
+    // the group of their owner below.
+    for &(osec, owner_file) in section_syms {
+        symtab.push(SymtabEntry::Section { osec });
+        owner.push(owner_file);
+    }
+    // Hidden globals become locals in an executable, as lld writes them.
+    let mut globals = Vec::new();
+    for (id, s) in res.symtab.symbols.iter().enumerate() {
+        let include = match s.def {
+            // A collected common is a symbol in a collected section: not written.
+            SymbolDef::Common { .. } => !res.collected_commons.contains(&(id as SymbolId)),
+            SymbolDef::Defined { .. } | SymbolDef::Synthetic | SymbolDef::Absolute(_) => true,
+            SymbolDef::Undefined | SymbolDef::Shared { .. } => s.referenced,
+            // lld turns a lazy symbol that only weak references reached into a weak undefined.
+            SymbolDef::Lazy { .. } => s.referenced && s.weak,
+            // Bitcode definitions are replaced by LTO's output before layout.
+            SymbolDef::Bitcode { .. } => false,
+        };
+        if !include {
+            continue;
+        }
+        if let SymbolDef::Defined { file, index } = s.def {
+            let f = &res.files[file as usize];
+            if let Some(sh) = f.sym_section(index as usize) {
+                let sec = &f.sections[sh];
+                if sec_osec[file as usize][sh] == u32::MAX && sec.kind != SectionKind::EhFrame {
+                    continue;
+                }
+            }
+        }
+        let hidden =
+            s.visibility == elf::STV_HIDDEN || s.visibility == elf::STV_INTERNAL || s.version_local;
+        if hidden {
+            // As lld: `.symtab` names carry no version (`foo@V1` is written `foo`), except
+            // where a version script made the symbol local before its version was read.
+            let name = if s.version_local {
+                s.name
+            } else {
+                s.dynamic_name()
+            };
+            let name_off = add_name(strtab, name);
+            symtab.push(SymtabEntry::Global {
+                id: id as SymbolId,
+                name_off,
+                local: true,
+            });
+            owner.push(match s.def {
+                SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. } => Some(file),
+                _ => None,
+            });
+        } else {
+            globals.push(id as SymbolId);
+        }
+    }
+    // As lld: the local part is grouped by file, in the order files first appear, so a hidden
+    // global sits with its file's locals (the names keep their `.strtab` order).
+    let mut groups: Vec<(Option<FileId>, Vec<SymtabEntry>)> = Vec::new();
+    let mut group_of: HashMap<Option<FileId>, usize> = HashMap::new();
+    for (e, file) in symtab.drain(start..).zip(owner) {
+        let g = *group_of.entry(file).or_insert_with(|| {
+            groups.push((file, Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push(e);
+    }
+    symtab.extend(groups.into_iter().flat_map(|(_, v)| v));
+    *first_global = symtab.len() as u32 + 1;
+    for id in globals {
+        let name_off = add_name(strtab, res.symtab.get(id).dynamic_name());
+        symtab.push(SymtabEntry::Global {
+            id,
+            name_off,
+            local: false,
+        });
+    }
+}
+
+/// `--emit-relocs`: the output sections that get a section symbol, with the file whose group
+/// of locals it joins (`None`: the linker's own), in creation order (`b_sections` is in it;
+/// `remap` gives the final index). As lld: the first input section that is not a relocation
+/// section decides, and sections made only of linker-made contents get none, except merged
+/// ones (`.rodata` strings, `.comment`) and `.interp`, which lld makes as a plain section.
+pub fn section_symbols(b_sections: &[OutputSection], remap: &[u32]) -> Vec<(u32, Option<FileId>)> {
+    let mut out = Vec::new();
+    for (old, os) in b_sections.iter().enumerate() {
+        let owner = os.chunks.iter().find_map(|c| match c.kind {
+            ChunkKind::Input { file, .. } => Some(Some(file)),
+            ChunkKind::Merged(_)
+            | ChunkKind::Synthetic(Synthetic::Comment)
+            | ChunkKind::Synthetic(Synthetic::Interp) => Some(None),
+            _ => None,
+        });
+        if let Some(owner) = owner {
+            out.push((remap[old], owner));
+        }
+    }
+    out
+}
+
+/// `--emit-relocs`: the local symbols a written relocation names (lld's `used`, which keeps a
+/// `.L` symbol of a merged section in `.symtab`). Under `--gc-sections` lld marks them while
+/// walking live sections, whose relocations it reads only in allocated sections.
+pub fn relocated_locals(
+    config: &Config,
+    res: &Resolved,
+    sec_osec: &[Vec<u32>],
+) -> hashbrown::HashSet<(FileId, u32)> {
+    let mut used = hashbrown::HashSet::new();
+    for (fi, f) in res.files.iter().enumerate() {
+        for (si, s) in f.sections.iter().enumerate() {
+            let placed = sec_osec[fi][si] != u32::MAX || s.kind == SectionKind::EhFrame;
+            if !placed || (config.gc_sections && !s.is_alloc()) {
+                continue;
+            }
+            for r in s.relocs {
+                let i = r.r_sym(LE, false) as usize;
+                if i == 0 || i >= f.first_global {
+                    continue;
+                }
+                if f.symbols
+                    .get(i)
+                    .is_some_and(|y| y.st_type() != elf::STT_SECTION)
+                {
+                    used.insert((fi as FileId, i as u32));
+                }
+            }
+        }
+    }
+    used
+}
+
+/// Where each entry of `.symtab` sits (index 0 is the null symbol).
+pub fn indices(symtab: &[SymtabEntry]) -> SymtabIndex {
+    let mut idx = SymtabIndex::default();
+    for (i, e) in symtab.iter().enumerate() {
+        let n = i as u32 + 1;
+        match *e {
+            SymtabEntry::Local { file, index, .. } => {
+                idx.local.insert((file, index), n);
+            }
+            SymtabEntry::Global { id, .. } => {
+                idx.global.insert(id, n);
+            }
+            SymtabEntry::Section { osec } => {
+                idx.section.insert(osec, n);
+            }
+        }
+    }
+    idx
+}
+
+pub fn write(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
+    buf[..SYM_SIZE as usize].fill(0);
+    for (i, e) in lay.symtab.iter().enumerate() {
+        let o = (i + 1) * SYM_SIZE as usize;
+        let (mut value, shndx) = lay.symtab_value(res, e);
+        if let SymtabEntry::Section { .. } = *e {
+            // No name: readers show the section's (lld writes them so too).
+            put32(buf, o, 0);
+            buf[o + 4] = (elf::STB_LOCAL << 4) | elf::STT_SECTION;
+            buf[o + 5] = 0;
+            put16(buf, o + 6, shndx);
+            put64(buf, o + 8, value);
+            put64(buf, o + 16, 0);
+            continue;
+        }
+        let (name_off, info, other, mut size) = match *e {
+            SymtabEntry::Local {
+                file,
+                index,
+                name_off,
+            } => {
+                let s = &res.files[file as usize].symbols[index as usize];
+                let size = lay.rewrites.symbol_value_size(res, file, index as usize).1;
+                (name_off, s.st_info(), s.st_other(), size)
+            }
+            SymtabEntry::Global {
+                id,
+                name_off,
+                local,
+            } => {
+                let s = res.symtab.get(id);
+                let mut unique = false;
+                let (ty, size) = match s.def {
+                    SymbolDef::Defined { file, index } => {
+                        let sym = &res.files[file as usize].symbols[index as usize];
+                        unique = sym.st_bind() == elf::STB_GNU_UNIQUE;
+                        let size = lay.rewrites.symbol_value_size(res, file, index as usize).1;
+                        (sym.st_type(), size)
+                    }
+                    SymbolDef::Common { size, .. } => (elf::STT_OBJECT, size),
+                    // A copy-relocated definition has the library's size.
+                    SymbolDef::Shared { file, index } if lay.scan.copy_index.contains_key(&id) => {
+                        let lib = &res.shared[file as usize];
+                        (s.sym_type, lib.dynsyms[index as usize].st_size(LE))
+                    }
+                    _ => (s.sym_type, 0),
+                };
+                let bind = if local {
+                    elf::STB_LOCAL
+                } else if unique && !config.no_gnu_unique {
+                    elf::STB_GNU_UNIQUE
+                } else if s.weak {
+                    elf::STB_WEAK
+                } else {
+                    elf::STB_GLOBAL
+                };
+                (name_off, (bind << 4) | ty, s.visibility, size)
+            }
+            // Written above.
+            SymtabEntry::Section { .. } => continue,
+        };
+        let shndx = match *e {
+            SymtabEntry::Local { file, index, .. } => {
+                let s = &res.files[file as usize].symbols[index as usize];
+                if s.st_type() == elf::STT_FILE {
+                    value = 0;
+                    elf::SHN_ABS
+                } else {
+                    shndx
+                }
+            }
+            _ => shndx,
+        };
+        let mut info = info;
+        let mut shndx = shndx;
+        if info & 0xf == elf::STT_GNU_IFUNC {
+            // An IFUNC's address in this output is its IPLT entry (see relocations.rs), and lld
+            // lists it as a function there.
+            let key = match *e {
+                SymtabEntry::Local { file, index, .. } => SymKey::Local(file, index),
+                SymtabEntry::Global { id, .. } => SymKey::Global(id),
+                SymtabEntry::Section { .. } => continue,
+            };
+            if let Some((v, sh)) = lay.canonical_iplt(key) {
+                value = v;
+                info = (info & 0xf0) | elf::STT_FUNC;
+                shndx = sh.unwrap_or(shndx);
+                // lld's symbol for the IPLT entry has no size (the resolver's says nothing).
+                size = 0;
+            }
+        }
+        // A TLS symbol's value is its offset in the TLS segment; an absolute one
+        // (`--just-symbols`) keeps the value it was given, as in lld.
+        if info & 0xf == elf::STT_TLS && shndx != elf::SHN_ABS {
+            value = value.wrapping_sub(lay.tls_start);
+        }
+        put32(buf, o, name_off);
+        buf[o + 4] = info;
+        buf[o + 5] = other;
+        put16(buf, o + 6, shndx);
+        put64(buf, o + 8, value);
+        put64(buf, o + 16, size);
+    }
+}
