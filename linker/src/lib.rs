@@ -14,7 +14,6 @@ pub mod config;
 pub mod debug_info;
 pub mod demangle;
 pub mod driver;
-pub mod dyn_relocs;
 pub mod eh_frame;
 pub mod emit_relocs;
 pub mod error;

@@ -60,6 +60,24 @@ pub enum Synthetic {
     Strtab,
 }
 
+/// A linker-made chunk as the module of its synthetic section asks layout for it: the output
+/// section it goes to (made when the first chunk or input section names it), its size and
+/// alignment.
+#[derive(Clone, Copy, Debug)]
+pub struct SyntheticChunk {
+    pub kind: Synthetic,
+    pub osec: &'static str,
+    pub sh_type: u32,
+    pub flags: u64,
+    pub size: u64,
+    pub align: u64,
+}
+
+/// `SHF_ALLOC`, `SHF_WRITE`, `SHF_EXECINSTR` as section flag words.
+pub const ALLOC: u64 = elf::SHF_ALLOC as u64;
+pub const WRITE: u64 = elf::SHF_WRITE as u64;
+pub const EXEC: u64 = elf::SHF_EXECINSTR as u64;
+
 /// A piece of an output section.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChunkKind {

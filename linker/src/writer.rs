@@ -6,24 +6,20 @@
 use crate::code_rewrites::CodeRewrites;
 use crate::compress;
 use crate::config::{Compression, Config, OutputKind};
-use crate::dyn_relocs::dyn_reloc_format;
-use crate::dyn_relocs::{key_address, raw_key_address, DynRela};
-use crate::eh_frame;
+use crate::err;
 use crate::error::{Error, Result};
 use crate::input_files::io_reason;
 use crate::layout::Layout;
 use crate::output_sections::{
-    put16, put32, put64, ChunkKind, Synthetic, EHDR_SIZE, PHDR_SIZE, RELA_SIZE, SHDR_SIZE,
+    put16, put32, put64, ChunkKind, Synthetic, EHDR_SIZE, PHDR_SIZE, SHDR_SIZE,
 };
 use crate::relocate::apply_relocs;
-use crate::relocations::{AddressMap, GotKind};
+use crate::relocations::AddressMap;
 use crate::resolve::Resolved;
-use crate::symbol_table::SymKey;
-use crate::synthetic::{build_id, dynsym, symtab};
-use crate::{arch::x86_64 as arch, err};
+use crate::synthetic::{
+    build_id, dyn_relocs, dynamic, dynsym, eh_frame, got, notes, plt, symtab, versions,
+};
 use object::elf;
-use object::read::elf::Rela;
-use object::LittleEndian as LE;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -490,7 +486,7 @@ fn write_dynamic_reloc_places(
         .map(|s| (s.addr, s.size, s.offset))
         .collect();
     sections.sort_unstable();
-    let records = lay.rela_dyn_records(config, res, map);
+    let records = dyn_relocs::laid_out_records(config, res, lay, map);
     for r in records {
         // A TLS descriptor is two words; its addend goes in the second.
         // The place is as wide as the relocation: a TLS descriptor is two words (its addend
@@ -617,7 +613,7 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
             elf::SHT_RELA | elf::SHT_REL if os.name == ".rela.plt" || os.name == ".rel.plt" => {
                 (index_of(Synthetic::DynSym), index_of(Synthetic::GotPlt))
             }
-            elf::SHT_RELA | elf::SHT_REL | crate::layout::build::SHT_ANDROID_RELA => {
+            elf::SHT_RELA | elf::SHT_REL | dyn_relocs::SHT_ANDROID_RELA => {
                 (index_of(Synthetic::DynSym), 0)
             }
             _ => (os.link, os.info),
@@ -730,21 +726,8 @@ fn write_chunk(
     }
 }
 
-/// Entry `i` of a dynamic relocation table: an `Elf64_Rela`, or under `-z rel` an `Elf64_Rel`
-/// (whose addend is written at the place instead, see `write_dynamic_reloc_places`).
-fn put_rela(buf: &mut [u8], entsize: u64, i: usize, rela: DynRela) {
-    let o = i * entsize as usize;
-    put64(buf, o, rela.offset);
-    put64(
-        buf,
-        o + 8,
-        (u64::from(rela.sym) << 32) | u64::from(rela.r_type),
-    );
-    if entsize == RELA_SIZE {
-        put64(buf, o + 16, rela.addend);
-    }
-}
-
+/// Writes linker-made chunk `k` into `buf` (at address `addr`): each synthetic section's module
+/// writes its own, in the order layout made them.
 #[allow(clippy::too_many_arguments)]
 fn write_synthetic(
     config: &Config,
@@ -757,181 +740,31 @@ fn write_synthetic(
 ) -> Result<()> {
     let t = &lay.dyn_tables;
     match k {
-        Synthetic::Interp => buf.copy_from_slice(&lay.interp),
-        Synthetic::GnuProperty => buf.copy_from_slice(&lay.gnu_property),
-        Synthetic::PackageNote => {
-            let text = config.package_metadata.as_deref().unwrap_or("");
-            buf.fill(0);
-            put32(buf, 0, 4);
-            put32(buf, 4, text.len() as u32 + 1);
-            put32(buf, 8, crate::layout::build::NT_FDO_PACKAGING_METADATA);
-            buf[12..15].copy_from_slice(b"FDO");
-            buf[16..16 + text.len()].copy_from_slice(text.as_bytes());
-        }
         // The descriptor is filled once everything else is written.
         Synthetic::BuildId => build_id::write_note(config, buf),
+        Synthetic::PackageNote => notes::write_package(config, buf),
+        Synthetic::GnuProperty => buf.copy_from_slice(&lay.gnu_property),
+        Synthetic::Interp => buf.copy_from_slice(&lay.interp),
         Synthetic::DynSym => dynsym::write(config, res, lay, buf),
-        Synthetic::DynStr => buf.copy_from_slice(&t.dynstr),
+        Synthetic::GnuVersion => versions::write_versym(t, buf),
+        Synthetic::GnuVersionD => buf.copy_from_slice(&t.verdef),
+        Synthetic::GnuVersionR => buf.copy_from_slice(&t.verneed),
         Synthetic::GnuHash => buf.copy_from_slice(&t.gnu_hash),
         Synthetic::Hash => buf.copy_from_slice(&t.sysv_hash),
-        Synthetic::GnuVersion => {
-            for (i, v) in t.versym.iter().enumerate() {
-                put16(buf, i * 2, *v);
-            }
-        }
-        Synthetic::GnuVersionR => buf.copy_from_slice(&t.verneed),
-        Synthetic::GnuVersionD => buf.copy_from_slice(&t.verdef),
-        Synthetic::RelaDyn => write_rela_dyn(config, res, lay, map, buf)?,
-        Synthetic::RelrDyn => {
-            for (i, w) in lay.relr_words.iter().enumerate() {
-                put64(buf, i * 8, *w);
-            }
-        }
-        Synthetic::RelaPlt => {
-            for (i, g) in lay.scan.plt.iter().enumerate() {
-                let slot = lay.gotplt_slot(i as u32);
-                let sym = t.dynsym_index.get(g).copied().unwrap_or(0);
-                let jump_slot = DynRela {
-                    offset: slot,
-                    sym,
-                    r_type: elf::R_X86_64_JUMP_SLOT,
-                    addend: 0,
-                };
-                put_rela(buf, dyn_reloc_format(config).1, i, jump_slot);
-            }
-        }
-        Synthetic::Plt => {
-            let style = lay.plt_style;
-            style.write_header(buf, addr, lay.gotplt_addr)?;
-            for i in 0..lay.scan.plt.len() as u32 {
-                let entry = lay.plt_entry_address(i);
-                let o = (entry - addr) as usize;
-                let slot = lay.gotplt_slot(i);
-                style.write_entry(&mut buf[o..], entry, slot, addr, i)?;
-            }
-        }
-        Synthetic::IbtPlt => {
-            // Under -z retpolineplt lld makes this section for IBT inputs all the same, but
-            // its retpoline target has nothing to write there: it stays zero-filled.
-            buf.fill(0);
-            if lay.plt_style == arch::PltStyle::Ibt {
-                arch::write_ibt_lazy_plt(buf, addr, lay.gotplt_addr, lay.scan.plt.len())?;
-            }
-        }
-        Synthetic::EhFrameHdr => {
-            let eh_addr = lay.synthetic_address(Synthetic::EhFrame).unwrap_or(0);
-            let mut entries = Vec::with_capacity(lay.eh.fde_count as usize);
-            for p in &lay.eh.pieces {
-                if p.cie_out.is_none() {
-                    continue;
-                }
-                let s = &res.files[p.file as usize].sections[p.sec as usize];
-                let at = u64::from(p.in_offset) + 8;
-                let Some(r) = s.relocs.iter().find(|r| r.r_offset(LE) == at) else {
-                    continue;
-                };
-                let pc = map.symbol_address(p.file, r.r_sym(LE, false) as usize, r.r_addend(LE));
-                entries.push((pc, eh_addr + p.out_offset));
-            }
-            let bytes = eh_frame::build_eh_frame_hdr(addr, eh_addr, &mut entries)?;
-            let n = bytes.len().min(buf.len());
-            buf[..n].copy_from_slice(&bytes[..n]);
-        }
-        Synthetic::EhFrame => {
-            let base = addr;
-            // The terminator (last four bytes) stays zero.
-            buf.fill(0);
-            for p in &lay.eh.pieces {
-                let s = &res.files[p.file as usize].sections[p.sec as usize];
-                let start = p.in_offset as usize;
-                let end = start + p.size as usize;
-                let out = &mut buf[p.out_offset as usize..p.out_offset as usize + p.size as usize];
-                out.copy_from_slice(&s.data[start..end]);
-                if let Some(cie) = p.cie_out {
-                    let ptr = (p.out_offset + 4 - cie) as u32;
-                    put32(out, 4, ptr);
-                }
-                let rels = s.relocs_in(start as u64, end as u64);
-                apply_relocs(
-                    config,
-                    res,
-                    map,
-                    p.file,
-                    p.sec as usize,
-                    &rels,
-                    start as u64,
-                    out,
-                    base + p.out_offset,
-                    None,
-                )?;
-            }
-        }
-        Synthetic::Iplt => {
-            // lld writes `.iplt` entries with the PLT's entry code: their lazy parts (never
-            // taken, IRELATIVE fills the slots first) jump to the PLT's header, or to address 0
-            // when there is no PLT.
-            for i in 0..lay.scan.iplt.len() as u32 {
-                let entry = lay.iplt_entry_address(i);
-                let o = (entry - addr) as usize;
-                let slot = lay.igotplt_slot(i);
-                lay.plt_style
-                    .write_entry(&mut buf[o..], entry, slot, lay.plt_addr, i)?;
-            }
-        }
-        Synthetic::Dynamic => {
-            for (i, (tag, val)) in lay.dynamic.iter().enumerate() {
-                put64(buf, i * 16, *tag);
-                put64(buf, i * 16 + 8, *val);
-            }
-        }
-        Synthetic::Got => {
-            buf.fill(0);
-            let exe = config.output_kind == OutputKind::Executable;
-            for &(key, kind) in &lay.scan.got {
-                let Some(&slot) = lay.scan.got_slot.get(&(key, kind)) else {
-                    continue;
-                };
-                let o = slot as usize * 8;
-                let preemptible = matches!(key, SymKey::Global(g) if res.symtab.get(g).preemptible);
-                let undefined = matches!(key, SymKey::Global(g) if !res.symtab.get(g).is_defined() && !lay.scan.copy_index.contains_key(&g) && !lay.scan.canonical_plt.contains(&g));
-                match kind {
-                    GotKind::Addr if !preemptible && !undefined => {
-                        put64(buf, o, key_address(res, map, key, 0))
-                    }
-                    GotKind::TlsIe if exe && !preemptible => {
-                        let v = raw_key_address(res, map, key, 0).wrapping_sub(map.tls_tp());
-                        put64(buf, o, v);
-                    }
-                    GotKind::TlsGd if !preemptible => {
-                        if !lay.dynamic_output {
-                            // A static executable's only module is 1.
-                            put64(buf, o, 1);
-                        }
-                        let v = raw_key_address(res, map, key, 0).wrapping_sub(map.tls_start());
-                        put64(buf, o + 8, v);
-                    }
-                    GotKind::TlsLd if !lay.dynamic_output => put64(buf, o, 1),
-                    _ => {}
-                }
-            }
-        }
-        Synthetic::GotPlt => {
-            buf.fill(0);
-            let dynamic = lay.synthetic_address(Synthetic::Dynamic).unwrap_or(0);
-            put64(buf, 0, dynamic);
-            for i in 0..lay.scan.plt.len() as u32 {
-                // Lazy binding: the slot starts at the code that pushes the entry's index.
-                let entry = lay.plt_entry_address(i);
-                let v = lay.plt_style.gotplt_value(entry, lay.ibt_plt_addr, i);
-                put64(buf, 24 + i as usize * 8, v);
-            }
-        }
-        // lld 22 leaves the IFUNC slots zero: their R_X86_64_IRELATIVE's addend names the
-        // resolver, which ld.so (or a static program's startup code) calls to fill them. It
-        // writes the resolver's address there only for REL targets or --apply-dynamic-relocs.
-        Synthetic::IgotPlt => buf.fill(0),
+        Synthetic::DynStr => buf.copy_from_slice(&t.dynstr),
+        Synthetic::RelaDyn => dyn_relocs::write_rela_dyn(config, res, lay, map, buf)?,
+        Synthetic::RelrDyn => dyn_relocs::write_relr(lay, buf),
+        Synthetic::RelaPlt => dyn_relocs::write_rela_plt(config, lay, buf),
+        Synthetic::EhFrameHdr => eh_frame::write_hdr(res, lay, map, buf, addr)?,
+        Synthetic::EhFrame => eh_frame::write(config, res, lay, map, buf, addr)?,
+        Synthetic::IbtPlt => plt::write_ibt_plt(lay, buf, addr)?,
+        Synthetic::Plt => plt::write_plt(lay, buf, addr)?,
+        Synthetic::Iplt => plt::write_iplt(lay, buf, addr)?,
+        Synthetic::Dynamic => dynamic::write(&lay.dynamic, buf),
+        Synthetic::Got => got::write_got(config, res, lay, map, buf),
         Synthetic::RelroPadding => {}
-        Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
+        Synthetic::GotPlt => got::write_gotplt(lay, buf),
+        Synthetic::IgotPlt => got::write_igotplt(buf),
         Synthetic::Comment => buf.copy_from_slice(&lay.comment),
         Synthetic::DebugNames => match &lay.debug_indexes.debug_names {
             Some(names) => names.write(res, |f, i, a| lay.value_of(res, f, i, a), buf)?,
@@ -944,29 +777,7 @@ fn write_synthetic(
         Synthetic::Symtab => symtab::write(config, res, lay, buf),
         Synthetic::Strtab => buf.copy_from_slice(&lay.strtab),
         Synthetic::Shstrtab => buf.copy_from_slice(&lay.shstrtab),
-    }
-    Ok(())
-}
-
-/// `.rela.dyn`: RELATIVE relocations first, sorted by address (lld's `-z combreloc`), then the
-/// symbolic ones in scan order, then IRELATIVE (resolvers may need everything else relocated).
-fn write_rela_dyn(
-    config: &Config,
-    res: &Resolved,
-    lay: &Layout,
-    map: &dyn AddressMap,
-    buf: &mut [u8],
-) -> Result<()> {
-    if let Some(packed) = &lay.android_rela {
-        // APS2 bytes, then zeros where an earlier, longer encoding was (never shrunk).
-        buf.fill(0);
-        buf[..packed.len()].copy_from_slice(packed);
-        return Ok(());
-    }
-    let records = lay.rela_dyn_records(config, res, map);
-    let entsize = dyn_reloc_format(config).1;
-    for (i, r) in records.into_iter().enumerate() {
-        put_rela(buf, entsize, i, r);
+        Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
     }
     Ok(())
 }

@@ -90,7 +90,7 @@ fn load_starts(config: &Config, lay: &Layout) -> Vec<bool> {
     out
 }
 
-pub(super) fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
+pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     let page = config.max_page_size();
     let common_page = config.common_page_size();
     let base = config.image_base();

@@ -4,30 +4,29 @@
 
 use super::addresses::{assign_addresses, segment_class};
 use super::linker_defined::{define_synthetic_symbols, entry_address};
-use super::{DebugIndexes, EhLayout, EhPiece, EhSection, Layout};
-use crate::arch::x86_64 as arch;
+use super::{DebugIndexes, DynTables, Layout};
 use crate::code_rewrites::CodeRewrites;
-use crate::config::OutputKind;
 use crate::config::{Config, Strip};
-use crate::dyn_relocs::dyn_reloc_format;
-use crate::dyn_relocs::{encode_android_rela, encode_relr, packs_as_relr};
-use crate::eh_frame;
 use crate::emit_relocs::{emitted_reloc_target, link_reloc_sections};
+use crate::err;
 use crate::error::Result;
 use crate::icf::Folding;
 use crate::input_files::{FileId, SectionKind};
 use crate::merge;
 use crate::output_sections::{
-    Chunk, ChunkKind, OutputSection, Synthetic, RELA_SIZE, REL_SIZE, SYM_SIZE,
+    Chunk, ChunkKind, OutputSection, Synthetic, SyntheticChunk, ALLOC, RELA_SIZE, REL_SIZE,
+    SYM_SIZE, WRITE,
 };
-use crate::relocations::{target_of, GotKind, ScanResult};
+use crate::relocations::ScanResult;
 use crate::resolve::Resolved;
 use crate::section_order::SectionOrder;
 use crate::section_rules::{align_to, init_priority, is_relro, section_rank};
-use crate::symbol_table::SymKey;
 use crate::symbol_table::{SymbolDef, SymbolId};
-use crate::synthetic::{build_id, symtab};
-use crate::{bail, err};
+use crate::synthetic::dyn_relocs::{SHT_ANDROID_RELA, SHT_ANDROID_RELR};
+use crate::synthetic::{
+    build_id, comment, dyn_relocs, dynamic, dynsym, eh_frame, got, hash, interp, notes, plt,
+    symtab, versions,
+};
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, SectionHeader, Sym};
@@ -47,37 +46,6 @@ pub struct Decided<'a> {
     /// the output's `.note.gnu.property` and the PLT's shape.
     pub and_features: u32,
 }
-
-/// How many dynamic relocations go where (for `.dynamic`).
-#[derive(Clone, Copy)]
-struct DynRelocCounts {
-    /// Entries of `.rela.dyn`.
-    rela: u64,
-    /// Of those, `R_X86_64_RELATIVE` (`DT_RELACOUNT`).
-    relative: u64,
-    /// Relative relocations packed in `.relr.dyn`.
-    relr: u64,
-}
-
-/// `.note.package`'s note type (the FDO packaging metadata note).
-pub const NT_FDO_PACKAGING_METADATA: u32 = 0xcafe_1a7e;
-
-/// `SHT_ANDROID_RELR` and its dynamic tags (`--use-android-relr-tags`).
-const SHT_ANDROID_RELR: u32 = 0x6fff_ff00;
-/// `SHT_ANDROID_RELA` and its dynamic tags (`--pack-dyn-relocs=android`).
-pub const SHT_ANDROID_RELA: u32 = 0x6000_0002;
-const DT_ANDROID_RELA: u32 = 0x6000_0011;
-const DT_ANDROID_RELASZ: u32 = 0x6000_0012;
-/// gABI's `DT_RELR*` (the `object` crate does not name them).
-const DT_RELRSZ: u32 = 35;
-const DT_RELR: u32 = 36;
-const DT_RELRENT: u32 = 37;
-const DT_ANDROID_RELR: u32 = 0x6fff_e000;
-const DT_ANDROID_RELRSZ: u32 = 0x6fff_e001;
-const DT_ANDROID_RELRENT: u32 = 0x6fff_e003;
-
-/// The `.comment` string weld adds, as lld adds "Linker: LLD ...".
-pub const LINKER_COMMENT: &[u8] = b"Linker: weld 0.1.0\0";
 
 struct Builder {
     /// `--unique`: every input section gets an output section of its own.
@@ -361,7 +329,7 @@ pub fn layout(
         apply_section_order(&mut b, &order.sections);
     }
     // Which of the init/fini arrays the output has (DT_*_ARRAY tags name them).
-    let arrays_present = INIT_FINI_ARRAYS.map(|name| b.by_name.contains_key(name));
+    let arrays_present = dynamic::INIT_FINI_ARRAYS.map(|name| b.by_name.contains_key(name));
     // Output sections are created by name from here on; the cache served the loop above.
     b.last = None;
 
@@ -420,298 +388,70 @@ pub fn layout(
     }
 
     // 3. .eh_frame: keep CIEs once, FDEs whose function survives.
-    let eh = build_eh_frame(res)?;
+    let eh = eh_frame::build(res)?;
 
-    // 4. Synthetic sections, in lld's creation order.
-    let is_pic = config.is_pic();
-    let static_pie = is_pic && config.is_static;
+    // 4. Synthetic sections, in lld's creation order; each module says what its section needs.
+    let static_pie = config.is_pic() && config.is_static;
     let mut synthetic_index = HashMap::new();
-    let mut add_synth = |b: &mut Builder,
-                         name: &str,
-                         sh_type: u32,
-                         flags: u64,
-                         kind: Synthetic,
-                         size: u64,
-                         align: u64| {
-        let osec = b.osec(name, sh_type, flags);
-        let c = b.sections[osec as usize].chunks.len() as u32;
+    let mut add_synth = |b: &mut Builder, chunk: Option<SyntheticChunk>| {
+        let Some(c) = chunk else {
+            return;
+        };
+        let osec = b.osec(c.osec, c.sh_type, c.flags);
+        let index = b.sections[osec as usize].chunks.len() as u32;
         b.sections[osec as usize].chunks.push(Chunk {
-            kind: ChunkKind::Synthetic(kind),
+            kind: ChunkKind::Synthetic(c.kind),
             offset: 0,
-            size,
-            align,
+            size: c.size,
+            align: c.align,
         });
-        synthetic_index.insert(kind, (osec, c));
+        synthetic_index.insert(c.kind, (osec, index));
     };
-    let a = u64::from(elf::SHF_ALLOC);
-    let w = u64::from(elf::SHF_WRITE);
-    let x = u64::from(elf::SHF_EXECINSTR);
-
-    let build_id_size = build_id::note_size(config);
-    if build_id_size > 0 {
-        add_synth(
-            &mut b,
-            ".note.gnu.build-id",
-            elf::SHT_NOTE,
-            a,
-            Synthetic::BuildId,
-            build_id_size,
-            4,
-        );
-    }
-    if let Some(text) = &config.package_metadata {
-        // Name "FDO\0", then the text and its NUL, padded to 4 bytes.
-        let desc = align_to(text.len() as u64 + 1, 4);
-        add_synth(
-            &mut b,
-            ".note.package",
-            elf::SHT_NOTE,
-            a,
-            Synthetic::PackageNote,
-            16 + desc,
-            4,
-        );
-    }
+    add_synth(&mut b, build_id::chunk(config));
+    add_synth(&mut b, notes::package_chunk(config));
     // lld makes the merged property note after its other notes (and input notes come
     // first), so among the notes it comes last.
     let gnu_property =
         crate::cet::gnu_property_note(and_features, crate::cet::isa_needed(config, res));
-    if !gnu_property.is_empty() {
-        add_synth(
-            &mut b,
-            ".note.gnu.property",
-            elf::SHT_NOTE,
-            a,
-            Synthetic::GnuProperty,
-            gnu_property.len() as u64,
-            8,
-        );
-    }
+    add_synth(&mut b, notes::property_chunk(&gnu_property));
     let dynamic_output = crate::symbol_flags::is_dynamic(config, res);
     let has_dynamic = dynamic_output || static_pie;
     let dyn_tables = if has_dynamic {
-        crate::synthetic::dynsym::build_tables(config, res, &scan)
+        dynsym::build_tables(config, res, &scan)
     } else {
-        crate::layout::DynTables::default()
+        DynTables::default()
     };
-    let interp: Vec<u8> = match (&config.dynamic_linker, config.no_dynamic_linker) {
-        (Some(p), false) if dynamic_output && config.output_kind == OutputKind::Executable => {
-            let mut v = p.as_bytes().to_vec();
-            v.push(0);
-            v
-        }
-        _ => Vec::new(),
-    };
-    if !interp.is_empty() {
-        add_synth(
-            &mut b,
-            ".interp",
-            elf::SHT_PROGBITS,
-            a,
-            Synthetic::Interp,
-            interp.len() as u64,
-            1,
-        );
-    }
+    let interp = interp::contents(config, dynamic_output);
+    add_synth(&mut b, interp::chunk(&interp));
     if has_dynamic {
-        let nsyms = dyn_tables.dynsym.len() as u64 + 1;
-        add_synth(
-            &mut b,
-            ".dynsym",
-            elf::SHT_DYNSYM,
-            a,
-            Synthetic::DynSym,
-            nsyms * SYM_SIZE,
-            8,
-        );
-        if !dyn_tables.versym.is_empty() {
-            let size = dyn_tables.versym.len() as u64 * 2;
-            add_synth(
-                &mut b,
-                ".gnu.version",
-                elf::SHT_GNU_VERSYM,
-                a,
-                Synthetic::GnuVersion,
-                size,
-                2,
-            );
+        add_synth(&mut b, Some(dynsym::dynsym_chunk(&dyn_tables)));
+        for c in versions::chunks(&dyn_tables) {
+            add_synth(&mut b, Some(c));
         }
-        if !dyn_tables.verdef.is_empty() {
-            let size = dyn_tables.verdef.len() as u64;
-            add_synth(
-                &mut b,
-                ".gnu.version_d",
-                elf::SHT_GNU_VERDEF,
-                a,
-                Synthetic::GnuVersionD,
-                size,
-                4,
-            );
+        for c in hash::chunks(&dyn_tables) {
+            add_synth(&mut b, Some(c));
         }
-        if !dyn_tables.verneed.is_empty() {
-            let size = dyn_tables.verneed.len() as u64;
-            add_synth(
-                &mut b,
-                ".gnu.version_r",
-                elf::SHT_GNU_VERNEED,
-                a,
-                Synthetic::GnuVersionR,
-                size,
-                4,
-            );
-        }
-        if !dyn_tables.gnu_hash.is_empty() {
-            let size = dyn_tables.gnu_hash.len() as u64;
-            add_synth(
-                &mut b,
-                ".gnu.hash",
-                elf::SHT_GNU_HASH,
-                a,
-                Synthetic::GnuHash,
-                size,
-                8,
-            );
-        }
-        if !dyn_tables.sysv_hash.is_empty() {
-            let size = dyn_tables.sysv_hash.len() as u64;
-            add_synth(&mut b, ".hash", elf::SHT_HASH, a, Synthetic::Hash, size, 4);
-        }
-        let size = dyn_tables.dynstr.len() as u64;
-        add_synth(
-            &mut b,
-            ".dynstr",
-            elf::SHT_STRTAB,
-            a,
-            Synthetic::DynStr,
-            size,
-            1,
-        );
+        add_synth(&mut b, Some(dynsym::dynstr_chunk(&dyn_tables)));
     }
     // Only a dynamic output has a loader to unpack relocations: a static executable's
     // IRELATIVE relocations stay plain RELA for the C library's startup code.
     let android_rela = config.pack_dyn_relocs_android && has_dynamic;
-    let relr_count = scan
-        .dyn_relocs
-        .iter()
-        .filter(|d| packs_as_relr(config, res, d))
-        .count() as u64;
-    let rela_dyn_count = scan.dyn_relocs.len() as u64 - relr_count;
-    let relative_count = scan
-        .dyn_relocs
-        .iter()
-        .filter(|r| matches!(r.kind, crate::relocations::DynKind::Relative { .. }))
-        .count() as u64
-        - relr_count;
-    // As lld: an empty .rela.dyn is removed, dynamic output or not.
-    if rela_dyn_count > 0 || android_rela {
-        // Android's packed format is sized once addresses are known (`size_packed_relocs`).
-        let (rel_type, entsize, dyn_name, _) = dyn_reloc_format(config);
-        let (sh_type, size) = if android_rela {
-            (SHT_ANDROID_RELA, 0)
-        } else {
-            (rel_type, rela_dyn_count * entsize)
-        };
-        add_synth(&mut b, dyn_name, sh_type, a, Synthetic::RelaDyn, size, 8);
-    }
-    if relr_count > 0 {
-        // Sized once addresses are known (`size_packed_relocs`); at most one word per relocation.
-        let sh_type = if config.use_android_relr_tags {
-            SHT_ANDROID_RELR
-        } else {
-            elf::SHT_RELR
-        };
-        add_synth(
-            &mut b,
-            ".relr.dyn",
-            sh_type,
-            a,
-            Synthetic::RelrDyn,
-            relr_count * 8,
-            8,
-        );
-    }
-    if !scan.plt.is_empty() {
-        let (rel_type, entsize, _, plt_name) = dyn_reloc_format(config);
-        let size = scan.plt.len() as u64 * entsize;
-        let flags = a | u64::from(elf::SHF_INFO_LINK);
-        add_synth(
-            &mut b,
-            plt_name,
-            rel_type,
-            flags,
-            Synthetic::RelaPlt,
-            size,
-            8,
-        );
-    }
-    if config.eh_frame_hdr && eh.size > 0 {
-        let size = 12 + 8 * eh.fde_count;
-        add_synth(
-            &mut b,
-            ".eh_frame_hdr",
-            elf::SHT_PROGBITS,
-            a,
-            Synthetic::EhFrameHdr,
-            size,
-            4,
-        );
-    }
-    if eh.size > 0 {
-        add_synth(
-            &mut b,
-            ".eh_frame",
-            elf::SHT_PROGBITS,
-            a,
-            Synthetic::EhFrame,
-            eh.size,
-            8,
-        );
-    }
-    // With IBT claimed, lld splits the PLT in two: the lazy halves in a `.plt` of their own,
-    // made first, and the entries calls go to in `.plt.sec`. lld does so even under
-    // `-z retpolineplt`, whose PLT then goes to `.plt.sec` and leaves `.plt` zero-filled.
-    let style = plt_style(config, and_features);
-    let ibt_sections = and_features & elf::GNU_PROPERTY_X86_FEATURE_1_IBT != 0;
-    if ibt_sections && !scan.plt.is_empty() {
-        let size = 16 + scan.plt.len() as u64 * style.entry_size();
-        add_synth(
-            &mut b,
-            ".plt",
-            elf::SHT_PROGBITS,
-            a | x,
-            Synthetic::IbtPlt,
-            size,
-            16,
-        );
-    }
-    // The retpoline `.iplt` entries jump into the PLT's header, so it exists for them alone.
-    if !scan.plt.is_empty() || (config.z.retpolineplt && !scan.iplt.is_empty()) {
-        let size = style.header_size() + scan.plt.len() as u64 * style.entry_size();
-        add_synth(
-            &mut b,
-            if ibt_sections { ".plt.sec" } else { ".plt" },
-            elf::SHT_PROGBITS,
-            a | x,
-            Synthetic::Plt,
-            size,
-            16,
-        );
-    }
-    if !scan.iplt.is_empty() {
-        let size = scan.iplt.len() as u64 * style.entry_size();
-        add_synth(
-            &mut b,
-            ".iplt",
-            elf::SHT_PROGBITS,
-            a | x,
-            Synthetic::Iplt,
-            size,
-            16,
-        );
-    }
+    let counts = dyn_relocs::counts(config, res, &scan);
+    add_synth(
+        &mut b,
+        dyn_relocs::rela_dyn_chunk(config, counts, android_rela),
+    );
+    add_synth(&mut b, dyn_relocs::relr_chunk(config, counts));
+    add_synth(&mut b, dyn_relocs::rela_plt_chunk(config, &scan));
+    add_synth(&mut b, eh_frame::hdr_chunk(config, &eh));
+    add_synth(&mut b, eh_frame::chunk(&eh));
+    let style = plt::style(config, and_features);
+    add_synth(&mut b, plt::ibt_plt_chunk(&scan, style, and_features));
+    add_synth(&mut b, plt::plt_chunk(config, &scan, style, and_features));
+    add_synth(&mut b, plt::iplt_chunk(&scan, style));
     // The tag list's length is fixed now; values are filled after addresses are assigned.
     let dynamic = if has_dynamic {
-        dynamic_tags(
+        dynamic::tags(
             config,
             res,
             &dyn_tables,
@@ -719,39 +459,15 @@ pub fn layout(
             arrays_present,
             &|_| Some((0, 0)),
             &|_| None,
-            DynRelocCounts {
-                rela: rela_dyn_count,
-                relative: relative_count,
-                relr: relr_count,
-            },
+            counts,
         )
     } else {
         Vec::new()
     };
     if has_dynamic {
-        let size = dynamic.len() as u64 * 16;
-        add_synth(
-            &mut b,
-            ".dynamic",
-            elf::SHT_DYNAMIC,
-            if config.z.rodynamic { a } else { a | w },
-            Synthetic::Dynamic,
-            size,
-            8,
-        );
+        add_synth(&mut b, Some(dynamic::chunk(config, dynamic.len())));
     }
-    if scan.got_slots > 0 {
-        let size = u64::from(scan.got_slots) * 8;
-        add_synth(
-            &mut b,
-            ".got",
-            elf::SHT_PROGBITS,
-            a | w,
-            Synthetic::Got,
-            size,
-            8,
-        );
-    }
+    add_synth(&mut b, got::got_chunk(&scan));
     // As lld: without a RELRO section there is no PT_GNU_RELRO, so nothing to pad.
     let has_relro = b
         .sections
@@ -760,45 +476,18 @@ pub fn layout(
     if config.z.relro && has_relro {
         add_synth(
             &mut b,
-            ".relro_padding",
-            elf::SHT_NOBITS,
-            a | w,
-            Synthetic::RelroPadding,
-            0,
-            1,
+            Some(SyntheticChunk {
+                kind: Synthetic::RelroPadding,
+                osec: ".relro_padding",
+                sh_type: elf::SHT_NOBITS,
+                flags: ALLOC | WRITE,
+                size: 0,
+                align: 1,
+            }),
         );
     }
-    // .got.plt: three reserved words, one slot per PLT entry, then one per IPLT entry. lld
-    // creates the reserved words whenever something needs a GOT base or a PLT exists; the
-    // IPLT's slots alone (a static program without GOT-relative references) do without them.
-    let needs_gotplt =
-        // needs_got_base reads every relocation: asked last.
-        !scan.plt.is_empty() || needs_got_base(res);
-    if needs_gotplt {
-        let size = 24 + scan.plt.len() as u64 * 8;
-        add_synth(
-            &mut b,
-            ".got.plt",
-            elf::SHT_PROGBITS,
-            a | w,
-            Synthetic::GotPlt,
-            size,
-            8,
-        );
-    }
-    // IFUNC slots are a piece of their own after the PLT slots (lld's .igot.plt).
-    if !scan.iplt.is_empty() {
-        let size = scan.iplt.len() as u64 * 8;
-        add_synth(
-            &mut b,
-            ".got.plt",
-            elf::SHT_PROGBITS,
-            a | w,
-            Synthetic::IgotPlt,
-            size,
-            8,
-        );
-    }
+    add_synth(&mut b, got::gotplt_chunk(res, &scan));
+    add_synth(&mut b, got::igotplt_chunk(&scan));
     // Copy relocations reserve room for shared data the executable refers to directly: one
     // section per copied definition, as lld makes them, so that addresses match lld's. lld
     // creates them walking its symbol table (symbol id order here); a definition reached
@@ -838,7 +527,7 @@ pub fn layout(
             copy_groups.push(vec![g]);
             let (size, align) = crate::symbol_flags::shared_symbol_size_align(res, g);
             let name = if relro { ".bss.rel.ro" } else { ".bss" };
-            let osec = b.osec(name, elf::SHT_NOBITS, a | w);
+            let osec = b.osec(name, elf::SHT_NOBITS, ALLOC | WRITE);
             let chunks = &mut b.sections[osec as usize].chunks;
             copy_chunk.push((osec, chunks.len() as u32));
             chunks.push(Chunk {
@@ -865,7 +554,7 @@ pub fn layout(
     // (.bss, number of commons): the chunks already there move up behind the commons.
     let mut commons_shift = None;
     if !commons.is_empty() {
-        let osec = b.osec(".bss", elf::SHT_NOBITS, a | w);
+        let osec = b.osec(".bss", elf::SHT_NOBITS, ALLOC | WRITE);
         commons_shift = Some((osec, commons.len() as u32));
         let chunks = commons.iter().map(|&(id, size, align)| Chunk {
             kind: ChunkKind::Common(id),
@@ -892,65 +581,15 @@ pub fn layout(
             }
         }
     }
-    let mut comment = LINKER_COMMENT.to_vec();
-    let mut seen_comments: hashbrown::HashSet<&[u8]> = hashbrown::HashSet::new();
-    seen_comments.insert(LINKER_COMMENT);
-    for f in &res.files {
-        for s in &f.sections {
-            if s.kind == SectionKind::Comment {
-                for piece in s.data.split_inclusive(|&c| c == 0) {
-                    if piece.len() > 1 && seen_comments.insert(piece) {
-                        comment.extend_from_slice(piece);
-                        if piece.last() != Some(&0) {
-                            comment.push(0);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    if config.z.section_header {
-        add_synth(
-            &mut b,
-            ".comment",
-            elf::SHT_PROGBITS,
-            u64::from(elf::SHF_MERGE | elf::SHF_STRINGS),
-            Synthetic::Comment,
-            comment.len() as u64,
-            1,
-        );
-    }
+    let comment = comment::contents(res);
+    add_synth(&mut b, comment::chunk(config, &comment));
     // lld adds the indexes after its other linker-made sections, so they follow the debug
     // sections (`.debug_names` first).
-    if let Some(names) = debug_indexes
-        .debug_names
-        .as_ref()
-        .filter(|_| config.z.section_header)
-    {
-        add_synth(
-            &mut b,
-            ".debug_names",
-            elf::SHT_PROGBITS,
-            0,
-            Synthetic::DebugNames,
-            names.size(),
-            4,
-        );
+    if let Some(names) = &debug_indexes.debug_names {
+        add_synth(&mut b, names.chunk(config));
     }
-    if let Some(index) = debug_indexes
-        .gdb_index
-        .as_ref()
-        .filter(|_| config.z.section_header)
-    {
-        add_synth(
-            &mut b,
-            ".gdb_index",
-            elf::SHT_PROGBITS,
-            0,
-            Synthetic::GdbIndex,
-            index.size(),
-            1,
-        );
+    if let Some(index) = &debug_indexes.gdb_index {
+        add_synth(&mut b, index.chunk(config));
     }
     if let Some(&(os, _)) = synthetic_index.get(&Synthetic::Comment) {
         b.sections[os as usize].entsize = 1;
@@ -1218,8 +857,8 @@ pub fn layout(
         comment,
         gnu_property,
         dynamic,
-        rela_dyn_count,
-        relative_count,
+        rela_dyn_count: counts.rela,
+        relative_count: counts.relative,
         relr: Vec::new(),
         relr_words: Vec::new(),
         android_rela: None,
@@ -1239,8 +878,8 @@ pub fn layout(
     let _ = nfiles;
     assign_addresses(config, &mut lay)?;
     lay.fill_addresses(res);
-    if relr_count > 0 || android_rela {
-        size_packed_relocs(config, res, &mut lay, android_rela)?;
+    if counts.relr > 0 || android_rela {
+        dyn_relocs::size_packed_relocs(config, res, &mut lay, android_rela)?;
     }
     define_synthetic_symbols(config, res, &mut lay)?;
     // lld refuses impossible compression requests before it looks for the entry point.
@@ -1269,7 +908,7 @@ pub fn layout(
             Some((addr, size))
         };
         let sym = |n: &[u8]| res.symtab.lookup(n).map(|id| lay.global_value[id as usize]);
-        let tags = dynamic_tags(
+        let tags = dynamic::tags(
             config,
             res,
             &lay.dyn_tables,
@@ -1277,7 +916,7 @@ pub fn layout(
             arrays_present,
             &synth,
             &sym,
-            DynRelocCounts {
+            dyn_relocs::DynRelocCounts {
                 rela: lay.rela_dyn_count,
                 relative: lay.relative_count,
                 relr: lay.relr.len() as u64,
@@ -1355,479 +994,4 @@ fn mark_live_pieces(
             mark(piece_of(file, index as usize, 0));
         }
     }
-}
-
-/// The packed tables' sizes (`.relr.dyn`, and `.rela.dyn` in Android's format) depend on the
-/// addresses they encode, and those addresses move with the sizes: lay out again until both
-/// encodings fit. As lld, a table never shrinks once it has grown (a shorter encoding is
-/// padded: empty RELR bitmaps, zero bytes after APS2), so this ends.
-fn size_packed_relocs(
-    config: &Config,
-    res: &Resolved,
-    lay: &mut Layout,
-    android_rela: bool,
-) -> Result<()> {
-    let relr_os = lay.synthetic_index.get(&Synthetic::RelrDyn).map(|x| x.0);
-    let rela_os = lay
-        .synthetic_index
-        .get(&Synthetic::RelaDyn)
-        .map(|x| x.0)
-        .filter(|_| android_rela);
-    let mut rounds = 0;
-    loop {
-        let first_round = rounds == 0;
-        // A size fits if it is exact, or (after the first round) larger than needed.
-        let fits = |need: u64, have: u64| need == have || (!first_round && need < have);
-        let mut ok = true;
-        let mut places: Vec<u64> = lay
-            .scan
-            .dyn_relocs
-            .iter()
-            .filter(|d| packs_as_relr(config, res, d))
-            .map(|d| lay.dyn_place_address(d.place))
-            .collect();
-        places.sort_unstable();
-        let words = encode_relr(&places);
-        if let Some(os) = relr_os {
-            let (need, have) = (words.len() as u64 * 8, lay.sections[os as usize].size);
-            if !fits(need, have) {
-                ok = false;
-                lay.sections[os as usize].set_synthetic_size(need);
-            }
-        }
-        let mut packed = None;
-        if let Some(os) = rela_os {
-            let records = lay.rela_dyn_records(config, res, &lay.address_map(res));
-            let bytes = encode_android_rela(&records);
-            let (need, have) = (bytes.len() as u64, lay.sections[os as usize].size);
-            if !fits(need, have) {
-                ok = false;
-                lay.sections[os as usize].set_synthetic_size(need);
-            }
-            packed = Some(bytes);
-        }
-        if ok {
-            let mut words = words;
-            if let Some(os) = relr_os {
-                // An odd word without bits relocates nothing.
-                words.resize((lay.sections[os as usize].size / 8) as usize, 1);
-            }
-            lay.relr = places;
-            lay.relr_words = words;
-            lay.android_rela = packed;
-            return Ok(());
-        }
-        rounds += 1;
-        if rounds > 32 {
-            bail!("internal error: the packed dynamic relocations' size does not converge");
-        }
-        assign_addresses(config, lay)?;
-        lay.fill_addresses(res);
-    }
-}
-
-fn needs_got_base(res: &Resolved) -> bool {
-    if res
-        .symtab
-        .lookup(b"_GLOBAL_OFFSET_TABLE_")
-        .is_some_and(|id| res.symtab.get(id).referenced)
-    {
-        return true;
-    }
-    for f in &res.files {
-        for s in &f.sections {
-            if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) {
-                continue;
-            }
-            for r in s.relocs {
-                match r.r_type(LE, false) {
-                    elf::R_X86_64_GOTPC32
-                    | elf::R_X86_64_GOTPC64
-                    | elf::R_X86_64_GOTOFF64
-                    | elf::R_X86_64_GOT32
-                    | elf::R_X86_64_GOT64
-                    | elf::R_X86_64_GOTPC32_TLSDESC => return true,
-                    _ => {}
-                }
-            }
-        }
-    }
-    false
-}
-
-/// lld's PLT layout for this link: retpolines when asked for, else IBT when the output claims it.
-fn plt_style(config: &Config, and_features: u32) -> arch::PltStyle {
-    arch::PltStyle::choose(
-        config.z.retpolineplt,
-        config.z.now,
-        and_features & elf::GNU_PROPERTY_X86_FEATURE_1_IBT != 0,
-    )
-}
-
-/// The merged `.note.gnu.property`: the AND of every object's x86 feature bits (IBT, SHSTK) as
-/// `cet::read_security_notes` computed it (with `-z force-ibt` and `-z shstk`), as lld emits
-/// it; absent when the result is zero.
-/// Splits every `.eh_frame` input, drops FDEs of discarded functions and deduplicates CIEs. The
-/// output follows lld: each CIE followed by its FDEs, then one zero terminator.
-fn build_eh_frame(res: &Resolved) -> Result<EhLayout> {
-    type CieKey = (&'static [u8], Vec<(u32, Option<SymKey>, i64)>);
-    let mut eh = EhLayout::default();
-    let mut cie_ids: HashMap<CieKey, usize> = HashMap::new();
-    // For each distinct CIE: its first record, and the FDEs that use it (indices into `pieces`).
-    let mut cies: Vec<(u32, Vec<u32>)> = Vec::new();
-    for (fi, f) in res.files.iter().enumerate() {
-        let fid = fi as FileId;
-        for (si, s) in f.sections.iter().enumerate() {
-            if s.kind != SectionKind::EhFrame {
-                continue;
-            }
-            let records = eh_frame::split_eh_frame(s.data).map_err(|e| {
-                e.into_error(&format!("{}:(.eh_frame)", f.name), |off| {
-                    format!("{}:(.eh_frame+0x{off:x})", f.name)
-                })
-            })?;
-            let mut sec = EhSection {
-                out_start: 0,
-                pieces: Vec::new(),
-            };
-            let mut local_cies: HashMap<u32, usize> = HashMap::new();
-            for rec in records {
-                let start = rec.offset as usize;
-                let end = start + rec.size as usize;
-                let rels = s.relocs_in(start as u64, end as u64);
-                match rec.kind {
-                    eh_frame::EhRecordKind::Cie => {
-                        let key_rels: Vec<(u32, Option<SymKey>, i64)> = rels
-                            .iter()
-                            .map(|r| {
-                                let sym = r.r_sym(LE, false) as usize;
-                                let k = if sym == 0 {
-                                    None
-                                } else {
-                                    Some(target_of(res, fid, sym).key)
-                                };
-                                ((r.r_offset(LE) - start as u64) as u32, k, r.r_addend(LE))
-                            })
-                            .collect();
-                        let key = (&s.data[start..end], key_rels);
-                        let id = match cie_ids.get(&key) {
-                            Some(&id) => id,
-                            None => {
-                                let idx = eh.pieces.len() as u32;
-                                eh.pieces.push(EhPiece {
-                                    file: fid,
-                                    sec: si as u32,
-                                    in_offset: rec.offset,
-                                    size: rec.size,
-                                    out_offset: 0,
-                                    cie_out: None,
-                                });
-                                let id = cies.len();
-                                cies.push((idx, Vec::new()));
-                                cie_ids.insert(key, id);
-                                id
-                            }
-                        };
-                        local_cies.insert(rec.offset, id);
-                        sec.pieces.push(cies[id].0);
-                    }
-                    eh_frame::EhRecordKind::Fde { cie_offset } => {
-                        // The FDE's relocation at pc_begin names its function.
-                        let Some(first) = rels.iter().find(|r| r.r_offset(LE) == start as u64 + 8)
-                        else {
-                            continue;
-                        };
-                        if !fde_target_alive(res, fid, first.r_sym(LE, false) as usize) {
-                            continue;
-                        }
-                        let Some(&cie) = local_cies.get(&cie_offset) else {
-                            bail!(
-                                "{}:(.eh_frame+0x{:x}): FDE refers to an invalid CIE",
-                                f.name,
-                                rec.offset
-                            );
-                        };
-                        let idx = eh.pieces.len() as u32;
-                        eh.pieces.push(EhPiece {
-                            file: fid,
-                            sec: si as u32,
-                            in_offset: rec.offset,
-                            size: rec.size,
-                            out_offset: 0,
-                            cie_out: Some(0),
-                        });
-                        cies[cie].1.push(idx);
-                        sec.pieces.push(idx);
-                        eh.fde_count += 1;
-                    }
-                }
-            }
-            eh.sections.insert((fid, si as u32), sec);
-        }
-    }
-    let mut out = 0u64;
-    for (cie, fdes) in &cies {
-        let cie_out = out;
-        eh.pieces[*cie as usize].out_offset = out;
-        out += u64::from(eh.pieces[*cie as usize].size);
-        for &fde in fdes {
-            let p = &mut eh.pieces[fde as usize];
-            p.out_offset = out;
-            p.cie_out = Some(cie_out);
-            out += u64::from(p.size);
-        }
-    }
-    // Pieces of FDEs that were dropped never got here; CIE pieces shared across sections are
-    // referenced from each section's list, so a section's list is not sorted by output offset.
-    eh.size = if out == 0 { 0 } else { out + 4 };
-    Ok(eh)
-}
-
-fn fde_target_alive(res: &Resolved, file: FileId, sym: usize) -> bool {
-    let (df, di) = match res.global_of(file, sym) {
-        Some(g) => match res.symtab.get(g).def {
-            SymbolDef::Defined { file, index } => (file, index as usize),
-            _ => return false,
-        },
-        None => (file, sym),
-    };
-    let f = &res.files[df as usize];
-    let Some(s) = f.symbols.get(di) else {
-        return false;
-    };
-    let Some(shndx) = f.sym_section(di) else {
-        return s.st_shndx(LE) == elf::SHN_ABS;
-    };
-    matches!(
-        f.sections[shndx].kind,
-        SectionKind::Regular | SectionKind::Merge
-    )
-}
-
-/// The init/fini array output sections, in the order of [`dynamic_tags`]'s `arrays_present`.
-const INIT_FINI_ARRAYS: [&str; 3] = [".preinit_array", ".init_array", ".fini_array"];
-
-/// The `.dynamic` tags in lld's order. `arrays_present` says which of [`INIT_FINI_ARRAYS`] the
-/// output has. `synth` gives a synthetic chunk's address and size,
-/// `osec` an output section's, `sym` a defined symbol's value; during layout they are dummies
-/// (only the number of tags matters then).
-#[allow(clippy::too_many_arguments)]
-fn dynamic_tags(
-    config: &Config,
-    res: &Resolved,
-    t: &crate::layout::DynTables,
-    scan: &ScanResult,
-    arrays_present: [bool; 3],
-    synth: &dyn Fn(Synthetic) -> Option<(u64, u64)>,
-    sym: &dyn Fn(&[u8]) -> Option<u64>,
-    counts: DynRelocCounts,
-) -> Vec<(u64, u64)> {
-    let mut v: Vec<(u64, u64)> = Vec::new();
-    let mut tag = |k: u32, val: u64| v.push((u64::from(k), val));
-    // lld's order: filters, the run path, the needed libraries, the soname.
-    for &n in &t.filters {
-        tag(elf::DT_FILTER, u64::from(n));
-    }
-    for &n in &t.auxiliaries {
-        tag(elf::DT_AUXILIARY, u64::from(n));
-    }
-    if let Some(rp) = t.runpath {
-        tag(
-            if config.enable_new_dtags {
-                elf::DT_RUNPATH
-            } else {
-                elf::DT_RPATH
-            },
-            u64::from(rp),
-        );
-    }
-    for &n in &t.needed {
-        tag(elf::DT_NEEDED, u64::from(n));
-    }
-    if let Some(so) = t.soname {
-        tag(elf::DT_SONAME, u64::from(so));
-    }
-    if let Some(a) = t.audit {
-        tag(crate::shared_files::DT_AUDIT, u64::from(a));
-    }
-    if let Some(a) = t.depaudit {
-        tag(crate::shared_files::DT_DEPAUDIT, u64::from(a));
-    }
-    let exe = config.output_kind == OutputKind::Executable;
-    let mut flags = 0u64;
-    let mut flags1 = 0u64;
-    if config.z.now {
-        flags |= u64::from(elf::DF_BIND_NOW);
-        flags1 |= u64::from(elf::DF_1_NOW);
-    }
-    if config.z.origin {
-        flags |= u64::from(elf::DF_ORIGIN);
-        flags1 |= u64::from(elf::DF_1_ORIGIN);
-    }
-    if config.bsymbolic && !exe {
-        flags |= u64::from(elf::DF_SYMBOLIC);
-    }
-    if !config.z.text {
-        flags |= u64::from(elf::DF_TEXTREL);
-    }
-    // A shared object using initial-exec TLS needs static TLS space (lld's hasTlsIe).
-    if config.output_kind == OutputKind::SharedObject
-        && scan.got.iter().any(|&(_, k)| k == GotKind::TlsIe)
-    {
-        flags |= u64::from(elf::DF_STATIC_TLS);
-    }
-    for (on, bit) in [
-        (config.z.global, elf::DF_1_GLOBAL),
-        (config.z.initfirst, elf::DF_1_INITFIRST),
-        (config.z.interpose, elf::DF_1_INTERPOSE),
-        (config.z.nodefaultlib, elf::DF_1_NODEFLIB),
-    ] {
-        if on {
-            flags1 |= u64::from(bit);
-        }
-    }
-    if config.z.nodelete {
-        flags1 |= u64::from(elf::DF_1_NODELETE);
-    }
-    if config.z.nodlopen {
-        flags1 |= u64::from(elf::DF_1_NOOPEN);
-    }
-    if config.z.nodump {
-        flags1 |= u64::from(elf::DF_1_NODUMP);
-    }
-    if exe && config.pie {
-        flags1 |= u64::from(elf::DF_1_PIE);
-    }
-    if flags != 0 {
-        tag(elf::DT_FLAGS, flags);
-    }
-    if flags1 != 0 {
-        tag(elf::DT_FLAGS_1, flags1);
-    }
-    if exe && !config.z.rodynamic {
-        tag(elf::DT_DEBUG, 0);
-    }
-    if let Some((addr, size)) = synth(Synthetic::RelaDyn).filter(|_| counts.rela > 0) {
-        if config.pack_dyn_relocs_android {
-            // As lld: the packed table's own tags, the entry size still, no count.
-            tag(DT_ANDROID_RELA, addr);
-            tag(DT_ANDROID_RELASZ, size);
-            tag(elf::DT_RELAENT, RELA_SIZE);
-        } else if config.z.rel {
-            tag(elf::DT_REL, addr);
-            tag(elf::DT_RELSZ, size);
-            tag(elf::DT_RELENT, REL_SIZE);
-            if counts.relative > 0 {
-                tag(elf::DT_RELCOUNT, counts.relative);
-            }
-        } else {
-            tag(elf::DT_RELA, addr);
-            tag(elf::DT_RELASZ, size);
-            tag(elf::DT_RELAENT, RELA_SIZE);
-            if counts.relative > 0 {
-                tag(elf::DT_RELACOUNT, counts.relative);
-            }
-        }
-    }
-    if let Some((addr, size)) = synth(Synthetic::RelrDyn).filter(|_| counts.relr > 0) {
-        let (relr, relrsz, relrent) = if config.use_android_relr_tags {
-            (DT_ANDROID_RELR, DT_ANDROID_RELRSZ, DT_ANDROID_RELRENT)
-        } else {
-            (DT_RELR, DT_RELRSZ, DT_RELRENT)
-        };
-        tag(relr, addr);
-        tag(relrsz, size);
-        tag(relrent, 8);
-    }
-    if !scan.plt.is_empty() {
-        let (addr, size) = synth(Synthetic::RelaPlt).unwrap_or((0, 0));
-        tag(elf::DT_JMPREL, addr);
-        tag(elf::DT_PLTRELSZ, size);
-        tag(elf::DT_PLTGOT, synth(Synthetic::GotPlt).map_or(0, |x| x.0));
-        let format = if config.z.rel {
-            elf::DT_REL
-        } else {
-            elf::DT_RELA
-        };
-        tag(elf::DT_PLTREL, u64::from(format));
-    }
-    tag(elf::DT_SYMTAB, synth(Synthetic::DynSym).map_or(0, |x| x.0));
-    tag(elf::DT_SYMENT, SYM_SIZE);
-    tag(elf::DT_STRTAB, synth(Synthetic::DynStr).map_or(0, |x| x.0));
-    tag(elf::DT_STRSZ, t.dynstr.len() as u64);
-    if !config.z.text {
-        tag(elf::DT_TEXTREL, 0);
-    }
-    if !t.gnu_hash.is_empty() {
-        tag(
-            elf::DT_GNU_HASH,
-            synth(Synthetic::GnuHash).map_or(0, |x| x.0),
-        );
-    }
-    if !t.sysv_hash.is_empty() {
-        tag(elf::DT_HASH, synth(Synthetic::Hash).map_or(0, |x| x.0));
-    }
-    let arrays = [
-        (
-            ".preinit_array",
-            elf::DT_PREINIT_ARRAY,
-            elf::DT_PREINIT_ARRAYSZ,
-        ),
-        (".init_array", elf::DT_INIT_ARRAY, elf::DT_INIT_ARRAYSZ),
-        (".fini_array", elf::DT_FINI_ARRAY, elf::DT_FINI_ARRAYSZ),
-    ];
-    for ((name, at, sz), present) in arrays.into_iter().zip(arrays_present) {
-        if name == ".preinit_array" && !exe {
-            continue;
-        }
-        if present {
-            let (addr, size) = synth_osec(synth, name);
-            tag(at, addr);
-            tag(sz, size);
-        }
-    }
-    let defined = |n: &[u8]| {
-        res.symtab
-            .lookup(n)
-            .is_some_and(|id| res.symtab.get(id).is_defined())
-    };
-    if defined(config.init.as_bytes()) {
-        tag(elf::DT_INIT, sym(config.init.as_bytes()).unwrap_or(0));
-    }
-    if defined(config.fini.as_bytes()) {
-        tag(elf::DT_FINI, sym(config.fini.as_bytes()).unwrap_or(0));
-    }
-    if !t.versym.is_empty() {
-        tag(
-            elf::DT_VERSYM,
-            synth(Synthetic::GnuVersion).map_or(0, |x| x.0),
-        );
-    }
-    if !t.verdef.is_empty() {
-        tag(
-            elf::DT_VERDEF,
-            synth(Synthetic::GnuVersionD).map_or(0, |x| x.0),
-        );
-        tag(elf::DT_VERDEFNUM, u64::from(t.verdef_count));
-    }
-    if !t.verneed.is_empty() {
-        tag(
-            elf::DT_VERNEED,
-            synth(Synthetic::GnuVersionR).map_or(0, |x| x.0),
-        );
-        tag(elf::DT_VERNEEDNUM, u64::from(t.verneed_count));
-    }
-    tag(elf::DT_NULL, 0);
-    v
-}
-
-/// Output sections are looked up through the same closure by a pseudo-kind: the caller's
-/// closure for `Synthetic::Comment` is never asked for arrays, so arrays use a separate path.
-fn synth_osec(synth: &dyn Fn(Synthetic) -> Option<(u64, u64)>, name: &str) -> (u64, u64) {
-    let kind = match name {
-        ".preinit_array" => Synthetic::PreinitArray,
-        ".init_array" => Synthetic::InitArray,
-        _ => Synthetic::FiniArray,
-    };
-    synth(kind).unwrap_or((0, 0))
 }

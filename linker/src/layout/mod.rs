@@ -12,8 +12,6 @@ pub mod linker_defined;
 
 use crate::arch::x86_64 as arch;
 use crate::code_rewrites::CodeRewrites;
-use crate::config::Config;
-use crate::dyn_relocs::rela_dyn_records;
 use crate::input_files::{FileId, SectionKind};
 use crate::merge;
 use crate::output_sections::{ChunkKind, OutputSection, Segment, Synthetic, SHDR_SIZE};
@@ -174,25 +172,6 @@ pub struct SymtabIndex {
 }
 
 impl Layout {
-    /// `.rela.dyn`'s records in lld's order, at this layout's addresses.
-    pub fn rela_dyn_records(
-        &self,
-        config: &Config,
-        res: &Resolved,
-        map: &dyn AddressMap,
-    ) -> Vec<crate::dyn_relocs::DynRela> {
-        let place = |p| self.dyn_place_address(p);
-        rela_dyn_records(
-            config,
-            res,
-            &self.scan.dyn_relocs,
-            &place,
-            &self.dyn_tables.dynsym_index,
-            map,
-        )
-    }
-
-    /// Address of the `.got.plt` slot of IPLT entry `i` (after the PLT entries' slots).
     /// The address a dynamic relocation applies to.
     pub fn dyn_place_address(&self, place: crate::relocations::Place) -> u64 {
         use crate::relocations::Place;
@@ -222,6 +201,7 @@ impl Layout {
         self.gotplt_addr + 24 + u64::from(i) * 8
     }
 
+    /// Address of the `.got.plt` slot of IPLT entry `i` (after the PLT entries' slots).
     pub fn igotplt_slot(&self, i: u32) -> u64 {
         self.synthetic_address(Synthetic::IgotPlt).unwrap_or(0) + u64::from(i) * 8
     }
@@ -277,7 +257,7 @@ impl Layout {
         Some((s.offset + ch.offset, ch.size))
     }
 
-    fn fill_addresses(&mut self, res: &Resolved) {
+    pub fn fill_addresses(&mut self, res: &Resolved) {
         let mut merged_addr = vec![0u64; self.merged.len()];
         for os in &self.sections {
             for c in &os.chunks {

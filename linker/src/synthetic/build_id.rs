@@ -3,6 +3,7 @@
 //! byte of the output exists, the digest is computed over the image and stored in its place.
 
 use crate::config::{BuildId, Config};
+use crate::output_sections::{Synthetic, SyntheticChunk, ALLOC};
 use object::elf;
 use rayon::prelude::*;
 
@@ -90,4 +91,17 @@ fn digest(config: &Config, image: &[u8]) -> Option<Vec<u8>> {
         BuildId::None => return None,
     };
     Some(digest)
+}
+
+/// The note's chunk, when the output has a build ID.
+pub fn chunk(config: &Config) -> Option<SyntheticChunk> {
+    let size = note_size(config);
+    (size > 0).then_some(SyntheticChunk {
+        kind: Synthetic::BuildId,
+        osec: ".note.gnu.build-id",
+        sh_type: elf::SHT_NOTE,
+        flags: ALLOC,
+        size,
+        align: 4,
+    })
 }

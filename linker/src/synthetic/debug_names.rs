@@ -43,6 +43,7 @@
 use crate::config::{Config, Strip};
 use crate::error::Result;
 use crate::input_files::{FileId, InputSection, ObjectFile, SectionKind};
+use crate::output_sections::{Synthetic, SyntheticChunk};
 use crate::resolve::Resolved;
 use crate::{bail, err};
 use object::read::elf::{Rela, Sym};
@@ -1052,6 +1053,20 @@ impl DebugNames {
             buf[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
         }
         Ok(())
+    }
+}
+
+impl DebugNames {
+    /// The section's chunk (none under `-z nosectionheader`).
+    pub fn chunk(&self, config: &Config) -> Option<SyntheticChunk> {
+        config.z.section_header.then_some(SyntheticChunk {
+            kind: Synthetic::DebugNames,
+            osec: ".debug_names",
+            sh_type: object::elf::SHT_PROGBITS,
+            flags: 0,
+            size: self.size(),
+            align: 4,
+        })
     }
 }
 

@@ -6,7 +6,7 @@ use super::hash::{build_gnu_hash, build_sysv_hash, gnu_hash};
 use super::versions::build_versions;
 use crate::config::{Config, HashStyle, OutputKind};
 use crate::layout::{DynTables, Layout, SymtabEntry};
-use crate::output_sections::{put16, put32, put64, SYM_SIZE};
+use crate::output_sections::{put16, put32, put64, Synthetic, SyntheticChunk, ALLOC, SYM_SIZE};
 use crate::relocations::ScanResult;
 use crate::resolve::Resolved;
 use crate::symbol_table::{SymKey, SymbolDef, SymbolId};
@@ -170,5 +170,29 @@ pub fn write(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
         put16(buf, o + 6, shndx);
         put64(buf, o + 8, value);
         put64(buf, o + 16, if shndx == elf::SHN_UNDEF { 0 } else { size });
+    }
+}
+
+/// `.dynsym`'s chunk: the null symbol, then the tables' symbols.
+pub fn dynsym_chunk(t: &DynTables) -> SyntheticChunk {
+    SyntheticChunk {
+        kind: Synthetic::DynSym,
+        osec: ".dynsym",
+        sh_type: elf::SHT_DYNSYM,
+        flags: ALLOC,
+        size: (t.dynsym.len() as u64 + 1) * SYM_SIZE,
+        align: 8,
+    }
+}
+
+/// `.dynstr`'s chunk.
+pub fn dynstr_chunk(t: &DynTables) -> SyntheticChunk {
+    SyntheticChunk {
+        kind: Synthetic::DynStr,
+        osec: ".dynstr",
+        sh_type: elf::SHT_STRTAB,
+        flags: ALLOC,
+        size: t.dynstr.len() as u64,
+        align: 1,
     }
 }

@@ -33,6 +33,7 @@
 use crate::config::{Config, Strip};
 use crate::error::Result;
 use crate::input_files::{FileId, InputSection, ObjectFile, SectionKind};
+use crate::output_sections::{Synthetic, SyntheticChunk};
 use crate::resolve::Resolved;
 use crate::{bail, err};
 use gimli::{AttributeValue, EndianSlice, LittleEndian};
@@ -791,6 +792,20 @@ impl GdbIndex {
             buf[n..n + s.name.len()].copy_from_slice(s.name);
         }
         Ok(())
+    }
+}
+
+impl GdbIndex {
+    /// The section's chunk (none under `-z nosectionheader`).
+    pub fn chunk(&self, config: &Config) -> Option<SyntheticChunk> {
+        config.z.section_header.then_some(SyntheticChunk {
+            kind: Synthetic::GdbIndex,
+            osec: ".gdb_index",
+            sh_type: elf::SHT_PROGBITS,
+            flags: 0,
+            size: self.size(),
+            align: 1,
+        })
     }
 }
 

@@ -1,7 +1,10 @@
 //! `.gnu.hash` and `.hash`: the dynamic symbol hash tables (`--hash-style`).
 
+use crate::layout::DynTables;
+use crate::output_sections::{Synthetic, SyntheticChunk, ALLOC};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymbolId;
+use object::elf;
 
 /// The ELF (SysV) hash function.
 pub fn elf_hash(name: &[u8]) -> u32 {
@@ -95,4 +98,25 @@ pub fn build_sysv_hash(res: &Resolved, dynsym: &[SymbolId]) -> Vec<u8> {
         v.extend_from_slice(&x.to_le_bytes());
     }
     v
+}
+
+/// The hash sections `--hash-style` asked for, in lld's creation order: `.gnu.hash`, `.hash`.
+pub fn chunks(t: &DynTables) -> Vec<SyntheticChunk> {
+    let gnu = (!t.gnu_hash.is_empty()).then_some(SyntheticChunk {
+        kind: Synthetic::GnuHash,
+        osec: ".gnu.hash",
+        sh_type: elf::SHT_GNU_HASH,
+        flags: ALLOC,
+        size: t.gnu_hash.len() as u64,
+        align: 8,
+    });
+    let sysv = (!t.sysv_hash.is_empty()).then_some(SyntheticChunk {
+        kind: Synthetic::Hash,
+        osec: ".hash",
+        sh_type: elf::SHT_HASH,
+        flags: ALLOC,
+        size: t.sysv_hash.len() as u64,
+        align: 4,
+    });
+    gnu.into_iter().chain(sysv).collect()
 }

@@ -4,6 +4,7 @@
 use super::hash::elf_hash;
 use crate::config::Config;
 use crate::layout::DynTables;
+use crate::output_sections::{put16, Synthetic, SyntheticChunk, ALLOC};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymbolDef;
 use hashbrown::HashMap;
@@ -148,4 +149,54 @@ fn build_verdef(config: &Config, res: &Resolved, t: &mut DynTables) {
     }
     t.verdef = v;
     t.verdef_count = names.len() as u32;
+}
+
+/// The version sections the tables need, in lld's creation order: `.gnu.version`,
+/// `.gnu.version_d`, `.gnu.version_r`.
+pub fn chunks(t: &DynTables) -> Vec<SyntheticChunk> {
+    let mut out = Vec::new();
+    let mut add = |kind, osec, sh_type, size: u64, align| {
+        if size > 0 {
+            out.push(SyntheticChunk {
+                kind,
+                osec,
+                sh_type,
+                flags: ALLOC,
+                size,
+                align,
+            });
+        }
+    };
+    let versym = t.versym.len() as u64 * 2;
+    add(
+        Synthetic::GnuVersion,
+        ".gnu.version",
+        elf::SHT_GNU_VERSYM,
+        versym,
+        2,
+    );
+    let verdef = t.verdef.len() as u64;
+    add(
+        Synthetic::GnuVersionD,
+        ".gnu.version_d",
+        elf::SHT_GNU_VERDEF,
+        verdef,
+        4,
+    );
+    let verneed = t.verneed.len() as u64;
+    add(
+        Synthetic::GnuVersionR,
+        ".gnu.version_r",
+        elf::SHT_GNU_VERNEED,
+        verneed,
+        4,
+    );
+    out
+}
+
+/// Writes `.gnu.version`.
+pub fn write_versym(t: &DynTables, buf: &mut [u8]) {
+    for (i, v) in t.versym.iter().enumerate() {
+        put16(buf, i * 2, *v);
+    }
 }

@@ -4,9 +4,14 @@
 //! (`--pack-dyn-relocs=android`). Layout sizes the packed tables (their size depends on the
 //! addresses they encode); the writer copies them out.
 
+use crate::bail;
 use crate::config::Config;
+use crate::error::Result;
+use crate::layout::addresses::assign_addresses;
+use crate::layout::Layout;
+use crate::output_sections::{put64, Synthetic, SyntheticChunk, ALLOC};
 use crate::output_sections::{RELA_SIZE, REL_SIZE};
-use crate::relocations::{AddressMap, DynKind, DynReloc, Place};
+use crate::relocations::{AddressMap, DynKind, DynReloc, Place, ScanResult};
 use crate::resolve::Resolved;
 use crate::symbol_table::SymKey;
 use crate::symbol_table::{SymbolDef, SymbolId};
@@ -311,6 +316,248 @@ pub fn dyn_reloc_format(config: &Config) -> (u32, u64, &'static str, &'static st
     } else {
         (elf::SHT_RELA, RELA_SIZE, ".rela.dyn", ".rela.plt")
     }
+}
+
+/// Entry `i` of a dynamic relocation table: an `Elf64_Rela`, or under `-z rel` an `Elf64_Rel`
+/// (whose addend is written at the place instead, see `write_dynamic_reloc_places`).
+fn put_rela(buf: &mut [u8], entsize: u64, i: usize, rela: DynRela) {
+    let o = i * entsize as usize;
+    put64(buf, o, rela.offset);
+    put64(
+        buf,
+        o + 8,
+        (u64::from(rela.sym) << 32) | u64::from(rela.r_type),
+    );
+    if entsize == RELA_SIZE {
+        put64(buf, o + 16, rela.addend);
+    }
+}
+
+/// `.rela.dyn`: RELATIVE relocations first, sorted by address (lld's `-z combreloc`), then the
+/// symbolic ones in scan order, then IRELATIVE (resolvers may need everything else relocated).
+pub fn write_rela_dyn(
+    config: &Config,
+    res: &Resolved,
+    lay: &Layout,
+    map: &dyn AddressMap,
+    buf: &mut [u8],
+) -> Result<()> {
+    if let Some(packed) = &lay.android_rela {
+        // APS2 bytes, then zeros where an earlier, longer encoding was (never shrunk).
+        buf.fill(0);
+        buf[..packed.len()].copy_from_slice(packed);
+        return Ok(());
+    }
+    let records = laid_out_records(config, res, lay, map);
+    let entsize = dyn_reloc_format(config).1;
+    for (i, r) in records.into_iter().enumerate() {
+        put_rela(buf, entsize, i, r);
+    }
+    Ok(())
+}
+
+/// `SHT_ANDROID_RELR` and its dynamic tags (`--use-android-relr-tags`).
+pub const SHT_ANDROID_RELR: u32 = 0x6fff_ff00;
+
+/// `SHT_ANDROID_RELA` and its dynamic tags (`--pack-dyn-relocs=android`).
+pub const SHT_ANDROID_RELA: u32 = 0x6000_0002;
+
+/// The packed tables' sizes (`.relr.dyn`, and `.rela.dyn` in Android's format) depend on the
+/// addresses they encode, and those addresses move with the sizes: lay out again until both
+/// encodings fit. As lld, a table never shrinks once it has grown (a shorter encoding is
+/// padded: empty RELR bitmaps, zero bytes after APS2), so this ends.
+pub fn size_packed_relocs(
+    config: &Config,
+    res: &Resolved,
+    lay: &mut Layout,
+    android_rela: bool,
+) -> Result<()> {
+    let relr_os = lay.synthetic_index.get(&Synthetic::RelrDyn).map(|x| x.0);
+    let rela_os = lay
+        .synthetic_index
+        .get(&Synthetic::RelaDyn)
+        .map(|x| x.0)
+        .filter(|_| android_rela);
+    let mut rounds = 0;
+    loop {
+        let first_round = rounds == 0;
+        // A size fits if it is exact, or (after the first round) larger than needed.
+        let fits = |need: u64, have: u64| need == have || (!first_round && need < have);
+        let mut ok = true;
+        let mut places: Vec<u64> = lay
+            .scan
+            .dyn_relocs
+            .iter()
+            .filter(|d| packs_as_relr(config, res, d))
+            .map(|d| lay.dyn_place_address(d.place))
+            .collect();
+        places.sort_unstable();
+        let words = encode_relr(&places);
+        if let Some(os) = relr_os {
+            let (need, have) = (words.len() as u64 * 8, lay.sections[os as usize].size);
+            if !fits(need, have) {
+                ok = false;
+                lay.sections[os as usize].set_synthetic_size(need);
+            }
+        }
+        let mut packed = None;
+        if let Some(os) = rela_os {
+            let records = laid_out_records(config, res, lay, &lay.address_map(res));
+            let bytes = encode_android_rela(&records);
+            let (need, have) = (bytes.len() as u64, lay.sections[os as usize].size);
+            if !fits(need, have) {
+                ok = false;
+                lay.sections[os as usize].set_synthetic_size(need);
+            }
+            packed = Some(bytes);
+        }
+        if ok {
+            let mut words = words;
+            if let Some(os) = relr_os {
+                // An odd word without bits relocates nothing.
+                words.resize((lay.sections[os as usize].size / 8) as usize, 1);
+            }
+            lay.relr = places;
+            lay.relr_words = words;
+            lay.android_rela = packed;
+            return Ok(());
+        }
+        rounds += 1;
+        if rounds > 32 {
+            bail!("internal error: the packed dynamic relocations' size does not converge");
+        }
+        assign_addresses(config, lay)?;
+        lay.fill_addresses(res);
+    }
+}
+
+/// How many dynamic relocations go where (for `.dynamic`).
+#[derive(Clone, Copy)]
+pub struct DynRelocCounts {
+    /// Entries of `.rela.dyn`.
+    pub rela: u64,
+    /// Of those, `R_X86_64_RELATIVE` (`DT_RELACOUNT`).
+    pub relative: u64,
+    /// Relative relocations packed in `.relr.dyn`.
+    pub relr: u64,
+}
+
+/// How many of the scan's dynamic relocations go to `.rela.dyn`, how many of those are
+/// relative, and how many `.relr.dyn` packs.
+pub fn counts(config: &Config, res: &Resolved, scan: &ScanResult) -> DynRelocCounts {
+    let relr = scan
+        .dyn_relocs
+        .iter()
+        .filter(|d| packs_as_relr(config, res, d))
+        .count() as u64;
+    let relative = scan
+        .dyn_relocs
+        .iter()
+        .filter(|r| matches!(r.kind, DynKind::Relative { .. }))
+        .count() as u64
+        - relr;
+    DynRelocCounts {
+        rela: scan.dyn_relocs.len() as u64 - relr,
+        relative,
+        relr,
+    }
+}
+
+/// `.rela.dyn`'s chunk (`.rel.dyn` under `-z rel`). As lld, an empty one is removed, dynamic
+/// output or not. Android's packed format (`android`) is sized once addresses are known
+/// (`size_packed_relocs`).
+pub fn rela_dyn_chunk(
+    config: &Config,
+    counts: DynRelocCounts,
+    android: bool,
+) -> Option<SyntheticChunk> {
+    if counts.rela == 0 && !android {
+        return None;
+    }
+    let (rel_type, entsize, dyn_name, _) = dyn_reloc_format(config);
+    let (sh_type, size) = if android {
+        (SHT_ANDROID_RELA, 0)
+    } else {
+        (rel_type, counts.rela * entsize)
+    };
+    Some(SyntheticChunk {
+        kind: Synthetic::RelaDyn,
+        osec: dyn_name,
+        sh_type,
+        flags: ALLOC,
+        size,
+        align: 8,
+    })
+}
+
+/// `.relr.dyn`'s chunk: sized once addresses are known (`size_packed_relocs`); at most one
+/// word per relocation.
+pub fn relr_chunk(config: &Config, counts: DynRelocCounts) -> Option<SyntheticChunk> {
+    (counts.relr > 0).then_some(SyntheticChunk {
+        kind: Synthetic::RelrDyn,
+        osec: ".relr.dyn",
+        sh_type: if config.use_android_relr_tags {
+            SHT_ANDROID_RELR
+        } else {
+            elf::SHT_RELR
+        },
+        flags: ALLOC,
+        size: counts.relr * 8,
+        align: 8,
+    })
+}
+
+/// `.rela.plt`'s chunk (`.rel.plt` under `-z rel`): one relocation per PLT entry.
+pub fn rela_plt_chunk(config: &Config, scan: &ScanResult) -> Option<SyntheticChunk> {
+    let (rel_type, entsize, _, plt_name) = dyn_reloc_format(config);
+    (!scan.plt.is_empty()).then_some(SyntheticChunk {
+        kind: Synthetic::RelaPlt,
+        osec: plt_name,
+        sh_type: rel_type,
+        flags: ALLOC | u64::from(elf::SHF_INFO_LINK),
+        size: scan.plt.len() as u64 * entsize,
+        align: 8,
+    })
+}
+
+/// `.relr.dyn`: the packed words `size_packed_relocs` made.
+pub fn write_relr(lay: &Layout, buf: &mut [u8]) {
+    for (i, w) in lay.relr_words.iter().enumerate() {
+        put64(buf, i * 8, *w);
+    }
+}
+
+/// `.rela.plt`: one `R_X86_64_JUMP_SLOT` per PLT entry, for its `.got.plt` slot.
+pub fn write_rela_plt(config: &Config, lay: &Layout, buf: &mut [u8]) {
+    for (i, g) in lay.scan.plt.iter().enumerate() {
+        let slot = lay.gotplt_slot(i as u32);
+        let sym = lay.dyn_tables.dynsym_index.get(g).copied().unwrap_or(0);
+        let jump_slot = DynRela {
+            offset: slot,
+            sym,
+            r_type: elf::R_X86_64_JUMP_SLOT,
+            addend: 0,
+        };
+        put_rela(buf, dyn_reloc_format(config).1, i, jump_slot);
+    }
+}
+
+/// `.rela.dyn`'s records in lld's order, at the addresses of `lay`.
+pub fn laid_out_records(
+    config: &Config,
+    res: &Resolved,
+    lay: &Layout,
+    map: &dyn AddressMap,
+) -> Vec<DynRela> {
+    let place = |p| lay.dyn_place_address(p);
+    rela_dyn_records(
+        config,
+        res,
+        &lay.scan.dyn_relocs,
+        &place,
+        &lay.dyn_tables.dynsym_index,
+        map,
+    )
 }
 
 #[cfg(test)]

@@ -1,0 +1,250 @@
+//! The output's `.eh_frame` and `.eh_frame_hdr`: which CIEs and FDEs are kept (a CIE once,
+//! an FDE when its function survives), where each goes, and the binary search table of
+//! `.eh_frame_hdr`. Reading the input records is `crate::eh_frame`.
+
+use crate::bail;
+use crate::config::Config;
+use crate::error::Result;
+use crate::input_files::{FileId, SectionKind};
+use crate::layout::{EhLayout, EhPiece, EhSection, Layout};
+use crate::output_sections::{put32, Synthetic, SyntheticChunk, ALLOC};
+use crate::relocate::apply_relocs;
+use crate::relocations::{target_of, AddressMap};
+use crate::resolve::Resolved;
+use crate::symbol_table::{SymKey, SymbolDef};
+use hashbrown::HashMap;
+use object::elf;
+use object::read::elf::{Rela, Sym};
+use object::LittleEndian as LE;
+
+/// `.eh_frame_hdr`, at `addr`: the table of FDEs sorted by the address of their function.
+pub fn write_hdr(
+    res: &Resolved,
+    lay: &Layout,
+    map: &dyn AddressMap,
+    buf: &mut [u8],
+    addr: u64,
+) -> Result<()> {
+    let eh_addr = lay.synthetic_address(Synthetic::EhFrame).unwrap_or(0);
+    let mut entries = Vec::with_capacity(lay.eh.fde_count as usize);
+    for p in &lay.eh.pieces {
+        if p.cie_out.is_none() {
+            continue;
+        }
+        let s = &res.files[p.file as usize].sections[p.sec as usize];
+        let at = u64::from(p.in_offset) + 8;
+        let Some(r) = s.relocs.iter().find(|r| r.r_offset(LE) == at) else {
+            continue;
+        };
+        let pc = map.symbol_address(p.file, r.r_sym(LE, false) as usize, r.r_addend(LE));
+        entries.push((pc, eh_addr + p.out_offset));
+    }
+    let bytes = crate::eh_frame::build_eh_frame_hdr(addr, eh_addr, &mut entries)?;
+    let n = bytes.len().min(buf.len());
+    buf[..n].copy_from_slice(&bytes[..n]);
+    Ok(())
+}
+
+/// `.eh_frame`, at `addr`: the kept records, CIE pointers renumbered, relocations applied.
+pub fn write(
+    config: &Config,
+    res: &Resolved,
+    lay: &Layout,
+    map: &dyn AddressMap,
+    buf: &mut [u8],
+    addr: u64,
+) -> Result<()> {
+    let base = addr;
+    // The terminator (last four bytes) stays zero.
+    buf.fill(0);
+    for p in &lay.eh.pieces {
+        let s = &res.files[p.file as usize].sections[p.sec as usize];
+        let start = p.in_offset as usize;
+        let end = start + p.size as usize;
+        let out = &mut buf[p.out_offset as usize..p.out_offset as usize + p.size as usize];
+        out.copy_from_slice(&s.data[start..end]);
+        if let Some(cie) = p.cie_out {
+            let ptr = (p.out_offset + 4 - cie) as u32;
+            put32(out, 4, ptr);
+        }
+        let rels = s.relocs_in(start as u64, end as u64);
+        apply_relocs(
+            config,
+            res,
+            map,
+            p.file,
+            p.sec as usize,
+            &rels,
+            start as u64,
+            out,
+            base + p.out_offset,
+            None,
+        )?;
+    }
+    Ok(())
+}
+
+/// The merged `.note.gnu.property`: the AND of every object's x86 feature bits (IBT, SHSTK) as
+/// `cet::read_security_notes` computed it (with `-z force-ibt` and `-z shstk`), as lld emits
+/// it; absent when the result is zero.
+/// Splits every `.eh_frame` input, drops FDEs of discarded functions and deduplicates CIEs. The
+/// output follows lld: each CIE followed by its FDEs, then one zero terminator.
+pub fn build(res: &Resolved) -> Result<EhLayout> {
+    type CieKey = (&'static [u8], Vec<(u32, Option<SymKey>, i64)>);
+    let mut eh = EhLayout::default();
+    let mut cie_ids: HashMap<CieKey, usize> = HashMap::new();
+    // For each distinct CIE: its first record, and the FDEs that use it (indices into `pieces`).
+    let mut cies: Vec<(u32, Vec<u32>)> = Vec::new();
+    for (fi, f) in res.files.iter().enumerate() {
+        let fid = fi as FileId;
+        for (si, s) in f.sections.iter().enumerate() {
+            if s.kind != SectionKind::EhFrame {
+                continue;
+            }
+            let records = crate::eh_frame::split_eh_frame(s.data).map_err(|e| {
+                e.into_error(&format!("{}:(.eh_frame)", f.name), |off| {
+                    format!("{}:(.eh_frame+0x{off:x})", f.name)
+                })
+            })?;
+            let mut sec = EhSection {
+                out_start: 0,
+                pieces: Vec::new(),
+            };
+            let mut local_cies: HashMap<u32, usize> = HashMap::new();
+            for rec in records {
+                let start = rec.offset as usize;
+                let end = start + rec.size as usize;
+                let rels = s.relocs_in(start as u64, end as u64);
+                match rec.kind {
+                    crate::eh_frame::EhRecordKind::Cie => {
+                        let key_rels: Vec<(u32, Option<SymKey>, i64)> = rels
+                            .iter()
+                            .map(|r| {
+                                let sym = r.r_sym(LE, false) as usize;
+                                let k = if sym == 0 {
+                                    None
+                                } else {
+                                    Some(target_of(res, fid, sym).key)
+                                };
+                                ((r.r_offset(LE) - start as u64) as u32, k, r.r_addend(LE))
+                            })
+                            .collect();
+                        let key = (&s.data[start..end], key_rels);
+                        let id = match cie_ids.get(&key) {
+                            Some(&id) => id,
+                            None => {
+                                let idx = eh.pieces.len() as u32;
+                                eh.pieces.push(EhPiece {
+                                    file: fid,
+                                    sec: si as u32,
+                                    in_offset: rec.offset,
+                                    size: rec.size,
+                                    out_offset: 0,
+                                    cie_out: None,
+                                });
+                                let id = cies.len();
+                                cies.push((idx, Vec::new()));
+                                cie_ids.insert(key, id);
+                                id
+                            }
+                        };
+                        local_cies.insert(rec.offset, id);
+                        sec.pieces.push(cies[id].0);
+                    }
+                    crate::eh_frame::EhRecordKind::Fde { cie_offset } => {
+                        // The FDE's relocation at pc_begin names its function.
+                        let Some(first) = rels.iter().find(|r| r.r_offset(LE) == start as u64 + 8)
+                        else {
+                            continue;
+                        };
+                        if !fde_target_alive(res, fid, first.r_sym(LE, false) as usize) {
+                            continue;
+                        }
+                        let Some(&cie) = local_cies.get(&cie_offset) else {
+                            bail!(
+                                "{}:(.eh_frame+0x{:x}): FDE refers to an invalid CIE",
+                                f.name,
+                                rec.offset
+                            );
+                        };
+                        let idx = eh.pieces.len() as u32;
+                        eh.pieces.push(EhPiece {
+                            file: fid,
+                            sec: si as u32,
+                            in_offset: rec.offset,
+                            size: rec.size,
+                            out_offset: 0,
+                            cie_out: Some(0),
+                        });
+                        cies[cie].1.push(idx);
+                        sec.pieces.push(idx);
+                        eh.fde_count += 1;
+                    }
+                }
+            }
+            eh.sections.insert((fid, si as u32), sec);
+        }
+    }
+    let mut out = 0u64;
+    for (cie, fdes) in &cies {
+        let cie_out = out;
+        eh.pieces[*cie as usize].out_offset = out;
+        out += u64::from(eh.pieces[*cie as usize].size);
+        for &fde in fdes {
+            let p = &mut eh.pieces[fde as usize];
+            p.out_offset = out;
+            p.cie_out = Some(cie_out);
+            out += u64::from(p.size);
+        }
+    }
+    // Pieces of FDEs that were dropped never got here; CIE pieces shared across sections are
+    // referenced from each section's list, so a section's list is not sorted by output offset.
+    eh.size = if out == 0 { 0 } else { out + 4 };
+    Ok(eh)
+}
+
+fn fde_target_alive(res: &Resolved, file: FileId, sym: usize) -> bool {
+    let (df, di) = match res.global_of(file, sym) {
+        Some(g) => match res.symtab.get(g).def {
+            SymbolDef::Defined { file, index } => (file, index as usize),
+            _ => return false,
+        },
+        None => (file, sym),
+    };
+    let f = &res.files[df as usize];
+    let Some(s) = f.symbols.get(di) else {
+        return false;
+    };
+    let Some(shndx) = f.sym_section(di) else {
+        return s.st_shndx(LE) == elf::SHN_ABS;
+    };
+    matches!(
+        f.sections[shndx].kind,
+        SectionKind::Regular | SectionKind::Merge
+    )
+}
+
+/// `.eh_frame_hdr`'s chunk (`--eh-frame-hdr`, when records were kept): a header and one
+/// entry per FDE.
+pub fn hdr_chunk(config: &Config, eh: &EhLayout) -> Option<SyntheticChunk> {
+    (config.eh_frame_hdr && eh.size > 0).then_some(SyntheticChunk {
+        kind: Synthetic::EhFrameHdr,
+        osec: ".eh_frame_hdr",
+        sh_type: elf::SHT_PROGBITS,
+        flags: ALLOC,
+        size: 12 + 8 * eh.fde_count,
+        align: 4,
+    })
+}
+
+/// `.eh_frame`'s chunk, when records were kept.
+pub fn chunk(eh: &EhLayout) -> Option<SyntheticChunk> {
+    (eh.size > 0).then_some(SyntheticChunk {
+        kind: Synthetic::EhFrame,
+        osec: ".eh_frame",
+        sh_type: elf::SHT_PROGBITS,
+        flags: ALLOC,
+        size: eh.size,
+        align: 8,
+    })
+}
