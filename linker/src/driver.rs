@@ -269,7 +269,10 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let relocation_count = scan.relocation_count;
     // lld redirects branches once relocations are scanned, before addresses exist.
     let mut rewrites = crate::code_rewrites::CodeRewrites::default();
+    // Without a linker script, output sections come from the built-in command list.
+    let commands = layout::commands::SectionCommands::built_in();
     let decided = layout::build::Decided {
+        commands: &commands,
         folding: &folding,
         order: &section_order,
         debug_indexes: &debug_indexes,

@@ -3,6 +3,7 @@
 //! ranks; then `addresses` and `linker_defined` finish the [`Layout`].
 
 use super::addresses::{assign_addresses, segment_class};
+use super::commands::{self, SectionCommands};
 use super::linker_defined::{define_synthetic_symbols, entry_address};
 use super::{DebugIndexes, DynTables, Layout};
 use crate::code_rewrites::CodeRewrites;
@@ -11,7 +12,7 @@ use crate::emit_relocs::{emitted_reloc_target, link_reloc_sections};
 use crate::err;
 use crate::error::Result;
 use crate::icf::Folding;
-use crate::input_files::{FileId, SectionKind};
+use crate::input_files::{FileId, InputSection, ObjectFile, SectionKind};
 use crate::merge;
 use crate::output_sections::{
     Chunk, ChunkKind, OutputSection, Synthetic, SyntheticChunk, ALLOC, RELA_SIZE, REL_SIZE,
@@ -20,7 +21,7 @@ use crate::output_sections::{
 use crate::relocations::ScanResult;
 use crate::resolve::Resolved;
 use crate::section_order::SectionOrder;
-use crate::section_rules::{align_to, init_priority, is_relro, section_rank};
+use crate::section_rules::{align_to, init_priority, is_relro, output_name_of, section_rank};
 use crate::symbol_table::{SymbolDef, SymbolId};
 use crate::synthetic::dyn_relocs::{SHT_ANDROID_RELA, SHT_ANDROID_RELR};
 use crate::synthetic::{
@@ -34,11 +35,13 @@ use object::LittleEndian as LE;
 use rayon::prelude::*;
 
 /// What the phases between liveness and layout decided, which layout places and the writer
-/// uses: the sections `--icf` folded, the order of input sections, the debug indexes, the CET
-/// features. (The
-/// code rewrites come separately: they change between the layouts of one link.)
+/// uses: the output-section commands, the sections `--icf` folded, the order of input
+/// sections, the debug indexes, the CET features. (The code rewrites come separately: they
+/// change between the layouts of one link.)
 #[derive(Clone, Copy)]
 pub struct Decided<'a> {
+    /// The command list output sections are made from (the built-in one without a script).
+    pub commands: &'a SectionCommands,
     pub folding: &'a Folding,
     pub order: &'a SectionOrder,
     pub debug_indexes: &'a DebugIndexes,
@@ -47,20 +50,20 @@ pub struct Decided<'a> {
     pub and_features: u32,
 }
 
-struct Builder {
+struct Builder<'a> {
     /// `--unique`: every input section gets an output section of its own.
     unique: bool,
     sections: Vec<OutputSection>,
     by_name: HashMap<String, u32>,
-    merge_groups: HashMap<(&'static str, u64, u64, u64), u32>,
+    merge_groups: HashMap<(&'a str, u64, u64, u64), u32>,
     /// The last output section [`Builder::osec`] returned: consecutive input sections mostly go
     /// to the same one, which then costs no hash lookup.
-    last: Option<(&'static str, u32)>,
+    last: Option<(&'a str, u32)>,
     merge_inputs: Vec<Vec<(FileId, u32)>>,
     merge_osec: Vec<u32>,
 }
 
-impl Builder {
+impl Builder<'_> {
     /// The output section an input section goes to: the one of its name, or under `--unique`
     /// a new one (the first of a name stays the one found by name).
     fn input_osec(&mut self, name: &str, sh_type: u32, flags: u64) -> u32 {
@@ -151,6 +154,19 @@ fn apply_section_order(b: &mut Builder, order: &HashMap<(FileId, u32), i64>) {
     }
 }
 
+/// The output section input section `sec` of `file` goes to: the one a command names, or for
+/// an orphan the one of its name.
+fn output_name<'a>(
+    config: &Config,
+    commands: &'a SectionCommands,
+    file: &ObjectFile,
+    sec: &InputSection,
+) -> &'a str {
+    commands
+        .output_for(&file.name, sec.name_str())
+        .unwrap_or_else(|| output_name_of(&config.z, sec.name_str(), sec.output_name))
+}
+
 /// Lays out the output.
 pub fn layout(
     config: &Config,
@@ -160,6 +176,7 @@ pub fn layout(
     rewrites: &CodeRewrites,
 ) -> Result<Layout> {
     let Decided {
+        commands,
         folding,
         order,
         debug_indexes,
@@ -197,8 +214,7 @@ pub fn layout(
             {
                 continue;
             }
-            let oname =
-                crate::section_rules::output_name_of(&config.z, sec.name_str(), sec.output_name);
+            let oname = output_name(config, commands, file, sec);
             match sec.kind {
                 // lld: the output's own build ID replaces an input's (an `-r` output made with
                 // `--build-id` has one), which would otherwise come first in the same section.
@@ -265,11 +281,7 @@ pub fn layout(
                 // appears in its file, so it comes in creation order among the orphans.
                 SectionKind::Ignored if config.emit_relocs && sec.sh_type() == elf::SHT_RELA => {
                     if let Some(target) = emitted_reloc_target(config, file, sec) {
-                        let tname = crate::section_rules::output_name_of(
-                            &config.z,
-                            file.sections[target].name_str(),
-                            file.sections[target].output_name,
-                        );
+                        let tname = output_name(config, commands, file, &file.sections[target]);
                         let osec = b.osec(
                             &format!(".rela{tname}"),
                             elf::SHT_RELA,
@@ -333,9 +345,12 @@ pub fn layout(
     // Output sections are created by name from here on; the cache served the loop above.
     b.last = None;
 
-    // init/fini arrays run in priority order.
+    // init/fini arrays run in priority order; under a `SECTIONS` command the script orders
+    // them (lld sorts only without one).
     for os in b.sections.iter_mut() {
-        if os.name == ".init_array" || os.name == ".fini_array" || os.name == ".preinit_array" {
+        let array =
+            os.name == ".init_array" || os.name == ".fini_array" || os.name == ".preinit_array";
+        if array && !commands.has_sections() {
             os.chunks.sort_by_key(|c| match c.kind {
                 ChunkKind::Input { file, sec } => {
                     init_priority(res.files[file as usize].sections[sec as usize].name_str())
@@ -605,25 +620,33 @@ pub fn layout(
     // 5. Order sections.
     // The `.eh_frame` made early for `--emit-relocs` stays out if no record was kept, as a
     // linker-made section with nothing in it.
-    let mut order: Vec<u32> = (0..b.sections.len() as u32)
+    let kept: Vec<u32> = (0..b.sections.len() as u32)
         .filter(|&i| {
             let s = &b.sections[i as usize];
             !(config.emit_relocs && s.name == ".eh_frame" && s.chunks.is_empty())
         })
         .collect();
-    // As lld: sections given an address by `--section-start` come first, by address.
-    order.sort_by_key(|&i| {
-        let s = &b.sections[i as usize];
-        let start = s
-            .is_alloc()
-            .then(|| config.section_start(&s.name))
-            .flatten();
-        (
-            start.is_none(),
-            start.unwrap_or(0),
-            section_rank(&config.z, &s.name, s.sh_type, s.flags),
-        )
-    });
+    let placed: Vec<commands::Placed> = kept
+        .iter()
+        .map(|&i| {
+            let s = &b.sections[i as usize];
+            commands::Placed {
+                name: &s.name,
+                rank: section_rank(&config.z, &s.name, s.sh_type, s.flags),
+                alloc: s.is_alloc(),
+                has_inputs: !s.chunks.is_empty(),
+                // As lld: sections given an address by `--section-start` come first.
+                start: s
+                    .is_alloc()
+                    .then(|| config.section_start(&s.name))
+                    .flatten(),
+            }
+        })
+        .collect();
+    let order: Vec<u32> = commands::order(commands, &placed)
+        .into_iter()
+        .map(|k| kept[k as usize])
+        .collect();
     // Non-alloc synthetic tables go last: .symtab, .shstrtab, .strtab.
     let mut sections: Vec<OutputSection> = Vec::with_capacity(order.len() + 3);
     let mut remap = vec![0u32; b.sections.len()];

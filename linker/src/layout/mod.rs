@@ -8,6 +8,7 @@
 
 pub mod addresses;
 pub mod build;
+pub mod commands;
 pub mod linker_defined;
 
 use crate::arch::x86_64 as arch;
