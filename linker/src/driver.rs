@@ -1,10 +1,12 @@
 //! The link, phase by phase: arguments -> resolution -> relocation scan -> layout -> write.
 //! Each phase borrows what the previous ones produced; errors are collected and printed once.
 
-use crate::args;
-use crate::config::{Config, OutputKind};
+use crate::cli::args;
+use crate::cli::config::{Config, OutputKind};
 use crate::error::Error;
-use crate::{err, layout, relocations, resolve, writer};
+use crate::scan::relocations;
+use crate::write::writer;
+use crate::{err, layout, resolve};
 use std::time::Instant;
 
 /// Runs weld with `argv` (including the program name) and returns the process exit code.
@@ -37,7 +39,7 @@ fn report(errors: &[Error], limit: usize) {
 
 fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let total = Instant::now();
-    let mut t = crate::link_reports::Timings::default();
+    let mut t = crate::report::link_reports::Timings::default();
     let parsed = t.run("argument parsing", || args::parse_args_all(argv))?;
     if let Some(text) = &parsed.print {
         print!("{text}");
@@ -51,10 +53,10 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     *error_limit = config.error_limit;
     crate::demangle::set_demangle(config.demangle);
     // lld reads the symbol ordering file with the options (and warns about repeats then).
-    let ordering_names = crate::section_order::read_symbol_ordering_file(&config)?;
+    let ordering_names = crate::order::section_order::read_symbol_ordering_file(&config)?;
     // lld reads the sample profile into the --reproduce archive before anything else.
-    if let Some(p) = crate::link_reports::reproduced_sample_profile(&config) {
-        crate::input_files::read_bytes(p).map_err(|e| vec![e])?;
+    if let Some(p) = crate::report::link_reports::reproduced_sample_profile(&config) {
+        crate::input::input_files::read_bytes(p).map_err(|e| vec![e])?;
     }
     if let Some(n) = config.threads {
         // A second call (in tests running several links in one process) keeps the first pool.
@@ -84,12 +86,12 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     }
     let relocatable = config.output_kind == OutputKind::Relocatable;
     if relocatable {
-        crate::relocatable::define_symbols(&config, &mut res);
+        crate::write::relocatable::define_symbols(&config, &mut res);
     } else {
         layout::linker_defined::add_linker_defined(&config, &mut res);
     }
     res.versions =
-        crate::version_script::Versions::load(&config.version_scripts, &config.search_paths)
+        crate::input::version_script::Versions::load(&config.version_scripts, &config.search_paths)
             .map_err(|e| vec![e])?;
     if config.default_symver && config.output_kind == OutputKind::SharedObject {
         // GNU ld names the version after the soname, or the output file without one.
@@ -108,48 +110,62 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     }
     for p in &config.export_dynamic_symbol_lists {
         res.export_list
-            .extend(crate::version_script::read_dynamic_list(p).map_err(|e| vec![e])?);
+            .extend(crate::input::version_script::read_dynamic_list(p).map_err(|e| vec![e])?);
     }
     for p in &config.dynamic_lists {
         res.dynamic_list
-            .extend(crate::version_script::read_dynamic_list(p).map_err(|e| vec![e])?);
+            .extend(crate::input::version_script::read_dynamic_list(p).map_err(|e| vec![e])?);
     }
     resolve::redirect_symver_aliases(&mut res);
-    crate::symbol_flags::compute_symbol_flags(&config, &mut res);
-    let mut lto_report = crate::lto_link::LtoReport::default();
+    crate::resolve::symbol_flags::compute_symbol_flags(&config, &mut res);
+    let mut lto_report = crate::liveness::lto_link::LtoReport::default();
     // With bitcode and --gc-sections, liveness is computed over one graph of native sections
     // and bitcode symbols *before* LTO, so LTO is told exactly what live code needs.
     let mut bitcode_report = String::new();
     let mut why_live_done = false;
     let mut first_lto_file = 0;
     // lld sets LTO up on every link, bitcode or not: its checks and messages come here.
-    let lto_setup = crate::lto_link::setup(&config, &res).map_err(|e| vec![e])?;
+    let lto_setup = crate::liveness::lto_link::setup(&config, &res).map_err(|e| vec![e])?;
     if !res.bitcode.is_empty() {
         let pre = if config.gc_sections {
             t.run("bitcode summaries", || {
-                crate::mark_live::read_bitcode_summaries(&mut res)
+                crate::liveness::mark_live::read_bitcode_summaries(&mut res)
             });
             let m = t
                 .run("liveness (native + bitcode)", || {
-                    crate::mark_live::mark_live(&config, &res, config.gc_archive_members, true)
+                    crate::liveness::mark_live::mark_live(
+                        &config,
+                        &res,
+                        config.gc_archive_members,
+                        true,
+                    )
                 })
                 .map_err(|e| vec![e])?;
             if config.gc_archive_members {
-                crate::mark_live::unload_bitcode_members(&mut res, &m);
+                crate::liveness::mark_live::unload_bitcode_members(&mut res, &m);
             }
             if !config.why_live.is_empty() {
-                print!("{}", crate::gc_report::why_live(&res, &m, &config.why_live));
+                print!(
+                    "{}",
+                    crate::report::gc_report::why_live(&res, &m, &config.why_live)
+                );
                 why_live_done = true;
             }
             if config.print_gc_sections {
-                bitcode_report = crate::gc_report::print_dead_bitcode(&res, &m);
+                bitcode_report = crate::report::gc_report::print_dead_bitcode(&res, &m);
             }
             Some(m)
         } else {
             None
         };
         let objects = t.run("LTO", || {
-            crate::lto_link::run_lto(&config, lto_setup, &mut res, pre.as_ref(), &mut lto_report)
+            crate::liveness::lto_link::run_lto(
+                &config,
+                lto_setup,
+                &mut res,
+                pre.as_ref(),
+                &mut lto_report,
+            )
         })?;
         if skips_linked_output(&config) {
             return write_lto_only_reports(&config, &res);
@@ -159,11 +175,11 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             crate::resolve::add_lto_objects(&config, res, objects)
         })?;
         if relocatable {
-            crate::relocatable::define_symbols(&config, &mut res);
+            crate::write::relocatable::define_symbols(&config, &mut res);
         } else {
             layout::linker_defined::add_linker_defined(&config, &mut res);
         }
-        crate::symbol_flags::compute_symbol_flags(&config, &mut res);
+        crate::resolve::symbol_flags::compute_symbol_flags(&config, &mut res);
     } else if skips_linked_output(&config) {
         return write_lto_only_reports(&config, &res);
     }
@@ -173,11 +189,12 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         let gc_members = config.gc_sections && config.gc_archive_members;
         let mark = t
             .run("liveness", || {
-                crate::mark_live::mark_live(&config, &res, gc_members, false)
+                crate::liveness::mark_live::mark_live(&config, &res, gc_members, false)
             })
             .map_err(|e| vec![e])?;
-        if config.gc_sections && crate::verify_graph::enabled(config.verify_precise_graph) {
-            let errors = crate::verify_graph::verify(
+        if config.gc_sections && crate::liveness::verify_graph::enabled(config.verify_precise_graph)
+        {
+            let errors = crate::liveness::verify_graph::verify(
                 &res,
                 &mark,
                 &lto_report.hidden_by_graph,
@@ -188,25 +205,25 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             }
         }
         if gc_members {
-            crate::mark_live::unload_members(&mut res, &mark);
-            crate::symbol_flags::compute_symbol_flags(&config, &mut res);
+            crate::liveness::mark_live::unload_members(&mut res, &mark);
+            crate::resolve::symbol_flags::compute_symbol_flags(&config, &mut res);
         }
         if !config.why_live.is_empty() && !why_live_done {
             print!(
                 "{}",
-                crate::gc_report::why_live(&res, &mark, &config.why_live)
+                crate::report::gc_report::why_live(&res, &mark, &config.why_live)
             );
         }
         if config.gc_sections {
-            let removed = crate::mark_live::sweep(&mut res, &mark);
+            let removed = crate::liveness::mark_live::sweep(&mut res, &mark);
             // The sweep forgets references only dead code made: imports they alone asked for
             // leave `.dynsym`.
-            crate::symbol_flags::compute_symbol_flags(&config, &mut res);
+            crate::resolve::symbol_flags::compute_symbol_flags(&config, &mut res);
             layout::linker_defined::drop_collected_start_stop(&mut res);
             if config.print_gc_sections {
                 print!(
                     "{}",
-                    crate::gc_report::print_gc_sections(&res, &removed, relocatable)
+                    crate::report::gc_report::print_gc_sections(&res, &removed, relocatable)
                 );
                 // Bitcode symbols the walk found dead come after lld's section lines.
                 print!("{bitcode_report}");
@@ -217,7 +234,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         // -r stops here: nothing gets an address, relocations are copied rather than applied.
         let and_features = crate::cet::read_security_notes(&config, &res).0;
         t.run("write relocatable output", || {
-            crate::relocatable::write(&config, &res, and_features)
+            crate::write::relocatable::write(&config, &res, and_features)
         })?;
         return finish_reports(&config, &res, &t, total);
     }
@@ -237,7 +254,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     };
     // Identical sections fold once liveness is settled, as in lld: the GC report and
     // --why-live describe the link before folding.
-    let folding = if config.icf != crate::config::IcfLevel::None {
+    let folding = if config.icf != crate::cli::config::IcfLevel::None {
         let (folding, icf_report) = t.run("identical code folding", || {
             crate::icf::fold(&config, &mut res)
         });
@@ -248,13 +265,15 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     };
     // The order of input sections comes from what survived collection and folding, as in lld.
     let (section_order, ordering_report) =
-        crate::section_order::build(&config, &res, &folding, &ordering_names)?;
+        crate::order::section_order::build(&config, &res, &folding, &ordering_names)?;
     // The set of objects is final: their CET properties decide the output's (and the PLT's
     // layout). lld reports `-z cet-report=error` findings here but stops only after the
     // relocation scan, so they go before the errors found up to then.
     let (and_features, cet_errors) = crate::cet::read_security_notes(&config, &res);
-    let mut version_errors = crate::symbol_flags::check_versions(&config, &res);
-    version_errors.extend(crate::symbol_flags::check_shlib_undefined(&config, &res));
+    let mut version_errors = crate::resolve::symbol_flags::check_versions(&config, &res);
+    version_errors.extend(crate::resolve::symbol_flags::check_shlib_undefined(
+        &config, &res,
+    ));
     version_errors.extend(layout::addresses::check_executable_stack(&config, &res));
     if !version_errors.is_empty() {
         return Err([cet_errors, version_errors].concat());
@@ -268,7 +287,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     ordering_report.emit(&config)?;
     let relocation_count = scan.relocation_count;
     // lld redirects branches once relocations are scanned, before addresses exist.
-    let mut rewrites = crate::code_rewrites::CodeRewrites::default();
+    let mut rewrites = crate::scan::code_rewrites::CodeRewrites::default();
     // Without a linker script, output sections come from the built-in command list.
     let commands = layout::commands::SectionCommands::built_in();
     let decided = layout::build::Decided {
@@ -280,7 +299,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     };
     if config.branch_to_branch() {
         t.run("branch-to-branch", || {
-            crate::code_rewrites::branch_to_branch(&res, &mut rewrites)
+            crate::scan::code_rewrites::branch_to_branch(&res, &mut rewrites)
         });
     }
     let mut lay = lay_out(&mut t, &config, &res, scan, decided, &rewrites)?;
@@ -289,7 +308,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     if config.optimize_bb_jumps {
         let changed = {
             let map = lay.address_map(&res);
-            crate::code_rewrites::optimize_bb_jumps(&res, &lay.sections, &map, &mut rewrites)
+            crate::scan::code_rewrites::optimize_bb_jumps(&res, &lay.sections, &map, &mut rewrites)
         };
         if changed {
             let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
@@ -300,7 +319,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     // through the GOT, which changes the layout, so repeat until nothing more changes (lld's
     // relaxOnce). Each round only adds symbols, so this ends.
     loop {
-        let far = crate::relocate::relaxations_out_of_reach(
+        let far = crate::write::relocate::relaxations_out_of_reach(
             &config,
             &res,
             &lay.sections,
@@ -316,12 +335,12 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     }
     // Split-stack prologues are adjusted as lld does while writing: the decision needs only the
     // final relocations and section sizes.
-    lay.rewrites = crate::code_rewrites::adjust_split_stack(&res, &lay.rewrites)?;
+    lay.rewrites = crate::scan::code_rewrites::adjust_split_stack(&res, &lay.rewrites)?;
     if config.emit_relocs {
-        crate::emit_relocs::warn_discarded(&config, &res, &lay).map_err(|e| vec![e])?;
+        crate::write::emit_relocs::warn_discarded(&config, &res, &lay).map_err(|e| vec![e])?;
     }
     // Compression needs the final contents and changes only where non-allocated sections go.
-    if config.compress_debug_sections != crate::config::Compression::None
+    if config.compress_debug_sections != crate::cli::config::Compression::None
         || !config.compress_sections.is_empty()
     {
         t.run("compress sections", || {
@@ -332,24 +351,27 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     t.run("write", || writer::write_output(&config, &res, &lay))?;
 
     if config.map_file.is_some() || config.print_map {
-        let mut text = crate::map_file::render(&res, &lay);
+        let mut text = crate::report::map_file::render(&res, &lay);
         // --cref goes into the map when there is one, as lld does.
         if config.cref {
-            text.push_str(&crate::link_reports::cross_reference_table(&res));
+            text.push_str(&crate::report::link_reports::cross_reference_table(&res));
         }
         match &config.map_file {
             Some(path) if path.as_os_str() != "-" => std::fs::write(path, text).map_err(|e| {
                 vec![err!(
                     "cannot open map file {}: {}",
                     path.display(),
-                    crate::input_files::io_reason(&e)
+                    crate::input::input_files::io_reason(&e)
                 )]
             })?,
             _ => print!("{text}"),
         }
     }
     if config.cref && config.map_file.is_none() && !config.print_map {
-        print!("{}", crate::link_reports::cross_reference_table(&res));
+        print!(
+            "{}",
+            crate::report::link_reports::cross_reference_table(&res)
+        );
     }
     finish_reports(&config, &res, &t, total)?;
     if config.stats {
@@ -386,12 +408,12 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
 
 /// Layout, with the rewrites as they stand and the rest of what was decided before it.
 fn lay_out(
-    t: &mut crate::link_reports::Timings,
+    t: &mut crate::report::link_reports::Timings,
     config: &Config,
     res: &resolve::Resolved,
     scan: relocations::ScanResult,
     decided: layout::build::Decided,
-    rewrites: &crate::code_rewrites::CodeRewrites,
+    rewrites: &crate::scan::code_rewrites::CodeRewrites,
 ) -> Result<layout::Layout, Vec<Error>> {
     t.run("layout", || {
         layout::build::layout(config, res, scan, &decided, rewrites)
@@ -404,23 +426,24 @@ fn lay_out(
 fn finish_reports(
     config: &Config,
     res: &resolve::Resolved,
-    t: &crate::link_reports::Timings,
+    t: &crate::report::link_reports::Timings,
     total: Instant,
 ) -> Result<(), Vec<Error>> {
     if let Some(path) = &config.why_extract {
-        crate::link_reports::write_why_extract(path, res).map_err(|e| vec![e])?;
+        crate::report::link_reports::write_why_extract(path, res).map_err(|e| vec![e])?;
     }
     if let Some(path) = &config.print_archive_stats {
-        crate::link_reports::write_archive_stats(path, res).map_err(|e| vec![e])?;
+        crate::report::link_reports::write_archive_stats(path, res).map_err(|e| vec![e])?;
     }
     if let Some(path) = &config.dependency_file {
-        crate::link_reports::write_dependency_file(path, config, res).map_err(|e| vec![e])?;
+        crate::report::link_reports::write_dependency_file(path, config, res)
+            .map_err(|e| vec![e])?;
     }
     if let Some(path) = &config.reproduce {
-        crate::link_reports::write_reproduce(path, config, res).map_err(|e| vec![e])?;
+        crate::report::link_reports::write_reproduce(path, config, res).map_err(|e| vec![e])?;
     }
     if let Some(path) = &config.time_trace {
-        crate::link_reports::write_time_trace(path, config, t).map_err(|e| vec![e])?;
+        crate::report::link_reports::write_time_trace(path, config, t).map_err(|e| vec![e])?;
     }
     if config.time {
         for (name, _, d) in &t.phases {
@@ -441,10 +464,10 @@ fn skips_linked_output(config: &Config) -> bool {
 /// resolution, which is complete by then.
 fn write_lto_only_reports(config: &Config, res: &resolve::Resolved) -> Result<(), Vec<Error>> {
     if let Some(path) = &config.print_archive_stats {
-        crate::link_reports::write_archive_stats(path, res).map_err(|e| vec![e])?;
+        crate::report::link_reports::write_archive_stats(path, res).map_err(|e| vec![e])?;
     }
     if let Some(path) = &config.why_extract {
-        crate::link_reports::write_why_extract(path, res).map_err(|e| vec![e])?;
+        crate::report::link_reports::write_why_extract(path, res).map_err(|e| vec![e])?;
     }
     Ok(())
 }

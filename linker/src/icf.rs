@@ -10,11 +10,11 @@
 //! their addresses move (layout gives a folded section the address of the one kept), and its
 //! `.eh_frame` FDE is dropped like a collected section's.
 
-use crate::config::{Config, IcfLevel};
-use crate::eh_frame;
-use crate::input_files::{FileId, ObjectFile, SectionKind};
+use crate::cli::config::{Config, IcfLevel};
+use crate::input::eh_frame;
+use crate::input::input_files::{FileId, ObjectFile, SectionKind};
+use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
-use crate::symbol_table::{SymbolDef, SymbolId};
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela as _, SectionHeader as _, Sym as _};
@@ -22,7 +22,7 @@ use object::LittleEndian as LE;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 
-use crate::input_files::SHT_LLVM_ADDRSIG;
+use crate::input::input_files::SHT_LLVM_ADDRSIG;
 
 /// What folding decided: which sections were folded into which, and the alignment a kept
 /// section needs so that it still satisfies everything folded into it.

@@ -7,12 +7,13 @@
 //! lld's rules for a global symbol meeting the table; each other kind of input and `--wrap`
 //! have a file of their own below `resolve/`.
 
-use crate::config::{Config, Input, InputKind, OutputKind};
+use crate::cli::config::{Config, Input, InputKind, OutputKind};
 use crate::error::{Error, Result};
-use crate::input_files::{self, classify, FileId, FileKind, ObjectFile, SectionKind};
-use crate::shared_files::SharedFile;
-use crate::symbol_table::{merge_visibility, SymbolDef, SymbolId, SymbolTable};
-use crate::{bail, err, library_search, linker_script};
+use crate::input::input_files::{self, classify, FileId, FileKind, ObjectFile, SectionKind};
+use crate::input::shared_files::SharedFile;
+use crate::input::{library_search, linker_script};
+use crate::resolve::symbol_table::{merge_visibility, SymbolDef, SymbolId, SymbolTable};
+use crate::{bail, err};
 use hashbrown::{HashMap, HashSet};
 use object::elf;
 use object::read::elf::{SectionHeader, Sym};
@@ -22,7 +23,10 @@ use std::path::{Path, PathBuf};
 mod archive_members;
 mod bitcode_inputs;
 mod diagnostics;
+pub mod libcalls;
 mod shared_libraries;
+pub mod symbol_flags;
+pub mod symbol_table;
 pub mod wrap;
 
 /// Where a new definition comes from, for duplicate-symbol messages.
@@ -95,16 +99,16 @@ pub struct Resolved {
     /// LLVM bitcode inputs, in command-line order (compiled by LTO, then replaced by its output).
     pub bitcode: Vec<BitcodeInput>,
     /// `--version-script` contents (empty without one).
-    pub versions: crate::version_script::Versions,
+    pub versions: crate::input::version_script::Versions,
     /// Names that `.symver foo, foo@V1` made aliases of `foo@V1` (`redirect_symver_aliases`):
     /// defined, though the symbol table no longer says so.
     pub symver_aliases: Vec<SymbolId>,
     /// Every file opened as input, in order (`--dependency-file`).
     pub opened_files: Vec<PathBuf>,
     /// `--dynamic-list` patterns.
-    pub dynamic_list: Vec<crate::version_script::Pattern>,
+    pub dynamic_list: Vec<crate::input::version_script::Pattern>,
     /// `--export-dynamic-symbol-list` patterns: exported like `--export-dynamic-symbol`.
-    pub export_list: Vec<crate::version_script::Pattern>,
+    pub export_list: Vec<crate::input::version_script::Pattern>,
     /// `extractions` come from a liveness walk (`--gc-archive-members` with bitcode), not from
     /// lld-style member selection.
     pub extractions_from_walk: bool,
@@ -113,7 +117,7 @@ pub struct Resolved {
     pub collected_commons: HashSet<SymbolId>,
     /// Symbols whose GOTPCRELX references keep their GOT slot because a relaxed reference
     /// would not reach them (outputs over 2 GiB; found after layout, as lld's `relaxOnce`).
-    pub got_relax_disabled: HashSet<crate::symbol_table::SymKey>,
+    pub got_relax_disabled: HashSet<crate::resolve::symbol_table::SymKey>,
     /// Every symbol some input declared common, in the order met (with repeats; some are no
     /// longer common). The liveness graph needs the prevailing common symbols and finds them
     /// here instead of scanning the whole symbol table.
@@ -157,7 +161,7 @@ pub struct BitcodeInput {
 
 impl Resolved {
     /// The target triple of the first bitcode file still in the link (possibly empty), which
-    /// decides the runtime library calls LTO may add (`crate::libcalls`); `None` without
+    /// decides the runtime library calls LTO may add (`crate::resolve::libcalls`); `None` without
     /// bitcode.
     pub fn bitcode_triple(&self) -> Option<String> {
         self.bitcode
@@ -338,8 +342,11 @@ impl Resolver<'_> {
     /// them) and under the positional state the command line ended with. A specifier is a
     /// library name (`-l` lookup, then the name in the search directories) or a path; the
     /// libraries they bring may name more.
-    fn add_dependent_libraries(&mut self, state: crate::config::PositionalState) -> Result<()> {
-        let state = crate::config::PositionalState {
+    fn add_dependent_libraries(
+        &mut self,
+        state: crate::cli::config::PositionalState,
+    ) -> Result<()> {
+        let state = crate::cli::config::PositionalState {
             whole_archive: false,
             ..state
         };
@@ -611,7 +618,7 @@ impl Resolver<'_> {
                 if symbols[i].st_shndx(LE) == elf::SHN_UNDEF {
                     (names[k], None)
                 } else {
-                    crate::symbol_table::split_symver(names[k])
+                    crate::resolve::symbol_table::split_symver(names[k])
                 }
             })
             .collect();
@@ -927,7 +934,7 @@ pub fn redirect_symver_aliases(res: &mut Resolved) {
             continue;
         }
         let alias = match res.versions.assign(base.name, None) {
-            crate::version_script::Assignment::Version(n) => {
+            crate::input::version_script::Assignment::Version(n) => {
                 res.versions
                     .names
                     .get(usize::from(n) - 2)

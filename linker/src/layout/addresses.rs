@@ -4,11 +4,11 @@
 
 use super::Layout;
 use crate::bail;
-use crate::config::Config;
+use crate::cli::config::Config;
 use crate::error::Result;
-use crate::output_sections::{OutputSection, Segment, Synthetic, EHDR_SIZE, PHDR_SIZE};
+use crate::layout::output_sections::{OutputSection, Segment, Synthetic, EHDR_SIZE, PHDR_SIZE};
+use crate::layout::section_rules::{align_to, is_relro};
 use crate::resolve::Resolved;
-use crate::section_rules::{align_to, is_relro};
 use object::elf;
 
 /// OpenBSD's program header for `-z wxneeded`.

@@ -6,28 +6,30 @@ use super::addresses::{assign_addresses, segment_class};
 use super::commands::{self, SectionCommands};
 use super::linker_defined::{define_synthetic_symbols, entry_address};
 use super::{DebugIndexes, DynTables, Layout};
-use crate::code_rewrites::CodeRewrites;
-use crate::config::{Config, Strip};
-use crate::emit_relocs::{emitted_reloc_target, link_reloc_sections};
+use crate::cli::config::{Config, Strip};
 use crate::err;
 use crate::error::Result;
 use crate::icf::Folding;
-use crate::input_files::{FileId, InputSection, ObjectFile, SectionKind};
-use crate::merge;
-use crate::output_sections::{
+use crate::input::input_files::{FileId, InputSection, ObjectFile, SectionKind};
+use crate::layout::merge;
+use crate::layout::output_sections::{
     Chunk, ChunkKind, OutputSection, Synthetic, SyntheticChunk, ALLOC, RELA_SIZE, REL_SIZE,
     SYM_SIZE, WRITE,
 };
-use crate::relocations::ScanResult;
+use crate::layout::section_rules::{
+    align_to, init_priority, is_relro, output_name_of, section_rank,
+};
+use crate::order::section_order::SectionOrder;
+use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
-use crate::section_order::SectionOrder;
-use crate::section_rules::{align_to, init_priority, is_relro, output_name_of, section_rank};
-use crate::symbol_table::{SymbolDef, SymbolId};
+use crate::scan::code_rewrites::CodeRewrites;
+use crate::scan::relocations::ScanResult;
 use crate::synthetic::dyn_relocs::{SHT_ANDROID_RELA, SHT_ANDROID_RELR};
 use crate::synthetic::{
     build_id, comment, dyn_relocs, dynamic, dynsym, eh_frame, got, hash, interp, notes, plt,
     symtab, versions,
 };
+use crate::write::emit_relocs::{emitted_reloc_target, link_reloc_sections};
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, SectionHeader, Sym};
@@ -126,7 +128,8 @@ fn random_padding(config: &Config, seed: u64, sections: &[OutputSection]) -> Vec
         described.push((os.name.as_str(), load, aligns));
         index.push(i);
     }
-    let drawn = crate::section_order::random_padding(seed, config.max_page_size(), &described);
+    let drawn =
+        crate::order::section_order::random_padding(seed, config.max_page_size(), &described);
     let mut pads: Vec<Vec<u64>> = sections.iter().map(|os| vec![0; os.chunks.len()]).collect();
     for (i, p) in index.into_iter().zip(drawn) {
         pads[i] = p;
@@ -220,7 +223,7 @@ pub fn layout(
                 // `--build-id` has one), which would otherwise come first in the same section.
                 SectionKind::Regular
                     if name == b".note.gnu.build-id"
-                        && config.build_id != crate::config::BuildId::None =>
+                        && config.build_id != crate::cli::config::BuildId::None =>
                 {
                     continue
                 }
@@ -429,7 +432,7 @@ pub fn layout(
     let gnu_property =
         crate::cet::gnu_property_note(and_features, crate::cet::isa_needed(config, res));
     add_synth(&mut b, notes::property_chunk(&gnu_property));
-    let dynamic_output = crate::symbol_flags::is_dynamic(config, res);
+    let dynamic_output = crate::resolve::symbol_flags::is_dynamic(config, res);
     let has_dynamic = dynamic_output || static_pie;
     let dyn_tables = if has_dynamic {
         dynsym::build_tables(config, res, &scan)
@@ -540,7 +543,7 @@ pub fn layout(
             }
             copy_group[n as usize] = k;
             copy_groups.push(vec![g]);
-            let (size, align) = crate::symbol_flags::shared_symbol_size_align(res, g);
+            let (size, align) = crate::resolve::symbol_flags::shared_symbol_size_align(res, g);
             let name = if relro { ".bss.rel.ro" } else { ".bss" };
             let osec = b.osec(name, elf::SHT_NOBITS, ALLOC | WRITE);
             let chunks = &mut b.sections[osec as usize].chunks;
@@ -906,7 +909,7 @@ pub fn layout(
     }
     define_synthetic_symbols(config, res, &mut lay)?;
     // lld refuses impossible compression requests before it looks for the entry point.
-    crate::compress::check_sections(
+    crate::write::compress::check_sections(
         config,
         lay.sections.iter().map(|s| (s.name.as_str(), s.flags)),
     )?;

@@ -4,14 +4,14 @@
 
 use super::Layout;
 use crate::bail;
-use crate::config::Config;
-use crate::config::OutputKind;
+use crate::cli::config::Config;
+use crate::cli::config::OutputKind;
 use crate::error::Result;
-use crate::input_files::SectionKind;
-use crate::output_sections::{OutputSection, Synthetic};
+use crate::input::input_files::SectionKind;
+use crate::layout::output_sections::{OutputSection, Synthetic};
+use crate::layout::section_rules::start_stop_section;
+use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
-use crate::section_rules::start_stop_section;
-use crate::symbol_table::{SymbolDef, SymbolId};
 use crate::synthetic::dyn_relocs::dyn_reloc_format;
 use hashbrown::HashMap;
 use object::elf;
@@ -126,7 +126,7 @@ pub(super) fn define_synthetic_symbols(
     }
     // --defsym=ALIAS=SYM+N.
     for d in &config.defsyms {
-        if let crate::config::DefsymValue::Symbol(target, addend) = &d.value {
+        if let crate::cli::config::DefsymValue::Symbol(target, addend) = &d.value {
             let Some(id) = res.symtab.lookup(d.name.as_bytes()) else {
                 continue;
             };
@@ -293,7 +293,7 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
     let is_pic = config.is_pic();
     // lld always defines _DYNAMIC (hidden) when the output has a .dynamic section.
     let has_dynamic_section =
-        crate::symbol_flags::is_dynamic(config, res) || (is_pic && config.is_static);
+        crate::resolve::symbol_flags::is_dynamic(config, res) || (is_pic && config.is_static);
     if has_dynamic_section {
         let id = res.symtab.intern(b"_DYNAMIC");
         let s = res.symtab.get_mut(id);
@@ -350,9 +350,9 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
         let id = res.symtab.intern(leaked);
         let sym = res.symtab.get_mut(id);
         sym.def = match d.value {
-            crate::config::DefsymValue::Absolute(v) => SymbolDef::Absolute(v),
+            crate::cli::config::DefsymValue::Absolute(v) => SymbolDef::Absolute(v),
             // An alias takes its value after layout (define_synthetic_symbols).
-            crate::config::DefsymValue::Symbol(..) => SymbolDef::Synthetic,
+            crate::cli::config::DefsymValue::Symbol(..) => SymbolDef::Synthetic,
         };
         sym.weak = false;
     }

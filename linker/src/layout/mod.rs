@@ -10,17 +10,19 @@ pub mod addresses;
 pub mod build;
 pub mod commands;
 pub mod linker_defined;
+pub mod merge;
+pub mod output_sections;
+pub mod section_rules;
 
 use crate::arch::x86_64 as arch;
-use crate::code_rewrites::CodeRewrites;
-use crate::input_files::{FileId, SectionKind};
-use crate::merge;
-use crate::output_sections::{ChunkKind, OutputSection, Segment, Synthetic, SHDR_SIZE};
-use crate::relocations::{AddressMap, GotKind, ScanResult};
+use crate::input::input_files::{FileId, SectionKind};
+use crate::layout::output_sections::{ChunkKind, OutputSection, Segment, Synthetic, SHDR_SIZE};
+use crate::layout::section_rules::align_to;
+use crate::resolve::symbol_table::SymKey;
+use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
-use crate::section_rules::align_to;
-use crate::symbol_table::SymKey;
-use crate::symbol_table::{SymbolDef, SymbolId};
+use crate::scan::code_rewrites::CodeRewrites;
+use crate::scan::relocations::{AddressMap, GotKind, ScanResult};
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::Sym;
@@ -174,8 +176,8 @@ pub struct SymtabIndex {
 
 impl Layout {
     /// The address a dynamic relocation applies to.
-    pub fn dyn_place_address(&self, place: crate::relocations::Place) -> u64 {
-        use crate::relocations::Place;
+    pub fn dyn_place_address(&self, place: crate::scan::relocations::Place) -> u64 {
+        use crate::scan::relocations::Place;
         match place {
             Place::Input { file, sec, offset } => {
                 self.sec_addr[file as usize][sec as usize] + offset

@@ -3,11 +3,12 @@
 //! a non-weak reference that meets one loads the member, which `--why-extract` records.
 
 use super::{ArchiveInput, Extraction, LazySource, Resolver, BITCODE_REFERRER};
-use crate::config::Input;
+use crate::cli::config::Input;
 use crate::error::Result;
-use crate::input_files::{classify, FileId, FileKind, ObjectFile};
-use crate::symbol_table::{SymbolDef, SymbolId};
-use crate::{bail, err, input_files};
+use crate::input::input_files;
+use crate::input::input_files::{classify, FileId, FileKind, ObjectFile};
+use crate::resolve::symbol_table::{SymbolDef, SymbolId};
+use crate::{bail, err};
 use hashbrown::HashSet;
 use object::elf;
 use object::read::elf::Sym;
@@ -23,7 +24,8 @@ impl Resolver<'_> {
         if self.out.bitcode.is_empty() {
             return Ok(());
         }
-        let names = crate::libcalls::runtime_libcalls(self.out.bitcode_triple().as_deref());
+        let names =
+            crate::resolve::libcalls::runtime_libcalls(self.out.bitcode_triple().as_deref());
         let mut ids: Vec<SymbolId> = names
             .iter()
             .filter_map(|n| self.out.symtab.lookup(n))

@@ -3,8 +3,8 @@
 
 use super::{BitcodeInput, Resolver, Site, SymbolInput, BITCODE_COMDAT_OWNER, BITCODE_REFERRER};
 use crate::error::Result;
-use crate::input_files::ObjectFile;
-use crate::symbol_table::SymbolDef;
+use crate::input::input_files::ObjectFile;
+use crate::resolve::symbol_table::SymbolDef;
 use crate::{bail, err};
 use object::elf;
 

@@ -4,8 +4,8 @@
 use super::{Resolver, Site};
 use crate::err;
 use crate::error::Error;
-use crate::input_files::ObjectFile;
-use crate::symbol_table::{SymbolDef, SymbolId};
+use crate::input::input_files::ObjectFile;
+use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use object::elf;
 use object::read::elf::Sym;
 use object::LittleEndian as LE;
@@ -103,7 +103,7 @@ fn location_of_symbol(file: &ObjectFile, index: usize, by_name: bool) -> String 
     let sec_name = file.sections.get(shndx).map(|s| s.name_str()).unwrap_or("");
     let mut loc = String::new();
     let src = if shndx < file.sections.len() && shndx != 0 {
-        crate::debug_info::source_location(file, shndx, sym.st_value(LE))
+        crate::input::debug_info::source_location(file, shndx, sym.st_value(LE))
     } else {
         None
     };

@@ -4,8 +4,8 @@
 
 use super::Resolver;
 use crate::error::Result;
-use crate::shared_files::SharedFile;
-use crate::symbol_table::SymbolDef;
+use crate::input::shared_files::SharedFile;
+use crate::resolve::symbol_table::SymbolDef;
 use object::elf;
 use object::read::elf::Sym;
 use object::LittleEndian as LE;

@@ -3,8 +3,8 @@
 //! objects here and to bitcode by the liveness graph (`wrap_redirections`).
 
 use super::{Resolved, Resolver};
-use crate::config::Config;
-use crate::symbol_table::SymbolId;
+use crate::cli::config::Config;
+use crate::resolve::symbol_table::SymbolId;
 use hashbrown::HashMap;
 
 impl Resolver<'_> {

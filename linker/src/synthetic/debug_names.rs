@@ -40,10 +40,10 @@
 //! `file:(.debug_names): message`, as errors (warnings under `--noinhibit-exec`, lld's
 //! `errorOrWarn`).
 
-use crate::config::{Config, Strip};
+use crate::cli::config::{Config, Strip};
 use crate::error::Result;
-use crate::input_files::{FileId, InputSection, ObjectFile, SectionKind};
-use crate::output_sections::{Synthetic, SyntheticChunk};
+use crate::input::input_files::{FileId, InputSection, ObjectFile, SectionKind};
+use crate::layout::output_sections::{Synthetic, SyntheticChunk};
 use crate::resolve::Resolved;
 use crate::{bail, err};
 use object::read::elf::{Rela, Sym};
@@ -230,8 +230,12 @@ enum Pick {
 }
 
 /// The relocation at `offset` of section `s`.
-fn reloc_at(s: &InputSection, offset: u64, pick: Pick) -> Option<&crate::input_files::Rela64> {
-    let at = |r: &&crate::input_files::Rela64| r.r_offset(LE) == offset;
+fn reloc_at(
+    s: &InputSection,
+    offset: u64,
+    pick: Pick,
+) -> Option<&crate::input::input_files::Rela64> {
+    let at = |r: &&crate::input::input_files::Rela64| r.r_offset(LE) == offset;
     if s.relocs_sorted {
         let start = s.relocs.partition_point(|r| r.r_offset(LE) < offset);
         let end = s.relocs.partition_point(|r| r.r_offset(LE) <= offset);

@@ -5,16 +5,16 @@
 //! addresses they encode); the writer copies them out.
 
 use crate::bail;
-use crate::config::Config;
+use crate::cli::config::Config;
 use crate::error::Result;
 use crate::layout::addresses::assign_addresses;
+use crate::layout::output_sections::{put64, Synthetic, SyntheticChunk, ALLOC};
+use crate::layout::output_sections::{RELA_SIZE, REL_SIZE};
 use crate::layout::Layout;
-use crate::output_sections::{put64, Synthetic, SyntheticChunk, ALLOC};
-use crate::output_sections::{RELA_SIZE, REL_SIZE};
-use crate::relocations::{AddressMap, DynKind, DynReloc, Place, ScanResult};
+use crate::resolve::symbol_table::SymKey;
+use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
-use crate::symbol_table::SymKey;
-use crate::symbol_table::{SymbolDef, SymbolId};
+use crate::scan::relocations::{AddressMap, DynKind, DynReloc, Place, ScanResult};
 use hashbrown::HashMap;
 use object::elf;
 
@@ -141,7 +141,11 @@ pub fn global_value(res: &Resolved, map: &dyn AddressMap, g: u32) -> u64 {
     for (fi, ids) in res.file_syms.iter().enumerate() {
         if let Some(k) = ids.iter().position(|&x| x == g) {
             let f = &res.files[fi];
-            return map.symbol_address(fi as crate::input_files::FileId, f.first_global + k, 0);
+            return map.symbol_address(
+                fi as crate::input::input_files::FileId,
+                f.first_global + k,
+                0,
+            );
         }
     }
     0

@@ -3,12 +3,12 @@
 //! final.
 
 use super::dyn_relocs::DynRelocCounts;
-use crate::config::{Config, OutputKind};
-use crate::output_sections::{
+use crate::cli::config::{Config, OutputKind};
+use crate::layout::output_sections::{
     put64, Synthetic, SyntheticChunk, ALLOC, RELA_SIZE, REL_SIZE, SYM_SIZE, WRITE,
 };
-use crate::relocations::{GotKind, ScanResult};
 use crate::resolve::Resolved;
+use crate::scan::relocations::{GotKind, ScanResult};
 use object::elf;
 
 /// Android's tags for `--pack-dyn-relocs=android` and `--use-android-relr-tags`.
@@ -65,10 +65,10 @@ pub fn tags(
         tag(elf::DT_SONAME, u64::from(so));
     }
     if let Some(a) = t.audit {
-        tag(crate::shared_files::DT_AUDIT, u64::from(a));
+        tag(crate::input::shared_files::DT_AUDIT, u64::from(a));
     }
     if let Some(a) = t.depaudit {
-        tag(crate::shared_files::DT_DEPAUDIT, u64::from(a));
+        tag(crate::input::shared_files::DT_DEPAUDIT, u64::from(a));
     }
     let exe = config.output_kind == OutputKind::Executable;
     let mut flags = 0u64;

@@ -1,17 +1,17 @@
 //! The output's `.eh_frame` and `.eh_frame_hdr`: which CIEs and FDEs are kept (a CIE once,
 //! an FDE when its function survives), where each goes, and the binary search table of
-//! `.eh_frame_hdr`. Reading the input records is `crate::eh_frame`.
+//! `.eh_frame_hdr`. Reading the input records is `crate::input::eh_frame`.
 
 use crate::bail;
-use crate::config::Config;
+use crate::cli::config::Config;
 use crate::error::Result;
-use crate::input_files::{FileId, SectionKind};
+use crate::input::input_files::{FileId, SectionKind};
+use crate::layout::output_sections::{put32, Synthetic, SyntheticChunk, ALLOC};
 use crate::layout::{EhLayout, EhPiece, EhSection, Layout};
-use crate::output_sections::{put32, Synthetic, SyntheticChunk, ALLOC};
-use crate::relocate::apply_relocs;
-use crate::relocations::{target_of, AddressMap};
+use crate::resolve::symbol_table::{SymKey, SymbolDef};
 use crate::resolve::Resolved;
-use crate::symbol_table::{SymKey, SymbolDef};
+use crate::scan::relocations::{target_of, AddressMap};
+use crate::write::relocate::apply_relocs;
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, Sym};
@@ -39,7 +39,7 @@ pub fn write_hdr(
         let pc = map.symbol_address(p.file, r.r_sym(LE, false) as usize, r.r_addend(LE));
         entries.push((pc, eh_addr + p.out_offset));
     }
-    let bytes = crate::eh_frame::build_eh_frame_hdr(addr, eh_addr, &mut entries)?;
+    let bytes = crate::input::eh_frame::build_eh_frame_hdr(addr, eh_addr, &mut entries)?;
     let n = bytes.len().min(buf.len());
     buf[..n].copy_from_slice(&bytes[..n]);
     Ok(())
@@ -101,7 +101,7 @@ pub fn build(res: &Resolved) -> Result<EhLayout> {
             if s.kind != SectionKind::EhFrame {
                 continue;
             }
-            let records = crate::eh_frame::split_eh_frame(s.data).map_err(|e| {
+            let records = crate::input::eh_frame::split_eh_frame(s.data).map_err(|e| {
                 e.into_error(&format!("{}:(.eh_frame)", f.name), |off| {
                     format!("{}:(.eh_frame+0x{off:x})", f.name)
                 })
@@ -116,7 +116,7 @@ pub fn build(res: &Resolved) -> Result<EhLayout> {
                 let end = start + rec.size as usize;
                 let rels = s.relocs_in(start as u64, end as u64);
                 match rec.kind {
-                    crate::eh_frame::EhRecordKind::Cie => {
+                    crate::input::eh_frame::EhRecordKind::Cie => {
                         let key_rels: Vec<(u32, Option<SymKey>, i64)> = rels
                             .iter()
                             .map(|r| {
@@ -151,7 +151,7 @@ pub fn build(res: &Resolved) -> Result<EhLayout> {
                         local_cies.insert(rec.offset, id);
                         sec.pieces.push(cies[id].0);
                     }
-                    crate::eh_frame::EhRecordKind::Fde { cie_offset } => {
+                    crate::input::eh_frame::EhRecordKind::Fde { cie_offset } => {
                         // The FDE's relocation at pc_begin names its function.
                         let Some(first) = rels.iter().find(|r| r.r_offset(LE) == start as u64 + 8)
                         else {

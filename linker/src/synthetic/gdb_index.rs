@@ -30,10 +30,10 @@
 //! unit length plus 4, which is 8 bytes short for a DWARF64 unit, and gdb aborts on that
 //! (mold's test `gdb-index-dwarf64`); for DWARF32 units both agree.
 
-use crate::config::{Config, Strip};
+use crate::cli::config::{Config, Strip};
 use crate::error::Result;
-use crate::input_files::{FileId, InputSection, ObjectFile, SectionKind};
-use crate::output_sections::{Synthetic, SyntheticChunk};
+use crate::input::input_files::{FileId, InputSection, ObjectFile, SectionKind};
+use crate::layout::output_sections::{Synthetic, SyntheticChunk};
 use crate::resolve::Resolved;
 use crate::{bail, err};
 use gimli::{AttributeValue, EndianSlice, LittleEndian};
@@ -241,7 +241,7 @@ fn window(file: &ObjectFile, shndx: usize) -> u64 {
 
 /// What relocation `r` of `file` resolves to for the DWARF reader: the symbol's value in its
 /// section (in that section's window) plus the addend.
-fn reloc_value(file: &ObjectFile, r: &crate::input_files::Rela64) -> u64 {
+fn reloc_value(file: &ObjectFile, r: &crate::input::input_files::Rela64) -> u64 {
     let Some(sym) = file.symbols.get(r.r_sym(LE, false) as usize) else {
         return r.r_addend(LE) as u64;
     };
@@ -260,7 +260,7 @@ fn reloc_value(file: &ObjectFile, r: &crate::input_files::Rela64) -> u64 {
 #[derive(Clone, Copy, Debug)]
 struct Relocs<'a> {
     file: &'a ObjectFile,
-    relocs: &'a [crate::input_files::Rela64],
+    relocs: &'a [crate::input::input_files::Rela64],
 }
 
 impl Relocs<'_> {
@@ -286,11 +286,11 @@ impl gimli::Relocate<usize> for Relocs<'_> {
 fn sorted_relocs(
     file: &ObjectFile,
     index: Option<usize>,
-) -> Cow<'static, [crate::input_files::Rela64]> {
+) -> Cow<'static, [crate::input::input_files::Rela64]> {
     let Some(s) = index.and_then(|i| file.sections.get(i)) else {
         return Cow::Borrowed(&[]);
     };
-    let none = |r: &crate::input_files::Rela64| r.r_type(LE, false) == elf::R_X86_64_NONE;
+    let none = |r: &crate::input::input_files::Rela64| r.r_type(LE, false) == elf::R_X86_64_NONE;
     if s.relocs_sorted && !s.relocs.iter().any(none) {
         return Cow::Borrowed(s.relocs);
     }
@@ -312,7 +312,7 @@ type Reader<'a> = gimli::RelocateReader<EndianSlice<'a, LittleEndian>, Relocs<'a
 fn reader<'a>(
     file: &'a ObjectFile,
     index: Option<usize>,
-    relocs: &'a [crate::input_files::Rela64],
+    relocs: &'a [crate::input::input_files::Rela64],
 ) -> Reader<'a> {
     gimli::RelocateReader::new(
         EndianSlice::new(contents(file, index), LittleEndian),

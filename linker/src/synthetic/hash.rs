@@ -1,9 +1,9 @@
 //! `.gnu.hash` and `.hash`: the dynamic symbol hash tables (`--hash-style`).
 
+use crate::layout::output_sections::{Synthetic, SyntheticChunk, ALLOC};
 use crate::layout::DynTables;
-use crate::output_sections::{Synthetic, SyntheticChunk, ALLOC};
+use crate::resolve::symbol_table::SymbolId;
 use crate::resolve::Resolved;
-use crate::symbol_table::SymbolId;
 use object::elf;
 
 /// The ELF (SysV) hash function.

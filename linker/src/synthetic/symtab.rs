@@ -2,12 +2,14 @@
 //! `--discard-*`, section symbols under `--emit-relocs`, the grouping of locals by file), their
 //! names, and the entries written from the final layout.
 
-use crate::config::{Config, Discard};
-use crate::input_files::{FileId, SectionKind};
+use crate::cli::config::{Config, Discard};
+use crate::input::input_files::{FileId, SectionKind};
+use crate::layout::output_sections::{
+    put16, put32, put64, ChunkKind, OutputSection, Synthetic, SYM_SIZE,
+};
 use crate::layout::{Layout, SymtabEntry, SymtabIndex};
-use crate::output_sections::{put16, put32, put64, ChunkKind, OutputSection, Synthetic, SYM_SIZE};
+use crate::resolve::symbol_table::{SymKey, SymbolDef, SymbolId};
 use crate::resolve::Resolved;
-use crate::symbol_table::{SymKey, SymbolDef, SymbolId};
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::Sym;

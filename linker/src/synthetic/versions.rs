@@ -2,11 +2,11 @@
 //! symbols, the versions needed from shared libraries and those this output defines.
 
 use super::hash::elf_hash;
-use crate::config::Config;
+use crate::cli::config::Config;
+use crate::layout::output_sections::{put16, Synthetic, SyntheticChunk, ALLOC};
 use crate::layout::DynTables;
-use crate::output_sections::{put16, Synthetic, SyntheticChunk, ALLOC};
+use crate::resolve::symbol_table::SymbolDef;
 use crate::resolve::Resolved;
-use crate::symbol_table::SymbolDef;
 use hashbrown::HashMap;
 use object::elf;
 
@@ -49,7 +49,7 @@ pub fn build_versions(config: &Config, res: &Resolved, t: &mut DynTables) {
             _ => {
                 s.version
                     | if s.version_hidden {
-                        crate::shared_files::VERSYM_HIDDEN
+                        crate::input::shared_files::VERSYM_HIDDEN
                     } else {
                         0
                     }

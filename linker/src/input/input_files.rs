@@ -1,0 +1,854 @@
+//! Input files: mapping them, telling their kinds apart, and parsing ELF relocatable objects into
+//! flat, borrowed views (sections, symbols, relocations) that later phases index by number.
+
+use crate::error::Result;
+use crate::{bail, err};
+use object::elf;
+use object::read::elf::{FileHeader, Rela, SectionHeader, Sym};
+use object::LittleEndian as LE;
+use std::path::Path;
+
+pub type FileHeader64 = elf::FileHeader64<LE>;
+pub type SectionHeader64 = elf::SectionHeader64<LE>;
+pub type Sym64 = elf::Sym64<LE>;
+pub type Rela64 = elf::Rela64<LE>;
+
+// LLVM's metadata section types, which the `object` crate does not name.
+pub const SHT_LLVM_ADDRSIG: u32 = 0x6fff_4c03;
+pub const SHT_LLVM_DEPENDENT_LIBRARIES: u32 = 0x6fff_4c04;
+pub const SHT_LLVM_CALL_GRAPH_PROFILE: u32 = 0x6fff_4c09;
+
+/// Index of an object file in `Link::files`.
+pub type FileId = u32;
+
+/// Maps a file for the rest of the process. Input bytes must outlive every phase up to the write,
+/// and a linker process ends right after it, so the mapping is deliberately leaked: that lets
+/// every name and section borrow `&'static` data instead of threading a lifetime through phases.
+pub fn map_file(path: &Path) -> Result<&'static [u8]> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if len == 0 {
+        return Ok(&[]);
+    }
+    // SAFETY: the file is mapped read-only; weld never writes to its inputs. Another process
+    // truncating an input while we link is outside what any linker can defend against.
+    let map = unsafe { memmap2::Mmap::map(&file) }
+        .map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))?;
+    let map: &'static memmap2::Mmap = Box::leak(Box::new(map));
+    Ok(&map[..])
+}
+
+/// Reads a whole text file (a symbol list, a rules file), failing as lld does:
+/// `cannot open PATH: REASON`.
+pub fn read_text(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))
+}
+
+/// Reads a whole file into memory, failing as [`read_text`] does.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))
+}
+
+/// Writes a whole file the link reports into, failing as lld does: `cannot open PATH: REASON`.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes)
+        .map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))
+}
+
+/// The OS error text without Rust's " (os error N)" suffix, as lld prints it.
+pub fn io_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// What an input file contains, decided from its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    ElfRelocatable,
+    ElfShared,
+    Archive,
+    Bitcode,
+    LinkerScript,
+    Unknown,
+}
+
+/// The header and section table of an x86-64 ELF file, with lld's complaints about a short or
+/// foreign one.
+pub fn x86_64_section_table(
+    name: &str,
+    data: &'static [u8],
+) -> Result<(
+    &'static FileHeader64,
+    object::read::elf::SectionTable<'static, FileHeader64>,
+)> {
+    if data.len() < 64 {
+        bail!("{name}: corrupted ELF file: file is too short");
+    }
+    let header = FileHeader64::parse(data)
+        .map_err(|_| err!("{name}: corrupted ELF file: invalid ELF header"))?;
+    if header.e_machine(LE) != elf::EM_X86_64 {
+        bail!("{name} is incompatible with elf_x86_64");
+    }
+    let table = header
+        .sections(LE, data)
+        .map_err(|e| err!("{name}: invalid section header table: {e}"))?;
+    Ok((header, table))
+}
+
+/// Classifies a file by its magic numbers.
+pub fn classify(data: &[u8]) -> FileKind {
+    if data.starts_with(b"\x7fELF") {
+        if data.len() >= 18 {
+            let ty = u16::from_le_bytes([data[16], data[17]]);
+            return match ty {
+                elf::ET_REL => FileKind::ElfRelocatable,
+                elf::ET_DYN => FileKind::ElfShared,
+                _ => FileKind::Unknown,
+            };
+        }
+        return FileKind::Unknown;
+    }
+    if data.starts_with(b"!<arch>\n") || data.starts_with(b"!<thin>\n") {
+        return FileKind::Archive;
+    }
+    if data.starts_with(b"BC\xc0\xde") || data.starts_with(&[0xde, 0xc0, 0x17, 0x0b]) {
+        return FileKind::Bitcode;
+    }
+    if crate::input::linker_script::looks_like_linker_script(data) {
+        return FileKind::LinkerScript;
+    }
+    FileKind::Unknown
+}
+
+/// How the pipeline treats an input section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SectionKind {
+    /// Copied to the output (or, for NOBITS, given space).
+    Regular,
+    /// Not part of the output: metadata (symtab, relocs, groups), a losing COMDAT member,
+    /// `SHF_EXCLUDE`, `.note.GNU-stack`, `.llvm_addrsig`, ...
+    Ignored,
+    /// A member of a COMDAT group that lost to an earlier copy: references into it are tombstoned.
+    Discarded,
+    /// `.eh_frame`: split into CIEs/FDEs and rebuilt by the linker.
+    EhFrame,
+    /// `SHF_MERGE`: split into pieces and deduplicated.
+    Merge,
+    /// `.note.gnu.property`: merged into one synthetic note.
+    GnuProperty,
+    /// `.comment`: merged into the synthetic `.comment`.
+    Comment,
+    /// Removed by `--gc-sections`: nothing reached it.
+    Garbage,
+    /// In an archive member that `--gc-archive-members` never loaded.
+    Unloaded,
+    /// Folded by `--icf` into an identical section (`Resolved::icf` says which): not in the
+    /// output, and its symbols take the address of the section kept.
+    Folded,
+}
+
+/// One section of an input object.
+#[derive(Clone, Debug)]
+pub struct InputSection {
+    pub name: &'static [u8],
+    pub shdr: &'static SectionHeader64,
+    /// File contents (empty for `SHT_NOBITS`).
+    pub data: &'static [u8],
+    /// The `SHT_RELA` section that applies to this one, if any.
+    pub relocs: &'static [Rela64],
+    /// Whether `relocs` are in ascending offset order, as compilers emit them; lets
+    /// [`InputSection::relocs_in`] find a record's relocations by binary search.
+    pub relocs_sorted: bool,
+    /// A section `--gc-sections` never collects by its name or type
+    /// ([`crate::layout::section_rules::is_reserved`]); decided here, where the name is being read anyway,
+    /// so that building the liveness graph need not touch every section name again.
+    pub reserved: bool,
+    /// The output section it goes to by name (`.text.foo` -> `.text`, lld's
+    /// `getOutputSectionName`), decided while the name is read here, in parallel with other
+    /// files, so that layout need not read every section name again.
+    pub output_name: &'static str,
+    /// `sh_flags` and `sh_type`, copied out of the section header: nearly every phase tests
+    /// them for every section, and reading them through `shdr` costs a cache miss per section
+    /// (the headers sit in the mapped file, away from everything else the phase reads).
+    flags: u64,
+    sh_type: u32,
+    pub kind: SectionKind,
+}
+
+impl InputSection {
+    pub fn flags(&self) -> u64 {
+        self.flags
+    }
+    pub fn sh_type(&self) -> u32 {
+        self.sh_type
+    }
+    pub fn size(&self) -> u64 {
+        self.shdr.sh_size(LE)
+    }
+    pub fn align(&self) -> u64 {
+        self.shdr.sh_addralign(LE).max(1)
+    }
+    pub fn is_alloc(&self) -> bool {
+        self.flags() & u64::from(elf::SHF_ALLOC) != 0
+    }
+    pub fn name_str(&self) -> &'static str {
+        std::str::from_utf8(self.name).unwrap_or("<non-utf8>")
+    }
+
+    /// The relocations whose offset lies in `[start, end)`, in section order. Splitting
+    /// `.eh_frame` asks this once per record, so it must not scan all of the section's
+    /// relocations each time: sorted relocations (the norm) are found by binary search, and only
+    /// unsorted ones are filtered.
+    pub fn relocs_in(&self, start: u64, end: u64) -> std::borrow::Cow<'static, [Rela64]> {
+        if self.relocs_sorted {
+            let from = self.relocs.partition_point(|r| r.r_offset(LE) < start);
+            let len = self.relocs[from..].partition_point(|r| r.r_offset(LE) < end);
+            std::borrow::Cow::Borrowed(&self.relocs[from..from + len])
+        } else {
+            std::borrow::Cow::Owned(
+                self.relocs
+                    .iter()
+                    .filter(|r| (start..end).contains(&r.r_offset(LE)))
+                    .copied()
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// A COMDAT group as it appears in one object.
+#[derive(Clone, Debug)]
+pub struct ComdatGroup {
+    pub signature: &'static [u8],
+    pub members: Vec<u32>,
+}
+
+/// A parsed ELF relocatable object. Everything borrows from the mapped bytes.
+#[derive(Debug)]
+pub struct ObjectFile {
+    /// Display name for diagnostics: `path` or `lib.a(member.o)`.
+    pub name: String,
+    /// The archive this object came from (for `--why-extract` and map files), if any.
+    pub archive: Option<String>,
+    pub data: &'static [u8],
+    pub sections: Vec<InputSection>,
+    pub symbols: &'static [Sym64],
+    pub strtab: &'static [u8],
+    /// Index of the first non-local symbol (`sh_info` of `.symtab`).
+    pub first_global: usize,
+    pub comdats: Vec<ComdatGroup>,
+    /// Members of each section group without `GRP_COMDAT`: nothing to resolve, but its
+    /// sections live and die together under `--gc-sections` (profile counters and data).
+    pub plain_groups: Vec<Vec<u32>>,
+    /// Name of the first `STT_FILE` symbol, used as lld does in "referenced by" lines.
+    pub source_name: Option<&'static [u8]>,
+    /// `.symtab_shndx`: the section index of each symbol whose `st_shndx` is `SHN_XINDEX`
+    /// (objects with 0xff00 sections or more); empty when the object has none.
+    pub symtab_shndx: &'static [u32],
+}
+
+impl ObjectFile {
+    /// Parses an ELF64 x86-64 relocatable object.
+    pub fn parse(name: String, archive: Option<String>, data: &'static [u8]) -> Result<ObjectFile> {
+        if data.len() < 64 {
+            bail!("{name}: corrupted ELF file: file is too short");
+        }
+        let header = FileHeader64::parse(data)
+            .map_err(|_| err!("{name}: corrupted ELF file: invalid ELF header"))?;
+        // lld's wording for a truncated section header table.
+        let shoff = header.e_shoff(LE);
+        let shend = u64::from(header.e_shnum(LE))
+            .checked_mul(u64::from(header.e_shentsize(LE)))
+            .and_then(|n| n.checked_add(shoff));
+        // lld distinguishes a table that starts past the end from one that runs past it.
+        if shoff > data.len() as u64 {
+            bail!(
+                "{name}: section header table goes past the end of the file: e_shoff = 0x{shoff:x}"
+            );
+        }
+        if shend.is_none_or(|end| end > data.len() as u64) {
+            bail!("{name}: section table goes past the end of file");
+        }
+        let endian = header
+            .endian()
+            .map_err(|_| err!("{name}: not a little-endian ELF file"))?;
+        let _ = endian;
+        if header.e_machine(LE) != elf::EM_X86_64 {
+            bail!("{name} is incompatible with elf_x86_64");
+        }
+        if header.e_type(LE) != elf::ET_REL {
+            bail!("{name}: not a relocatable object");
+        }
+        let table = header
+            .sections(LE, data)
+            .map_err(|e| err!("{name}: invalid section header table: {e}"))?;
+        let shstrndx = header
+            .shstrndx(LE, data)
+            .map_err(|_| err!("{name}: invalid e_shstrndx"))?;
+        let shstrtab = table
+            .strings(LE, data, object::SectionIndex(shstrndx as usize))
+            .map_err(|_| err!("{name}: invalid section name string table"))?;
+        let n = table.len();
+        let mut sections = Vec::with_capacity(n);
+        let mut symtab_index = None;
+        for (i, shdr) in table.iter().enumerate() {
+            let sname = shdr
+                .name(LE, shstrtab)
+                .map_err(|_| err!("{name}: invalid section name offset in section {i}"))?;
+            let sh_type = shdr.sh_type(LE);
+            let sdata: &'static [u8] = if sh_type == elf::SHT_NOBITS || i == 0 {
+                &[]
+            } else {
+                shdr.data(LE, data).map_err(|_| {
+                    err!(
+                        "{name}:({}): section extends past end of file",
+                        String::from_utf8_lossy(sname)
+                    )
+                })?
+            };
+            if sh_type == elf::SHT_SYMTAB {
+                if symtab_index.is_some() {
+                    bail!("{name}: multiple SHT_SYMTAB sections");
+                }
+                symtab_index = Some(i);
+            }
+            // A compressed section (`-gz`) joins the link decompressed, under a header that
+            // describes the decompressed contents.
+            let (shdr, sdata) = if shdr.sh_flags(LE) & u64::from(elf::SHF_COMPRESSED) != 0
+                && sh_type != elf::SHT_NOBITS
+            {
+                let what = || format!("{name}:({})", String::from_utf8_lossy(sname));
+                decompress_section(shdr, sdata).map_err(|e| err!("{}: {e}", what()))?
+            } else {
+                (shdr, sdata)
+            };
+            let kind = initial_kind(sname, sh_type, shdr.sh_flags(LE), i);
+            sections.push(InputSection {
+                name: sname,
+                shdr,
+                data: sdata,
+                relocs: &[],
+                relocs_sorted: true,
+                reserved: crate::layout::section_rules::is_reserved(sname, sh_type),
+                output_name: crate::layout::section_rules::output_section_name(
+                    std::str::from_utf8(sname).unwrap_or("<non-utf8>"),
+                ),
+                flags: shdr.sh_flags(LE),
+                sh_type,
+                kind,
+            });
+        }
+
+        // Attach SHT_RELA sections to their targets.
+        for (i, shdr) in table.iter().enumerate() {
+            match shdr.sh_type(LE) {
+                elf::SHT_RELA => {
+                    let target = shdr.sh_info(LE) as usize;
+                    if target == 0 || target >= n {
+                        bail!("{name}: relocation section {i} has invalid target section index {target}");
+                    }
+                    let relocs: &'static [Rela64] = shdr
+                        .data_as_array(LE, data)
+                        .map_err(|_| err!("{name}: invalid relocation section {i}"))?;
+                    sections[target].relocs = relocs;
+                }
+                // LLVM writes the relocations of `.llvm.call-graph-profile` (objects compiled
+                // with profile data: PGO, sample profiles, LTO with either) as SHT_REL on every
+                // target. The section only feeds lld's call-graph section ordering, which weld
+                // does not do; it is dropped, and so are its relocations.
+                elf::SHT_REL
+                    if sections
+                        .get(shdr.sh_info(LE) as usize)
+                        .is_some_and(|t| t.sh_type == SHT_LLVM_CALL_GRAPH_PROFILE) => {}
+                elf::SHT_REL => bail!("{name}: SHT_REL relocations are not valid on x86-64"),
+                elf::SHT_CREL => {
+                    let target = shdr.sh_info(LE) as usize;
+                    if target == 0 || target >= n {
+                        bail!("{name}: relocation section {i} has invalid target section index {target}");
+                    }
+                    sections[target].relocs = decode_crel(shdr, data)
+                        .map_err(|e| err!("{name}: invalid CREL relocation section {i}: {e}"))?;
+                }
+                _ => {}
+            }
+        }
+
+        let (symbols, strtab, first_global): (&'static [Sym64], &'static [u8], usize) =
+            match symtab_index {
+                Some(i) => {
+                    let shdr = sections[i].shdr;
+                    let syms: &'static [Sym64] = shdr
+                        .data_as_array(LE, data)
+                        .map_err(|_| err!("{name}: invalid symbol table"))?;
+                    let link = shdr.sh_link(LE) as usize;
+                    let strtab = sections
+                        .get(link)
+                        .filter(|s| s.sh_type() == elf::SHT_STRTAB)
+                        .map(|s| s.data)
+                        .ok_or_else(|| {
+                            err!("{name}: symbol table has invalid string table index {link}")
+                        })?;
+                    let first_global = shdr.sh_info(LE) as usize;
+                    if first_global > syms.len() || first_global == 0 && !syms.is_empty() {
+                        bail!("{name}: invalid sh_info in symbol table");
+                    }
+                    (syms, strtab, first_global)
+                }
+                None => (&[], &[], 0),
+            };
+
+        // Extended section indices: the table that belongs to the symbol table, if any.
+        let symtab_shndx: &'static [u32] = match sections.iter().find(|s| {
+            s.sh_type() == elf::SHT_SYMTAB_SHNDX
+                && Some(s.shdr.sh_link(LE) as usize) == symtab_index
+        }) {
+            Some(s) => {
+                let words: &'static [object::U32<LE>] = s
+                    .shdr
+                    .data_as_array(LE, data)
+                    .map_err(|_| err!("{name}: invalid SHT_SYMTAB_SHNDX section"))?;
+                // `U32<LE>` is a little-endian `u32`; x86-64 hosts read it as it is.
+                let words: Vec<u32> = words.iter().map(|w| w.get(LE)).collect();
+                Vec::leak(words)
+            }
+            None => &[],
+        };
+
+        // Validate every symbol's section index and name now, so later phases can index freely.
+        let mut source_name = None;
+        for (i, sym) in symbols.iter().enumerate() {
+            let mut shndx = u32::from(sym.st_shndx(LE));
+            if shndx == u32::from(elf::SHN_XINDEX) {
+                shndx = *symtab_shndx
+                    .get(i)
+                    .ok_or_else(|| err!("{name}: invalid section index for symbol {i}: SHN_XINDEX without SHT_SYMTAB_SHNDX entry"))?;
+                if shndx == 0 || shndx as usize >= n {
+                    bail!("{name}: invalid section index {shndx} for symbol {i}");
+                }
+            } else if shndx != u32::from(elf::SHN_UNDEF)
+                && shndx < u32::from(elf::SHN_LORESERVE)
+                && shndx as usize >= n
+            {
+                bail!("{name}: invalid section index {shndx} for symbol {i}");
+            }
+            let sname = sym_name(strtab, sym)
+                .ok_or_else(|| err!("{name}: invalid symbol name offset for symbol {i}"))?;
+            if source_name.is_none() && sym.st_type() == elf::STT_FILE {
+                source_name = Some(sname);
+            }
+            if i >= first_global && sym.st_bind() == elf::STB_LOCAL {
+                bail!("{name}: broken object: getLocalSymbols returns a non-local symbol");
+            }
+        }
+
+        let mut file = ObjectFile {
+            name,
+            archive,
+            data,
+            sections,
+            symbols,
+            strtab,
+            first_global,
+            comdats: Vec::new(),
+            plain_groups: Vec::new(),
+            source_name,
+            symtab_shndx,
+        };
+        file.read_groups()?;
+        file.check_relocs()?;
+        Ok(file)
+    }
+
+    /// A `--just-symbols` file (an object, executable or shared object): only its symbol table
+    /// joins the link, every defined symbol as an absolute one with its value, size, type,
+    /// binding and visibility (locals too, as lld copies them to `.symtab`); undefined globals
+    /// stay undefined references. Section symbols are left out; none of its sections is output.
+    pub fn parse_just_symbols(name: String, data: &'static [u8]) -> Result<ObjectFile> {
+        if !data.starts_with(b"\x7fELF") {
+            bail!("{name}: not an ELF file");
+        }
+        let (_, table) = x86_64_section_table(&name, data)?;
+        let mut symbols = vec![Sym64::default()];
+        let mut globals = Vec::new();
+        let mut strtab: &'static [u8] = &[];
+        if let Some((i, shdr)) = table
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.sh_type(LE) == elf::SHT_SYMTAB)
+        {
+            let syms: &'static [Sym64] = shdr
+                .data_as_array(LE, data)
+                .map_err(|_| err!("{name}: invalid symbol table"))?;
+            strtab = table
+                .section(object::SectionIndex(shdr.sh_link(LE) as usize))
+                .ok()
+                .filter(|s| s.sh_type(LE) == elf::SHT_STRTAB)
+                .and_then(|s| s.data(LE, data).ok())
+                .ok_or_else(|| err!("{name}: symbol table {i} has an invalid string table"))?;
+            for (k, sym) in syms.iter().enumerate().skip(1) {
+                if sym_name(strtab, sym).is_none() {
+                    bail!("{name}: invalid symbol name offset for symbol {k}");
+                }
+                let shndx = sym.st_shndx(LE);
+                // Undefined globals stay references (they may pull archive members, and lld
+                // lists them in `.symtab`); undefined locals mean nothing.
+                if sym.st_type() == elf::STT_SECTION
+                    || (shndx == elf::SHN_UNDEF && sym.st_bind() == elf::STB_LOCAL)
+                {
+                    continue;
+                }
+                let mut abs = *sym;
+                if sym.st_type() != elf::STT_FILE && shndx != elf::SHN_UNDEF {
+                    abs.st_shndx = object::U16::new(LE, elf::SHN_ABS);
+                }
+                if sym.st_bind() == elf::STB_LOCAL {
+                    symbols.push(abs);
+                } else {
+                    globals.push(abs);
+                }
+            }
+        }
+        let first_global = symbols.len();
+        symbols.extend(globals);
+        let null = table
+            .iter()
+            .next()
+            .ok_or_else(|| err!("{name}: invalid section header table"))?;
+        let source_name = symbols
+            .iter()
+            .find(|s| s.st_type() == elf::STT_FILE)
+            .and_then(|s| sym_name(strtab, s));
+        Ok(ObjectFile {
+            name,
+            archive: None,
+            data,
+            sections: vec![InputSection {
+                name: b"",
+                shdr: null,
+                data: &[],
+                relocs: &[],
+                relocs_sorted: true,
+                reserved: false,
+                output_name: crate::layout::section_rules::output_section_name(""),
+                flags: 0,
+                sh_type: elf::SHT_NULL,
+                kind: SectionKind::Ignored,
+            }],
+            symbols: Vec::leak(symbols),
+            strtab,
+            first_global,
+            comdats: Vec::new(),
+            plain_groups: Vec::new(),
+            source_name,
+            symtab_shndx: &[],
+        })
+    }
+
+    fn read_groups(&mut self) -> Result<()> {
+        for i in 0..self.sections.len() {
+            if self.sections[i].sh_type() != elf::SHT_GROUP {
+                continue;
+            }
+            let sec = &self.sections[i];
+            let words: Vec<u32> = sec
+                .data
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            let Some((&flag, members)) = words.split_first() else {
+                bail!("{}: invalid SHT_GROUP section {i}", self.name);
+            };
+            for &m in members {
+                if m as usize >= self.sections.len() || m == 0 {
+                    bail!("{}: invalid section index {m} in SHT_GROUP {i}", self.name);
+                }
+            }
+            if flag & elf::GRP_COMDAT == 0 {
+                // A non-COMDAT group just ties sections together for GC; nothing to resolve.
+                self.plain_groups.push(members.to_vec());
+                continue;
+            }
+            let sig_index = sec.shdr.sh_info(LE) as usize;
+            let sig_sym = self.symbols.get(sig_index).ok_or_else(|| {
+                err!(
+                    "{}: invalid symbol index {sig_index} in SHT_GROUP {i}",
+                    self.name
+                )
+            })?;
+            let mut signature = sym_name(self.strtab, sig_sym).unwrap_or(b"");
+            // GNU as emits the section symbol as the signature for groups named after a section.
+            if sig_sym.st_type() == elf::STT_SECTION {
+                signature = self
+                    .sym_section(sig_index)
+                    .and_then(|s| self.sections.get(s))
+                    .map(|s| s.name)
+                    .unwrap_or(b"");
+            }
+            let members: Vec<u32> = members.to_vec();
+            self.comdats.push(ComdatGroup { signature, members });
+        }
+        Ok(())
+    }
+
+    /// Checks every relocation's symbol index and records whether each section's relocations
+    /// are sorted by offset (this loop touches them all anyway).
+    fn check_relocs(&mut self) -> Result<()> {
+        let nsyms = self.symbols.len();
+        let name = &self.name;
+        for sec in self.sections.iter_mut() {
+            // One pass over the relocations: symbol indexes checked, sortedness recorded.
+            let mut sorted = true;
+            let mut prev = 0;
+            for r in sec.relocs {
+                let sym = r.r_sym(LE, false) as usize;
+                if sym >= nsyms && sym != 0 {
+                    bail!(
+                        "{name}: invalid symbol index {sym} in relocation of section {}",
+                        sec.name_str()
+                    );
+                }
+                let off = r.r_offset(LE);
+                sorted &= prev <= off;
+                prev = off;
+            }
+            sec.relocs_sorted = sorted;
+        }
+        Ok(())
+    }
+
+    /// The library specifiers of `.deplibs` (`#pragma comment(lib, "m")`), in order.
+    pub fn dependent_libraries(&self) -> Vec<&'static [u8]> {
+        self.sections
+            .iter()
+            .filter(|s| s.sh_type() == SHT_LLVM_DEPENDENT_LIBRARIES)
+            .flat_map(|s| s.data.split(|&b| b == 0).filter(|x| !x.is_empty()))
+            .collect()
+    }
+
+    /// The section symbol `index` is defined in, following `SHN_XINDEX` into `.symtab_shndx`;
+    /// `None` for undefined, absolute and common symbols (every reserved index).
+    pub fn sym_section(&self, index: usize) -> Option<usize> {
+        let shndx = self.symbols.get(index)?.st_shndx(LE);
+        if shndx == elf::SHN_XINDEX {
+            return self.symtab_shndx.get(index).map(|&s| s as usize);
+        }
+        (shndx != elf::SHN_UNDEF && shndx < elf::SHN_LORESERVE).then_some(usize::from(shndx))
+    }
+
+    pub fn sym_name(&self, index: usize) -> &'static [u8] {
+        self.symbols
+            .get(index)
+            .and_then(|s| sym_name(self.strtab, s))
+            .unwrap_or(b"")
+    }
+
+    /// The name used in diagnostics for symbol `index`: its own name, or for a section symbol the
+    /// section's name.
+    pub fn sym_display_name(&self, index: usize) -> String {
+        let Some(sym) = self.symbols.get(index) else {
+            return String::new();
+        };
+        if sym.st_type() == elf::STT_SECTION {
+            return self
+                .sym_section(index)
+                .and_then(|s| self.sections.get(s))
+                .map(|s| s.name_str().to_string())
+                .unwrap_or_default();
+        }
+        crate::demangle::display_name(self.sym_name(index))
+    }
+
+    /// The function or object containing `offset` in section `sec`, as lld prints in
+    /// `>>> referenced by file.o:(func)`.
+    pub fn enclosing_symbol(&self, sec: usize, offset: u64) -> Option<String> {
+        self.enclosing(sec, offset, &[elf::STT_FUNC, elf::STT_OBJECT])
+    }
+
+    /// The function containing `offset` of section `sec`, demangled (lld's
+    /// `getEnclosingFunction`, for `(function NAME: SEC+0xOFF)` error locations).
+    pub fn enclosing_function(&self, sec: usize, offset: u64) -> Option<String> {
+        self.enclosing(sec, offset, &[elf::STT_FUNC])
+    }
+
+    fn enclosing(&self, sec: usize, offset: u64, types: &[u8]) -> Option<String> {
+        let mut best: Option<(u64, usize)> = None;
+        for (i, s) in self.symbols.iter().enumerate() {
+            if self.sym_section(i) != Some(sec) || sec == 0 {
+                continue;
+            }
+            if !types.contains(&s.st_type()) {
+                continue;
+            }
+            let v = s.st_value(LE);
+            let size = s.st_size(LE);
+            if v <= offset && offset < v + size.max(1) && best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, i));
+            }
+        }
+        best.map(|(_, i)| crate::demangle::display_name(self.sym_name(i)))
+    }
+}
+
+/// Reads a symbol's name, `None` if the offset is outside the string table.
+pub fn sym_name(strtab: &'static [u8], sym: &Sym64) -> Option<&'static [u8]> {
+    let off = sym.st_name(LE) as usize;
+    let rest = strtab.get(off..)?;
+    let end = rest.iter().position(|&b| b == 0)?;
+    Some(&rest[..end])
+}
+
+/// Decodes a compact relocation section (`SHT_CREL`, what `clang -Wa,--crel`
+/// writes) into the `Rela64` records every later phase reads. The decoded
+/// list lives as long as the mapped input it came from: the whole link.
+pub(crate) fn decode_crel(
+    shdr: &SectionHeader64,
+    data: &'static [u8],
+) -> Result<&'static [Rela64]> {
+    let bytes = shdr
+        .data(LE, data)
+        .map_err(|_| err!("section data out of bounds"))?;
+    let crels = object::read::elf::CrelIterator::new(bytes).map_err(|e| err!("{e}"))?;
+    // x86-64 is a RELA target: lld refuses CREL that leaves addends in the
+    // section contents, and so does weld.
+    if !crels.is_rela() {
+        bail!("CREL without explicit addends is not valid on x86-64");
+    }
+    let mut relocs = Vec::with_capacity(crels.len());
+    for r in crels {
+        let r = r.map_err(|e| err!("{e}"))?;
+        let mut rela = Rela64 {
+            r_offset: object::U64::new(LE, r.r_offset),
+            r_info: object::U64::new(LE, 0),
+            r_addend: object::I64::new(LE, r.r_addend),
+        };
+        rela.set_r_info(LE, false, r.r_sym, r.r_type);
+        relocs.push(rela);
+    }
+    Ok(Vec::leak(relocs))
+}
+
+/// Section types that describe the object rather than hold output contents: its symbol and
+/// string tables, relocations, groups and LLVM's address-significance and call-graph tables.
+/// A link (final or `-r`) writes its own.
+pub fn is_metadata_type(sh_type: u32) -> bool {
+    matches!(
+        sh_type,
+        elf::SHT_NULL
+            | elf::SHT_SYMTAB
+            | elf::SHT_STRTAB
+            | elf::SHT_RELA
+            | elf::SHT_REL
+            | elf::SHT_CREL
+            | elf::SHT_GROUP
+            | elf::SHT_SYMTAB_SHNDX
+            | SHT_LLVM_ADDRSIG
+            | SHT_LLVM_CALL_GRAPH_PROFILE
+    )
+}
+
+fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionKind {
+    if index == 0 {
+        return SectionKind::Ignored;
+    }
+    if is_metadata_type(sh_type) || sh_type == SHT_LLVM_DEPENDENT_LIBRARIES {
+        return SectionKind::Ignored;
+    }
+    if flags & u64::from(elf::SHF_EXCLUDE) != 0 {
+        return SectionKind::Ignored;
+    }
+    // The split-stack markers only tell how the object was compiled (`code_rewrites` reads
+    // them); lld discards them.
+    if name == b".note.GNU-stack"
+        || crate::layout::section_rules::is_split_stack_marker(name)
+        || name.starts_with(b".llvm.lto")
+    {
+        return SectionKind::Ignored;
+    }
+    if name == b".note.gnu.property" {
+        return SectionKind::GnuProperty;
+    }
+    if name == b".eh_frame" && (sh_type == elf::SHT_PROGBITS || sh_type == elf::SHT_X86_64_UNWIND) {
+        return SectionKind::EhFrame;
+    }
+    if name == b".comment" {
+        return SectionKind::Comment;
+    }
+    if flags & u64::from(elf::SHF_MERGE) != 0 && sh_type == elf::SHT_PROGBITS {
+        return SectionKind::Merge;
+    }
+    SectionKind::Regular
+}
+
+/// True for a slim GCC LTO object: GIMPLE bytecode in `.gnu.lto_*` sections and no machine
+/// code, marked by GCC's `__gnu_lto_slim` symbol. A fat one (`-ffat-lto-objects`) also holds
+/// the machine code and links as a regular object, as in lld; its `.gnu.lto_*` sections are
+/// `SHF_EXCLUDE`.
+pub fn is_gcc_slim_lto_object(file: &ObjectFile) -> bool {
+    file.sections
+        .iter()
+        .any(|s| s.name.starts_with(b".gnu.lto_"))
+        && (0..file.symbols.len()).any(|i| file.sym_name(i) == b"__gnu_lto_slim")
+}
+
+pub fn check_not_gcc_lto(file: &ObjectFile) -> Result<()> {
+    if is_gcc_slim_lto_object(file) {
+        bail!(
+            "{}: GCC LTO objects are not supported; compile with clang -flto or -fno-lto",
+            file.name
+        );
+    }
+    Ok(())
+}
+
+/// The decompressed contents of an `SHF_COMPRESSED` section (zlib or zstd, after its
+/// `Elf64_Chdr`), with a copy of its header that says what they are: their size and alignment,
+/// and no `SHF_COMPRESSED`. Messages are lld's.
+fn decompress_section(
+    shdr: &'static SectionHeader64,
+    data: &'static [u8],
+) -> std::result::Result<(&'static SectionHeader64, &'static [u8]), String> {
+    use std::io::Read;
+    if data.len() < 24 {
+        return Err("corrupted compressed section".to_string());
+    }
+    let word = |o: usize, n: usize| -> u64 {
+        let mut b = [0u8; 8];
+        b[..n].copy_from_slice(&data[o..o + n]);
+        u64::from_le_bytes(b)
+    };
+    let (ch_type, size, align) = (word(0, 4) as u32, word(8, 8), word(16, 8));
+    let body = &data[24..];
+    let size_usize =
+        usize::try_from(size).map_err(|_| "corrupted compressed section".to_string())?;
+    let mut out = Vec::with_capacity(size_usize.min(1 << 30));
+    match ch_type {
+        elf::ELFCOMPRESS_ZLIB => {
+            flate2::read::ZlibDecoder::new(body)
+                .take(size)
+                .read_to_end(&mut out)
+                .map_err(|e| format!("decompress failed: {e}"))?;
+        }
+        elf::ELFCOMPRESS_ZSTD => {
+            zstd::stream::read::Decoder::new(body)
+                .and_then(|d| d.take(size).read_to_end(&mut out))
+                .map_err(|e| format!("decompress failed: {e}"))?;
+        }
+        other => return Err(format!("unsupported compression type ({other})")),
+    }
+    if out.len() as u64 != size {
+        return Err("decompress failed: the data is shorter than the header says".to_string());
+    }
+    let mut header = *shdr;
+    header.sh_flags = object::U64::new(LE, shdr.sh_flags(LE) & !u64::from(elf::SHF_COMPRESSED));
+    header.sh_size = object::U64::new(LE, size);
+    header.sh_addralign = object::U64::new(LE, align);
+    Ok((
+        Box::leak(Box::new(header)),
+        Box::leak(out.into_boxed_slice()),
+    ))
+}

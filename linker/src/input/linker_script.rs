@@ -1,0 +1,900 @@
+//! GNU linker scripts given as input files: the subset that names more inputs. glibc's `libc.so`
+//! and `libm.so`, gcc's `libgcc_s.so` and ncurses' `libcurses.so` are such scripts:
+//!
+//! ```text
+//! GROUP ( /lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/libc_nonshared.a
+//!         AS_NEEDED ( /lib64/ld-linux-x86-64.so.2 ) )
+//! GROUP ( libgcc_s.so.1 -lgcc )
+//! ```
+//!
+//! Supported: `GROUP(...)`, `INPUT(...)`, `AS_NEEDED(...)` inside them, `-lNAME` entries,
+//! `OUTPUT_FORMAT(...)` (checked to be x86-64 ELF), `OUTPUT_ARCH(...)`, `SEARCH_DIR(...)`,
+//! `/* */` and `#` comments, commas or blanks between names, quoted names. Any other command is
+//! an error naming it, never silently skipped.
+//!
+//! Parsing is pure; [`resolve_script_path`] and [`resolve_script`] turn names into paths the way
+//! lld does.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::input::library_search::{apply_sysroot, find_in_search_paths, find_library};
+
+/// One thing an input script asks for, in script order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScriptEntry {
+    /// A file name as written (quotes removed).
+    File {
+        /// The name as written; see [`resolve_script_path`].
+        path: PathBuf,
+        /// Inside `AS_NEEDED(...)`. When false the command line's `--as-needed` state applies.
+        as_needed: bool,
+        /// Index of the `GROUP(...)` within this script; `None` inside `INPUT(...)`.
+        group: Option<u32>,
+        /// 1-based line, for "unable to find" messages.
+        line: u32,
+    },
+    /// `-lNAME` (`name` = `NAME`, or `:FILE` for `-l:FILE`).
+    Library {
+        /// What follows `-l`.
+        name: String,
+        /// Inside `AS_NEEDED(...)`.
+        as_needed: bool,
+        /// Index of the enclosing `GROUP(...)`.
+        group: Option<u32>,
+        /// 1-based line.
+        line: u32,
+    },
+    /// `SEARCH_DIR(path)`: appended to the library search path (unless `-nostdlib`).
+    SearchDir {
+        /// The directory as written (`=DIR` is under the sysroot).
+        path: PathBuf,
+        /// 1-based line.
+        line: u32,
+    },
+}
+
+/// True if `data` looks like a text file rather than an ELF object, archive or bitcode: what is
+/// left once every binary format has been ruled out is read as a linker script, as lld does.
+pub fn looks_like_linker_script(data: &[u8]) -> bool {
+    const BINARY: &[&[u8]] = &[
+        b"\x7fELF",
+        b"!<arch>\n",
+        b"!<thin>\n",
+        b"BC\xC0\xDE",
+        b"\xDE\xC0\x17\x0B",
+    ];
+    if BINARY.iter().any(|m| data.starts_with(m)) {
+        return false;
+    }
+    let head = &data[..data.len().min(4096)];
+    let text = match std::str::from_utf8(head) {
+        Ok(t) => t,
+        // A multi-byte character cut by the 4096-byte window is still text.
+        Err(e) if e.error_len().is_none() => match std::str::from_utf8(&head[..e.valid_up_to()]) {
+            Ok(t) => t,
+            Err(_) => return false,
+        },
+        Err(_) => return false,
+    };
+    text.chars()
+        .all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r' | '\x0c' | '\x0b'))
+}
+
+/// Parses an input linker script. `script_path` is used in messages only.
+pub fn parse_input_script(text: &str, script_path: &Path) -> Result<Vec<ScriptEntry>> {
+    let src = Source {
+        text,
+        path: script_path,
+    };
+    let tokens = lex(&src)?;
+    let mut p = Parser {
+        src,
+        tokens,
+        pos: 0,
+        entries: Vec::new(),
+        groups: 0,
+    };
+    p.script()?;
+    Ok(p.entries)
+}
+
+/// The script text and its name, for located error messages in lld's format:
+/// `FILE:LINE: message`, then the line and a caret under the offending token.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    text: &'a str,
+    path: &'a Path,
+}
+
+impl Source<'_> {
+    fn error_at(&self, offset: usize, msg: &str) -> Error {
+        let offset = offset.min(self.text.len());
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = self.text[offset..]
+            .find('\n')
+            .map_or(self.text.len(), |i| offset + i);
+        let line_no = self.text[..offset].matches('\n').count() + 1;
+        let line = self.text[line_start..line_end].trim_end_matches('\r');
+        let col = self.text[line_start..offset].chars().count();
+        Error(format!(
+            "{}:{line_no}: {msg}\n>>> {line}\n>>> {}^",
+            self.path.display(),
+            " ".repeat(col)
+        ))
+    }
+
+    fn line_of(&self, offset: usize) -> u32 {
+        (self.text[..offset.min(self.text.len())]
+            .matches('\n')
+            .count()
+            + 1) as u32
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Token<'a> {
+    text: &'a str,
+    quoted: bool,
+    offset: usize,
+}
+
+impl Token<'_> {
+    /// An unquoted token equal to `s` (a quoted `"GROUP"` is a file name, never a keyword).
+    fn is(&self, s: &str) -> bool {
+        !self.quoted && self.text == s
+    }
+}
+
+const PUNCT: &[u8] = b"(),;{}";
+
+fn lex<'a>(src: &Source<'a>) -> Result<Vec<Token<'a>>> {
+    let text = src.text;
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+        } else if b[i..].starts_with(b"/*") {
+            match text[i + 2..].find("*/") {
+                Some(e) => i += 2 + e + 2,
+                None => return Err(src.error_at(i, "unclosed comment in a linker script")),
+            }
+        } else if c == b'#' {
+            i = text[i..].find('\n').map_or(b.len(), |e| i + e);
+        } else if c == b'"' {
+            match text[i + 1..].find('"') {
+                Some(e) => {
+                    out.push(Token {
+                        text: &text[i + 1..i + 1 + e],
+                        quoted: true,
+                        offset: i,
+                    });
+                    i += e + 2;
+                }
+                None => return Err(src.error_at(i, "unclosed quote")),
+            }
+        } else if PUNCT.contains(&c) {
+            out.push(Token {
+                text: &text[i..i + 1],
+                quoted: false,
+                offset: i,
+            });
+            i += 1;
+        } else {
+            let start = i;
+            while i < b.len()
+                && !b[i].is_ascii_whitespace()
+                && !PUNCT.contains(&b[i])
+                && b[i] != b'"'
+                && !b[i..].starts_with(b"/*")
+            {
+                i += 1;
+            }
+            out.push(Token {
+                text: &text[start..i],
+                quoted: false,
+                offset: start,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Script commands lld knows that this subset does not do: named in the error so the user sees
+/// what is missing.
+const UNSUPPORTED: &[&str] = &[
+    "SECTIONS",
+    "MEMORY",
+    "PHDRS",
+    "ENTRY",
+    "VERSION",
+    "EXTERN",
+    "INCLUDE",
+    "OUTPUT",
+    "TARGET",
+    "STARTUP",
+    "PROVIDE",
+    "PROVIDE_HIDDEN",
+    "HIDDEN",
+    "ASSERT",
+    "NOCROSSREFS",
+    "NOCROSSREFS_TO",
+    "REGION_ALIAS",
+    "INSERT",
+    "OVERWRITE_SECTIONS",
+    "FORCE_COMMON_ALLOCATION",
+    "INHIBIT_COMMON_ALLOCATION",
+];
+
+struct Parser<'a> {
+    src: Source<'a>,
+    tokens: Vec<Token<'a>>,
+    pos: usize,
+    entries: Vec<ScriptEntry>,
+    groups: u32,
+}
+
+impl<'a> Parser<'a> {
+    fn next(&mut self) -> Option<Token<'a>> {
+        let t = self.tokens.get(self.pos).copied();
+        self.pos += usize::from(t.is_some());
+        t
+    }
+
+    fn peek(&self) -> Option<Token<'a>> {
+        self.tokens.get(self.pos).copied()
+    }
+
+    fn eof_offset(&self) -> usize {
+        self.tokens.last().map_or(0, |t| t.offset)
+    }
+
+    fn next_or_eof(&mut self) -> Result<Token<'a>> {
+        match self.next() {
+            Some(t) => Ok(t),
+            None => Err(self.src.error_at(self.eof_offset(), "unexpected EOF")),
+        }
+    }
+
+    fn expect(&mut self, s: &str) -> Result<()> {
+        let t = self.next_or_eof()?;
+        if t.is(s) {
+            Ok(())
+        } else {
+            Err(self
+                .src
+                .error_at(t.offset, &format!("{s} expected, but got {}", t.text)))
+        }
+    }
+
+    fn script(&mut self) -> Result<()> {
+        while let Some(t) = self.next() {
+            if t.is(";") {
+                continue;
+            }
+            match t.text {
+                _ if t.quoted => {}
+                "GROUP" => {
+                    self.expect("(")?;
+                    let g = self.groups;
+                    self.groups += 1;
+                    self.file_list(false, Some(g))?;
+                    continue;
+                }
+                "INPUT" => {
+                    self.expect("(")?;
+                    self.file_list(false, None)?;
+                    continue;
+                }
+                "OUTPUT_FORMAT" => {
+                    self.output_format()?;
+                    continue;
+                }
+                "OUTPUT_ARCH" => {
+                    self.expect("(")?;
+                    while !self.next_or_eof()?.is(")") {}
+                    continue;
+                }
+                "SEARCH_DIR" => {
+                    self.expect("(")?;
+                    let d = self.next_or_eof()?;
+                    self.expect(")")?;
+                    let line = self.src.line_of(d.offset);
+                    self.entries.push(ScriptEntry::SearchDir {
+                        path: PathBuf::from(d.text),
+                        line,
+                    });
+                    continue;
+                }
+                cmd if UNSUPPORTED.contains(&cmd) => {
+                    return Err(self.src.error_at(
+                        t.offset,
+                        &format!("linker script command not supported yet: {cmd}"),
+                    ));
+                }
+                _ => {}
+            }
+            let assignment = t.text.contains('=')
+                || self
+                    .peek()
+                    .is_some_and(|n| !n.quoted && n.text.ends_with('=') && n.text.len() <= 3);
+            let msg = if assignment {
+                "linker script command not supported yet: symbol assignment".to_string()
+            } else {
+                format!("unknown directive: {}", t.text)
+            };
+            return Err(self.src.error_at(t.offset, &msg));
+        }
+        Ok(())
+    }
+
+    /// The names inside `GROUP(`, `INPUT(` or `AS_NEEDED(`, up to the matching `)`.
+    fn file_list(&mut self, as_needed: bool, group: Option<u32>) -> Result<()> {
+        loop {
+            let t = self.next_or_eof()?;
+            if t.is(")") {
+                return Ok(());
+            }
+            if t.is(",") {
+                continue;
+            }
+            if t.is("AS_NEEDED") {
+                self.expect("(")?;
+                self.file_list(true, group)?;
+                continue;
+            }
+            if !t.quoted && t.text.bytes().next().is_some_and(|b| PUNCT.contains(&b)) {
+                return Err(self
+                    .src
+                    .error_at(t.offset, &format!("unexpected {}", t.text)));
+            }
+            let line = self.src.line_of(t.offset);
+            self.entries.push(match t.text.strip_prefix("-l") {
+                Some(name) => ScriptEntry::Library {
+                    name: name.to_string(),
+                    as_needed,
+                    group,
+                    line,
+                },
+                None => ScriptEntry::File {
+                    path: PathBuf::from(t.text),
+                    as_needed,
+                    group,
+                    line,
+                },
+            });
+        }
+    }
+
+    /// `OUTPUT_FORMAT(name)` or `OUTPUT_FORMAT(default, big, little)`: weld writes x86-64 ELF only,
+    /// and x86-64 is little-endian, so the default name is the one that must fit.
+    fn output_format(&mut self) -> Result<()> {
+        self.expect("(")?;
+        let name = self.next_or_eof()?;
+        let n = name.text;
+        if !(n == "elf64-x86-64" || n == "elf64-x86-64-freebsd" || n == "elf64-little") {
+            let msg = if n.starts_with("elf") {
+                format!("output format not supported yet: {n} (weld writes elf64-x86-64)")
+            } else {
+                format!("unknown output format name: {n}")
+            };
+            return Err(self.src.error_at(name.offset, &msg));
+        }
+        if self.peek().is_some_and(|t| t.is(",")) {
+            self.next();
+            self.next_or_eof()?;
+            self.expect(",")?;
+            self.next_or_eof()?;
+        }
+        self.expect(")")
+    }
+}
+
+/// Resolves a file name from a script as lld does:
+/// 1. an absolute name in a script that lives under `--sysroot` is looked up under the sysroot
+///    (error `cannot find NAME inside SYSROOT`);
+/// 2. another absolute name is used as is;
+/// 3. `=NAME` is relative to the sysroot;
+/// 4. a relative name is tried in the script's directory, then in the current directory, then in
+///    each library search directory (that is how `GROUP ( libgcc_s.so.1 -lgcc )` finds
+///    `libgcc_s.so.1`); error `SCRIPT:LINE: unable to find NAME`.
+pub fn resolve_script_path(
+    name: &Path,
+    line: u32,
+    script_path: &Path,
+    sysroot: Option<&Path>,
+    search_paths: &[PathBuf],
+    exists: &dyn Fn(&Path) -> bool,
+) -> Result<PathBuf> {
+    if name.is_absolute() {
+        if let Some(root) = sysroot.filter(|r| is_under(script_path, r)) {
+            let mut p = OsString::from(root.as_os_str());
+            p.push(name.as_os_str());
+            let p = PathBuf::from(p);
+            if exists(&p) {
+                return Ok(p);
+            }
+            return Err(Error(format!(
+                "{}:{line}: cannot find {} inside {}",
+                script_path.display(),
+                name.display(),
+                root.display()
+            )));
+        }
+        return Ok(name.to_path_buf());
+    }
+    if let Some(s) = name.to_str().filter(|s| s.starts_with('=')) {
+        return Ok(apply_sysroot(Path::new(s), sysroot));
+    }
+    if let Some(dir) = script_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let p = dir.join(name);
+        if exists(&p) {
+            return Ok(p);
+        }
+    }
+    if exists(name) {
+        return Ok(name.to_path_buf());
+    }
+    if let Some(p) = name
+        .to_str()
+        .and_then(|s| find_in_search_paths(s, search_paths, exists))
+    {
+        return Ok(p);
+    }
+    Err(Error(format!(
+        "{}:{line}: unable to find {}",
+        script_path.display(),
+        name.display()
+    )))
+}
+
+/// Whether `path` lies inside `root`: lexically, or once both are canonical (lld compares file
+/// identities of the script's parent directories with the sysroot).
+fn is_under(path: &Path, root: &Path) -> bool {
+    if path.starts_with(root) {
+        return true;
+    }
+    match (std::fs::canonicalize(path), std::fs::canonicalize(root)) {
+        (Ok(p), Ok(r)) => p.starts_with(r),
+        _ => false,
+    }
+}
+
+/// An input a script resolved to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptInput {
+    /// The file to load.
+    pub path: PathBuf,
+    /// `AS_NEEDED(...)` in the script (OR it with the command line's `--as-needed`).
+    pub as_needed: bool,
+    /// Index of the `GROUP(...)` within the script.
+    pub group: Option<u32>,
+}
+
+/// Where and how names in a script are looked up.
+pub struct ScriptContext<'a> {
+    /// The script's own path (its directory is searched first; named in errors).
+    pub script_path: &'a Path,
+    /// `--sysroot`.
+    pub sysroot: Option<&'a Path>,
+    /// The library search path; `SEARCH_DIR` appends to it (for the rest of the link, as lld).
+    pub search_paths: &'a mut Vec<PathBuf>,
+    /// `-Bstatic` in force where the script appeared (for `-l` inside it).
+    pub link_static: bool,
+    /// `-nostdlib`: `SEARCH_DIR` is ignored.
+    pub nostdlib: bool,
+}
+
+/// Resolves every entry of a parsed script, in order.
+pub fn resolve_script(
+    entries: &[ScriptEntry],
+    ctx: &mut ScriptContext<'_>,
+    exists: &dyn Fn(&Path) -> bool,
+) -> Result<Vec<ScriptInput>> {
+    let mut out = Vec::new();
+    for e in entries {
+        match e {
+            ScriptEntry::File {
+                path,
+                as_needed,
+                group,
+                line,
+            } => out.push(ScriptInput {
+                path: resolve_script_path(
+                    path,
+                    *line,
+                    ctx.script_path,
+                    ctx.sysroot,
+                    ctx.search_paths,
+                    exists,
+                )?,
+                as_needed: *as_needed,
+                group: *group,
+            }),
+            ScriptEntry::Library {
+                name,
+                as_needed,
+                group,
+                ..
+            } => out.push(ScriptInput {
+                path: find_library(name, ctx.search_paths, ctx.link_static, exists)?,
+                as_needed: *as_needed,
+                group: *group,
+            }),
+            ScriptEntry::SearchDir { path, .. } => {
+                if !ctx.nostdlib {
+                    ctx.search_paths.push(apply_sysroot(path, ctx.sysroot));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn parse(text: &str) -> Result<Vec<ScriptEntry>> {
+        parse_input_script(text, Path::new("s/t.so"))
+    }
+
+    fn file(path: &str, as_needed: bool, group: Option<u32>, line: u32) -> ScriptEntry {
+        ScriptEntry::File {
+            path: PathBuf::from(path),
+            as_needed,
+            group,
+            line,
+        }
+    }
+
+    fn lib(name: &str, as_needed: bool, group: Option<u32>, line: u32) -> ScriptEntry {
+        ScriptEntry::Library {
+            name: name.into(),
+            as_needed,
+            group,
+            line,
+        }
+    }
+
+    fn fake(files: &[&str]) -> impl Fn(&Path) -> bool {
+        let set: HashSet<PathBuf> = files.iter().map(PathBuf::from).collect();
+        move |p: &Path| set.contains(p)
+    }
+
+    const LIBC_SO: &str = "/* GNU ld script\n   Use the shared library, but some functions are only in\n   the static library, so try that secondarily.  */\nOUTPUT_FORMAT(elf64-x86-64)\nGROUP ( /lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/libc_nonshared.a  AS_NEEDED ( /lib64/ld-linux-x86-64.so.2 ) )\n";
+
+    #[test]
+    fn glibc_libc_so() {
+        let want = [
+            file("/lib/x86_64-linux-gnu/libc.so.6", false, Some(0), 5),
+            file(
+                "/usr/lib/x86_64-linux-gnu/libc_nonshared.a",
+                false,
+                Some(0),
+                5,
+            ),
+            file("/lib64/ld-linux-x86-64.so.2", true, Some(0), 5),
+        ];
+        assert_eq!(parse(LIBC_SO).unwrap(), want);
+        // The real file on this machine, when present.
+        let real = Path::new("/usr/lib/x86_64-linux-gnu/libc.so");
+        if let Ok(text) = std::fs::read_to_string(real) {
+            assert!(looks_like_linker_script(text.as_bytes()));
+            let got = parse_input_script(&text, real).unwrap();
+            assert_eq!(got.len(), 3);
+            assert!(
+                matches!(&got[2], ScriptEntry::File { as_needed: true, path, .. }
+                if path.ends_with("ld-linux-x86-64.so.2"))
+            );
+        }
+    }
+
+    #[test]
+    fn glibc_libm_so() {
+        let text = "/* GNU ld script\n*/\nOUTPUT_FORMAT(elf64-x86-64)\nGROUP ( /lib/x86_64-linux-gnu/libm.so.6  AS_NEEDED ( /lib/x86_64-linux-gnu/libmvec.so.1 ) )\n";
+        assert_eq!(
+            parse(text).unwrap(),
+            [
+                file("/lib/x86_64-linux-gnu/libm.so.6", false, Some(0), 4),
+                file("/lib/x86_64-linux-gnu/libmvec.so.1", true, Some(0), 4),
+            ]
+        );
+        let real = Path::new("/usr/lib/x86_64-linux-gnu/libm.so");
+        if let Ok(text) = std::fs::read_to_string(real) {
+            let got = parse_input_script(&text, real).unwrap();
+            assert!(matches!(
+                &got[0],
+                ScriptEntry::File {
+                    as_needed: false,
+                    group: Some(0),
+                    ..
+                }
+            ));
+        }
+    }
+
+    #[test]
+    fn libgcc_s_so() {
+        let text = "/* GNU ld script\n   Use the shared library, but some functions are only in\n   the static library.  */\nGROUP ( libgcc_s.so.1 -lgcc )\n";
+        assert_eq!(
+            parse(text).unwrap(),
+            [
+                file("libgcc_s.so.1", false, Some(0), 4),
+                lib("gcc", false, Some(0), 4)
+            ]
+        );
+        let real = Path::new("/usr/lib/gcc/x86_64-linux-gnu/12/libgcc_s.so");
+        if let Ok(text) = std::fs::read_to_string(real) {
+            let got = parse_input_script(&text, real).unwrap();
+            assert_eq!(got.len(), 2);
+            // Resolved as lld: not in the script's directory, not in cwd: the -L path.
+            let search = vec![
+                PathBuf::from("/usr/lib/gcc/x86_64-linux-gnu/12"),
+                PathBuf::from("/lib/x86_64-linux-gnu"),
+            ];
+            let mut ctx = ScriptContext {
+                script_path: real,
+                sysroot: None,
+                search_paths: &mut search.clone(),
+                link_static: false,
+                nostdlib: false,
+            };
+            let got = resolve_script(&got, &mut ctx, &|p: &Path| p.exists()).unwrap();
+            assert_eq!(
+                got[0].path,
+                PathBuf::from("/lib/x86_64-linux-gnu/libgcc_s.so.1")
+            );
+            assert!(got[1].path.ends_with("libgcc.a"));
+        }
+    }
+
+    #[test]
+    fn other_debian_scripts() {
+        // libcurses.so, libbsd.so, libtermcap.so.
+        assert_eq!(
+            parse("INPUT(libncurses.so.6 -ltinfo)").unwrap(),
+            [
+                file("libncurses.so.6", false, None, 1),
+                lib("tinfo", false, None, 1)
+            ]
+        );
+        assert_eq!(
+            parse("OUTPUT_FORMAT(elf64-x86-64)\nGROUP(/usr/lib/x86_64-linux-gnu/libbsd.so.0.11.7 AS_NEEDED(-lmd))").unwrap(),
+            [
+                file("/usr/lib/x86_64-linux-gnu/libbsd.so.0.11.7", false, Some(0), 2),
+                lib("md", true, Some(0), 2)
+            ]
+        );
+        assert_eq!(
+            parse("GROUP( libtinfo.so )").unwrap(),
+            [file("libtinfo.so", false, Some(0), 1)]
+        );
+    }
+
+    #[test]
+    fn separators_comments_quotes_and_more() {
+        let text = "# hash comment\nSEARCH_DIR(\"/opt/lib\") OUTPUT_ARCH(i386:x86-64);\n\
+                    INPUT(a.o, \"b c.o\",-l:x.a) ; GROUP(d.o) GROUP(\"AS_NEEDED\")\n\
+                    OUTPUT_FORMAT(\"elf64-x86-64\", \"elf64-x86-64\", \"elf64-x86-64\")";
+        assert_eq!(
+            parse(text).unwrap(),
+            [
+                ScriptEntry::SearchDir {
+                    path: "/opt/lib".into(),
+                    line: 2
+                },
+                file("a.o", false, None, 3),
+                file("b c.o", false, None, 3),
+                lib(":x.a", false, None, 3),
+                file("d.o", false, Some(0), 3),
+                file("AS_NEEDED", false, Some(1), 3),
+            ]
+        );
+        assert_eq!(
+            parse("INPUT(caf\u{e9}.o /* \u{e9} */ \u{e9}t\u{e9}/x.a)").unwrap(),
+            [
+                file("caf\u{e9}.o", false, None, 1),
+                file("\u{e9}t\u{e9}/x.a", false, None, 1)
+            ]
+        );
+        assert_eq!(parse("").unwrap(), []);
+        assert_eq!(parse("INPUT()").unwrap(), []);
+    }
+
+    #[test]
+    fn errors_in_lld_format() {
+        let e = |t: &str| parse(t).unwrap_err().0;
+        assert_eq!(
+            e("/* x */\nFOO(bar)\n"),
+            "s/t.so:2: unknown directive: FOO\n>>> FOO(bar)\n>>> ^"
+        );
+        assert_eq!(
+            e("OUTPUT_FORMAT(bogus)"),
+            "s/t.so:1: unknown output format name: bogus\n>>> OUTPUT_FORMAT(bogus)\n>>>               ^"
+        );
+        assert!(e("OUTPUT_FORMAT(elf32-i386)")
+            .starts_with("s/t.so:1: output format not supported yet: elf32-i386"));
+        assert_eq!(
+            e("SECTIONS { .text : { *(.text) } }"),
+            "s/t.so:1: linker script command not supported yet: SECTIONS\n>>> SECTIONS { .text : { *(.text) } }\n>>> ^"
+        );
+        assert!(e("\nENTRY(main)")
+            .starts_with("s/t.so:2: linker script command not supported yet: ENTRY"));
+        assert!(e("foo = 1;")
+            .starts_with("s/t.so:1: linker script command not supported yet: symbol assignment"));
+        assert!(e("INPUT(\"a b\n").starts_with("s/t.so:1: unclosed quote"));
+        assert!(e("INPUT(a /* b\n").starts_with("s/t.so:1: unclosed comment in a linker script"));
+        assert!(e("GROUP ( a.o").starts_with("s/t.so:1: unexpected EOF"));
+        assert!(e("GROUP a.o )").starts_with("s/t.so:1: ( expected, but got a.o"));
+        assert!(e("INPUT(GROUP(x))").starts_with("s/t.so:1: unexpected ("));
+        assert!(e("AS_NEEDED(x)").starts_with("s/t.so:1: unknown directive: AS_NEEDED"));
+    }
+
+    #[test]
+    fn resolution_order() {
+        let none: &[PathBuf] = &[];
+        let search = [PathBuf::from("/L1"), PathBuf::from("/L2")];
+        let script = Path::new("/usr/lib/libx.so");
+        // Script directory first, then cwd, then search paths.
+        let fs = fake(&["/usr/lib/a.so.1", "a.so.1", "/L2/a.so.1"]);
+        assert_eq!(
+            resolve_script_path(Path::new("a.so.1"), 1, script, None, &search, &fs).unwrap(),
+            PathBuf::from("/usr/lib/a.so.1")
+        );
+        let fs = fake(&["a.so.1", "/L2/a.so.1"]);
+        assert_eq!(
+            resolve_script_path(Path::new("a.so.1"), 1, script, None, &search, &fs).unwrap(),
+            PathBuf::from("a.so.1")
+        );
+        let fs = fake(&["/L2/a.so.1"]);
+        assert_eq!(
+            resolve_script_path(Path::new("a.so.1"), 1, script, None, &search, &fs).unwrap(),
+            PathBuf::from("/L2/a.so.1")
+        );
+        assert_eq!(
+            resolve_script_path(Path::new("a.so.1"), 7, script, None, none, &fs)
+                .unwrap_err()
+                .0,
+            "/usr/lib/libx.so:7: unable to find a.so.1"
+        );
+        // Absolute names: as is, unless the script is inside the sysroot.
+        let fs = fake(&["/sr/lib/libc.so.6"]);
+        assert_eq!(
+            resolve_script_path(
+                Path::new("/lib/libc.so.6"),
+                1,
+                script,
+                Some(Path::new("/sr")),
+                none,
+                &fs
+            )
+            .unwrap(),
+            PathBuf::from("/lib/libc.so.6")
+        );
+        let inside = Path::new("/sr/usr/lib/libc.so");
+        assert_eq!(
+            resolve_script_path(
+                Path::new("/lib/libc.so.6"),
+                1,
+                inside,
+                Some(Path::new("/sr")),
+                none,
+                &fs
+            )
+            .unwrap(),
+            PathBuf::from("/sr/lib/libc.so.6")
+        );
+        assert_eq!(
+            resolve_script_path(
+                Path::new("/lib/nosuch"),
+                3,
+                inside,
+                Some(Path::new("/sr")),
+                none,
+                &fs
+            )
+            .unwrap_err()
+            .0,
+            "/sr/usr/lib/libc.so:3: cannot find /lib/nosuch inside /sr"
+        );
+        // `=` is relative to the sysroot.
+        assert_eq!(
+            resolve_script_path(
+                Path::new("=/lib/x.o"),
+                1,
+                script,
+                Some(Path::new("/sr")),
+                none,
+                &fs
+            )
+            .unwrap(),
+            PathBuf::from("/sr/lib/x.o")
+        );
+    }
+
+    #[test]
+    fn resolve_whole_script() {
+        let entries = parse("SEARCH_DIR(=/extra) GROUP(libfoo.so.1 AS_NEEDED(-lbar))").unwrap();
+        let fs = fake(&[
+            "/sr/extra/libbar.a",
+            "/L/libfoo.so.1",
+            "/sr/extra/libbar.so",
+        ]);
+        let mut search = vec![PathBuf::from("/L")];
+        let mut ctx = ScriptContext {
+            script_path: Path::new("/x/libfoo.so"),
+            sysroot: Some(Path::new("/sr")),
+            search_paths: &mut search,
+            link_static: true,
+            nostdlib: false,
+        };
+        let got = resolve_script(&entries, &mut ctx, &fs).unwrap();
+        assert_eq!(
+            got,
+            [
+                ScriptInput {
+                    path: "/L/libfoo.so.1".into(),
+                    as_needed: false,
+                    group: Some(0)
+                },
+                ScriptInput {
+                    path: "/sr/extra/libbar.a".into(),
+                    as_needed: true,
+                    group: Some(0)
+                },
+            ]
+        );
+        assert_eq!(search, [PathBuf::from("/L"), PathBuf::from("/sr/extra")]);
+        // -nostdlib ignores SEARCH_DIR.
+        let mut search = vec![PathBuf::from("/L")];
+        let mut ctx = ScriptContext {
+            script_path: Path::new("/x/libfoo.so"),
+            sysroot: None,
+            search_paths: &mut search,
+            link_static: false,
+            nostdlib: true,
+        };
+        assert_eq!(
+            resolve_script(&entries, &mut ctx, &fs).unwrap_err().0,
+            "unable to find library -lbar"
+        );
+    }
+
+    #[test]
+    fn truncated_scripts_never_panic() {
+        let texts = [
+            LIBC_SO,
+            "SEARCH_DIR(\"/a\") INPUT(a, -lb) OUTPUT_FORMAT(elf64-x86-64, x, y) # c\n GROUP(\u{e9})",
+        ];
+        for text in texts {
+            for (i, _) in text.char_indices() {
+                let _ = parse(&text[..i]);
+                let _ = parse(&text[i..]);
+            }
+        }
+    }
+
+    #[test]
+    fn script_detection() {
+        assert!(looks_like_linker_script(LIBC_SO.as_bytes()));
+        assert!(looks_like_linker_script(b""));
+        assert!(looks_like_linker_script("INPUT(caf\u{e9}.o)".as_bytes()));
+        assert!(!looks_like_linker_script(b"\x7fELF\x02\x01\x01"));
+        assert!(!looks_like_linker_script(b"!<arch>\n"));
+        assert!(!looks_like_linker_script(b"!<thin>\n"));
+        assert!(!looks_like_linker_script(b"BC\xC0\xDE\x35\x14"));
+        assert!(!looks_like_linker_script(b"\xDE\xC0\x17\x0B\x00\x00"));
+        assert!(!looks_like_linker_script(b"GROUP(\x00)"));
+        assert!(!looks_like_linker_script(b"\xff\xfe\x00"));
+        // A multi-byte character cut at the 4096-byte window is still text.
+        let mut long = "x".repeat(4095).into_bytes();
+        long.extend("\u{e9}".as_bytes());
+        assert!(looks_like_linker_script(&long));
+    }
+}

@@ -1,0 +1,12 @@
+//! Reading the inputs: ELF objects and their sections (`input_files`), shared libraries
+//! (`shared_files`), `-l` search (`library_search`), the input-listing linker scripts
+//! (`linker_script`), version scripts (`version_script`), the `.eh_frame` record format
+//! (`eh_frame`) and DWARF source locations for diagnostics (`debug_info`).
+
+pub mod debug_info;
+pub mod eh_frame;
+pub mod input_files;
+pub mod library_search;
+pub mod linker_script;
+pub mod shared_files;
+pub mod version_script;

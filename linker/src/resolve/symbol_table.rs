@@ -1,0 +1,219 @@
+//! The global symbol table: one entry per distinct global name, resolved with lld's rules
+//! (strong beats weak, defined beats common beats undefined, the largest common wins, lazy archive
+//! symbols are fetched when a non-weak undefined reference meets them).
+
+use crate::input::input_files::FileId;
+use hashbrown::HashMap;
+
+/// Index of a global symbol in `SymbolTable::symbols`.
+pub type SymbolId = u32;
+
+/// What currently defines a global symbol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolDef {
+    /// Referenced but not (yet) defined.
+    Undefined,
+    /// Defined by symbol `index` of object `file`.
+    Defined { file: FileId, index: u32 },
+    /// A common symbol (`-fcommon`) from `file`; the largest size and alignment win.
+    Common {
+        file: FileId,
+        index: u32,
+        size: u64,
+        align: u64,
+    },
+    /// Defined by a member of archive `archive` (index in `Resolved::archives`) that is not loaded.
+    Lazy { archive: u32, member: u64 },
+    /// Defined by the linker (`__bss_start`, `__start_SEC`, ...); the value is computed in layout.
+    Synthetic,
+    /// `--defsym=NAME=NUMBER`.
+    Absolute(u64),
+    /// Defined by dynamic symbol `index` of shared library `file` (index in `Resolved::shared`).
+    Shared { file: u32, index: u32 },
+    /// Defined by symbol `index` of bitcode file `file` (index in `Resolved::bitcode`); LTO's
+    /// output replaces it with a native definition.
+    Bitcode { file: u32, index: u32 },
+}
+
+/// A global symbol.
+#[derive(Clone, Debug)]
+pub struct Symbol {
+    pub name: &'static [u8],
+    pub def: SymbolDef,
+    /// The binding of the current definition (or of the references, while undefined) is weak.
+    pub weak: bool,
+    /// The most constraining `STV_*` visibility seen among all references and definitions.
+    pub visibility: u8,
+    /// Some object refers to the symbol (an undefined entry in its symbol table).
+    pub referenced: bool,
+    /// `STT_*` of the current definition.
+    pub sym_type: u8,
+    /// The first file that referred to the symbol (for `--why-extract`).
+    pub first_referrer: Option<FileId>,
+    /// Some shared library refers to the symbol (so an executable must export its definition).
+    pub referenced_by_dso: bool,
+    /// Some shared library has a non-weak undefined reference to the symbol: as in lld, that
+    /// loads the archive member defining it (and the executable then exports it).
+    pub dso_needs_definition: bool,
+    /// Some shared library defines the symbol (default version): lld's `dsoDefined`, which
+    /// satisfies other libraries' references whatever this output does with the name.
+    pub dso_defined: bool,
+    /// A native (non-bitcode) object refers to or defines the symbol: lld's `isUsedInRegularObj`,
+    /// which makes a bitcode definition visible to regular objects.
+    pub used_in_regular_obj: bool,
+    /// Every definition seen so far is bitcode that LLVM says may be left out of the symbol
+    /// table (`linkonce_odr` with `unnamed_addr`: C++ inline functions, vtables): lld does not
+    /// export such a symbol unless a native object or a shared library names it.
+    pub bitcode_omittable: bool,
+    /// Some bitcode definition of the symbol may not be left out of the symbol table.
+    pub bitcode_not_omittable: bool,
+    /// The symbol goes to `.dynsym` (imported or exported); computed after resolution.
+    pub in_dynsym: bool,
+    /// References may bind to another module's definition at run time; computed after resolution.
+    pub preemptible: bool,
+    /// Output version index (`.gnu.version`): 1 = global, 2.. = version-script versions.
+    pub version: u16,
+    /// A `.symver name@VERSION` definition (non-default version, hidden in `.gnu.version`).
+    pub version_hidden: bool,
+    /// The version named by a `.symver` definition (`foo@V1`, `foo@@V2`), if any.
+    pub symver: Option<&'static [u8]>,
+    /// A version script says `local:` for this symbol: not exported, local in `.symtab`.
+    pub version_local: bool,
+}
+
+impl Symbol {
+    pub fn is_defined(&self) -> bool {
+        matches!(
+            self.def,
+            SymbolDef::Defined { .. }
+                | SymbolDef::Common { .. }
+                | SymbolDef::Synthetic
+                | SymbolDef::Absolute(_)
+                | SymbolDef::Bitcode { .. }
+        )
+    }
+
+    /// Defined by a shared library.
+    pub fn is_shared(&self) -> bool {
+        matches!(self.def, SymbolDef::Shared { .. })
+    }
+
+    /// The name `.dynsym` gives the symbol: without a `.symver` suffix (`foo@V1` -> `foo`).
+    pub fn dynamic_name(&self) -> &'static [u8] {
+        match (self.symver, self.name.iter().position(|&c| c == b'@')) {
+            (Some(_), Some(at)) => &self.name[..at],
+            _ => self.name,
+        }
+    }
+
+    /// The name as diagnostics print it (C++ names demangled, as lld does).
+    pub fn display_name(&self) -> String {
+        crate::demangle::display_name(self.name)
+    }
+
+    pub fn name_str(&self) -> String {
+        String::from_utf8_lossy(self.name).into_owned()
+    }
+}
+
+/// All global symbols, interned by name.
+#[derive(Default, Debug)]
+pub struct SymbolTable {
+    pub symbols: Vec<Symbol>,
+    map: HashMap<&'static [u8], SymbolId>,
+}
+
+impl SymbolTable {
+    /// Returns the id for `name`, creating an undefined, unreferenced entry if it is new.
+    pub fn intern(&mut self, name: &'static [u8]) -> SymbolId {
+        if let Some(&id) = self.map.get(name) {
+            return id;
+        }
+        let id = self.symbols.len() as SymbolId;
+        self.symbols.push(Symbol {
+            name,
+            def: SymbolDef::Undefined,
+            weak: false,
+            visibility: object::elf::STV_DEFAULT,
+            referenced: false,
+            sym_type: object::elf::STT_NOTYPE,
+            first_referrer: None,
+            referenced_by_dso: false,
+            dso_needs_definition: false,
+            dso_defined: false,
+            bitcode_omittable: false,
+            bitcode_not_omittable: false,
+            used_in_regular_obj: false,
+            in_dynsym: false,
+            preemptible: false,
+            version: 1,
+            version_hidden: false,
+            symver: None,
+            version_local: false,
+        });
+        self.map.insert(name, id);
+        id
+    }
+
+    pub fn lookup(&self, name: &[u8]) -> Option<SymbolId> {
+        self.map.get(name).copied()
+    }
+
+    pub fn get(&self, id: SymbolId) -> &Symbol {
+        &self.symbols[id as usize]
+    }
+
+    pub fn get_mut(&mut self, id: SymbolId) -> &mut Symbol {
+        &mut self.symbols[id as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.symbols.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.symbols.is_empty()
+    }
+}
+
+/// Splits a `.symver` definition name: `foo@@V2` -> (`foo`, V2, default), `foo@V1` -> (`foo@V1`,
+/// V1, non-default: it stays a separate symbol, as lld keeps it). Other names are unchanged.
+pub fn split_symver(name: &'static [u8]) -> (&'static [u8], Option<(&'static [u8], bool)>) {
+    let Some(at) = name.iter().position(|&c| c == b'@') else {
+        return (name, None);
+    };
+    if name.get(at + 1) == Some(&b'@') {
+        (&name[..at], Some((&name[at + 2..], false)))
+    } else {
+        (name, Some((&name[at + 1..], true)))
+    }
+}
+
+/// Combines two `STV_*` values: the most constraining one wins (hidden/internal over protected
+/// over default), as the gABI requires.
+pub fn merge_visibility(a: u8, b: u8) -> u8 {
+    use object::elf::{STV_DEFAULT, STV_HIDDEN, STV_INTERNAL, STV_PROTECTED};
+    let rank = |v: u8| match v {
+        STV_DEFAULT => 0,
+        STV_PROTECTED => 1,
+        STV_HIDDEN => 2,
+        STV_INTERNAL => 3,
+        _ => 0,
+    };
+    if rank(b) > rank(a) {
+        if b == STV_INTERNAL {
+            STV_HIDDEN
+        } else {
+            b
+        }
+    } else {
+        a
+    }
+}
+
+/// A symbol as a key for per-symbol linker-created entries (GOT slots, IPLT entries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SymKey {
+    Global(SymbolId),
+    Local(crate::input::input_files::FileId, u32),
+}

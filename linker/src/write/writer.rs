@@ -1,0 +1,783 @@
+//! Phase 4: write the output. Its size is known from the layout, so the file is created at full
+//! size in the output directory under a temporary name, mapped, split into disjoint slices (one per
+//! chunk) that are filled in parallel, then renamed over the output: a failed link never leaves a
+//! truncated or stale output behind.
+
+use crate::cli::config::{Compression, Config, OutputKind};
+use crate::err;
+use crate::error::{Error, Result};
+use crate::input::input_files::io_reason;
+use crate::layout::output_sections::{
+    put16, put32, put64, ChunkKind, Synthetic, EHDR_SIZE, PHDR_SIZE, SHDR_SIZE,
+};
+use crate::layout::Layout;
+use crate::resolve::Resolved;
+use crate::scan::code_rewrites::CodeRewrites;
+use crate::scan::relocations::AddressMap;
+use crate::synthetic::{
+    build_id, dyn_relocs, dynamic, dynsym, eh_frame, got, notes, plt, symtab, versions,
+};
+use crate::write::compress;
+use crate::write::relocate::apply_relocs;
+use object::elf;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// One piece of work: fill `len` bytes at file offset `offset`.
+struct Job {
+    offset: u64,
+    len: u64,
+    what: JobKind,
+}
+
+#[derive(Clone, Copy)]
+enum JobKind {
+    Headers,
+    /// A chunk, and in an executable section the padding up to the next one.
+    Chunk {
+        osec: u32,
+        chunk: u32,
+    },
+    /// Filler before the first chunk of an executable section.
+    Fill,
+    SectionHeaders,
+    /// A compressed section's bytes, `Elf64_Chdr` included.
+    Compressed {
+        osec: u32,
+    },
+}
+
+/// What lld fills the gaps of an executable section with: `int3`, so that a stray jump traps.
+const TRAP_FILL: u8 = 0xcc;
+
+/// A temporary output file that is removed unless `commit` renames it into place.
+pub struct TempOutput {
+    path: PathBuf,
+    final_path: PathBuf,
+    committed: bool,
+}
+
+impl TempOutput {
+    fn create(final_path: &Path, size: u64) -> Result<(TempOutput, std::fs::File)> {
+        let dir = final_path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let base = final_path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "a.out".into());
+        let path = dir.join(format!(".{}.weld-tmp-{}", base, std::process::id()));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)
+            .map_err(|e| {
+                err!(
+                    "cannot open output file {}: {}",
+                    final_path.display(),
+                    io_reason(&e)
+                )
+            })?;
+        let t = TempOutput {
+            path,
+            final_path: final_path.to_path_buf(),
+            committed: false,
+        };
+        file.set_len(size).map_err(|e| {
+            err!(
+                "cannot open output file {}: {}",
+                final_path.display(),
+                io_reason(&e)
+            )
+        })?;
+        Ok((t, file))
+    }
+
+    fn commit(mut self, executable: bool) -> Result<()> {
+        if executable {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = 0o777 & !umask();
+            let _ = std::fs::set_permissions(&self.path, std::fs::Permissions::from_mode(mode));
+        }
+        std::fs::rename(&self.path, &self.final_path).map_err(|e| {
+            err!(
+                "failed to write output '{}': {}",
+                self.final_path.display(),
+                io_reason(&e)
+            )
+        })?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for TempOutput {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+fn umask() -> u32 {
+    // The process umask cannot be read without changing it; 022 is what every shell sets, and
+    // lld creates outputs 0777 & ~umask. Reading /proc keeps us exact where available.
+    if let Ok(s) = std::fs::read_to_string("/proc/self/status") {
+        for line in s.lines() {
+            if let Some(v) = line.strip_prefix("Umask:") {
+                if let Ok(m) = u32::from_str_radix(v.trim(), 8) {
+                    return m;
+                }
+            }
+        }
+    }
+    0o022
+}
+
+/// Writes the output file described by `lay`.
+/// Writes a finished image to `path` the way every output is written (a temporary file renamed
+/// over a regular file, straight into a device or FIFO, `-` to standard output).
+pub fn write_image(path: &Path, image: &[u8], executable: bool) -> Result<()> {
+    let mut out = OutputImage::create(path, image.len() as u64)?;
+    out.bytes().copy_from_slice(image);
+    out.commit(executable)
+}
+
+pub fn write_output(
+    config: &Config,
+    res: &Resolved,
+    lay: &Layout,
+) -> std::result::Result<(), Vec<Error>> {
+    let mut out = OutputImage::create(&config.output, lay.file_size).map_err(|e| vec![e])?;
+    let map: &mut [u8] = out.bytes();
+
+    let mut jobs = vec![Job {
+        offset: 0,
+        len: EHDR_SIZE + PHDR_SIZE * lay.segments.len() as u64,
+        what: JobKind::Headers,
+    }];
+    for (oi, os) in lay.sections.iter().enumerate() {
+        if os.is_nobits() {
+            continue;
+        }
+        if let Some(bytes) = &os.compressed {
+            jobs.push(Job {
+                offset: os.offset,
+                len: bytes.len() as u64,
+                what: JobKind::Compressed { osec: oi as u32 },
+            });
+            continue;
+        }
+        // lld fills the padding between pieces of executable sections with traps (`int3`), or
+        // with NOPs after a section whose last jump `--optimize-bb-jumps` deleted (execution
+        // falls through it): each chunk's job covers the padding after it.
+        let exec = os.flags & u64::from(elf::SHF_EXECINSTR) != 0;
+        let first = os.chunks.iter().map(|c| c.offset).min().unwrap_or(os.size);
+        if exec && first > 0 {
+            jobs.push(Job {
+                offset: os.offset,
+                len: first,
+                what: JobKind::Fill,
+            });
+        }
+        for (ci, c) in os.chunks.iter().enumerate() {
+            let end = if exec {
+                os.chunks.get(ci + 1).map_or(os.size, |n| n.offset)
+            } else {
+                c.offset + c.size
+            };
+            let len = end.saturating_sub(c.offset).max(c.size);
+            if len == 0 {
+                continue;
+            }
+            jobs.push(Job {
+                offset: os.offset + c.offset,
+                len,
+                what: JobKind::Chunk {
+                    osec: oi as u32,
+                    chunk: ci as u32,
+                },
+            });
+        }
+    }
+    if lay.section_headers {
+        jobs.push(Job {
+            offset: lay.shoff,
+            len: SHDR_SIZE * (lay.sections.len() as u64 + 1),
+            what: JobKind::SectionHeaders,
+        });
+    }
+    jobs.sort_by_key(|j| j.offset);
+
+    // Split the map into disjoint slices, one per job.
+    let mut slices: Vec<(JobKind, &mut [u8])> = Vec::with_capacity(jobs.len());
+    let mut rest: &mut [u8] = &mut map[..];
+    let mut pos = 0u64;
+    for j in &jobs {
+        if j.offset < pos {
+            return Err(vec![err!(
+                "internal error: overlapping output chunks at offset 0x{:x}",
+                j.offset
+            )]);
+        }
+        let skip = (j.offset - pos) as usize;
+        let tail = std::mem::take(&mut rest);
+        if skip + j.len as usize > tail.len() {
+            return Err(vec![err!(
+                "internal error: output chunk past end of file at 0x{:x}",
+                j.offset
+            )]);
+        }
+        let (_, tail) = tail.split_at_mut(skip);
+        let (mine, tail) = tail.split_at_mut(j.len as usize);
+        slices.push((j.what, mine));
+        rest = tail;
+        pos = j.offset + j.len;
+    }
+
+    let addr_map = lay.address_map(res);
+    let errors: Vec<Error> = slices
+        .into_par_iter()
+        .filter_map(|(what, buf)| {
+            let r = match what {
+                JobKind::Headers => write_headers(config, lay, buf),
+                JobKind::SectionHeaders => write_section_headers(lay, buf),
+                JobKind::Chunk { osec, chunk } => {
+                    let c = &lay.sections[osec as usize].chunks[chunk as usize];
+                    let (body, padding) = buf.split_at_mut((c.size as usize).min(buf.len()));
+                    fill_padding(&lay.rewrites, c.kind, padding);
+                    write_chunk(config, res, lay, &addr_map, osec, chunk, body)
+                }
+                JobKind::Fill => {
+                    buf.fill(TRAP_FILL);
+                    Ok(())
+                }
+                JobKind::Compressed { osec } => {
+                    if let Some(bytes) = &lay.sections[osec as usize].compressed {
+                        buf.copy_from_slice(bytes);
+                    }
+                    Ok(())
+                }
+            };
+            r.err()
+        })
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    write_dynamic_reloc_places(config, res, lay, &addr_map, out.bytes());
+    if let Some((note, _)) = lay.synthetic_offset(Synthetic::BuildId) {
+        build_id::fill(config, note, out.bytes());
+    }
+    let executable = config.output_kind != OutputKind::Relocatable;
+    out.commit(executable).map_err(|e| vec![e])
+}
+
+/// The uncompressed contents of the non-allocated output section `osec`, as `write_output`
+/// would write them (its chunks filled in parallel; gaps are zeros), for compression.
+pub fn render_section(config: &Config, res: &Resolved, lay: &Layout, osec: u32) -> Result<Vec<u8>> {
+    let os = &lay.sections[osec as usize];
+    let mut image = vec![0u8; os.size as usize];
+    let mut order: Vec<usize> = (0..os.chunks.len()).collect();
+    order.sort_by_key(|&ci| os.chunks[ci].offset);
+    let mut slices: Vec<(u32, &mut [u8])> = Vec::with_capacity(order.len());
+    let mut rest: &mut [u8] = &mut image[..];
+    let mut pos = 0u64;
+    for ci in order {
+        let c = &os.chunks[ci];
+        if c.size == 0 {
+            continue;
+        }
+        if c.offset < pos || c.offset + c.size > os.size {
+            return Err(err!(
+                "internal error: {}: chunk at 0x{:x} overlaps or ends past the section",
+                os.name,
+                c.offset
+            ));
+        }
+        let tail = std::mem::take(&mut rest);
+        let (_, tail) = tail.split_at_mut((c.offset - pos) as usize);
+        let (mine, tail) = tail.split_at_mut(c.size as usize);
+        slices.push((ci as u32, mine));
+        rest = tail;
+        pos = c.offset + c.size;
+    }
+    let addr_map = lay.address_map(res);
+    slices
+        .into_par_iter()
+        .try_for_each(|(ci, buf)| write_chunk(config, res, lay, &addr_map, osec, ci, buf))?;
+    Ok(image)
+}
+
+/// Compresses the output sections `--compress-debug-sections` and `--compress-sections` ask for
+/// (`compress::check_sections` has refused the impossible ones during the layout), sections in
+/// parallel and each in parallel shards, then places the non-allocated sections again.
+pub fn compress_sections(config: &Config, res: &Resolved, lay: &mut Layout) -> Result<()> {
+    let todo: Vec<(usize, Compression, u32)> = lay
+        .sections
+        .iter()
+        .enumerate()
+        // A NOBITS section has no contents to compress.
+        .filter(|(_, os)| !os.is_alloc() && !os.is_nobits())
+        .filter_map(|(i, os)| {
+            let (kind, level) = compress::choice(config, &os.name, os.flags);
+            (kind != Compression::None).then_some((i, kind, level))
+        })
+        .collect();
+    if todo.is_empty() {
+        return Ok(());
+    }
+    let laid_out: &Layout = lay;
+    let done: Vec<Option<Vec<u8>>> = todo
+        .par_iter()
+        .map(|&(i, kind, level)| {
+            let raw = render_section(config, res, laid_out, i as u32)?;
+            compress::compress(&raw, kind, level)
+        })
+        .collect::<Result<_>>()?;
+    for (&(i, _, _), bytes) in todo.iter().zip(done) {
+        let Some(bytes) = bytes else {
+            continue;
+        };
+        let os = &mut lay.sections[i];
+        os.size = bytes.len() as u64;
+        // lld's choice: no padding between compressed sections (`ch_addralign` is 1 too).
+        os.align = 1;
+        os.flags |= u64::from(elf::SHF_COMPRESSED);
+        os.compressed = Some(bytes);
+    }
+    lay.place_non_alloc();
+    Ok(())
+}
+
+/// Where the image is built. A regular output (or a new one) is a temporary file in the output
+/// directory, mapped and renamed over the output at the end, so a failed link leaves nothing.
+/// An output path that exists and is not a regular file (a character or block device such as
+/// `/dev/null`, a FIFO, a socket; symlinks followed) is never unlinked or replaced: as lld, the
+/// image is built in memory and written straight into it.
+enum OutputImage {
+    File {
+        tmp: TempOutput,
+        file: std::fs::File,
+        map: memmap2::MmapMut,
+    },
+    Special {
+        path: PathBuf,
+        image: Vec<u8>,
+    },
+    /// `-o -`: the image goes to standard output, as lld writes it.
+    Stdout {
+        image: Vec<u8>,
+    },
+}
+
+impl OutputImage {
+    fn create(path: &Path, size: u64) -> Result<OutputImage> {
+        let in_memory = || -> Result<Vec<u8>> {
+            let len =
+                usize::try_from(size).map_err(|_| err!("output file too large: {} bytes", size))?;
+            Ok(vec![0; len])
+        };
+        if path.as_os_str() == "-" {
+            return Ok(OutputImage::Stdout {
+                image: in_memory()?,
+            });
+        }
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => Err(err!(
+                "cannot open output file {}: Is a directory",
+                path.display()
+            )),
+            Ok(m) if !m.is_file() => Ok(OutputImage::Special {
+                path: path.to_path_buf(),
+                image: in_memory()?,
+            }),
+            _ => {
+                let (tmp, file) = TempOutput::create(path, size)?;
+                // SAFETY: the file was just created by this process with a unique name and is
+                // not shared.
+                let map = unsafe { memmap2::MmapMut::map_mut(&file) }.map_err(|e| {
+                    err!(
+                        "cannot map output file {}: {}",
+                        path.display(),
+                        io_reason(&e)
+                    )
+                })?;
+                Ok(OutputImage::File { tmp, file, map })
+            }
+        }
+    }
+
+    fn bytes(&mut self) -> &mut [u8] {
+        match self {
+            OutputImage::File { map, .. } => &mut map[..],
+            OutputImage::Special { image, .. } | OutputImage::Stdout { image } => image,
+        }
+    }
+
+    fn commit(self, executable: bool) -> Result<()> {
+        match self {
+            OutputImage::File { tmp, file, map } => {
+                map.flush().map_err(|e| {
+                    err!(
+                        "failed to write output '{}': {}",
+                        tmp.final_path.display(),
+                        io_reason(&e)
+                    )
+                })?;
+                drop(map);
+                drop(file);
+                tmp.commit(executable)
+            }
+            OutputImage::Stdout { image } => {
+                use std::io::Write;
+                let mut out = std::io::stdout().lock();
+                out.write_all(&image)
+                    .and_then(|()| out.flush())
+                    .map_err(|e| err!("failed to write output '-': {}", io_reason(&e)))
+            }
+            OutputImage::Special { path, image } => {
+                use std::io::Write;
+                let write = |e: std::io::Error| {
+                    err!(
+                        "failed to write output '{}': {}",
+                        path.display(),
+                        io_reason(&e)
+                    )
+                };
+                let mut f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&path)
+                    .map_err(|e| {
+                        err!(
+                            "cannot open output file {}: {}",
+                            path.display(),
+                            io_reason(&e)
+                        )
+                    })?;
+                f.write_all(&image).map_err(write)?;
+                f.flush().map_err(write)
+            }
+        }
+    }
+}
+
+/// What a place with a `.rela.dyn` relocation holds, as lld writes it: 0 on a RELA target, or
+/// the relocation's addend (a relative one's: the link-time address) under
+/// `--apply-dynamic-relocs` and always under `-z rel`, whose entries carry no addend (an
+/// IRELATIVE one's: the resolver). RELR places keep the value the static relocation wrote;
+/// copy relocations have no contents.
+fn write_dynamic_reloc_places(
+    config: &Config,
+    res: &Resolved,
+    lay: &Layout,
+    map: &dyn AddressMap,
+    image: &mut [u8],
+) {
+    let write_addends = config.apply_dynamic_relocs || config.z.rel;
+    let mut sections: Vec<(u64, u64, u64)> = lay
+        .sections
+        .iter()
+        .filter(|s| s.is_alloc() && !s.is_nobits())
+        .map(|s| (s.addr, s.size, s.offset))
+        .collect();
+    sections.sort_unstable();
+    let records = dyn_relocs::laid_out_records(config, res, lay, map);
+    for r in records {
+        // A TLS descriptor is two words; its addend goes in the second.
+        // The place is as wide as the relocation: a TLS descriptor is two words (its addend
+        // in the second), and `-z ifunc-noplt` leaves 32-bit code references to the loader.
+        let (width, value_at) = match r.r_type {
+            elf::R_X86_64_TLSDESC => (16, 8),
+            elf::R_X86_64_PC32
+            | elf::R_X86_64_PLT32
+            | elf::R_X86_64_32
+            | elf::R_X86_64_32S
+            | elf::R_X86_64_GOTPCREL
+            | elf::R_X86_64_GOTPCRELX
+            | elf::R_X86_64_REX_GOTPCRELX
+            | elf::R_X86_64_GOTTPOFF
+            | elf::R_X86_64_TLSGD
+            | elf::R_X86_64_TLSLD
+            | elf::R_X86_64_DTPOFF32
+            | elf::R_X86_64_TPOFF32 => (4, 0),
+            elf::R_X86_64_16 | elf::R_X86_64_PC16 => (2, 0),
+            elf::R_X86_64_8 | elf::R_X86_64_PC8 => (1, 0),
+            _ => (8, 0),
+        };
+        let i = sections.partition_point(|s| s.0 <= r.offset);
+        let Some(&(start, size, offset)) = i.checked_sub(1).map(|i| &sections[i]) else {
+            continue;
+        };
+        if r.offset + width > start + size {
+            continue;
+        }
+        let at = (offset + r.offset - start) as usize;
+        if let Some(place) = image.get_mut(at..at + width as usize) {
+            place.fill(0);
+            if write_addends {
+                let bytes = r.addend.to_le_bytes();
+                let n = (width - value_at).min(8) as usize;
+                place[value_at as usize..value_at as usize + n].copy_from_slice(&bytes[..n]);
+            }
+        }
+    }
+}
+
+fn write_headers(config: &Config, lay: &Layout, buf: &mut [u8]) -> Result<()> {
+    buf[..4].copy_from_slice(b"\x7fELF");
+    buf[4] = elf::ELFCLASS64;
+    buf[5] = elf::ELFDATA2LSB;
+    buf[6] = elf::EV_CURRENT;
+    buf[7] = elf::ELFOSABI_NONE;
+    let e_type = if config.is_pic() {
+        elf::ET_DYN
+    } else {
+        elf::ET_EXEC
+    };
+    put16(buf, 16, e_type);
+    put16(buf, 18, elf::EM_X86_64);
+    put32(buf, 20, u32::from(elf::EV_CURRENT));
+    put64(buf, 24, lay.entry);
+    put64(buf, 32, EHDR_SIZE);
+    put64(buf, 40, lay.shoff);
+    put32(buf, 48, 0);
+    put16(buf, 52, EHDR_SIZE as u16);
+    put16(buf, 54, PHDR_SIZE as u16);
+    put16(buf, 56, lay.segments.len() as u16);
+    put16(buf, 58, SHDR_SIZE as u16);
+    put16(
+        buf,
+        60,
+        if lay.section_headers {
+            lay.sections.len() as u16 + 1
+        } else {
+            0
+        },
+    );
+    let shstrndx = lay
+        .synthetic_index
+        .get(&Synthetic::Shstrtab)
+        .map(|x| lay.sections[x.0 as usize].shndx)
+        .unwrap_or(0);
+    put16(buf, 62, shstrndx as u16);
+    for (i, s) in lay.segments.iter().enumerate() {
+        let o = EHDR_SIZE as usize + i * PHDR_SIZE as usize;
+        put32(buf, o, s.p_type);
+        put32(buf, o + 4, s.flags);
+        put64(buf, o + 8, s.offset);
+        put64(buf, o + 16, s.vaddr);
+        put64(buf, o + 24, s.vaddr);
+        put64(buf, o + 32, s.filesz);
+        put64(buf, o + 40, s.memsz);
+        put64(buf, o + 48, s.align);
+    }
+    Ok(())
+}
+
+fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
+    let index_of = |k: Synthetic| {
+        lay.synthetic_index
+            .get(&k)
+            .map(|x| lay.sections[x.0 as usize].shndx)
+            .unwrap_or(0)
+    };
+    let mut name_off = std::collections::HashMap::new();
+    {
+        let mut off = 1usize;
+        for os in &lay.sections {
+            name_off.entry(os.name.as_str()).or_insert_with(|| {
+                let o = off;
+                off += os.name.len() + 1;
+                o
+            });
+        }
+    }
+    for (i, os) in lay.sections.iter().enumerate() {
+        let o = (i + 1) * SHDR_SIZE as usize;
+        let (link, info) = match os.sh_type {
+            elf::SHT_SYMTAB => (index_of(Synthetic::Strtab), lay.symtab_first_global),
+            elf::SHT_DYNSYM => (index_of(Synthetic::DynStr), 1),
+            elf::SHT_GNU_HASH => (index_of(Synthetic::DynSym), 0),
+            elf::SHT_DYNAMIC => (index_of(Synthetic::DynStr), 0),
+            elf::SHT_HASH | elf::SHT_GNU_VERSYM => (index_of(Synthetic::DynSym), 0),
+            elf::SHT_GNU_VERNEED => (index_of(Synthetic::DynStr), lay.dyn_tables.verneed_count),
+            elf::SHT_GNU_VERDEF => (index_of(Synthetic::DynStr), lay.dyn_tables.verdef_count),
+            // `--emit-relocs` sections: layout linked them to `.symtab` and their target.
+            elf::SHT_RELA if !os.is_alloc() && os.link != 0 => (os.link, os.info),
+            // .rela.plt names the section its relocations apply to (SHF_INFO_LINK).
+            elf::SHT_RELA | elf::SHT_REL if os.name == ".rela.plt" || os.name == ".rel.plt" => {
+                (index_of(Synthetic::DynSym), index_of(Synthetic::GotPlt))
+            }
+            elf::SHT_RELA | elf::SHT_REL | dyn_relocs::SHT_ANDROID_RELA => {
+                (index_of(Synthetic::DynSym), 0)
+            }
+            _ => (os.link, os.info),
+        };
+        let entsize = match os.sh_type {
+            elf::SHT_GNU_VERSYM => 2,
+            elf::SHT_HASH => 4,
+            _ => os.entsize,
+        };
+        put32(buf, o, name_off[os.name.as_str()] as u32);
+        put32(buf, o + 4, os.sh_type);
+        put64(buf, o + 8, os.flags);
+        put64(buf, o + 16, os.addr);
+        put64(buf, o + 24, os.offset);
+        put64(buf, o + 32, os.size);
+        put32(buf, o + 40, link);
+        put32(buf, o + 44, info);
+        put64(buf, o + 48, os.align);
+        put64(buf, o + 56, entsize);
+    }
+    Ok(())
+}
+
+/// lld's x86-64 NOPs of 1 to 9 bytes, for padding that execution falls through.
+const NOPS: [&[u8]; 9] = [
+    &[0x90],
+    &[0x66, 0x90],
+    &[0x0f, 0x1f, 0x00],
+    &[0x0f, 0x1f, 0x40, 0x00],
+    &[0x0f, 0x1f, 0x44, 0x00, 0x00],
+    &[0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00],
+    &[0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00],
+    &[0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00],
+    &[0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00],
+];
+
+/// Fills the padding after a piece of an executable section: NOPs (as many 9-byte ones as fit,
+/// then one of the rest) after a section that lost its final jump, `int3` elsewhere.
+fn fill_padding(rewrites: &CodeRewrites, kind: ChunkKind, buf: &mut [u8]) {
+    let falls_through = match kind {
+        ChunkKind::Input { file, sec } => rewrites.dropped(file, sec) > 0,
+        _ => false,
+    };
+    if !falls_through {
+        buf.fill(TRAP_FILL);
+        return;
+    }
+    let mut rest = buf;
+    while !rest.is_empty() {
+        let nop = NOPS[rest.len().min(NOPS.len()) - 1];
+        let (head, tail) = rest.split_at_mut(nop.len());
+        head.copy_from_slice(nop);
+        rest = tail;
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_chunk(
+    config: &Config,
+    res: &Resolved,
+    lay: &Layout,
+    map: &dyn AddressMap,
+    osec: u32,
+    chunk: u32,
+    buf: &mut [u8],
+) -> Result<()> {
+    let os = &lay.sections[osec as usize];
+    let c = &os.chunks[chunk as usize];
+    let addr = if os.is_alloc() { os.addr + c.offset } else { 0 };
+    match c.kind {
+        ChunkKind::Input { file, sec } => {
+            let s = &res.files[file as usize].sections[sec as usize];
+            let edits = lay.rewrites.section(file, sec);
+            let data = s.data.get(..buf.len()).ok_or_else(|| {
+                err!(
+                    "internal error: {}: section {} is shorter than its output",
+                    res.files[file as usize].name,
+                    s.name_str()
+                )
+            })?;
+            buf.copy_from_slice(data);
+            if let Some(e) = edits {
+                for (off, bytes) in &e.patches {
+                    let at = *off as usize;
+                    if let Some(place) = buf.get_mut(at..at + bytes.len()) {
+                        place.copy_from_slice(bytes);
+                    }
+                }
+            }
+            apply_relocs(
+                config,
+                res,
+                map,
+                file,
+                sec as usize,
+                s.relocs,
+                0,
+                buf,
+                addr,
+                edits,
+            )
+        }
+        ChunkKind::Merged(g) => lay.merged[g as usize].write_to(&lay.merge_inputs[g as usize], buf),
+        ChunkKind::Synthetic(k) => write_synthetic(config, res, lay, map, k, buf, addr),
+        // NOBITS: nothing to write.
+        ChunkKind::Common(_) | ChunkKind::Copy(_) => Ok(()),
+        ChunkKind::Relocs { file, sec } => {
+            crate::write::emit_relocs::write_relocs(res, lay, file, sec, buf)
+        }
+    }
+}
+
+/// Writes linker-made chunk `k` into `buf` (at address `addr`): each synthetic section's module
+/// writes its own, in the order layout made them.
+#[allow(clippy::too_many_arguments)]
+fn write_synthetic(
+    config: &Config,
+    res: &Resolved,
+    lay: &Layout,
+    map: &dyn AddressMap,
+    k: Synthetic,
+    buf: &mut [u8],
+    addr: u64,
+) -> Result<()> {
+    let t = &lay.dyn_tables;
+    match k {
+        // The descriptor is filled once everything else is written.
+        Synthetic::BuildId => build_id::write_note(config, buf),
+        Synthetic::PackageNote => notes::write_package(config, buf),
+        Synthetic::GnuProperty => buf.copy_from_slice(&lay.gnu_property),
+        Synthetic::Interp => buf.copy_from_slice(&lay.interp),
+        Synthetic::DynSym => dynsym::write(config, res, lay, buf),
+        Synthetic::GnuVersion => versions::write_versym(t, buf),
+        Synthetic::GnuVersionD => buf.copy_from_slice(&t.verdef),
+        Synthetic::GnuVersionR => buf.copy_from_slice(&t.verneed),
+        Synthetic::GnuHash => buf.copy_from_slice(&t.gnu_hash),
+        Synthetic::Hash => buf.copy_from_slice(&t.sysv_hash),
+        Synthetic::DynStr => buf.copy_from_slice(&t.dynstr),
+        Synthetic::RelaDyn => dyn_relocs::write_rela_dyn(config, res, lay, map, buf)?,
+        Synthetic::RelrDyn => dyn_relocs::write_relr(lay, buf),
+        Synthetic::RelaPlt => dyn_relocs::write_rela_plt(config, lay, buf),
+        Synthetic::EhFrameHdr => eh_frame::write_hdr(res, lay, map, buf, addr)?,
+        Synthetic::EhFrame => eh_frame::write(config, res, lay, map, buf, addr)?,
+        Synthetic::IbtPlt => plt::write_ibt_plt(lay, buf, addr)?,
+        Synthetic::Plt => plt::write_plt(lay, buf, addr)?,
+        Synthetic::Iplt => plt::write_iplt(lay, buf, addr)?,
+        Synthetic::Dynamic => dynamic::write(&lay.dynamic, buf),
+        Synthetic::Got => got::write_got(config, res, lay, map, buf),
+        Synthetic::RelroPadding => {}
+        Synthetic::GotPlt => got::write_gotplt(lay, buf),
+        Synthetic::IgotPlt => got::write_igotplt(buf),
+        Synthetic::Comment => buf.copy_from_slice(&lay.comment),
+        Synthetic::DebugNames => match &lay.debug_indexes.debug_names {
+            Some(names) => names.write(res, |f, i, a| lay.value_of(res, f, i, a), buf)?,
+            None => buf.fill(0),
+        },
+        Synthetic::GdbIndex => match &lay.debug_indexes.gdb_index {
+            Some(index) => index.write(&lay.sec_addr, buf)?,
+            None => buf.fill(0),
+        },
+        Synthetic::Symtab => symtab::write(config, res, lay, buf),
+        Synthetic::Strtab => buf.copy_from_slice(&lay.strtab),
+        Synthetic::Shstrtab => buf.copy_from_slice(&lay.shstrtab),
+        Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
+    }
+    Ok(())
+}
