@@ -4,7 +4,7 @@
 //! them. The result decides the output's `.note.gnu.property` and whether the PLT is the IBT one
 //! (`.plt` + `.plt.sec`, see `arch::x86_64::PltStyle`).
 
-use crate::cli::config::{CetReport, Config};
+use crate::config::{CetReport, Config};
 use crate::error::Error;
 use crate::input::input_files::{ObjectFile, SectionKind};
 use crate::resolve::Resolved;
@@ -117,7 +117,7 @@ fn read_property(data: &[u8], want: u32) -> u32 {
     {
         let name_start = off + 12;
         let desc_start =
-            name_start + crate::layout::section_rules::align_to(u64::from(namesz), 4) as usize;
+            name_start + crate::input::section_rules::align_to(u64::from(namesz), 4) as usize;
         let desc_end = desc_start + descsz as usize;
         if desc_end > data.len() {
             break;
@@ -131,10 +131,10 @@ fn read_property(data: &[u8], want: u32) -> u32 {
                 if pt == want && psz >= 4 {
                     out |= rd(data, p + 8).unwrap_or(0);
                 }
-                p += 8 + crate::layout::section_rules::align_to(u64::from(psz), 8) as usize;
+                p += 8 + crate::input::section_rules::align_to(u64::from(psz), 8) as usize;
             }
         }
-        off = crate::layout::section_rules::align_to(desc_end as u64, 8) as usize;
+        off = crate::input::section_rules::align_to(desc_end as u64, 8) as usize;
     }
     out
 }

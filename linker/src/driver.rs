@@ -2,9 +2,9 @@
 //! Each phase borrows what the previous ones produced; errors are collected and printed once.
 
 use crate::cli::args;
-use crate::cli::config::{Config, OutputKind};
+use crate::config::{Config, OutputKind};
 use crate::error::Error;
-use crate::scan::relocations;
+use crate::relocations;
 use crate::write::writer;
 use crate::{err, layout, resolve};
 use std::time::Instant;
@@ -147,12 +147,12 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             if !config.why_live.is_empty() {
                 print!(
                     "{}",
-                    crate::report::gc_report::why_live(&res, &m, &config.why_live)
+                    crate::liveness::gc_report::why_live(&res, &m, &config.why_live)
                 );
                 why_live_done = true;
             }
             if config.print_gc_sections {
-                bitcode_report = crate::report::gc_report::print_dead_bitcode(&res, &m);
+                bitcode_report = crate::liveness::gc_report::print_dead_bitcode(&res, &m);
             }
             Some(m)
         } else {
@@ -211,7 +211,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         if !config.why_live.is_empty() && !why_live_done {
             print!(
                 "{}",
-                crate::report::gc_report::why_live(&res, &mark, &config.why_live)
+                crate::liveness::gc_report::why_live(&res, &mark, &config.why_live)
             );
         }
         if config.gc_sections {
@@ -223,7 +223,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             if config.print_gc_sections {
                 print!(
                     "{}",
-                    crate::report::gc_report::print_gc_sections(&res, &removed, relocatable)
+                    crate::liveness::gc_report::print_gc_sections(&res, &removed, relocatable)
                 );
                 // Bitcode symbols the walk found dead come after lld's section lines.
                 print!("{bitcode_report}");
@@ -248,13 +248,13 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let debug_names = t.run("debug names", || {
         crate::synthetic::debug_names::build(&config, &res)
     })?;
-    let debug_indexes = layout::DebugIndexes {
-        gdb_index: gdb_index.map(std::sync::Arc::new),
-        debug_names: debug_names.map(std::sync::Arc::new),
+    let debug_indexes = crate::synthetic::DebugIndexes {
+        gdb_index,
+        debug_names,
     };
     // Identical sections fold once liveness is settled, as in lld: the GC report and
     // --why-live describe the link before folding.
-    let folding = if config.icf != crate::cli::config::IcfLevel::None {
+    let folding = if config.icf != crate::config::IcfLevel::None {
         let (folding, icf_report) = t.run("identical code folding", || {
             crate::icf::fold(&config, &mut res)
         });
@@ -279,7 +279,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         return Err([cet_errors, version_errors].concat());
     }
     let scan = t
-        .run("relocation scan", || relocations::scan(&config, &res))
+        .run("relocation scan", || relocations::scan::scan(&config, &res))
         .map_err(|e| [cet_errors.clone(), e].concat())?;
     if !cet_errors.is_empty() {
         return Err(cet_errors);
@@ -287,7 +287,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     ordering_report.emit(&config)?;
     let relocation_count = scan.relocation_count;
     // lld redirects branches once relocations are scanned, before addresses exist.
-    let mut rewrites = crate::scan::code_rewrites::CodeRewrites::default();
+    let mut rewrites = crate::relocations::code_rewrites::CodeRewrites::default();
     // Without a linker script, output sections come from the built-in command list.
     let commands = layout::commands::SectionCommands::built_in();
     let decided = layout::build::Decided {
@@ -299,7 +299,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     };
     if config.branch_to_branch() {
         t.run("branch-to-branch", || {
-            crate::scan::code_rewrites::branch_to_branch(&res, &mut rewrites)
+            crate::relocations::code_rewrites::branch_to_branch(&res, &mut rewrites)
         });
     }
     let mut lay = lay_out(&mut t, &config, &res, scan, decided, &rewrites)?;
@@ -308,10 +308,16 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     if config.optimize_bb_jumps {
         let changed = {
             let map = lay.address_map(&res);
-            crate::scan::code_rewrites::optimize_bb_jumps(&res, &lay.sections, &map, &mut rewrites)
+            let neighbours = layout::relayout::fall_throughs(&lay.sections);
+            crate::relocations::code_rewrites::optimize_bb_jumps(
+                &res,
+                &map,
+                &neighbours,
+                &mut rewrites,
+            )
         };
         if changed {
-            let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
+            let scan = t.run("relocation scan", || relocations::scan::scan(&config, &res))?;
             lay = lay_out(&mut t, &config, &res, scan, decided, &rewrites)?;
         }
     }
@@ -319,7 +325,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     // through the GOT, which changes the layout, so repeat until nothing more changes (lld's
     // relaxOnce). Each round only adds symbols, so this ends.
     loop {
-        let far = crate::write::relocate::relaxations_out_of_reach(
+        let far = layout::relayout::relaxations_out_of_reach(
             &config,
             &res,
             &lay.sections,
@@ -330,25 +336,27 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         if res.got_relax_disabled.len() == before {
             break;
         }
-        let scan = t.run("relocation scan", || relocations::scan(&config, &res))?;
+        let scan = t.run("relocation scan", || relocations::scan::scan(&config, &res))?;
         lay = lay_out(&mut t, &config, &res, scan, decided, &rewrites)?;
     }
     // Split-stack prologues are adjusted as lld does while writing: the decision needs only the
     // final relocations and section sizes.
-    lay.rewrites = crate::scan::code_rewrites::adjust_split_stack(&res, &lay.rewrites)?;
+    lay.rewrites = crate::relocations::code_rewrites::adjust_split_stack(&res, &lay.rewrites)?;
     if config.emit_relocs {
         crate::write::emit_relocs::warn_discarded(&config, &res, &lay).map_err(|e| vec![e])?;
     }
     // Compression needs the final contents and changes only where non-allocated sections go.
-    if config.compress_debug_sections != crate::cli::config::Compression::None
+    if config.compress_debug_sections != crate::config::Compression::None
         || !config.compress_sections.is_empty()
     {
         t.run("compress sections", || {
-            writer::compress_sections(&config, &res, &mut lay)
+            writer::compress_sections(&config, &res, &mut lay, &debug_indexes)
         })
         .map_err(|e| vec![e])?;
     }
-    t.run("write", || writer::write_output(&config, &res, &lay))?;
+    t.run("write", || {
+        writer::write_output(&config, &res, &lay, &debug_indexes)
+    })?;
 
     if config.map_file.is_some() || config.print_map {
         let mut text = crate::report::map_file::render(&res, &lay);
@@ -411,10 +419,10 @@ fn lay_out(
     t: &mut crate::report::link_reports::Timings,
     config: &Config,
     res: &resolve::Resolved,
-    scan: relocations::ScanResult,
+    scan: relocations::scan::ScanResult,
     decided: layout::build::Decided,
-    rewrites: &crate::scan::code_rewrites::CodeRewrites,
-) -> Result<layout::Layout, Vec<Error>> {
+    rewrites: &crate::relocations::code_rewrites::CodeRewrites,
+) -> Result<crate::output::layout::Layout, Vec<Error>> {
     t.run("layout", || {
         layout::build::layout(config, res, scan, &decided, rewrites)
     })

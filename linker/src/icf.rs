@@ -10,7 +10,7 @@
 //! their addresses move (layout gives a folded section the address of the one kept), and its
 //! `.eh_frame` FDE is dropped like a collected section's.
 
-use crate::cli::config::{Config, IcfLevel};
+use crate::config::{Config, IcfLevel};
 use crate::input::eh_frame;
 use crate::input::input_files::{FileId, ObjectFile, SectionKind};
 use crate::resolve::symbol_table::{SymbolDef, SymbolId};

@@ -7,7 +7,7 @@
 //! lld's rules for a global symbol meeting the table; each other kind of input and `--wrap`
 //! have a file of their own below `resolve/`.
 
-use crate::cli::config::{Config, Input, InputKind, OutputKind};
+use crate::config::{Config, Input, InputKind, OutputKind};
 use crate::error::{Error, Result};
 use crate::input::input_files::{self, classify, FileId, FileKind, ObjectFile, SectionKind};
 use crate::input::shared_files::SharedFile;
@@ -342,11 +342,8 @@ impl Resolver<'_> {
     /// them) and under the positional state the command line ended with. A specifier is a
     /// library name (`-l` lookup, then the name in the search directories) or a path; the
     /// libraries they bring may name more.
-    fn add_dependent_libraries(
-        &mut self,
-        state: crate::cli::config::PositionalState,
-    ) -> Result<()> {
-        let state = crate::cli::config::PositionalState {
+    fn add_dependent_libraries(&mut self, state: crate::config::PositionalState) -> Result<()> {
+        let state = crate::config::PositionalState {
             whole_archive: false,
             ..state
         };

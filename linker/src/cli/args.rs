@@ -8,9 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::config::{Compression, Config, InputKind, OutputKind, DEFAULT_PAGE_SIZE};
 use crate::cli::options::{self, Match, Status};
 use crate::cli::parse_state::ParseState;
+use crate::config::{Compression, Config, InputKind, OutputKind, DEFAULT_PAGE_SIZE};
 use crate::error::{Error, Result};
 use crate::input::library_search::apply_sysroot;
 use crate::{bail, err};
@@ -88,7 +88,7 @@ fn option_conflicts(st: &ParseState) -> Vec<Error> {
         if c.gdb_index {
             errors.push(err!("-r and --gdb-index may not be used together"));
         }
-        if c.icf != crate::cli::config::IcfLevel::None {
+        if c.icf != crate::config::IcfLevel::None {
             errors.push(err!("-r and --icf may not be used together"));
         }
         if c.pie {
@@ -220,10 +220,10 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
     }
     // lld: without section headers there is no symbol table either.
     if !c.z.section_header {
-        c.strip = crate::cli::config::Strip::All;
+        c.strip = crate::config::Strip::All;
     }
     // lld: the relocations would name symbols of a table that is not written.
-    if c.emit_relocs && c.strip == crate::cli::config::Strip::All {
+    if c.emit_relocs && c.strip == crate::config::Strip::All {
         bail!("--strip-all and --emit-relocs may not be used together");
     }
     if st.relocatable {
@@ -572,8 +572,8 @@ fn quote(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::config::{BuildId, Discard, HashStyle, Strip};
     use crate::cli::options::OPTIONS;
+    use crate::config::{BuildId, Discard, HashStyle, Strip};
 
     fn words(s: &str) -> Vec<String> {
         std::iter::once("weld".to_string())
@@ -1053,7 +1053,7 @@ mod tests {
         assert_eq!(c.export_dynamic_symbols, ["sym*"]);
         assert_eq!(
             c.unresolved_symbols,
-            crate::cli::config::UnresolvedPolicy::IgnoreAll
+            crate::config::UnresolvedPolicy::IgnoreAll
         );
         assert_eq!(c.allow_shlib_undefined, Some(true));
         assert_eq!(c.hash_style, HashStyle::Both);
@@ -1213,7 +1213,7 @@ mod tests {
 
     #[test]
     fn compression_options_as_lld_reads_them() {
-        use crate::cli::config::Compression;
+        use crate::config::Compression;
         // Only the last --compress-debug-sections counts, even after a bad one.
         assert_eq!(
             config("--compress-debug-sections=bogus --compress-debug-sections=zstd a.o")
@@ -1366,7 +1366,7 @@ mod tests {
 
     #[test]
     fn cet_and_plt_options() {
-        use crate::cli::config::CetReport;
+        use crate::config::CetReport;
         let c = config("-z force-ibt -z cet-report=warning a.o");
         assert!(c.z.force_ibt && !c.z.retpolineplt && c.z.cet_report == CetReport::Warning);
         assert!(config("-z retpolineplt a.o").z.retpolineplt);

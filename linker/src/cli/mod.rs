@@ -1,9 +1,8 @@
 //! The command line: the one option table (`options`), how arguments are read against it (`args`,
-//! `parse_state`, `option_values`), the values it produces (`config`) and their documentation
-//! (`option_docs`).
+//! `parse_state`, `option_values`), and their documentation (`option_docs`). The values
+//! they produce are `crate::config`.
 
 pub mod args;
-pub mod config;
 pub mod option_docs;
 pub mod option_values;
 pub mod options;

@@ -1,7 +1,7 @@
 //! Value syntax shared by several options and by files the options name: integers as LLVM and
 //! lld read them, and the `--defsym` expression with its linker-script numbers.
 
-use crate::cli::config::{Defsym, DefsymValue};
+use crate::config::{Defsym, DefsymValue};
 use crate::error::Result;
 use crate::{bail, err};
 

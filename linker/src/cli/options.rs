@@ -13,12 +13,12 @@
 
 use std::path::PathBuf;
 
-use crate::cli::config::{
+use crate::cli::option_values::{parse_decimal, parse_defsym, parse_int};
+use crate::cli::parse_state::ParseState;
+use crate::config::{
     BuildId, CallGraphSort, CetReport, Compression, Discard, HashStyle, IcfLevel, InputKind, Strip,
     UnresolvedPolicy,
 };
-use crate::cli::option_values::{parse_decimal, parse_defsym, parse_int};
-use crate::cli::parse_state::ParseState;
 use crate::error::{Error, Result};
 use crate::{bail, err};
 

@@ -2,7 +2,7 @@
 //! the configuration being built and the positional state (`--as-needed`, `-Bstatic`, groups,
 //! `--push-state`) that each input file takes with it.
 
-use crate::cli::config::{Config, Input, InputKind, PositionalState};
+use crate::config::{Config, Input, InputKind, PositionalState};
 
 /// The state option handlers work on while the command line is walked.
 pub struct ParseState {

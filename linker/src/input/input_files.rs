@@ -165,7 +165,7 @@ pub struct InputSection {
     /// [`InputSection::relocs_in`] find a record's relocations by binary search.
     pub relocs_sorted: bool,
     /// A section `--gc-sections` never collects by its name or type
-    /// ([`crate::layout::section_rules::is_reserved`]); decided here, where the name is being read anyway,
+    /// ([`crate::input::section_rules::is_reserved`]); decided here, where the name is being read anyway,
     /// so that building the liveness graph need not touch every section name again.
     pub reserved: bool,
     /// The output section it goes to by name (`.text.foo` -> `.text`, lld's
@@ -334,8 +334,8 @@ impl ObjectFile {
                 data: sdata,
                 relocs: &[],
                 relocs_sorted: true,
-                reserved: crate::layout::section_rules::is_reserved(sname, sh_type),
-                output_name: crate::layout::section_rules::output_section_name(
+                reserved: crate::input::section_rules::is_reserved(sname, sh_type),
+                output_name: crate::input::section_rules::output_section_name(
                     std::str::from_utf8(sname).unwrap_or("<non-utf8>"),
                 ),
                 flags: shdr.sh_flags(LE),
@@ -534,7 +534,7 @@ impl ObjectFile {
                 relocs: &[],
                 relocs_sorted: true,
                 reserved: false,
-                output_name: crate::layout::section_rules::output_section_name(""),
+                output_name: crate::input::section_rules::output_section_name(""),
                 flags: 0,
                 sh_type: elf::SHT_NULL,
                 kind: SectionKind::Ignored,
@@ -764,7 +764,7 @@ fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionK
     // The split-stack markers only tell how the object was compiled (`code_rewrites` reads
     // them); lld discards them.
     if name == b".note.GNU-stack"
-        || crate::layout::section_rules::is_split_stack_marker(name)
+        || crate::input::section_rules::is_split_stack_marker(name)
         || name.starts_with(b".llvm.lto")
     {
         return SectionKind::Ignored;

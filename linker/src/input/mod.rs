@@ -8,5 +8,6 @@ pub mod eh_frame;
 pub mod input_files;
 pub mod library_search;
 pub mod linker_script;
+pub mod section_rules;
 pub mod shared_files;
 pub mod version_script;

@@ -2,12 +2,12 @@
 //! `PT_LOAD`s by their permissions (lld's rules for RELRO, TLS, `-z separate-code`, ...), and
 //! every section gets its address and offset.
 
-use super::Layout;
 use crate::bail;
-use crate::cli::config::Config;
+use crate::config::Config;
 use crate::error::Result;
-use crate::layout::output_sections::{OutputSection, Segment, Synthetic, EHDR_SIZE, PHDR_SIZE};
-use crate::layout::section_rules::{align_to, is_relro};
+use crate::input::section_rules::{align_to, is_relro};
+use crate::output::layout::Layout;
+use crate::output::sections::{OutputSection, Segment, Synthetic, EHDR_SIZE, PHDR_SIZE};
 use crate::resolve::Resolved;
 use object::elf;
 

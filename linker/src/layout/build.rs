@@ -5,26 +5,28 @@
 use super::addresses::{assign_addresses, segment_class};
 use super::commands::{self, SectionCommands};
 use super::linker_defined::{define_synthetic_symbols, entry_address};
-use super::{DebugIndexes, DynTables, Layout};
-use crate::cli::config::{Config, Strip};
+use crate::bail;
+use crate::config::{Config, Strip};
 use crate::err;
 use crate::error::Result;
 use crate::icf::Folding;
 use crate::input::input_files::{FileId, InputSection, ObjectFile, SectionKind};
-use crate::layout::merge;
-use crate::layout::output_sections::{
-    Chunk, ChunkKind, OutputSection, Synthetic, SyntheticChunk, ALLOC, RELA_SIZE, REL_SIZE,
-    SYM_SIZE, WRITE,
-};
-use crate::layout::section_rules::{
+use crate::input::section_rules::{
     align_to, init_priority, is_relro, output_name_of, section_rank,
 };
 use crate::order::section_order::SectionOrder;
+use crate::output::layout::{DynTables, Layout};
+use crate::output::merge;
+use crate::output::sections::{
+    Chunk, ChunkKind, OutputSection, Synthetic, SyntheticChunk, ALLOC, RELA_SIZE, REL_SIZE,
+    SYM_SIZE, WRITE,
+};
+use crate::relocations::code_rewrites::CodeRewrites;
+use crate::relocations::scan::ScanResult;
 use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
-use crate::scan::code_rewrites::CodeRewrites;
-use crate::scan::relocations::ScanResult;
 use crate::synthetic::dyn_relocs::{SHT_ANDROID_RELA, SHT_ANDROID_RELR};
+use crate::synthetic::DebugIndexes;
 use crate::synthetic::{
     build_id, comment, dyn_relocs, dynamic, dynsym, eh_frame, got, hash, interp, notes, plt,
     symtab, versions,
@@ -223,7 +225,7 @@ pub fn layout(
                 // `--build-id` has one), which would otherwise come first in the same section.
                 SectionKind::Regular
                     if name == b".note.gnu.build-id"
-                        && config.build_id != crate::cli::config::BuildId::None =>
+                        && config.build_id != crate::config::BuildId::None =>
                 {
                     continue
                 }
@@ -839,7 +841,6 @@ pub fn layout(
 
     // 8. Segments and addresses.
     let mut lay = Layout {
-        debug_indexes: debug_indexes.clone(),
         folded: folding.repl.clone(),
         rewrites: rewrites.clone(),
         sections,
@@ -905,11 +906,11 @@ pub fn layout(
     assign_addresses(config, &mut lay)?;
     lay.fill_addresses(res);
     if counts.relr > 0 || android_rela {
-        dyn_relocs::size_packed_relocs(config, res, &mut lay, android_rela)?;
+        size_packed_relocs(config, res, &mut lay, android_rela)?;
     }
     define_synthetic_symbols(config, res, &mut lay)?;
     // lld refuses impossible compression requests before it looks for the entry point.
-    crate::write::compress::check_sections(
+    crate::compress::check_sections(
         config,
         lay.sections.iter().map(|s| (s.name.as_str(), s.flags)),
     )?;
@@ -952,6 +953,63 @@ pub fn layout(
     }
     let _ = name_offsets;
     Ok(lay)
+}
+
+/// The packed tables' sizes (`.relr.dyn`, and `.rela.dyn` in Android's format) depend on the
+/// addresses they encode, and those addresses move with the sizes: lay out again until both
+/// encodings fit. As lld, a table never shrinks once it has grown (a shorter encoding is
+/// padded: empty RELR bitmaps, zero bytes after APS2), so this ends.
+fn size_packed_relocs(
+    config: &Config,
+    res: &Resolved,
+    lay: &mut Layout,
+    android_rela: bool,
+) -> Result<()> {
+    let relr_os = lay.synthetic_index.get(&Synthetic::RelrDyn).map(|x| x.0);
+    let rela_os = lay
+        .synthetic_index
+        .get(&Synthetic::RelaDyn)
+        .map(|x| x.0)
+        .filter(|_| android_rela);
+    let mut rounds = 0;
+    loop {
+        let first_round = rounds == 0;
+        // A size fits if it is exact, or (after the first round) larger than needed.
+        let fits = |need: u64, have: u64| need == have || (!first_round && need < have);
+        let mut ok = true;
+        let mut packed = dyn_relocs::pack(config, res, lay, rela_os.is_some());
+        if let Some(os) = relr_os {
+            let need = packed.relr_words.len() as u64 * 8;
+            if !fits(need, lay.sections[os as usize].size) {
+                ok = false;
+                lay.sections[os as usize].set_synthetic_size(need);
+            }
+        }
+        if let (Some(os), Some(bytes)) = (rela_os, &packed.android_rela) {
+            let need = bytes.len() as u64;
+            if !fits(need, lay.sections[os as usize].size) {
+                ok = false;
+                lay.sections[os as usize].set_synthetic_size(need);
+            }
+        }
+        if ok {
+            if let Some(os) = relr_os {
+                // An odd word without bits relocates nothing.
+                let words = (lay.sections[os as usize].size / 8) as usize;
+                packed.relr_words.resize(words, 1);
+            }
+            lay.relr = packed.relr;
+            lay.relr_words = packed.relr_words;
+            lay.android_rela = packed.android_rela;
+            return Ok(());
+        }
+        rounds += 1;
+        if rounds > 32 {
+            bail!("internal error: the packed dynamic relocations' size does not converge");
+        }
+        assign_addresses(config, lay)?;
+        lay.fill_addresses(res);
+    }
 }
 
 /// Marks the pieces of merged sections that live sections (and symbols) refer to.

@@ -2,14 +2,14 @@
 //! `__start_SEC`/`__stop_SEC`, `__init_array_start`, ...): which names it may define, and their
 //! values once the layout is known; and the entry point.
 
-use super::Layout;
 use crate::bail;
-use crate::cli::config::Config;
-use crate::cli::config::OutputKind;
+use crate::config::Config;
+use crate::config::OutputKind;
 use crate::error::Result;
 use crate::input::input_files::SectionKind;
-use crate::layout::output_sections::{OutputSection, Synthetic};
-use crate::layout::section_rules::start_stop_section;
+use crate::input::section_rules::start_stop_section;
+use crate::output::layout::Layout;
+use crate::output::sections::{OutputSection, Synthetic};
 use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
 use crate::synthetic::dyn_relocs::dyn_reloc_format;
@@ -126,7 +126,7 @@ pub(super) fn define_synthetic_symbols(
     }
     // --defsym=ALIAS=SYM+N.
     for d in &config.defsyms {
-        if let crate::cli::config::DefsymValue::Symbol(target, addend) = &d.value {
+        if let crate::config::DefsymValue::Symbol(target, addend) = &d.value {
             let Some(id) = res.symtab.lookup(d.name.as_bytes()) else {
                 continue;
             };
@@ -350,9 +350,9 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
         let id = res.symtab.intern(leaked);
         let sym = res.symtab.get_mut(id);
         sym.def = match d.value {
-            crate::cli::config::DefsymValue::Absolute(v) => SymbolDef::Absolute(v),
+            crate::config::DefsymValue::Absolute(v) => SymbolDef::Absolute(v),
             // An alias takes its value after layout (define_synthetic_symbols).
-            crate::cli::config::DefsymValue::Symbol(..) => SymbolDef::Synthetic,
+            crate::config::DefsymValue::Symbol(..) => SymbolDef::Synthetic,
         };
         sym.weak = false;
     }

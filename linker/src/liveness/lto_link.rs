@@ -1,7 +1,7 @@
 //! Running LTO inside the link (lld's `LTO.cpp`): choosing each bitcode symbol's resolution,
 //! configuring LLVM as lld does, and handing the native objects back to resolution.
 
-use crate::cli::config::{Config, OutputKind};
+use crate::config::{Config, OutputKind};
 use crate::error::{Error, Result};
 use crate::resolve::symbol_table::{Symbol, SymbolDef, SymbolId};
 use crate::resolve::Resolved;
@@ -79,7 +79,7 @@ fn start_stop_sections(res: &Resolved) -> HashSet<Vec<u8>> {
         .symbols
         .iter()
         .filter(|s| s.referenced || s.is_defined())
-        .filter_map(|s| crate::layout::section_rules::start_stop_section(s.name))
+        .filter_map(|s| crate::input::section_rules::start_stop_section(s.name))
         .map(|(sec, _)| sec.to_vec())
         .collect()
 }
@@ -424,7 +424,7 @@ pub fn run_lto(
     }
     // A --defsym target is referenced by the linker, outside any object (lld: a script symbol).
     for d in &config.defsyms {
-        if let crate::cli::config::DefsymValue::Symbol(target, _) = &d.value {
+        if let crate::config::DefsymValue::Symbol(target, _) = &d.value {
             extra_roots.insert(target.as_bytes().to_vec());
         }
     }

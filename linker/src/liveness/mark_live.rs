@@ -11,7 +11,7 @@
 //! non-code sections outside groups (LSDAs) are roots, and an FDE is kept later iff its function
 //! is. `SHF_LINK_ORDER` sections hang off their target; members of a group live together.
 
-use crate::cli::config::{Config, OutputKind};
+use crate::config::{Config, OutputKind};
 use crate::err;
 use crate::error::Result;
 use crate::input::eh_frame;
@@ -417,7 +417,7 @@ fn add_symbol_roots(
         }
     }
     for d in &config.defsyms {
-        if let crate::cli::config::DefsymValue::Symbol(target, _) = &d.value {
+        if let crate::config::DefsymValue::Symbol(target, _) = &d.value {
             if let Some(id) = res.symtab.lookup(target.as_bytes()) {
                 graph
                     .add_root_symbol(SymId(id), reason::DEFSYM)
@@ -472,7 +472,7 @@ fn add_start_stop_nodes(
         if s.def != SymbolDef::Synthetic {
             continue;
         }
-        let sec = crate::layout::section_rules::start_stop_section(s.name);
+        let sec = crate::input::section_rules::start_stop_section(s.name);
         if let Some(nodes) = sec.and_then(|(n, _)| by_name.get(n)) {
             let n = graph
                 .add_node_with_edges(

@@ -53,7 +53,7 @@ pub fn verify(
                 if !hidden.contains(&g) || !reported.insert(g) {
                     continue;
                 }
-                let chain = crate::report::gc_report::why_live_section(res, mark, node);
+                let chain = crate::liveness::gc_report::why_live_section(res, mark, node);
                 errors.push(err!(
                     "--verify-precise-graph: bitcode symbol {} was hidden from regular objects \
                      before LTO, but live section {}:({}) refers to it\n{}",

@@ -28,7 +28,7 @@
 //! Because the partitioning and its initial order are lld's, the same inputs give lld's order:
 //! the test suite compares both linkers' symbol orders.
 
-use crate::cli::config::Config;
+use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::icf::Folding;
 use crate::input::input_files::{FileId, SectionKind};

@@ -6,7 +6,7 @@
 //! same swaps, so a seed gives lld's order) and the random gaps of
 //! `--randomize-section-padding=SEED` (lld's draws too).
 
-use crate::cli::config::Config;
+use crate::config::Config;
 use crate::icf::Folding;
 use crate::input::input_files::{FileId, SectionKind};
 use crate::resolve::Resolved;
@@ -89,7 +89,7 @@ fn shuffled_list(config: &Config, res: &Resolved) -> Option<Vec<(FileId, u32)>> 
     if config.shuffle_sections.is_empty() {
         return None;
     }
-    let strip_debug = config.strip != crate::cli::config::Strip::None;
+    let strip_debug = config.strip != crate::config::Strip::None;
     let mut list: Vec<(FileId, u32, &[u8])> = Vec::new();
     for (fi, f) in res.files.iter().enumerate() {
         for (si, s) in f.sections.iter().enumerate() {
@@ -754,13 +754,9 @@ fn read_object_call_graphs(
 fn output_of(config: &Config, res: &Resolved, (f, s): SecKey) -> Option<&'static str> {
     let sec = &res.files[f as usize].sections[s as usize];
     match sec.kind {
-        SectionKind::Regular | SectionKind::Merge => {
-            Some(crate::layout::section_rules::output_name_of(
-                &config.z,
-                sec.name_str(),
-                sec.output_name,
-            ))
-        }
+        SectionKind::Regular | SectionKind::Merge => Some(
+            crate::input::section_rules::output_name_of(&config.z, sec.name_str(), sec.output_name),
+        ),
         _ => None,
     }
 }
@@ -786,7 +782,7 @@ fn call_graph_order(
             nodes.len() - 1
         })
     };
-    let cdsort = config.call_graph_profile_sort == crate::cli::config::CallGraphSort::Cdsort;
+    let cdsort = config.call_graph_profile_sort == crate::config::CallGraphSort::Cdsort;
     let mut counts: Vec<u64> = Vec::new();
     let mut offsets: Vec<u64> = Vec::new();
     for &(from, to, weight) in &profile.edges {
@@ -1078,7 +1074,7 @@ pub fn build(
 ) -> Result<(SectionOrder, Deferred), Vec<crate::error::Error>> {
     let mut diag = Diag::new(config);
     let mut profile = Profile::default();
-    if config.call_graph_profile_sort != crate::cli::config::CallGraphSort::None {
+    if config.call_graph_profile_sort != crate::config::CallGraphSort::None {
         match &config.call_graph_ordering_file {
             Some(path) => read_call_graph_file(config, res, folding, path, &mut diag, &mut profile),
             None => read_object_call_graphs(res, folding, &mut diag, &mut profile),

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::cli::config::Config;
+use crate::config::Config;
 use crate::err;
 use crate::error::Error;
 use crate::resolve::{LazySource, Resolved};

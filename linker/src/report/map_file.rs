@@ -3,8 +3,8 @@
 //! size and alignment columns lld prints.
 
 use crate::input::input_files::{FileId, SectionKind};
-use crate::layout::output_sections::{ChunkKind, Synthetic};
-use crate::layout::Layout;
+use crate::output::layout::Layout;
+use crate::output::sections::{ChunkKind, Synthetic};
 use crate::resolve::Resolved;
 use hashbrown::HashMap;
 use object::elf;
@@ -118,7 +118,8 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
                 ChunkKind::Synthetic(Synthetic::EhFrame) => {
                     // As lld: records in output order, consecutive records of one input section
                     // that were adjacent there merged into one line.
-                    let mut order: Vec<&crate::layout::EhPiece> = lay.eh.pieces.iter().collect();
+                    let mut order: Vec<&crate::output::layout::EhPiece> =
+                        lay.eh.pieces.iter().collect();
                     order.sort_by_key(|p| p.out_offset);
                     let mut runs: Vec<(FileId, u32, u32, u64, u64)> = Vec::new();
                     for p in order {

@@ -2,6 +2,5 @@
 //! `--why-live` (`gc_report`), and the other reports (`link_reports`: `--why-extract`,
 //! `--cref`, `--time`, ...).
 
-pub mod gc_report;
 pub mod link_reports;
 pub mod map_file;

@@ -3,7 +3,7 @@
 //! a non-weak reference that meets one loads the member, which `--why-extract` records.
 
 use super::{ArchiveInput, Extraction, LazySource, Resolver, BITCODE_REFERRER};
-use crate::cli::config::Input;
+use crate::config::Input;
 use crate::error::Result;
 use crate::input::input_files;
 use crate::input::input_files::{classify, FileId, FileKind, ObjectFile};

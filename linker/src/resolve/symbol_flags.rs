@@ -3,7 +3,7 @@
 //! scripts naming symbols that do not exist). The dynamic tables made from these flags are
 //! `crate::synthetic::{dynsym, hash, versions}`.
 
-use crate::cli::config::{Config, OutputKind};
+use crate::config::{Config, OutputKind};
 use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
 use object::elf;
@@ -134,7 +134,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
             // exports them, __start_/__stop_ (protected).
             SymbolDef::Synthetic
                 if !defsym_names.contains(s.name)
-                    && crate::layout::section_rules::start_stop_section(s.name).is_none() => {}
+                    && crate::input::section_rules::start_stop_section(s.name).is_none() => {}
             SymbolDef::Defined { .. }
             | SymbolDef::Common { .. }
             | SymbolDef::Absolute(_)
@@ -149,7 +149,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                 // lld defines __start_/__stop_ after reading version scripts: they never
                 // match a pattern (`local: *` included).
                 let start_stop = s.def == SymbolDef::Synthetic
-                    && crate::layout::section_rules::start_stop_section(s.name).is_some();
+                    && crate::input::section_rules::start_stop_section(s.name).is_some();
                 let assignment = match s.symver {
                     None if start_stop => crate::input::version_script::Assignment::Unassigned,
                     None => versions.assign(s.dynamic_name(), demangled.as_deref()),

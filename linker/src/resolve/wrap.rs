@@ -3,7 +3,7 @@
 //! objects here and to bitcode by the liveness graph (`wrap_redirections`).
 
 use super::{Resolved, Resolver};
-use crate::cli::config::Config;
+use crate::config::Config;
 use crate::resolve::symbol_table::SymbolId;
 use hashbrown::HashMap;
 

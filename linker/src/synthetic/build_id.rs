@@ -2,8 +2,8 @@
 //! output. The note is written with a zero descriptor like any other section; once every other
 //! byte of the output exists, the digest is computed over the image and stored in its place.
 
-use crate::cli::config::{BuildId, Config};
-use crate::layout::output_sections::{Synthetic, SyntheticChunk, ALLOC};
+use crate::config::{BuildId, Config};
+use crate::output::sections::{Synthetic, SyntheticChunk, ALLOC};
 use object::elf;
 use rayon::prelude::*;
 

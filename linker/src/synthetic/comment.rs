@@ -1,9 +1,9 @@
 //! `.comment`: weld's own string, then every distinct string of the inputs' `.comment`
 //! sections, as lld merges them.
 
-use crate::cli::config::Config;
+use crate::config::Config;
 use crate::input::input_files::SectionKind;
-use crate::layout::output_sections::{Synthetic, SyntheticChunk};
+use crate::output::sections::{Synthetic, SyntheticChunk};
 use crate::resolve::Resolved;
 use object::elf;
 

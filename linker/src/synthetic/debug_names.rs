@@ -40,10 +40,10 @@
 //! `file:(.debug_names): message`, as errors (warnings under `--noinhibit-exec`, lld's
 //! `errorOrWarn`).
 
-use crate::cli::config::{Config, Strip};
+use crate::config::{Config, Strip};
 use crate::error::Result;
 use crate::input::input_files::{FileId, InputSection, ObjectFile, SectionKind};
-use crate::layout::output_sections::{Synthetic, SyntheticChunk};
+use crate::output::sections::{Synthetic, SyntheticChunk};
 use crate::resolve::Resolved;
 use crate::{bail, err};
 use object::read::elf::{Rela, Sym};

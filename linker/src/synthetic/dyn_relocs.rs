@@ -4,17 +4,15 @@
 //! (`--pack-dyn-relocs=android`). Layout sizes the packed tables (their size depends on the
 //! addresses they encode); the writer copies them out.
 
-use crate::bail;
-use crate::cli::config::Config;
+use crate::config::Config;
 use crate::error::Result;
-use crate::layout::addresses::assign_addresses;
-use crate::layout::output_sections::{put64, Synthetic, SyntheticChunk, ALLOC};
-use crate::layout::output_sections::{RELA_SIZE, REL_SIZE};
-use crate::layout::Layout;
+use crate::output::layout::Layout;
+use crate::output::sections::{put64, Synthetic, SyntheticChunk, ALLOC};
+use crate::output::sections::{RELA_SIZE, REL_SIZE};
+use crate::relocations::scan::{AddressMap, DynKind, DynReloc, Place, ScanResult};
 use crate::resolve::symbol_table::SymKey;
 use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
-use crate::scan::relocations::{AddressMap, DynKind, DynReloc, Place, ScanResult};
 use hashbrown::HashMap;
 use object::elf;
 
@@ -366,72 +364,35 @@ pub const SHT_ANDROID_RELR: u32 = 0x6fff_ff00;
 /// `SHT_ANDROID_RELA` and its dynamic tags (`--pack-dyn-relocs=android`).
 pub const SHT_ANDROID_RELA: u32 = 0x6000_0002;
 
-/// The packed tables' sizes (`.relr.dyn`, and `.rela.dyn` in Android's format) depend on the
-/// addresses they encode, and those addresses move with the sizes: lay out again until both
-/// encodings fit. As lld, a table never shrinks once it has grown (a shorter encoding is
-/// padded: empty RELR bitmaps, zero bytes after APS2), so this ends.
-pub fn size_packed_relocs(
-    config: &Config,
-    res: &Resolved,
-    lay: &mut Layout,
-    android_rela: bool,
-) -> Result<()> {
-    let relr_os = lay.synthetic_index.get(&Synthetic::RelrDyn).map(|x| x.0);
-    let rela_os = lay
-        .synthetic_index
-        .get(&Synthetic::RelaDyn)
-        .map(|x| x.0)
-        .filter(|_| android_rela);
-    let mut rounds = 0;
-    loop {
-        let first_round = rounds == 0;
-        // A size fits if it is exact, or (after the first round) larger than needed.
-        let fits = |need: u64, have: u64| need == have || (!first_round && need < have);
-        let mut ok = true;
-        let mut places: Vec<u64> = lay
-            .scan
-            .dyn_relocs
-            .iter()
-            .filter(|d| packs_as_relr(config, res, d))
-            .map(|d| lay.dyn_place_address(d.place))
-            .collect();
-        places.sort_unstable();
-        let words = encode_relr(&places);
-        if let Some(os) = relr_os {
-            let (need, have) = (words.len() as u64 * 8, lay.sections[os as usize].size);
-            if !fits(need, have) {
-                ok = false;
-                lay.sections[os as usize].set_synthetic_size(need);
-            }
-        }
-        let mut packed = None;
-        if let Some(os) = rela_os {
-            let records = laid_out_records(config, res, lay, &lay.address_map(res));
-            let bytes = encode_android_rela(&records);
-            let (need, have) = (bytes.len() as u64, lay.sections[os as usize].size);
-            if !fits(need, have) {
-                ok = false;
-                lay.sections[os as usize].set_synthetic_size(need);
-            }
-            packed = Some(bytes);
-        }
-        if ok {
-            let mut words = words;
-            if let Some(os) = relr_os {
-                // An odd word without bits relocates nothing.
-                words.resize((lay.sections[os as usize].size / 8) as usize, 1);
-            }
-            lay.relr = places;
-            lay.relr_words = words;
-            lay.android_rela = packed;
-            return Ok(());
-        }
-        rounds += 1;
-        if rounds > 32 {
-            bail!("internal error: the packed dynamic relocations' size does not converge");
-        }
-        assign_addresses(config, lay)?;
-        lay.fill_addresses(res);
+/// The packed dynamic relocation tables at the addresses of `lay`: RELR's places and words,
+/// and with `android` `.rela.dyn` in Android's packed format. Their sizes depend on those
+/// addresses, so layout repeats this until they fit (`layout::build`).
+pub struct Packed {
+    /// The places of the relative relocations packed in `.relr.dyn`, sorted.
+    pub relr: Vec<u64>,
+    pub relr_words: Vec<u64>,
+    pub android_rela: Option<Vec<u8>>,
+}
+
+/// Packs the tables at the addresses of `lay` (see [`Packed`]).
+pub fn pack(config: &Config, res: &Resolved, lay: &Layout, android: bool) -> Packed {
+    let mut relr: Vec<u64> = lay
+        .scan
+        .dyn_relocs
+        .iter()
+        .filter(|d| packs_as_relr(config, res, d))
+        .map(|d| lay.dyn_place_address(d.place))
+        .collect();
+    relr.sort_unstable();
+    let relr_words = encode_relr(&relr);
+    let android_rela = android.then(|| {
+        let records = laid_out_records(config, res, lay, &lay.address_map(res));
+        encode_android_rela(&records)
+    });
+    Packed {
+        relr,
+        relr_words,
+        android_rela,
     }
 }
 

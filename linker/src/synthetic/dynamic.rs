@@ -3,12 +3,12 @@
 //! final.
 
 use super::dyn_relocs::DynRelocCounts;
-use crate::cli::config::{Config, OutputKind};
-use crate::layout::output_sections::{
+use crate::config::{Config, OutputKind};
+use crate::output::sections::{
     put64, Synthetic, SyntheticChunk, ALLOC, RELA_SIZE, REL_SIZE, SYM_SIZE, WRITE,
 };
+use crate::relocations::scan::{GotKind, ScanResult};
 use crate::resolve::Resolved;
-use crate::scan::relocations::{GotKind, ScanResult};
 use object::elf;
 
 /// Android's tags for `--pack-dyn-relocs=android` and `--use-android-relr-tags`.
@@ -32,7 +32,7 @@ pub const INIT_FINI_ARRAYS: [&str; 3] = [".preinit_array", ".init_array", ".fini
 pub fn tags(
     config: &Config,
     res: &Resolved,
-    t: &crate::layout::DynTables,
+    t: &crate::output::layout::DynTables,
     scan: &ScanResult,
     arrays_present: [bool; 3],
     synth: &dyn Fn(Synthetic) -> Option<(u64, u64)>,

@@ -4,14 +4,12 @@
 
 use super::hash::{build_gnu_hash, build_sysv_hash, gnu_hash};
 use super::versions::build_versions;
-use crate::cli::config::{Config, HashStyle, OutputKind};
-use crate::layout::output_sections::{
-    put16, put32, put64, Synthetic, SyntheticChunk, ALLOC, SYM_SIZE,
-};
-use crate::layout::{DynTables, Layout, SymtabEntry};
+use crate::config::{Config, HashStyle, OutputKind};
+use crate::output::layout::{DynTables, Layout, SymtabEntry};
+use crate::output::sections::{put16, put32, put64, Synthetic, SyntheticChunk, ALLOC, SYM_SIZE};
+use crate::relocations::scan::ScanResult;
 use crate::resolve::symbol_table::{SymKey, SymbolDef, SymbolId};
 use crate::resolve::Resolved;
-use crate::scan::relocations::ScanResult;
 use object::elf;
 
 /// Builds the dynamic tables for the symbols that must appear in `.dynsym`.

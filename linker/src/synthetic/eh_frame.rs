@@ -3,15 +3,15 @@
 //! `.eh_frame_hdr`. Reading the input records is `crate::input::eh_frame`.
 
 use crate::bail;
-use crate::cli::config::Config;
+use crate::config::Config;
 use crate::error::Result;
 use crate::input::input_files::{FileId, SectionKind};
-use crate::layout::output_sections::{put32, Synthetic, SyntheticChunk, ALLOC};
-use crate::layout::{EhLayout, EhPiece, EhSection, Layout};
+use crate::output::layout::{EhLayout, EhPiece, EhSection, Layout};
+use crate::output::sections::{put32, Synthetic, SyntheticChunk, ALLOC};
+use crate::relocations::apply::apply_relocs;
+use crate::relocations::scan::{target_of, AddressMap};
 use crate::resolve::symbol_table::{SymKey, SymbolDef};
 use crate::resolve::Resolved;
-use crate::scan::relocations::{target_of, AddressMap};
-use crate::write::relocate::apply_relocs;
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, Sym};

@@ -30,10 +30,10 @@
 //! unit length plus 4, which is 8 bytes short for a DWARF64 unit, and gdb aborts on that
 //! (mold's test `gdb-index-dwarf64`); for DWARF32 units both agree.
 
-use crate::cli::config::{Config, Strip};
+use crate::config::{Config, Strip};
 use crate::error::Result;
 use crate::input::input_files::{FileId, InputSection, ObjectFile, SectionKind};
-use crate::layout::output_sections::{Synthetic, SyntheticChunk};
+use crate::output::sections::{Synthetic, SyntheticChunk};
 use crate::resolve::Resolved;
 use crate::{bail, err};
 use gimli::{AttributeValue, EndianSlice, LittleEndian};

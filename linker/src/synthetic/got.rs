@@ -2,13 +2,13 @@
 //! lazy-binding slots after `.got.plt`'s three reserved words, and the IFUNC slots that
 //! `R_X86_64_IRELATIVE` fills.
 
-use crate::cli::config::{Config, OutputKind};
+use crate::config::{Config, OutputKind};
 use crate::input::input_files::SectionKind;
-use crate::layout::output_sections::{put64, Synthetic, SyntheticChunk, ALLOC, WRITE};
-use crate::layout::Layout;
+use crate::output::layout::Layout;
+use crate::output::sections::{put64, Synthetic, SyntheticChunk, ALLOC, WRITE};
+use crate::relocations::scan::{AddressMap, GotKind, ScanResult};
 use crate::resolve::symbol_table::SymKey;
 use crate::resolve::Resolved;
-use crate::scan::relocations::{AddressMap, GotKind, ScanResult};
 use crate::synthetic::dyn_relocs::{key_address, raw_key_address};
 use object::elf;
 use object::LittleEndian as LE;

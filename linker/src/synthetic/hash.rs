@@ -1,7 +1,7 @@
 //! `.gnu.hash` and `.hash`: the dynamic symbol hash tables (`--hash-style`).
 
-use crate::layout::output_sections::{Synthetic, SyntheticChunk, ALLOC};
-use crate::layout::DynTables;
+use crate::output::layout::DynTables;
+use crate::output::sections::{Synthetic, SyntheticChunk, ALLOC};
 use crate::resolve::symbol_table::SymbolId;
 use crate::resolve::Resolved;
 use object::elf;

@@ -1,7 +1,7 @@
 //! `.interp`: the dynamic loader's path, in a dynamically linked executable.
 
-use crate::cli::config::{Config, OutputKind};
-use crate::layout::output_sections::{Synthetic, SyntheticChunk, ALLOC};
+use crate::config::{Config, OutputKind};
+use crate::output::sections::{Synthetic, SyntheticChunk, ALLOC};
 use object::elf;
 
 /// The section's contents (NUL-terminated), empty when the output has none: only a dynamic

@@ -17,3 +17,11 @@ pub mod notes;
 pub mod plt;
 pub mod symtab;
 pub mod versions;
+
+/// The debug indexes built from the inputs before layout (`--gdb-index`, `--debug-names`):
+/// layout gives them their sections, the writer fills them in with the final offsets.
+#[derive(Default)]
+pub struct DebugIndexes {
+    pub gdb_index: Option<gdb_index::GdbIndex>,
+    pub debug_names: Option<debug_names::DebugNames>,
+}

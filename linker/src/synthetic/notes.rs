@@ -1,9 +1,9 @@
 //! `.note.package` (`--package-metadata`: the FDO packaging metadata note) and
 //! `.note.gnu.property` (the x86 features every input has, `crate::cet`).
 
-use crate::cli::config::Config;
-use crate::layout::output_sections::{put32, Synthetic, SyntheticChunk, ALLOC};
-use crate::layout::section_rules::align_to;
+use crate::config::Config;
+use crate::input::section_rules::align_to;
+use crate::output::sections::{put32, Synthetic, SyntheticChunk, ALLOC};
 use object::elf;
 
 /// `.note.package`'s note type.

@@ -3,11 +3,11 @@
 //! `arch::PltStyle`.
 
 use crate::arch::x86_64 as arch;
-use crate::cli::config::Config;
+use crate::config::Config;
 use crate::error::Result;
-use crate::layout::output_sections::{Synthetic, SyntheticChunk, ALLOC, EXEC};
-use crate::layout::Layout;
-use crate::scan::relocations::ScanResult;
+use crate::output::layout::Layout;
+use crate::output::sections::{Synthetic, SyntheticChunk, ALLOC, EXEC};
+use crate::relocations::scan::ScanResult;
 use object::elf;
 
 /// `.plt` (`.plt.sec` with IBT), at `addr`: the header, then one entry per PLT symbol.

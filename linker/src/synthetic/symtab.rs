@@ -2,12 +2,10 @@
 //! `--discard-*`, section symbols under `--emit-relocs`, the grouping of locals by file), their
 //! names, and the entries written from the final layout.
 
-use crate::cli::config::{Config, Discard};
+use crate::config::{Config, Discard};
 use crate::input::input_files::{FileId, SectionKind};
-use crate::layout::output_sections::{
-    put16, put32, put64, ChunkKind, OutputSection, Synthetic, SYM_SIZE,
-};
-use crate::layout::{Layout, SymtabEntry, SymtabIndex};
+use crate::output::layout::{Layout, SymtabEntry, SymtabIndex};
+use crate::output::sections::{put16, put32, put64, ChunkKind, OutputSection, Synthetic, SYM_SIZE};
 use crate::resolve::symbol_table::{SymKey, SymbolDef, SymbolId};
 use crate::resolve::Resolved;
 use hashbrown::HashMap;

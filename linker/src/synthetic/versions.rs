@@ -2,9 +2,9 @@
 //! symbols, the versions needed from shared libraries and those this output defines.
 
 use super::hash::elf_hash;
-use crate::cli::config::Config;
-use crate::layout::output_sections::{put16, Synthetic, SyntheticChunk, ALLOC};
-use crate::layout::DynTables;
+use crate::config::Config;
+use crate::output::layout::DynTables;
+use crate::output::sections::{put16, Synthetic, SyntheticChunk, ALLOC};
 use crate::resolve::symbol_table::SymbolDef;
 use crate::resolve::Resolved;
 use hashbrown::HashMap;

@@ -15,14 +15,14 @@
 //!   `R_X86_64_NONE` against symbol 0 that keeps its offset and addend, with lld's warning
 //!   unless the relocations are those of debug info, `.eh_frame` or `.gcc_except_table`.
 
-use crate::cli::config::Config;
-use crate::cli::config::Strip;
+use crate::config::Config;
+use crate::config::Strip;
 use crate::error::Result;
 use crate::input::eh_frame::split_eh_frame;
 use crate::input::input_files::{FileId, SectionKind};
-use crate::layout::output_sections::OutputSection;
-use crate::layout::output_sections::{ChunkKind, Synthetic, RELA_SIZE};
-use crate::layout::Layout;
+use crate::output::layout::Layout;
+use crate::output::sections::OutputSection;
+use crate::output::sections::{ChunkKind, Synthetic, RELA_SIZE};
 use crate::resolve::Resolved;
 use hashbrown::HashMap;
 use object::elf;
@@ -39,7 +39,7 @@ pub fn write_relocs(
 ) -> Result<()> {
     let f = &res.files[file as usize];
     let s = &f.sections[sec as usize];
-    let empty = crate::layout::SymtabIndex::default();
+    let empty = crate::output::layout::SymtabIndex::default();
     let index = lay.symtab_index.as_ref().unwrap_or(&empty);
     let eh_records = if s.kind == SectionKind::EhFrame {
         split_eh_frame(s.data).unwrap_or_default()

@@ -2,8 +2,6 @@
 //! `--emit-relocs` (`emit_relocs`), section compression (`compress`), and `-r`'s relocatable
 //! output (`relocatable`).
 
-pub mod compress;
 pub mod emit_relocs;
 pub mod relocatable;
-pub mod relocate;
 pub mod writer;

@@ -12,7 +12,7 @@
 //! final link can still drop the group as a whole), common symbols stay common unless
 //! `-d`/`--define-common` allocates them.
 
-use crate::cli::config::{Config, DefsymValue, Discard};
+use crate::config::{Config, DefsymValue, Discard};
 use crate::error::{Error, Result};
 use crate::input::input_files::{FileId, SectionKind};
 use crate::resolve::symbol_table::{SymbolDef, SymbolId};
@@ -122,7 +122,7 @@ struct Placement {
     /// The relocations of each rebuilt `.eh_frame` input, at their offsets in the rebuilt bytes.
     eh_relocs: HashMap<(FileId, u32), Vec<InRela>>,
     /// Deduplicated `SHF_MERGE` output sections, by output section.
-    merged: HashMap<u32, crate::layout::merge::MergedSection>,
+    merged: HashMap<u32, crate::output::merge::MergedSection>,
     /// For each `SHF_MERGE` input: its output section and its index among that one's inputs.
     merged_input: HashMap<(FileId, u32), (u32, u32)>,
     /// `--build-id`'s `.note.gnu.build-id` (lld writes one under `-r` too), by output section.
@@ -296,7 +296,7 @@ fn place_sections(config: &Config, res: &Resolved, and_features: u32) -> Result<
             };
             // `.comment` is merged like any mergeable string section (lld: no linker string).
             let merge = matches!(s.kind, SectionKind::Merge | SectionKind::Comment)
-                && crate::layout::merge::check_merge_section(
+                && crate::output::merge::check_merge_section(
                     flags,
                     s.size(),
                     s.shdr.sh_entsize(LE),
@@ -373,18 +373,18 @@ fn place_sections(config: &Config, res: &Resolved, and_features: u32) -> Result<
             let ctx = |e: Error| err!("{}:({}): {e}", f.name, s.name_str());
             let entsize = s.shdr.sh_entsize(LE).max(1) as usize;
             let pieces = if s.flags() & u64::from(elf::SHF_STRINGS) != 0 {
-                crate::layout::merge::split_strings(s.data, entsize)
+                crate::output::merge::split_strings(s.data, entsize)
             } else {
-                crate::layout::merge::split_fixed(s.data, entsize)
+                crate::output::merge::split_fixed(s.data, entsize)
             }
             .map_err(ctx)?;
-            mi.push(crate::layout::merge::MergeInput::new(
+            mi.push(crate::output::merge::MergeInput::new(
                 s.data,
                 pieces,
                 s.align(),
             ));
         }
-        let m = crate::layout::merge::merge(&mi)?;
+        let m = crate::output::merge::merge(&mi)?;
         let os = &mut sections[out as usize];
         os.data = m.to_bytes(&mi)?;
         os.size = m.size;
@@ -1227,8 +1227,8 @@ fn render(
             link = index[o as usize];
         }
         if os.sh_type != elf::SHT_NOBITS && flags & u64::from(elf::SHF_ALLOC) == 0 {
-            let (kind, level) = crate::write::compress::choice(config, &name_str, flags);
-            if let Some(c) = crate::write::compress::compress(&data, kind, level)? {
+            let (kind, level) = crate::compress::choice(config, &name_str, flags);
+            if let Some(c) = crate::compress::compress(&data, kind, level)? {
                 data = c;
                 size = data.len() as u64;
                 // The alignment stays the section's, as lld keeps it.

@@ -3,22 +3,23 @@
 //! chunk) that are filled in parallel, then renamed over the output: a failed link never leaves a
 //! truncated or stale output behind.
 
-use crate::cli::config::{Compression, Config, OutputKind};
+use crate::compress;
+use crate::config::{Compression, Config, OutputKind};
 use crate::err;
 use crate::error::{Error, Result};
 use crate::input::input_files::io_reason;
-use crate::layout::output_sections::{
+use crate::output::layout::Layout;
+use crate::output::sections::{
     put16, put32, put64, ChunkKind, Synthetic, EHDR_SIZE, PHDR_SIZE, SHDR_SIZE,
 };
-use crate::layout::Layout;
+use crate::relocations::apply::apply_relocs;
+use crate::relocations::code_rewrites::CodeRewrites;
+use crate::relocations::scan::AddressMap;
 use crate::resolve::Resolved;
-use crate::scan::code_rewrites::CodeRewrites;
-use crate::scan::relocations::AddressMap;
+use crate::synthetic::DebugIndexes;
 use crate::synthetic::{
     build_id, dyn_relocs, dynamic, dynsym, eh_frame, got, notes, plt, symtab, versions,
 };
-use crate::write::compress;
-use crate::write::relocate::apply_relocs;
 use object::elf;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -150,6 +151,7 @@ pub fn write_output(
     config: &Config,
     res: &Resolved,
     lay: &Layout,
+    debug: &DebugIndexes,
 ) -> std::result::Result<(), Vec<Error>> {
     let mut out = OutputImage::create(&config.output, lay.file_size).map_err(|e| vec![e])?;
     let map: &mut [u8] = out.bytes();
@@ -249,7 +251,7 @@ pub fn write_output(
                     let c = &lay.sections[osec as usize].chunks[chunk as usize];
                     let (body, padding) = buf.split_at_mut((c.size as usize).min(buf.len()));
                     fill_padding(&lay.rewrites, c.kind, padding);
-                    write_chunk(config, res, lay, &addr_map, osec, chunk, body)
+                    write_chunk(config, res, lay, debug, &addr_map, osec, chunk, body)
                 }
                 JobKind::Fill => {
                     buf.fill(TRAP_FILL);
@@ -279,7 +281,13 @@ pub fn write_output(
 
 /// The uncompressed contents of the non-allocated output section `osec`, as `write_output`
 /// would write them (its chunks filled in parallel; gaps are zeros), for compression.
-pub fn render_section(config: &Config, res: &Resolved, lay: &Layout, osec: u32) -> Result<Vec<u8>> {
+pub fn render_section(
+    config: &Config,
+    res: &Resolved,
+    lay: &Layout,
+    debug: &DebugIndexes,
+    osec: u32,
+) -> Result<Vec<u8>> {
     let os = &lay.sections[osec as usize];
     let mut image = vec![0u8; os.size as usize];
     let mut order: Vec<usize> = (0..os.chunks.len()).collect();
@@ -309,14 +317,19 @@ pub fn render_section(config: &Config, res: &Resolved, lay: &Layout, osec: u32) 
     let addr_map = lay.address_map(res);
     slices
         .into_par_iter()
-        .try_for_each(|(ci, buf)| write_chunk(config, res, lay, &addr_map, osec, ci, buf))?;
+        .try_for_each(|(ci, buf)| write_chunk(config, res, lay, debug, &addr_map, osec, ci, buf))?;
     Ok(image)
 }
 
 /// Compresses the output sections `--compress-debug-sections` and `--compress-sections` ask for
 /// (`compress::check_sections` has refused the impossible ones during the layout), sections in
 /// parallel and each in parallel shards, then places the non-allocated sections again.
-pub fn compress_sections(config: &Config, res: &Resolved, lay: &mut Layout) -> Result<()> {
+pub fn compress_sections(
+    config: &Config,
+    res: &Resolved,
+    lay: &mut Layout,
+    debug: &DebugIndexes,
+) -> Result<()> {
     let todo: Vec<(usize, Compression, u32)> = lay
         .sections
         .iter()
@@ -335,7 +348,7 @@ pub fn compress_sections(config: &Config, res: &Resolved, lay: &mut Layout) -> R
     let done: Vec<Option<Vec<u8>>> = todo
         .par_iter()
         .map(|&(i, kind, level)| {
-            let raw = render_section(config, res, laid_out, i as u32)?;
+            let raw = render_section(config, res, laid_out, debug, i as u32)?;
             compress::compress(&raw, kind, level)
         })
         .collect::<Result<_>>()?;
@@ -675,6 +688,7 @@ fn write_chunk(
     config: &Config,
     res: &Resolved,
     lay: &Layout,
+    debug: &DebugIndexes,
     map: &dyn AddressMap,
     osec: u32,
     chunk: u32,
@@ -717,7 +731,7 @@ fn write_chunk(
             )
         }
         ChunkKind::Merged(g) => lay.merged[g as usize].write_to(&lay.merge_inputs[g as usize], buf),
-        ChunkKind::Synthetic(k) => write_synthetic(config, res, lay, map, k, buf, addr),
+        ChunkKind::Synthetic(k) => write_synthetic(config, res, lay, debug, map, k, buf, addr),
         // NOBITS: nothing to write.
         ChunkKind::Common(_) | ChunkKind::Copy(_) => Ok(()),
         ChunkKind::Relocs { file, sec } => {
@@ -733,6 +747,7 @@ fn write_synthetic(
     config: &Config,
     res: &Resolved,
     lay: &Layout,
+    debug: &DebugIndexes,
     map: &dyn AddressMap,
     k: Synthetic,
     buf: &mut [u8],
@@ -766,11 +781,11 @@ fn write_synthetic(
         Synthetic::GotPlt => got::write_gotplt(lay, buf),
         Synthetic::IgotPlt => got::write_igotplt(buf),
         Synthetic::Comment => buf.copy_from_slice(&lay.comment),
-        Synthetic::DebugNames => match &lay.debug_indexes.debug_names {
+        Synthetic::DebugNames => match &debug.debug_names {
             Some(names) => names.write(res, |f, i, a| lay.value_of(res, f, i, a), buf)?,
             None => buf.fill(0),
         },
-        Synthetic::GdbIndex => match &lay.debug_indexes.gdb_index {
+        Synthetic::GdbIndex => match &debug.gdb_index {
             Some(index) => index.write(&lay.sec_addr, buf)?,
             None => buf.fill(0),
         },

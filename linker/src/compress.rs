@@ -22,7 +22,7 @@
 //! finished), joined under one zlib header and one Adler-32 of the whole, combined from the
 //! shards' own checksums.
 
-use crate::cli::config::{Compression, Config};
+use crate::config::{Compression, Config};
 use crate::error::Result;
 use crate::{bail, err};
 use object::elf;

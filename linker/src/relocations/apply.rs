@@ -3,81 +3,20 @@
 //! functions (`relocations::plan`) so that both sides agree on every relaxation.
 
 use crate::arch::x86_64 as arch;
-use crate::cli::config::Config;
+use crate::config::Config;
 use crate::err;
 use crate::error::Result;
 use crate::input::input_files::{FileId, ObjectFile, SectionKind};
-use crate::layout::output_sections::{ChunkKind, OutputSection};
-use crate::resolve::symbol_table::{SymKey, SymbolDef};
-use crate::resolve::Resolved;
-use crate::scan::relocations::{
+
+use crate::relocations::scan::{
     passes_to_loader, plan, reference_site, target_of, AddressMap, GotKind, OutputShape, Plan,
     Target,
 };
+use crate::resolve::symbol_table::{SymKey, SymbolDef};
+use crate::resolve::Resolved;
 use object::elf;
 use object::read::elf::Rela;
 use object::LittleEndian as LE;
-
-/// The targets of GOTPCRELX references relaxed by the scan that do not reach them once laid out
-/// (only possible when the output spans more than 2 GiB). Like lld's `relaxOnce`, the caller
-/// then keeps their GOT slots and lays the output out again, instead of failing the link.
-pub fn relaxations_out_of_reach(
-    config: &Config,
-    res: &Resolved,
-    sections: &[OutputSection],
-    map: &dyn AddressMap,
-) -> hashbrown::HashSet<SymKey> {
-    // A relaxed reference is a signed 32-bit displacement (or, without PIC, a 32-bit absolute
-    // address): with every allocated byte below 2 GiB, minus a margin for addends, all fit.
-    const REACH: u64 = 0x7fff_0000;
-    let end = sections
-        .iter()
-        .filter(|os| os.is_alloc())
-        .map(|os| os.addr.saturating_add(os.size))
-        .max()
-        .unwrap_or(0);
-    if end < REACH {
-        return hashbrown::HashSet::new();
-    }
-    let shape = OutputShape::of(config);
-    let mut out = hashbrown::HashSet::new();
-    for os in sections.iter().filter(|os| os.is_alloc()) {
-        for c in &os.chunks {
-            let ChunkKind::Input { file, sec } = c.kind else {
-                continue;
-            };
-            let f = &res.files[file as usize];
-            let s = &f.sections[sec as usize];
-            for r in s.relocs.iter() {
-                let r_type = r.r_type(LE, false);
-                let Some(info) = arch::rel_info(r_type) else {
-                    continue;
-                };
-                if !matches!(info.expr, arch::RelExpr::GotPcRel | arch::RelExpr::GotRel) {
-                    continue;
-                }
-                let sym_index = r.r_sym(LE, false) as usize;
-                let (in_off, addend) = (r.r_offset(LE), r.r_addend(LE));
-                let t = target_of(res, file, sym_index);
-                let Plan::Relaxed(kind) = plan(shape, &info, r_type, &t, s.data, in_off, addend)
-                else {
-                    continue;
-                };
-                let v = map.symbol_address(file, sym_index, addend);
-                let p = os.addr + c.offset + in_off;
-                let v = if kind.is_absolute() {
-                    v
-                } else {
-                    v.wrapping_sub(p)
-                };
-                if !kind.fits(v) {
-                    out.insert(t.key);
-                }
-            }
-        }
-    }
-    out
-}
 
 /// Applies `relocs` (relocations of input section `sec` of `file`) to `buf`, the output bytes of
 /// that section from input offset `in_start` on; `base` is the address of `buf[0]`. Debug
@@ -95,9 +34,9 @@ pub fn apply_relocs(
     in_start: u64,
     buf: &mut [u8],
     base: u64,
-    edits: Option<&crate::scan::code_rewrites::SectionEdits>,
+    edits: Option<&crate::relocations::code_rewrites::SectionEdits>,
 ) -> Result<()> {
-    use crate::scan::code_rewrites::RelocEdit;
+    use crate::relocations::code_rewrites::RelocEdit;
     let file = section_file;
     let f = &res.files[file as usize];
     let s = &f.sections[sec];

@@ -3,7 +3,7 @@
 //! `getSectionRank`), whether `--gc-sections` may collect it (lld's `isReserved`), and whether
 //! it is only a split-stack marker.
 
-use crate::cli::config::ZOptions;
+use crate::config::ZOptions;
 use object::elf;
 
 /// Prefixes whose `.prefix.anything` input sections are merged into `.prefix`, as lld does

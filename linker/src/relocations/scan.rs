@@ -4,7 +4,7 @@
 //! interface application reads the final addresses through (`AddressMap`).
 
 use crate::arch::x86_64 as arch;
-use crate::cli::config::Config;
+use crate::config::Config;
 use crate::err;
 use crate::error::Error;
 use crate::input::input_files::{FileId, ObjectFile, SectionKind};
@@ -229,7 +229,7 @@ impl OutputShape {
     pub fn of(config: &Config) -> Self {
         OutputShape {
             is_pic: config.is_pic(),
-            exe: config.output_kind == crate::cli::config::OutputKind::Executable,
+            exe: config.output_kind == crate::config::OutputKind::Executable,
         }
     }
 }
@@ -997,7 +997,7 @@ fn undefined_errors(res: &Resolved, undefs: &[UndefRef]) -> Vec<Error> {
             msg.push_str(&format!("\n>>> referenced {} more times", refs.len() - 3));
         }
         let name = res.symtab.get(sid).name;
-        if !hinted && crate::layout::section_rules::start_stop_section(name).is_some() {
+        if !hinted && crate::input::section_rules::start_stop_section(name).is_some() {
             // lld gives this hint once per link.
             hinted = true;
             msg.push_str("\n>>> the encapsulation symbol needs to be retained under --gc-sections properly; consider -z nostart-stop-gc (see https://lld.llvm.org/ELF/start-stop-gc)");

@@ -21,11 +21,10 @@
 
 use crate::error::Error;
 use crate::input::input_files::{FileId, SectionKind};
-use crate::layout::output_sections::{ChunkKind, OutputSection};
+use crate::relocations::scan::{target_of, AddressMap};
 use crate::resolve::symbol_table::SymKey;
 use crate::resolve::symbol_table::SymbolDef;
 use crate::resolve::Resolved;
-use crate::scan::relocations::{target_of, AddressMap};
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, Sym};
@@ -351,34 +350,32 @@ fn inverted_jcc(op: u8) -> Option<u8> {
     })
 }
 
-/// `--optimize-bb-jumps`, decided on the addresses of a first layout (`sections` and `map`,
-/// lld's first `assignAddresses`): in each executable output section, an input section ending
-/// in a `jmp` to the start of the next section loses it; if instead a `jcc` right before that `jmp` reaches the next section,
-/// the `jcc` is inverted to go where the `jmp` went and the `jmp` is deleted. Returns whether
-/// anything changed (the caller then lays the output out again).
+/// An input section of an executable output section followed there by another chunk, as a
+/// first layout placed them: where it starts and where the next chunk starts.
+#[derive(Clone, Copy, Debug)]
+pub struct FallThrough {
+    pub file: FileId,
+    pub sec: u32,
+    pub size: u64,
+    pub base: u64,
+    pub next_addr: u64,
+}
+
+/// `--optimize-bb-jumps`, decided on the addresses of a first layout (lld's first
+/// `assignAddresses`): an input section ending in a `jmp` to the start of the next section
+/// loses it; if instead a `jcc` right before that `jmp` reaches the next section, the `jcc` is
+/// inverted to go where the `jmp` went and the `jmp` is deleted. Returns whether anything
+/// changed (the caller then lays the output out again).
 pub fn optimize_bb_jumps(
     res: &Resolved,
-    sections: &[OutputSection],
     map: &dyn AddressMap,
+    neighbours: &[FallThrough],
     rw: &mut CodeRewrites,
 ) -> bool {
     let mut changed = false;
-    for os in sections {
-        if os.flags & u64::from(elf::SHF_EXECINSTR) == 0 {
-            continue;
-        }
-        for (ci, c) in os.chunks.iter().enumerate() {
-            let ChunkKind::Input { file, sec } = c.kind else {
-                continue;
-            };
-            let Some(next) = os.chunks.get(ci + 1) else {
-                continue;
-            };
-            let next_addr = os.addr + next.offset;
-            let base = os.addr + c.offset;
-            if delete_fall_through_jmp(res, map, rw, file, sec, c.size, base, next_addr) {
-                changed = true;
-            }
+    for n in neighbours {
+        if delete_fall_through_jmp(res, map, rw, n.file, n.sec, n.size, n.base, n.next_addr) {
+            changed = true;
         }
     }
     if changed {

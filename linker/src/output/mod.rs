@@ -1,0 +1,6 @@
+//! The output as layout plans it and the writer reads it: output sections and their chunks
+//! (`sections`), merged sections (`merge`), and the whole placement (`layout::Layout`).
+
+pub mod layout;
+pub mod merge;
+pub mod sections;
