@@ -4,7 +4,11 @@
 use crate::cli::args;
 use crate::config::{Config, OutputKind};
 use crate::error::Error;
+use crate::liveness::lto_link::LtoReport;
 use crate::relocations;
+use crate::relocations::code_rewrites::CodeRewrites;
+use crate::report::link_reports::Timings;
+use crate::resolve::symbol_flags;
 use crate::write::writer;
 use crate::{err, layout, resolve};
 use std::time::Instant;
@@ -37,9 +41,92 @@ fn report(errors: &[Error], limit: usize) {
     }
 }
 
+/// The link, as a table of contents: each step is a function below (or a phase's entry point)
+/// that borrows what the steps before it produced.
 fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let total = Instant::now();
-    let mut t = crate::report::link_reports::Timings::default();
+    let mut t = Timings::default();
+    let Some((config, ordering_names)) = read_command_line(&mut t, argv, error_limit)? else {
+        return Ok(());
+    };
+    let mut res = t.run("input loading and resolution", || resolve::resolve(&config))?;
+    check_target_known(&config, &res)?;
+    define_linker_symbols(&config, &mut res);
+    read_symbol_lists(&config, &mut res)?;
+    resolve::redirect_symver_aliases(&mut res);
+    symbol_flags::compute_symbol_flags(&config, &mut res);
+    let (mut res, lto) = walk_and_lto(&mut t, &config, res)?;
+    let Some(lto) = lto else {
+        return write_lto_only_reports(&config, &res);
+    };
+    collect_garbage(&mut t, &config, &mut res, &lto)?;
+    if config.output_kind == OutputKind::Relocatable {
+        // -r stops here: nothing gets an address, relocations are copied rather than applied.
+        let and_features = crate::cet::read_security_notes(&config, &res).0;
+        t.run("write relocatable output", || {
+            crate::write::relocatable::write(&config, &res, and_features)
+        })?;
+        return finish_reports(&config, &res, &t, total);
+    }
+    let debug_indexes = read_debug_indexes(&mut t, &config, &res)?;
+    let folding = fold_identical_code(&mut t, &config, &mut res);
+    // The order of input sections comes from what survived collection and folding, as in lld.
+    let (section_order, ordering_report) =
+        crate::order::section_order::build(&config, &res, &folding, &ordering_names)?;
+    // The set of objects is final: their CET properties decide the output's (and the PLT's
+    // layout). lld reports `-z cet-report=error` findings here but stops only after the
+    // relocation scan, so they go before the errors found up to then.
+    let (and_features, cet_errors) = crate::cet::read_security_notes(&config, &res);
+    check_symbols(&config, &res, &cet_errors)?;
+    let scan = t
+        .run("relocation scan", || relocations::scan::scan(&config, &res))
+        .map_err(|e| [cet_errors.clone(), e].concat())?;
+    if !cet_errors.is_empty() {
+        return Err(cet_errors);
+    }
+    ordering_report.emit(&config)?;
+    let relocation_count = scan.relocation_count;
+    // Without a linker script, output sections come from the built-in command list.
+    let commands = layout::commands::SectionCommands::built_in();
+    let decided = layout::build::Decided {
+        commands: &commands,
+        folding: &folding,
+        order: &section_order,
+        debug_indexes: &debug_indexes,
+        and_features,
+    };
+    let mut lay = lay_out_until_stable(&mut t, &config, &mut res, scan, decided)?;
+    if config.emit_relocs {
+        crate::write::emit_relocs::warn_discarded(&config, &res, &lay).map_err(|e| vec![e])?;
+    }
+    // Compression needs the final contents and changes only where non-allocated sections go.
+    if config.compress_debug_sections != crate::config::Compression::None
+        || !config.compress_sections.is_empty()
+    {
+        t.run("compress sections", || {
+            writer::compress_sections(&config, &res, &mut lay, &debug_indexes)
+        })
+        .map_err(|e| vec![e])?;
+    }
+    t.run("write", || {
+        writer::write_output(&config, &res, &lay, &debug_indexes)
+    })?;
+    write_map_and_cross_references(&config, &res, &lay)?;
+    finish_reports(&config, &res, &t, total)?;
+    if config.stats {
+        print_stats(&res, &lay, &lto.report, relocation_count);
+    }
+    Ok(())
+}
+
+/// Reads the command line: the configuration (`None` when the link stops at `--help`,
+/// `--version` and the like) and what lld reads with the options: the symbol ordering file
+/// and, for `--reproduce`, the sample profile.
+fn read_command_line(
+    t: &mut Timings,
+    argv: &[String],
+    error_limit: &mut usize,
+) -> Result<Option<(Config, Vec<String>)>, Vec<Error>> {
     let parsed = t.run("argument parsing", || args::parse_args_all(argv))?;
     if let Some(text) = &parsed.print {
         print!("{text}");
@@ -48,7 +135,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         crate::error::print_diagnostic("warning", w);
     }
     let Some(config) = parsed.config else {
-        return Ok(());
+        return Ok(None);
     };
     *error_limit = config.error_limit;
     crate::demangle::set_demangle(config.demangle);
@@ -64,10 +151,12 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             .num_threads(n.max(1))
             .build_global();
     }
+    Ok(Some((config, ordering_names)))
+}
 
-    let mut res = t.run("input loading and resolution", || resolve::resolve(&config))?;
-    // lld learns the target from -m or from the first ELF or bitcode input, archive members
-    // not loaded included; with neither (only empty archives or scripts) it stops here.
+/// lld learns the target from -m or from the first ELF or bitcode input, archive members not
+/// loaded included; with neither (only empty archives or scripts) it stops.
+fn check_target_known(config: &Config, res: &resolve::Resolved) -> Result<(), Vec<Error>> {
     let archive_member = || {
         res.archives.iter().any(|a| match &a.source {
             resolve::LazySource::Archive(ar) => ar.members().next().is_some(),
@@ -84,12 +173,22 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             "target emulation unknown: -m or at least one .o file required"
         )]);
     }
-    let relocatable = config.output_kind == OutputKind::Relocatable;
-    if relocatable {
-        crate::write::relocatable::define_symbols(&config, &mut res);
+    Ok(())
+}
+
+/// The symbols the linker defines (`_end`, `__start_SEC`, ...; under `-r` only those `-r`
+/// keeps), again after LTO has added its objects.
+fn define_linker_symbols(config: &Config, res: &mut resolve::Resolved) {
+    if config.output_kind == OutputKind::Relocatable {
+        crate::write::relocatable::define_symbols(config, res);
     } else {
-        layout::linker_defined::add_linker_defined(&config, &mut res);
+        layout::linker_defined::add_linker_defined(config, res);
     }
+}
+
+/// The symbol lists of the command line: version scripts (and `--default-symver`),
+/// `--retain-symbols-file`, `--export-dynamic-symbol-list`, `--dynamic-list`.
+fn read_symbol_lists(config: &Config, res: &mut resolve::Resolved) -> Result<(), Vec<Error>> {
     res.versions =
         crate::input::version_script::Versions::load(&config.version_scripts, &config.search_paths)
             .map_err(|e| vec![e])?;
@@ -116,253 +215,262 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         res.dynamic_list
             .extend(crate::input::version_script::read_dynamic_list(p).map_err(|e| vec![e])?);
     }
-    resolve::redirect_symver_aliases(&mut res);
-    crate::resolve::symbol_flags::compute_symbol_flags(&config, &mut res);
-    let mut lto_report = crate::liveness::lto_link::LtoReport::default();
-    // With bitcode and --gc-sections, liveness is computed over one graph of native sections
-    // and bitcode symbols *before* LTO, so LTO is told exactly what live code needs.
-    let mut bitcode_report = String::new();
-    let mut why_live_done = false;
-    let mut first_lto_file = 0;
+    Ok(())
+}
+
+/// What the walk before LTO and LTO leave for the rest of the link.
+struct LtoOutcome {
+    report: LtoReport,
+    /// `--print-gc-sections` lines for the bitcode symbols the walk found dead.
+    bitcode_report: String,
+    /// `--why-live` was answered by the walk before LTO.
+    why_live_done: bool,
+    /// The first file LTO's output added (`res.files.len()` without bitcode).
+    first_lto_file: usize,
+}
+
+/// With bitcode: with `--gc-sections`, the walk over one graph of native sections and bitcode
+/// symbols *before* LTO, so LTO is told exactly what live code needs; then LTO, whose objects
+/// join the link. `None` when LTO's output replaces the linked one (`--lto-emit-asm`, ...).
+fn walk_and_lto(
+    t: &mut Timings,
+    config: &Config,
+    mut res: resolve::Resolved,
+) -> Result<(resolve::Resolved, Option<LtoOutcome>), Vec<Error>> {
+    let mut out = LtoOutcome {
+        report: LtoReport::default(),
+        bitcode_report: String::new(),
+        why_live_done: false,
+        first_lto_file: 0,
+    };
     // lld sets LTO up on every link, bitcode or not: its checks and messages come here.
-    let lto_setup = crate::liveness::lto_link::setup(&config, &res).map_err(|e| vec![e])?;
-    if !res.bitcode.is_empty() {
-        let pre = if config.gc_sections {
-            t.run("bitcode summaries", || {
-                crate::liveness::mark_live::read_bitcode_summaries(&mut res)
-            });
-            let m = t
-                .run("liveness (native + bitcode)", || {
-                    crate::liveness::mark_live::mark_live(
-                        &config,
-                        &res,
-                        config.gc_archive_members,
-                        true,
-                    )
-                })
-                .map_err(|e| vec![e])?;
-            if config.gc_archive_members {
-                crate::liveness::mark_live::unload_bitcode_members(&mut res, &m);
-            }
-            if !config.why_live.is_empty() {
-                print!(
-                    "{}",
-                    crate::liveness::gc_report::why_live(&res, &m, &config.why_live)
-                );
-                why_live_done = true;
-            }
-            if config.print_gc_sections {
-                bitcode_report = crate::liveness::gc_report::print_dead_bitcode(&res, &m);
-            }
-            Some(m)
-        } else {
-            None
-        };
-        let objects = t.run("LTO", || {
-            crate::liveness::lto_link::run_lto(
-                &config,
-                lto_setup,
-                &mut res,
-                pre.as_ref(),
-                &mut lto_report,
-            )
-        })?;
-        if skips_linked_output(&config) {
-            return write_lto_only_reports(&config, &res);
-        }
-        first_lto_file = res.files.len();
-        res = t.run("resolution of LTO output", || {
-            crate::resolve::add_lto_objects(&config, res, objects)
-        })?;
-        if relocatable {
-            crate::write::relocatable::define_symbols(&config, &mut res);
-        } else {
-            layout::linker_defined::add_linker_defined(&config, &mut res);
-        }
-        crate::resolve::symbol_flags::compute_symbol_flags(&config, &mut res);
-    } else if skips_linked_output(&config) {
-        return write_lto_only_reports(&config, &res);
+    let lto_setup = crate::liveness::lto_link::setup(config, &res).map_err(|e| vec![e])?;
+    if res.bitcode.is_empty() {
+        let out = (!skips_linked_output(config)).then_some(out);
+        return Ok((res, out));
     }
-    if config.gc_sections || (!config.why_live.is_empty() && !why_live_done) {
-        // Members are left out only when sections are collected too: --why-live alone
-        // explains the link lld would make, it does not change it.
-        let gc_members = config.gc_sections && config.gc_archive_members;
-        let mark = t
-            .run("liveness", || {
-                crate::liveness::mark_live::mark_live(&config, &res, gc_members, false)
+    let pre = if config.gc_sections {
+        t.run("bitcode summaries", || {
+            crate::liveness::mark_live::read_bitcode_summaries(&mut res)
+        });
+        let m = t
+            .run("liveness (native + bitcode)", || {
+                crate::liveness::mark_live::mark_live(config, &res, config.gc_archive_members, true)
             })
             .map_err(|e| vec![e])?;
-        if config.gc_sections && crate::liveness::verify_graph::enabled(config.verify_precise_graph)
-        {
-            let errors = crate::liveness::verify_graph::verify(
-                &res,
-                &mark,
-                &lto_report.hidden_by_graph,
-                first_lto_file,
-            );
-            if !errors.is_empty() {
-                return Err(errors);
-            }
+        if config.gc_archive_members {
+            crate::liveness::mark_live::unload_bitcode_members(&mut res, &m);
         }
-        if gc_members {
-            crate::liveness::mark_live::unload_members(&mut res, &mark);
-            crate::resolve::symbol_flags::compute_symbol_flags(&config, &mut res);
-        }
-        if !config.why_live.is_empty() && !why_live_done {
+        if !config.why_live.is_empty() {
             print!(
                 "{}",
-                crate::liveness::gc_report::why_live(&res, &mark, &config.why_live)
+                crate::liveness::gc_report::why_live(&res, &m, &config.why_live)
             );
+            out.why_live_done = true;
         }
-        if config.gc_sections {
-            let removed = crate::liveness::mark_live::sweep(&mut res, &mark);
-            // The sweep forgets references only dead code made: imports they alone asked for
-            // leave `.dynsym`.
-            crate::resolve::symbol_flags::compute_symbol_flags(&config, &mut res);
-            layout::linker_defined::drop_collected_start_stop(&mut res);
-            if config.print_gc_sections {
-                print!(
-                    "{}",
-                    crate::liveness::gc_report::print_gc_sections(&res, &removed, relocatable)
-                );
-                // Bitcode symbols the walk found dead come after lld's section lines.
-                print!("{bitcode_report}");
-            }
+        if config.print_gc_sections {
+            out.bitcode_report = crate::liveness::gc_report::print_dead_bitcode(&res, &m);
+        }
+        Some(m)
+    } else {
+        None
+    };
+    let objects = t.run("LTO", || {
+        crate::liveness::lto_link::run_lto(
+            config,
+            lto_setup,
+            &mut res,
+            pre.as_ref(),
+            &mut out.report,
+        )
+    })?;
+    if skips_linked_output(config) {
+        return Ok((res, None));
+    }
+    out.first_lto_file = res.files.len();
+    let mut res = t.run("resolution of LTO output", || {
+        crate::resolve::add_lto_objects(config, res, objects)
+    })?;
+    define_linker_symbols(config, &mut res);
+    symbol_flags::compute_symbol_flags(config, &mut res);
+    Ok((res, Some(out)))
+}
+
+/// The final walk over native sections (LTO's output included): `--verify-precise-graph`,
+/// archive members the walk did not reach unloaded (`--gc-archive-members`), `--why-live`, the
+/// sweep and `--print-gc-sections`.
+fn collect_garbage(
+    t: &mut Timings,
+    config: &Config,
+    res: &mut resolve::Resolved,
+    lto: &LtoOutcome,
+) -> Result<(), Vec<Error>> {
+    if !config.gc_sections && (config.why_live.is_empty() || lto.why_live_done) {
+        return Ok(());
+    }
+    // Members are left out only when sections are collected too: --why-live alone explains
+    // the link lld would make, it does not change it.
+    let gc_members = config.gc_sections && config.gc_archive_members;
+    let mark = t
+        .run("liveness", || {
+            crate::liveness::mark_live::mark_live(config, res, gc_members, false)
+        })
+        .map_err(|e| vec![e])?;
+    if config.gc_sections && crate::liveness::verify_graph::enabled(config.verify_precise_graph) {
+        let errors = crate::liveness::verify_graph::verify(
+            res,
+            &mark,
+            &lto.report.hidden_by_graph,
+            lto.first_lto_file,
+        );
+        if !errors.is_empty() {
+            return Err(errors);
         }
     }
-    if relocatable {
-        // -r stops here: nothing gets an address, relocations are copied rather than applied.
-        let and_features = crate::cet::read_security_notes(&config, &res).0;
-        t.run("write relocatable output", || {
-            crate::write::relocatable::write(&config, &res, and_features)
-        })?;
-        return finish_reports(&config, &res, &t, total);
+    if gc_members {
+        crate::liveness::mark_live::unload_members(res, &mark);
     }
-    // The index is read once liveness is settled and before folding, as lld reads it: ranges
-    // in sections ICF folds stay, at the kept section's address.
+    if !config.why_live.is_empty() && !lto.why_live_done {
+        print!(
+            "{}",
+            crate::liveness::gc_report::why_live(res, &mark, &config.why_live)
+        );
+    }
+    if config.gc_sections {
+        let removed = crate::liveness::mark_live::sweep(res, &mark);
+        // The sweep (and the members unloaded before it) forget references only dead code
+        // made: imports they alone asked for leave `.dynsym`.
+        symbol_flags::compute_symbol_flags(config, res);
+        layout::linker_defined::drop_collected_start_stop(res);
+        if config.print_gc_sections {
+            let relocatable = config.output_kind == OutputKind::Relocatable;
+            print!(
+                "{}",
+                crate::liveness::gc_report::print_gc_sections(res, &removed, relocatable)
+            );
+            // Bitcode symbols the walk found dead come after lld's section lines.
+            print!("{}", lto.bitcode_report);
+        }
+    }
+    Ok(())
+}
+
+/// The debug indexes, read once liveness is settled and before folding, as lld reads them:
+/// ranges in sections ICF folds stay, at the kept section's address. (`.debug_names` does not
+/// depend on liveness or folding; it is built with the other index.)
+fn read_debug_indexes(
+    t: &mut Timings,
+    config: &Config,
+    res: &resolve::Resolved,
+) -> Result<crate::synthetic::DebugIndexes, Vec<Error>> {
     let gdb_index = t.run("gdb index", || {
-        crate::synthetic::gdb_index::build(&config, &res)
+        crate::synthetic::gdb_index::build(config, res)
     })?;
-    // The merged name index does not depend on liveness or folding; it is built here with the
-    // other index.
     let debug_names = t.run("debug names", || {
-        crate::synthetic::debug_names::build(&config, &res)
+        crate::synthetic::debug_names::build(config, res)
     })?;
-    let debug_indexes = crate::synthetic::DebugIndexes {
+    Ok(crate::synthetic::DebugIndexes {
         gdb_index,
         debug_names,
-    };
-    // Identical sections fold once liveness is settled, as in lld: the GC report and
-    // --why-live describe the link before folding.
-    let folding = if config.icf != crate::config::IcfLevel::None {
-        let (folding, icf_report) = t.run("identical code folding", || {
-            crate::icf::fold(&config, &mut res)
-        });
-        print!("{icf_report}");
-        folding
-    } else {
-        crate::icf::Folding::default()
-    };
-    // The order of input sections comes from what survived collection and folding, as in lld.
-    let (section_order, ordering_report) =
-        crate::order::section_order::build(&config, &res, &folding, &ordering_names)?;
-    // The set of objects is final: their CET properties decide the output's (and the PLT's
-    // layout). lld reports `-z cet-report=error` findings here but stops only after the
-    // relocation scan, so they go before the errors found up to then.
-    let (and_features, cet_errors) = crate::cet::read_security_notes(&config, &res);
-    let mut version_errors = crate::resolve::symbol_flags::check_versions(&config, &res);
-    version_errors.extend(crate::resolve::symbol_flags::check_shlib_undefined(
-        &config, &res,
-    ));
-    version_errors.extend(layout::addresses::check_executable_stack(&config, &res));
-    if !version_errors.is_empty() {
-        return Err([cet_errors, version_errors].concat());
+    })
+}
+
+/// Identical sections fold once liveness is settled, as in lld: the GC report and
+/// `--why-live` describe the link before folding.
+fn fold_identical_code(
+    t: &mut Timings,
+    config: &Config,
+    res: &mut resolve::Resolved,
+) -> crate::icf::Folding {
+    if config.icf == crate::config::IcfLevel::None {
+        return crate::icf::Folding::default();
     }
-    let scan = t
-        .run("relocation scan", || relocations::scan::scan(&config, &res))
-        .map_err(|e| [cet_errors.clone(), e].concat())?;
-    if !cet_errors.is_empty() {
-        return Err(cet_errors);
+    let (folding, icf_report) = t.run("identical code folding", || crate::icf::fold(config, res));
+    print!("{icf_report}");
+    folding
+}
+
+/// The checks on symbols once the set of objects is final (versions, `--no-allow-shlib-undefined`,
+/// `-z execstack` needs), reported after `cet_errors` as lld orders them.
+fn check_symbols(
+    config: &Config,
+    res: &resolve::Resolved,
+    cet_errors: &[Error],
+) -> Result<(), Vec<Error>> {
+    let mut errors = symbol_flags::check_versions(config, res);
+    errors.extend(symbol_flags::check_shlib_undefined(config, res));
+    errors.extend(layout::addresses::check_executable_stack(config, res));
+    if errors.is_empty() {
+        return Ok(());
     }
-    ordering_report.emit(&config)?;
-    let relocation_count = scan.relocation_count;
-    // lld redirects branches once relocations are scanned, before addresses exist.
-    let mut rewrites = crate::relocations::code_rewrites::CodeRewrites::default();
-    // Without a linker script, output sections come from the built-in command list.
-    let commands = layout::commands::SectionCommands::built_in();
-    let decided = layout::build::Decided {
-        commands: &commands,
-        folding: &folding,
-        order: &section_order,
-        debug_indexes: &debug_indexes,
-        and_features,
-    };
+    Err([cet_errors.to_vec(), errors].concat())
+}
+
+/// Layout until nothing a layout decides changes the next one: branch-to-branch first (before
+/// addresses, as lld), then `--optimize-bb-jumps` on a first layout's addresses, then GOT
+/// relaxations that do not reach (outputs over 2 GiB, lld's `relaxOnce`; each round only adds
+/// symbols, so this ends), and at last the split-stack prologue edits, which need only the
+/// final relocations and section sizes.
+fn lay_out_until_stable(
+    t: &mut Timings,
+    config: &Config,
+    res: &mut resolve::Resolved,
+    scan: relocations::scan::ScanResult,
+    decided: layout::build::Decided,
+) -> Result<crate::output::layout::Layout, Vec<Error>> {
+    let mut rewrites = CodeRewrites::default();
     if config.branch_to_branch() {
         t.run("branch-to-branch", || {
-            crate::relocations::code_rewrites::branch_to_branch(&res, &mut rewrites)
+            crate::relocations::code_rewrites::branch_to_branch(res, &mut rewrites)
         });
     }
-    let mut lay = lay_out(&mut t, &config, &res, scan, decided, &rewrites)?;
-    // --optimize-bb-jumps decides on this layout's addresses which jumps go, then the output
-    // is laid out again with the shrunk sections, as lld does.
+    let mut lay = lay_out(t, config, res, scan, decided, &rewrites)?;
     if config.optimize_bb_jumps {
         let changed = {
-            let map = lay.address_map(&res);
+            let map = lay.address_map(res);
             let neighbours = layout::relayout::fall_throughs(&lay.sections);
             crate::relocations::code_rewrites::optimize_bb_jumps(
-                &res,
+                res,
                 &map,
                 &neighbours,
                 &mut rewrites,
             )
         };
         if changed {
-            let scan = t.run("relocation scan", || relocations::scan::scan(&config, &res))?;
-            lay = lay_out(&mut t, &config, &res, scan, decided, &rewrites)?;
+            let scan = t.run("relocation scan", || relocations::scan::scan(config, res))?;
+            lay = lay_out(t, config, res, scan, decided, &rewrites)?;
         }
     }
-    // Outputs over 2 GiB: relaxed GOTPCRELX references that do not reach their target go back
-    // through the GOT, which changes the layout, so repeat until nothing more changes (lld's
-    // relaxOnce). Each round only adds symbols, so this ends.
     loop {
         let far = layout::relayout::relaxations_out_of_reach(
-            &config,
-            &res,
+            config,
+            res,
             &lay.sections,
-            &lay.address_map(&res),
+            &lay.address_map(res),
         );
         let before = res.got_relax_disabled.len();
         res.got_relax_disabled.extend(far);
         if res.got_relax_disabled.len() == before {
             break;
         }
-        let scan = t.run("relocation scan", || relocations::scan::scan(&config, &res))?;
-        lay = lay_out(&mut t, &config, &res, scan, decided, &rewrites)?;
+        let scan = t.run("relocation scan", || relocations::scan::scan(config, res))?;
+        lay = lay_out(t, config, res, scan, decided, &rewrites)?;
     }
-    // Split-stack prologues are adjusted as lld does while writing: the decision needs only the
-    // final relocations and section sizes.
-    lay.rewrites = crate::relocations::code_rewrites::adjust_split_stack(&res, &lay.rewrites)?;
-    if config.emit_relocs {
-        crate::write::emit_relocs::warn_discarded(&config, &res, &lay).map_err(|e| vec![e])?;
-    }
-    // Compression needs the final contents and changes only where non-allocated sections go.
-    if config.compress_debug_sections != crate::config::Compression::None
-        || !config.compress_sections.is_empty()
-    {
-        t.run("compress sections", || {
-            writer::compress_sections(&config, &res, &mut lay, &debug_indexes)
-        })
-        .map_err(|e| vec![e])?;
-    }
-    t.run("write", || {
-        writer::write_output(&config, &res, &lay, &debug_indexes)
-    })?;
+    lay.rewrites = crate::relocations::code_rewrites::adjust_split_stack(res, &lay.rewrites)?;
+    Ok(lay)
+}
 
+/// `-Map`/`--print-map`, with `--cref` inside the map when there is one (as lld), else on
+/// standard output.
+fn write_map_and_cross_references(
+    config: &Config,
+    res: &resolve::Resolved,
+    lay: &crate::output::layout::Layout,
+) -> Result<(), Vec<Error>> {
     if config.map_file.is_some() || config.print_map {
-        let mut text = crate::report::map_file::render(&res, &lay);
-        // --cref goes into the map when there is one, as lld does.
+        let mut text = crate::report::map_file::render(res, lay);
         if config.cref {
-            text.push_str(&crate::report::link_reports::cross_reference_table(&res));
+            text.push_str(&crate::report::link_reports::cross_reference_table(res));
         }
         match &config.map_file {
             Some(path) if path.as_os_str() != "-" => std::fs::write(path, text).map_err(|e| {
@@ -374,54 +482,58 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
             })?,
             _ => print!("{text}"),
         }
-    }
-    if config.cref && config.map_file.is_none() && !config.print_map {
+    } else if config.cref {
         print!(
             "{}",
-            crate::report::link_reports::cross_reference_table(&res)
+            crate::report::link_reports::cross_reference_table(res)
         );
-    }
-    finish_reports(&config, &res, &t, total)?;
-    if config.stats {
-        let sections: usize = res.files.iter().map(|f| f.sections.len()).sum();
-        let members: usize = res.archives.iter().map(|a| a.loaded.len()).sum();
-        eprintln!("weld stats:");
-        eprintln!("  input objects:      {}", res.files.len());
-        eprintln!("  archives:           {}", res.archives.len());
-        eprintln!("  loaded members:     {members}");
-        eprintln!("  input sections:     {sections}");
-        eprintln!("  global symbols:     {}", res.symtab.len());
-        eprintln!("  relocations:        {relocation_count}");
-        eprintln!("  output sections:    {}", lay.sections.len());
-        eprintln!("  output size:        {}", lay.file_size);
-        if lto_report.modules > 0 {
-            let r = &lto_report;
-            eprintln!(
-                "  LTO modules:        {} ({} thin, {} full)",
-                r.modules, r.thin_modules, r.regular_modules
-            );
-            eprintln!(
-                "  LTO symbols:        {} ({} prevailing, {} visible to regular objects)",
-                r.symbols, r.prevailing, r.visible_to_regular_obj
-            );
-            eprintln!("  LTO functions:      {}", r.functions_compiled);
-            eprintln!(
-                "  LTO objects:        {} ({} from cache)",
-                r.objects, r.cache_hits
-            );
-        }
     }
     Ok(())
 }
 
+/// `--stats`.
+fn print_stats(
+    res: &resolve::Resolved,
+    lay: &crate::output::layout::Layout,
+    lto: &LtoReport,
+    relocation_count: u64,
+) {
+    let sections: usize = res.files.iter().map(|f| f.sections.len()).sum();
+    let members: usize = res.archives.iter().map(|a| a.loaded.len()).sum();
+    eprintln!("weld stats:");
+    eprintln!("  input objects:      {}", res.files.len());
+    eprintln!("  archives:           {}", res.archives.len());
+    eprintln!("  loaded members:     {members}");
+    eprintln!("  input sections:     {sections}");
+    eprintln!("  global symbols:     {}", res.symtab.len());
+    eprintln!("  relocations:        {relocation_count}");
+    eprintln!("  output sections:    {}", lay.sections.len());
+    eprintln!("  output size:        {}", lay.file_size);
+    if lto.modules > 0 {
+        eprintln!(
+            "  LTO modules:        {} ({} thin, {} full)",
+            lto.modules, lto.thin_modules, lto.regular_modules
+        );
+        eprintln!(
+            "  LTO symbols:        {} ({} prevailing, {} visible to regular objects)",
+            lto.symbols, lto.prevailing, lto.visible_to_regular_obj
+        );
+        eprintln!("  LTO functions:      {}", lto.functions_compiled);
+        eprintln!(
+            "  LTO objects:        {} ({} from cache)",
+            lto.objects, lto.cache_hits
+        );
+    }
+}
+
 /// Layout, with the rewrites as they stand and the rest of what was decided before it.
 fn lay_out(
-    t: &mut crate::report::link_reports::Timings,
+    t: &mut Timings,
     config: &Config,
     res: &resolve::Resolved,
     scan: relocations::scan::ScanResult,
     decided: layout::build::Decided,
-    rewrites: &crate::relocations::code_rewrites::CodeRewrites,
+    rewrites: &CodeRewrites,
 ) -> Result<crate::output::layout::Layout, Vec<Error>> {
     t.run("layout", || {
         layout::build::layout(config, res, scan, &decided, rewrites)
@@ -434,7 +546,7 @@ fn lay_out(
 fn finish_reports(
     config: &Config,
     res: &resolve::Resolved,
-    t: &crate::report::link_reports::Timings,
+    t: &Timings,
     total: Instant,
 ) -> Result<(), Vec<Error>> {
     if let Some(path) = &config.why_extract {

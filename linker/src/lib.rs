@@ -1,7 +1,6 @@
-//! weld: an ELF linker for x86-64 Linux. See ARCHITECTURE.md in the shared folder for the design.
-//!
-//! The pipeline, one module per concern: `args` (command line) -> `resolve` (inputs and symbols)
-//! -> `relocations::scan` -> `layout` -> `writer`.
+//! weld: an ELF linker for x86-64 Linux. `docs/architecture.md` describes the design: one folder
+//! per phase of a link (`cli`, `resolve`, `liveness`, `order`, `relocations`, `layout`,
+//! `synthetic`, `write`, `report`), and `driver` lists them in order.
 
 pub mod arch;
 pub mod cet;

@@ -5,6 +5,7 @@
 use super::addresses::{assign_addresses, segment_class};
 use super::commands::{self, SectionCommands};
 use super::linker_defined::{define_synthetic_symbols, entry_address};
+use super::reloc_sections::{emitted_reloc_target, link_reloc_sections};
 use crate::bail;
 use crate::config::{Config, Strip};
 use crate::err;
@@ -31,7 +32,6 @@ use crate::synthetic::{
     build_id, comment, dyn_relocs, dynamic, dynsym, eh_frame, got, hash, interp, notes, plt,
     symtab, versions,
 };
-use crate::write::emit_relocs::{emitted_reloc_target, link_reloc_sections};
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, SectionHeader, Sym};

@@ -10,3 +10,4 @@ pub mod build;
 pub mod commands;
 pub mod linker_defined;
 pub mod relayout;
+pub mod reloc_sections;
