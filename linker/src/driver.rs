@@ -79,7 +79,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let (and_features, cet_errors) = crate::cet::read_security_notes(&config, &res);
     check_symbols(&config, &res, &cet_errors)?;
     let scan = t
-        .run("relocation scan", || relocations::scan::scan(&config, &res))
+        .run("relocation scan", || {
+            relocations::scan::scan(&config, &res, &Default::default())
+        })
         .map_err(|e| [cet_errors.clone(), e].concat())?;
     if !cet_errors.is_empty() {
         return Err(cet_errors);
@@ -95,7 +97,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         debug_indexes: &debug_indexes,
         and_features,
     };
-    let mut lay = lay_out_until_stable(&mut t, &config, &mut res, scan, decided)?;
+    let mut lay = lay_out_until_stable(&mut t, &config, &res, scan, decided)?;
     if config.emit_relocs {
         crate::write::emit_relocs::warn_discarded(&config, &res, &lay).map_err(|e| vec![e])?;
     }
@@ -408,13 +410,14 @@ fn check_symbols(
 
 /// Layout until nothing a layout decides changes the next one: branch-to-branch first (before
 /// addresses, as lld), then `--optimize-bb-jumps` on a first layout's addresses, then GOT
-/// relaxations that do not reach (outputs over 2 GiB, lld's `relaxOnce`; each round only adds
-/// symbols, so this ends), and at last the split-stack prologue edits, which need only the
-/// final relocations and section sizes.
+/// relaxations that do not reach (outputs over 2 GiB, lld's `relaxOnce`: their targets keep
+/// their GOT slots in the next scan; each round only adds symbols, so this ends), and at last
+/// the split-stack prologue edits, which need only the final relocations and section sizes.
+/// `scan` is the first scan, made with no GOT slot kept.
 fn lay_out_until_stable(
     t: &mut Timings,
     config: &Config,
-    res: &mut resolve::Resolved,
+    res: &resolve::Resolved,
     scan: relocations::scan::ScanResult,
     decided: layout::build::Decided,
 ) -> Result<crate::output::layout::Layout, Vec<Error>> {
@@ -437,7 +440,9 @@ fn lay_out_until_stable(
             )
         };
         if changed {
-            let scan = t.run("relocation scan", || relocations::scan::scan(config, res))?;
+            let scan = t.run("relocation scan", || {
+                relocations::scan::scan(config, res, &lay.scan.got_kept)
+            })?;
             lay = lay_out(t, config, res, scan, decided, &rewrites)?;
         }
     }
@@ -448,12 +453,14 @@ fn lay_out_until_stable(
             &lay.sections,
             &lay.address_map(res),
         );
-        let before = res.got_relax_disabled.len();
-        res.got_relax_disabled.extend(far);
-        if res.got_relax_disabled.len() == before {
+        let mut got_kept = lay.scan.got_kept.clone();
+        got_kept.extend(far);
+        if got_kept.len() == lay.scan.got_kept.len() {
             break;
         }
-        let scan = t.run("relocation scan", || relocations::scan::scan(config, res))?;
+        let scan = t.run("relocation scan", || {
+            relocations::scan::scan(config, res, &got_kept)
+        })?;
         lay = lay_out(t, config, res, scan, decided, &rewrites)?;
     }
     lay.rewrites = crate::relocations::code_rewrites::adjust_split_stack(res, &lay.rewrites)?;

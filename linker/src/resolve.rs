@@ -115,9 +115,6 @@ pub struct Resolved {
     /// Common symbols whose `COMMON` section `--gc-sections` collected: they get no storage and
     /// no symbol table entry, as a symbol in a collected section.
     pub collected_commons: HashSet<SymbolId>,
-    /// Symbols whose GOTPCRELX references keep their GOT slot because a relaxed reference
-    /// would not reach them (outputs over 2 GiB; found after layout, as lld's `relaxOnce`).
-    pub got_relax_disabled: HashSet<crate::resolve::symbol_table::SymKey>,
     /// Every symbol some input declared common, in the order met (with repeats; some are no
     /// longer common). The liveness graph needs the prevailing common symbols and finds them
     /// here instead of scanning the whole symbol table.
@@ -286,7 +283,6 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             exported_definitions: Vec::new(),
             members_loaded_before_lto: HashSet::new(),
             collected_commons: HashSet::new(),
-            got_relax_disabled: HashSet::new(),
         },
         errors: Vec::new(),
         traced: HashSet::new(),

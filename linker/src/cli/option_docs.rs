@@ -63,7 +63,7 @@ pub fn render_help_options() -> String {
 pub fn render_markdown() -> String {
     let mut out = String::from(
         "# weld command-line options\n\n\
-         Generated from `linker/src/options.rs` by `cargo test -p weld options_doc` with\n\
+         Generated from `linker/src/cli/options.rs` by `cargo test -p weld options_doc` with\n\
          `WELD_BLESS=1`; do not edit by hand.\n\n\
          Long options take one or two dashes (`-soname`, `--soname`) except those starting\n\
          with `o`; a long option's value follows `=` or comes as the next argument; a\n\

@@ -55,8 +55,16 @@ pub fn relaxations_out_of_reach(
                 let sym_index = r.r_sym(LE, false) as usize;
                 let (in_off, addend) = (r.r_offset(LE), r.r_addend(LE));
                 let t = target_of(res, file, sym_index);
-                let Plan::Relaxed(kind) = plan(shape, &info, r_type, &t, s.data, in_off, addend)
-                else {
+                let Plan::Relaxed(kind) = plan(
+                    shape,
+                    &info,
+                    r_type,
+                    &t,
+                    map.keeps_got_slot(t.key),
+                    s.data,
+                    in_off,
+                    addend,
+                ) else {
                     continue;
                 };
                 let v = map.symbol_address(file, sym_index, addend);

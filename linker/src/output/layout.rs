@@ -420,6 +420,9 @@ impl AddressMap for LayoutAddressMap<'_> {
     fn tls_start(&self) -> u64 {
         self.lay.tls_start
     }
+    fn keeps_got_slot(&self, key: SymKey) -> bool {
+        self.lay.scan.got_kept.contains(&key)
+    }
     fn symbol_size(&self, file: FileId, index: usize) -> u64 {
         match self.res.global_of(file, index) {
             Some(g) => self.lay.global_size[g as usize],

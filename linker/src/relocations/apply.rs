@@ -128,7 +128,16 @@ pub fn apply_relocs(
             map.symbol_address(file, sym_index, a)
         };
         let plan = if alloc {
-            plan(shape, &info, r_type, &t, s.data, in_off, addend)
+            plan(
+                shape,
+                &info,
+                r_type,
+                &t,
+                map.keeps_got_slot(t.key),
+                s.data,
+                in_off,
+                addend,
+            )
         } else {
             Plan::Direct
         };

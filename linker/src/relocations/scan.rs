@@ -106,6 +106,10 @@ pub struct ScanResult {
     pub relocation_count: u64,
     /// Symbols that dynamic relocations name: they must be in `.dynsym`.
     pub dynamic_refs: hashbrown::HashSet<SymbolId>,
+    /// Targets whose GOTPCRELX references keep their GOT slot because an earlier layout put
+    /// them out of a relaxed reference's reach (lld's `relaxOnce`): the scan's input, kept so
+    /// that relocation application decides as the scan did.
+    pub got_kept: hashbrown::HashSet<SymKey>,
 }
 
 /// Properties of a relocation's target that decide how it is handled.
@@ -126,8 +130,6 @@ pub struct Target {
     pub shared: bool,
     /// A function (for choosing between a canonical PLT entry and a copy relocation).
     pub func: bool,
-    /// GOTPCRELX references to it must keep the GOT slot (see `Resolved::got_relax_disabled`).
-    pub no_relax: bool,
 }
 
 /// Looks at what symbol `index` of `file` resolves to.
@@ -175,7 +177,6 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
             preemptible: s.preemptible,
             shared,
             func,
-            no_relax: res.got_relax_disabled.contains(&SymKey::Global(gid)),
         };
     }
     let sym = &f.symbols[index];
@@ -190,23 +191,22 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
         preemptible: false,
         shared: false,
         func: sym.st_type() == elf::STT_FUNC,
-        no_relax: res
-            .got_relax_disabled
-            .contains(&SymKey::Local(file, index as u32)),
     }
 }
 
-/// Whether a GOTPCRELX-family relocation at `off` can skip its GOT slot.
+/// Whether a GOTPCRELX-family relocation at `off` can skip its GOT slot. `keep_got`: an
+/// earlier layout found the target out of reach of a relaxed reference (lld's `relaxOnce`).
 pub fn got_relax(
     section: &[u8],
     off: usize,
     r_type: u32,
     addend: i64,
     t: &Target,
+    keep_got: bool,
     is_pic: bool,
 ) -> Option<arch::GotRelax> {
     // lld relaxes only references to non-preemptible, non-IFUNC, non-absolute, non-TLS symbols.
-    if t.preemptible || t.ifunc || !t.defined || t.absolute || t.tls || t.shared || t.no_relax {
+    if t.preemptible || t.ifunc || !t.defined || t.absolute || t.tls || t.shared || keep_got {
         return None;
     }
     arch::can_relax_gotpcrelx(section, off, r_type, addend, is_pic)
@@ -254,12 +254,15 @@ pub enum Plan {
     TlsToIe,
 }
 
-/// Decides how a relocation is carried out.
+/// Decides how a relocation is carried out. `keep_got`: GOTPCRELX references to the target
+/// keep their GOT slot (`ScanResult::got_kept`).
+#[allow(clippy::too_many_arguments)]
 pub fn plan(
     shape: OutputShape,
     info: &arch::RelInfo,
     r_type: u32,
     t: &Target,
+    keep_got: bool,
     section: &[u8],
     off: u64,
     addend: i64,
@@ -276,7 +279,15 @@ pub fn plan(
             }
         }
         E::GotPcRel | E::GotRel => {
-            match got_relax(section, off as usize, r_type, addend, t, shape.is_pic) {
+            match got_relax(
+                section,
+                off as usize,
+                r_type,
+                addend,
+                t,
+                keep_got,
+                shape.is_pic,
+            ) {
                 Some(k) => Plan::Relaxed(k),
                 None => Plan::ViaGot(GotKind::Addr),
             }
@@ -325,9 +336,16 @@ pub struct UndefRef {
 
 /// Scans every live relocation of every file. Returns the needs, or the errors (undefined
 /// symbols, relocations that cannot be represented in this kind of output).
-pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, Vec<Error>> {
+pub fn scan(
+    config: &Config,
+    res: &Resolved,
+    got_kept: &hashbrown::HashSet<SymKey>,
+) -> std::result::Result<ScanResult, Vec<Error>> {
     let shape = OutputShape::of(config);
-    let mut out = ScanResult::default();
+    let mut out = ScanResult {
+        got_kept: got_kept.clone(),
+        ..Default::default()
+    };
     let mut errors = Vec::new();
     let mut undefs: Vec<UndefRef> = Vec::new();
     let report_undefined = config.reports_undefined_in_objects();
@@ -430,7 +448,8 @@ pub fn scan(config: &Config, res: &Resolved) -> std::result::Result<ScanResult, 
                     }
                     continue;
                 }
-                let p = plan(shape, &info, r_type, &t, sec.data, offset, addend);
+                let keep_got = got_kept.contains(&t.key);
+                let p = plan(shape, &info, r_type, &t, keep_got, sec.data, offset, addend);
                 use arch::RelExpr as E;
                 match p {
                     Plan::None | Plan::Relaxed(_) => {}
@@ -1022,4 +1041,6 @@ pub trait AddressMap {
     fn tls_tp(&self) -> u64;
     fn tls_start(&self) -> u64;
     fn symbol_size(&self, file: FileId, index: usize) -> u64;
+    /// Whether GOTPCRELX references to `key` keep their GOT slot (`ScanResult::got_kept`).
+    fn keeps_got_slot(&self, key: SymKey) -> bool;
 }

@@ -309,7 +309,7 @@ pub fn write(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
         let mut info = info;
         let mut shndx = shndx;
         if info & 0xf == elf::STT_GNU_IFUNC {
-            // An IFUNC's address in this output is its IPLT entry (see relocations.rs), and lld
+            // An IFUNC's address in this output is its IPLT entry (see `relocations::scan`), and lld
             // lists it as a function there.
             let key = match *e {
                 SymtabEntry::Local { file, index, .. } => SymKey::Local(file, index),

@@ -1,5 +1,6 @@
-//! Writing the output: the image and its headers (`writer`), relocations applied (`relocate`),
-//! `--emit-relocs` (`emit_relocs`), section compression (`compress`), and `-r`'s relocatable
+//! Writing the output: the image, its headers and every chunk (`writer`, which has each
+//! synthetic section write itself and `crate::relocations::apply` relocate the input
+//! sections), the relocations `--emit-relocs` keeps (`emit_relocs`), and `-r`'s relocatable
 //! output (`relocatable`).
 
 pub mod emit_relocs;
