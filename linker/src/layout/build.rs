@@ -12,9 +12,7 @@ use crate::err;
 use crate::error::Result;
 use crate::icf::Folding;
 use crate::input::input_files::{FileId, InputSection, ObjectFile, SectionKind};
-use crate::input::section_rules::{
-    align_to, init_priority, is_relro, output_name_of, section_rank,
-};
+use crate::input::section_rules::{align_to, init_priority, output_name_of, section_rank};
 use crate::order::section_order::SectionOrder;
 use crate::output::layout::{DynTables, Layout};
 use crate::output::merge;
@@ -29,8 +27,8 @@ use crate::resolve::Resolved;
 use crate::synthetic::dyn_relocs::{SHT_ANDROID_RELA, SHT_ANDROID_RELR};
 use crate::synthetic::DebugIndexes;
 use crate::synthetic::{
-    build_id, comment, dyn_relocs, dynamic, dynsym, eh_frame, got, hash, interp, notes, plt,
-    symtab, versions,
+    build_id, comment, copy_relocs, dyn_relocs, dynamic, dynsym, eh_frame, got, hash, interp,
+    notes, plt, relro_padding, shstrtab, symtab, versions,
 };
 use hashbrown::HashMap;
 use object::elf;
@@ -488,75 +486,24 @@ pub fn layout(
         add_synth(&mut b, Some(dynamic::chunk(config, dynamic.len())));
     }
     add_synth(&mut b, got::got_chunk(&scan));
-    // As lld: without a RELRO section there is no PT_GNU_RELRO, so nothing to pad.
-    let has_relro = b
-        .sections
-        .iter()
-        .any(|os| !os.chunks.is_empty() && is_relro(&config.z, &os.name, os.sh_type, os.flags));
-    if config.z.relro && has_relro {
-        add_synth(
-            &mut b,
-            Some(SyntheticChunk {
-                kind: Synthetic::RelroPadding,
-                osec: ".relro_padding",
-                sh_type: elf::SHT_NOBITS,
-                flags: ALLOC | WRITE,
-                size: 0,
-                align: 1,
-            }),
-        );
-    }
+    let relro_padding = relro_padding::chunk(config, &b.sections);
+    add_synth(&mut b, relro_padding);
     add_synth(&mut b, got::gotplt_chunk(res, &scan));
     add_synth(&mut b, got::igotplt_chunk(&scan));
-    // Copy relocations reserve room for shared data the executable refers to directly: one
-    // section per copied definition, as lld makes them, so that addresses match lld's. lld
-    // creates them walking its symbol table (symbol id order here); a definition reached
-    // through an alias already copied (same library, same address) shares that copy. Copies
-    // of read-only data go to .bss.rel.ro (made read-only after relocation), the rest to
-    // .bss; both after the input sections already there.
-    let mut copy_group = vec![0u32; scan.copies.len()];
-    let mut copy_groups: Vec<Vec<SymbolId>> = Vec::new();
-    let mut copy_chunk: Vec<(u32, u32)> = Vec::new();
-    {
-        let mut by_symbol: Vec<u32> = (0..scan.copies.len() as u32).collect();
-        by_symbol.sort_by_key(|&n| scan.copies[n as usize]);
-        let mut group_of_def: HashMap<(u32, u64), u32> = HashMap::new();
-        for n in by_symbol {
-            let g = scan.copies[n as usize];
-            let (def, relro) = match res.symtab.get(g).def {
-                SymbolDef::Shared { file, index } => {
-                    let f = &res.shared[file as usize];
-                    let value = f
-                        .dynsyms
-                        .get(index as usize)
-                        .map_or(0, |s| s.st_value(object::LittleEndian));
-                    (Some((file, value)), f.in_read_only_section(index as usize))
-                }
-                _ => (None, false),
-            };
-            if let Some(&k) = def.as_ref().and_then(|d| group_of_def.get(d)) {
-                copy_group[n as usize] = k;
-                copy_groups[k as usize].push(g);
-                continue;
-            }
-            let k = copy_groups.len() as u32;
-            if let Some(d) = def {
-                group_of_def.insert(d, k);
-            }
-            copy_group[n as usize] = k;
-            copy_groups.push(vec![g]);
-            let (size, align) = crate::resolve::symbol_flags::shared_symbol_size_align(res, g);
-            let name = if relro { ".bss.rel.ro" } else { ".bss" };
-            let osec = b.osec(name, elf::SHT_NOBITS, ALLOC | WRITE);
-            let chunks = &mut b.sections[osec as usize].chunks;
-            copy_chunk.push((osec, chunks.len() as u32));
-            chunks.push(Chunk {
-                kind: ChunkKind::Copy(k),
-                offset: 0,
-                size: size.max(1),
-                align,
-            });
-        }
+    // Copy relocations' storage, after the input sections already in `.bss` and
+    // `.bss.rel.ro`.
+    let copies = copy_relocs::plan(res, &scan);
+    let mut copy_chunk: Vec<(u32, u32)> = Vec::with_capacity(copies.chunks.len());
+    for (k, &(name, size, align)) in copies.chunks.iter().enumerate() {
+        let osec = b.osec(name, elf::SHT_NOBITS, ALLOC | WRITE);
+        let chunks = &mut b.sections[osec as usize].chunks;
+        copy_chunk.push((osec, chunks.len() as u32));
+        chunks.push(Chunk {
+            kind: ChunkKind::Copy(k as u32),
+            offset: 0,
+            size,
+            align,
+        });
     }
     // Each common symbol gets a `COMMON` section of its own at the start of .bss, as lld makes
     // them before reading any object's sections (order: `Resolved::commons_in_order`). Those
@@ -798,15 +745,7 @@ pub fn layout(
         let (os2, _) = synthetic_index[&Synthetic::Strtab];
         sections[os2 as usize].set_synthetic_size(strtab.len() as u64);
     }
-    let mut shstrtab = vec![0u8];
-    let mut name_offsets = HashMap::new();
-    for os in &sections {
-        if !name_offsets.contains_key(&os.name) {
-            name_offsets.insert(os.name.clone(), shstrtab.len() as u32);
-            shstrtab.extend_from_slice(os.name.as_bytes());
-            shstrtab.push(0);
-        }
-    }
+    let (shstrtab, section_name_offsets) = shstrtab::build(&sections);
     if let Some(&(os, _)) = synthetic_index.get(&Synthetic::Shstrtab) {
         sections[os as usize].set_synthetic_size(shstrtab.len() as u64);
     }
@@ -881,6 +820,7 @@ pub fn layout(
         symtab_first_global,
         strtab,
         shstrtab,
+        section_name_offsets,
         comment,
         gnu_property,
         dynamic,
@@ -893,8 +833,8 @@ pub fn layout(
         dyn_tables,
         dynamic_output,
         interp,
-        copy_group,
-        copy_groups,
+        copy_group: copies.group_of,
+        copy_groups: copies.groups,
         copy_chunk,
         plt_addr: 0,
         ibt_plt_addr: 0,
@@ -951,7 +891,6 @@ pub fn layout(
         );
         lay.dynamic = tags;
     }
-    let _ = name_offsets;
     Ok(lay)
 }
 

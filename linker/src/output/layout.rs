@@ -107,6 +107,8 @@ pub struct Layout {
     pub symtab_first_global: u32,
     pub strtab: Vec<u8>,
     pub shstrtab: Vec<u8>,
+    /// Where each output section's name is in `shstrtab` (parallel to `sections`).
+    pub section_name_offsets: Vec<u32>,
     pub comment: Vec<u8>,
     pub gnu_property: Vec<u8>,
     pub dynamic: Vec<(u64, u64)>,

@@ -4,6 +4,7 @@
 
 pub mod build_id;
 pub mod comment;
+pub mod copy_relocs;
 pub mod debug_names;
 pub mod dyn_relocs;
 pub mod dynamic;
@@ -15,6 +16,8 @@ pub mod hash;
 pub mod interp;
 pub mod notes;
 pub mod plt;
+pub mod relro_padding;
+pub mod shstrtab;
 pub mod symtab;
 pub mod versions;
 

@@ -599,17 +599,6 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
             .map(|x| lay.sections[x.0 as usize].shndx)
             .unwrap_or(0)
     };
-    let mut name_off = std::collections::HashMap::new();
-    {
-        let mut off = 1usize;
-        for os in &lay.sections {
-            name_off.entry(os.name.as_str()).or_insert_with(|| {
-                let o = off;
-                off += os.name.len() + 1;
-                o
-            });
-        }
-    }
     for (i, os) in lay.sections.iter().enumerate() {
         let o = (i + 1) * SHDR_SIZE as usize;
         let (link, info) = match os.sh_type {
@@ -636,7 +625,7 @@ fn write_section_headers(lay: &Layout, buf: &mut [u8]) -> Result<()> {
             elf::SHT_HASH => 4,
             _ => os.entsize,
         };
-        put32(buf, o, name_off[os.name.as_str()] as u32);
+        put32(buf, o, lay.section_name_offsets[i]);
         put32(buf, o + 4, os.sh_type);
         put64(buf, o + 8, os.flags);
         put64(buf, o + 16, os.addr);
