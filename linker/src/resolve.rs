@@ -1,4 +1,4 @@
-//! Phase 1: read the inputs in command-line order and resolve symbols as lld does. Archives
+//! Resolution: read the inputs in command-line order and resolve symbols as lld does. Archives
 //! contribute lazy symbols from their index; a member is loaded when a non-weak undefined
 //! reference meets one of its symbols (wherever on the command line the reference is, as lld:
 //! `--start-group` is accepted but not needed).

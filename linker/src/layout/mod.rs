@@ -1,4 +1,4 @@
-//! Phase 3: decide where everything goes. `build` groups input sections into output sections
+//! Layout: decide where everything goes. `build` groups input sections into output sections
 //! from the command list (`commands`: lld's ranks and orphan rules, or a script's order) and
 //! has each synthetic section (`crate::synthetic`) sized; `addresses` forms segments and gives
 //! every section its address and file offset; `linker_defined` gives the linker's own symbols

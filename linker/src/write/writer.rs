@@ -1,4 +1,4 @@
-//! Phase 4: write the output. Its size is known from the layout, so the file is created at full
+//! Writing the output. Its size is known from the layout, so the file is created at full
 //! size in the output directory under a temporary name, mapped, split into disjoint slices (one per
 //! chunk) that are filled in parallel, then renamed over the output: a failed link never leaves a
 //! truncated or stale output behind.
