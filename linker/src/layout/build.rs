@@ -476,6 +476,7 @@ pub fn layout(
             &scan,
             arrays_present,
             &|_| Some((0, 0)),
+            &|_| Some((0, 0)),
             &|_| None,
             counts,
         )
@@ -857,22 +858,15 @@ pub fn layout(
     lay.entry = entry_address(config, res, &lay)?;
     if has_dynamic {
         let synth = |k: Synthetic| -> Option<(u64, u64)> {
-            let name = match k {
-                Synthetic::PreinitArray => Some(".preinit_array"),
-                Synthetic::InitArray => Some(".init_array"),
-                Synthetic::FiniArray => Some(".fini_array"),
-                _ => None,
-            };
-            if let Some(n) = name {
-                return lay
-                    .sections
-                    .iter()
-                    .find(|s| s.name == n)
-                    .map(|s| (s.addr, s.size));
-            }
             let addr = lay.synthetic_address(k)?;
             let (_, size) = lay.synthetic_offset(k)?;
             Some((addr, size))
+        };
+        let osec = |name: &str| {
+            lay.sections
+                .iter()
+                .find(|s| s.name == name)
+                .map(|s| (s.addr, s.size))
         };
         let sym = |n: &[u8]| res.symtab.lookup(n).map(|id| lay.global_value[id as usize]);
         let tags = dynamic::tags(
@@ -882,6 +876,7 @@ pub fn layout(
             &lay.scan,
             arrays_present,
             &synth,
+            &osec,
             &sym,
             dyn_relocs::DynRelocCounts {
                 rela: lay.rela_dyn_count,

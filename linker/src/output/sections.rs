@@ -28,10 +28,6 @@ pub enum Synthetic {
     Plt,
     /// The IBT two-PLT scheme's `.plt`, holding the lazy halves of the entries.
     IbtPlt,
-    /// Not chunks: names for output sections in `dynamic_tags` lookups.
-    PreinitArray,
-    InitArray,
-    FiniArray,
     GnuProperty,
     BuildId,
     /// `.note.package` (`--package-metadata`).

@@ -25,9 +25,9 @@ const DT_RELRENT: u32 = 37;
 pub const INIT_FINI_ARRAYS: [&str; 3] = [".preinit_array", ".init_array", ".fini_array"];
 
 /// The `.dynamic` tags in lld's order. `arrays_present` says which of [`INIT_FINI_ARRAYS`] the
-/// output has. `synth` gives a synthetic chunk's address and size,
-/// `osec` an output section's, `sym` a defined symbol's value; during layout they are dummies
-/// (only the number of tags matters then).
+/// output has. `synth` gives a synthetic chunk's address and size, `osec` an output section's
+/// (by name), `sym` a defined symbol's value; during layout they are dummies (only the number
+/// of tags matters then).
 #[allow(clippy::too_many_arguments)]
 pub fn tags(
     config: &Config,
@@ -36,6 +36,7 @@ pub fn tags(
     scan: &ScanResult,
     arrays_present: [bool; 3],
     synth: &dyn Fn(Synthetic) -> Option<(u64, u64)>,
+    osec: &dyn Fn(&str) -> Option<(u64, u64)>,
     sym: &dyn Fn(&[u8]) -> Option<u64>,
     counts: DynRelocCounts,
 ) -> Vec<(u64, u64)> {
@@ -198,7 +199,7 @@ pub fn tags(
             continue;
         }
         if present {
-            let (addr, size) = synth_osec(synth, name);
+            let (addr, size) = osec(name).unwrap_or((0, 0));
             tag(at, addr);
             tag(sz, size);
         }
@@ -236,17 +237,6 @@ pub fn tags(
     }
     tag(elf::DT_NULL, 0);
     v
-}
-
-/// Output sections are looked up through the same closure by a pseudo-kind: the caller's
-/// closure for `Synthetic::Comment` is never asked for arrays, so arrays use a separate path.
-fn synth_osec(synth: &dyn Fn(Synthetic) -> Option<(u64, u64)>, name: &str) -> (u64, u64) {
-    let kind = match name {
-        ".preinit_array" => Synthetic::PreinitArray,
-        ".init_array" => Synthetic::InitArray,
-        _ => Synthetic::FiniArray,
-    };
-    synth(kind).unwrap_or((0, 0))
 }
 
 /// Writes the tags (`tag`, `value` pairs) into `buf`.

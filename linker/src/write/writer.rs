@@ -781,7 +781,6 @@ fn write_synthetic(
         Synthetic::Symtab => symtab::write(config, res, lay, buf),
         Synthetic::Strtab => buf.copy_from_slice(&lay.strtab),
         Synthetic::Shstrtab => buf.copy_from_slice(&lay.shstrtab),
-        Synthetic::PreinitArray | Synthetic::InitArray | Synthetic::FiniArray => {}
     }
     Ok(())
 }
