@@ -147,9 +147,18 @@ pub enum SectionKind {
     Garbage,
     /// In an archive member that `--gc-archive-members` never loaded.
     Unloaded,
-    /// Folded by `--icf` into an identical section (`Resolved::icf` says which): not in the
+    /// Folded by `--icf` into an identical section (`icf::Folding` says which): not in the
     /// output, and its symbols take the address of the section kept.
     Folded,
+}
+
+impl SectionKind {
+    /// A section whose contents go to the output as they are or as merged pieces: what
+    /// liveness walks, relocations are applied to, and symbols are placed in (regular and
+    /// `SHF_MERGE` sections; `.eh_frame` and the other linker-rebuilt kinds are not).
+    pub fn is_copied(self) -> bool {
+        matches!(self, SectionKind::Regular | SectionKind::Merge)
+    }
 }
 
 /// One section of an input object.

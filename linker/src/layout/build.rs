@@ -980,7 +980,7 @@ fn mark_live_pieces(
             let mut marks = Vec::new();
             for s in &f.sections {
                 // Only live allocated code and data keep pieces (debug info does not, as in lld).
-                if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) || !s.is_alloc() {
+                if !s.kind.is_copied() || !s.is_alloc() {
                     continue;
                 }
                 for r in s.relocs {

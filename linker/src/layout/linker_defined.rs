@@ -6,7 +6,6 @@ use crate::bail;
 use crate::config::Config;
 use crate::config::OutputKind;
 use crate::error::Result;
-use crate::input::input_files::SectionKind;
 use crate::input::section_rules::start_stop_section;
 use crate::output::layout::Layout;
 use crate::output::sections::{OutputSection, Synthetic};
@@ -241,7 +240,7 @@ pub fn drop_collected_start_stop(res: &mut Resolved) {
     let mut live_names: hashbrown::HashSet<&[u8]> = hashbrown::HashSet::new();
     for f in &res.files {
         for s in &f.sections {
-            if matches!(s.kind, SectionKind::Regular | SectionKind::Merge) {
+            if s.kind.is_copied() {
                 live_names.insert(s.name);
             }
         }
@@ -304,7 +303,7 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
     let mut section_names: hashbrown::HashSet<&str> = hashbrown::HashSet::new();
     for f in &res.files {
         for s in &f.sections {
-            if matches!(s.kind, SectionKind::Regular | SectionKind::Merge) {
+            if s.kind.is_copied() {
                 section_names.insert(s.output_name);
             }
         }

@@ -272,12 +272,11 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
         .chain(f.plain_groups.iter().map(Vec::as_slice));
     for g in groups {
         members.clear();
-        members.extend(g.iter().map(|&m| m as usize).filter(|&m| {
-            matches!(
-                f.sections[m].kind,
-                SectionKind::Regular | SectionKind::Merge
-            )
-        }));
+        members.extend(
+            g.iter()
+                .map(|&m| m as usize)
+                .filter(|&m| f.sections[m].kind.is_copied()),
+        );
         if members.len() > 1 {
             for (w, &m) in members.iter().enumerate() {
                 group_next.push((m, members[(w + 1) % members.len()]));
@@ -288,7 +287,7 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
     let (mut link_order_at, mut group_at) = (0, 0);
     for (si, s) in f.sections.iter().enumerate() {
         // Non-allocated sections are kept but keep nothing alive (debug info would keep all).
-        if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) || !s.is_alloc() {
+        if !s.kind.is_copied() || !s.is_alloc() {
             continue;
         }
         let node = NodeId(base + si as u32);
@@ -458,9 +457,7 @@ fn add_start_stop_nodes(
     let mut by_name: HashMap<&[u8], Vec<NodeId>> = HashMap::new();
     for (fi, f) in res.files.iter().enumerate() {
         for (si, s) in f.sections.iter().enumerate() {
-            if matches!(s.kind, SectionKind::Regular | SectionKind::Merge)
-                && is_c_identifier(s.name)
-            {
+            if s.kind.is_copied() && is_c_identifier(s.name) {
                 by_name
                     .entry(s.name)
                     .or_default()
@@ -750,7 +747,7 @@ pub fn references_outside_graph(res: &Resolved, mark: &MarkResult) -> hashbrown:
             continue;
         }
         for s in &f.sections {
-            if s.is_alloc() || !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) {
+            if s.is_alloc() || !s.kind.is_copied() {
                 continue;
             }
             out.extend(
@@ -815,7 +812,7 @@ pub fn mark_live(
         .files
         .iter()
         .flat_map(|f| &f.sections)
-        .filter(|s| matches!(s.kind, SectionKind::Regular | SectionKind::Merge) && s.is_alloc())
+        .filter(|s| s.kind.is_copied() && s.is_alloc())
         .map(|s| s.relocs.len())
         .sum();
     let parallel = relocs >= PARALLEL_MIN_RELOCS;
@@ -1096,7 +1093,7 @@ pub fn sweep(res: &mut Resolved, mark: &MarkResult) -> Vec<Removed> {
     for (fi, f) in res.files.iter_mut().enumerate() {
         for si in 0..f.sections.len() {
             let s = &f.sections[si];
-            if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) || !s.is_alloc() {
+            if !s.kind.is_copied() || !s.is_alloc() {
                 continue;
             }
             if !mark

@@ -11,7 +11,7 @@
 
 use crate::err;
 use crate::error::Error;
-use crate::input::input_files::{FileId, SectionKind};
+use crate::input::input_files::FileId;
 use crate::liveness::mark_live::MarkResult;
 use crate::resolve::symbol_table::SymbolId;
 use crate::resolve::Resolved;
@@ -39,7 +39,7 @@ pub fn verify(
     let mut reported: HashSet<SymbolId> = HashSet::new();
     for (fi, f) in res.files.iter().enumerate().take(first_lto_file) {
         for (si, s) in f.sections.iter().enumerate() {
-            if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) || !s.is_alloc() {
+            if !s.kind.is_copied() || !s.is_alloc() {
                 continue;
             }
             let node = mark.node_of(fi as FileId, si);

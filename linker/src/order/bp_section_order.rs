@@ -121,7 +121,7 @@ fn iplt_redirected(config: &Config, res: &Resolved) -> HashSet<SymbolId> {
     }
     for (fi, f) in res.files.iter().enumerate() {
         for s in &f.sections {
-            if !s.is_alloc() || !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) {
+            if !s.is_alloc() || !s.kind.is_copied() {
                 continue;
             }
             for r in s.relocs {

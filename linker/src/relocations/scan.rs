@@ -212,11 +212,6 @@ pub fn got_relax(
     arch::can_relax_gotpcrelx(section, off, r_type, addend, is_pic)
 }
 
-/// Whether a section's relocations are applied (only sections that reach the output).
-pub fn section_is_live(kind: SectionKind) -> bool {
-    matches!(kind, SectionKind::Regular | SectionKind::Merge)
-}
-
 /// The shape of the output, as relocation handling sees it.
 #[derive(Clone, Copy, Debug)]
 pub struct OutputShape {
@@ -352,7 +347,7 @@ pub fn scan(
     for (fi, file) in res.files.iter().enumerate() {
         let fid = fi as FileId;
         for (si, sec) in file.sections.iter().enumerate() {
-            if !section_is_live(sec.kind) && sec.kind != SectionKind::EhFrame {
+            if !sec.kind.is_copied() && sec.kind != SectionKind::EhFrame {
                 continue;
             }
             let alloc = sec.is_alloc();

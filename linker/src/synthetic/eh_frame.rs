@@ -218,10 +218,7 @@ fn fde_target_alive(res: &Resolved, file: FileId, sym: usize) -> bool {
     let Some(shndx) = f.sym_section(di) else {
         return s.st_shndx(LE) == elf::SHN_ABS;
     };
-    matches!(
-        f.sections[shndx].kind,
-        SectionKind::Regular | SectionKind::Merge
-    )
+    f.sections[shndx].kind.is_copied()
 }
 
 /// `.eh_frame_hdr`'s chunk (`--eh-frame-hdr`, when records were kept): a header and one

@@ -3,7 +3,6 @@
 //! `R_X86_64_IRELATIVE` fills.
 
 use crate::config::{Config, OutputKind};
-use crate::input::input_files::SectionKind;
 use crate::output::layout::Layout;
 use crate::output::sections::{put64, Synthetic, SyntheticChunk, ALLOC, WRITE};
 use crate::relocations::scan::{AddressMap, GotKind, ScanResult};
@@ -79,7 +78,7 @@ fn needs_got_base(res: &Resolved) -> bool {
     }
     for f in &res.files {
         for s in &f.sections {
-            if !matches!(s.kind, SectionKind::Regular | SectionKind::Merge) {
+            if !s.kind.is_copied() {
                 continue;
             }
             for r in s.relocs {
