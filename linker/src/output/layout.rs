@@ -37,6 +37,8 @@ pub struct EhSection {
     pub pieces: Vec<u32>,
 }
 
+/// The output's `.eh_frame`: the records kept, where each input section's went, the size
+/// and the number of FDEs (for `.eh_frame_hdr`); `synthetic::eh_frame` builds it.
 #[derive(Clone, Debug, Default)]
 pub struct EhLayout {
     pub pieces: Vec<EhPiece>,
@@ -63,7 +65,8 @@ pub enum SymtabEntry {
     Section { osec: u32 },
 }
 
-/// Everything placed.
+/// Everything placed: output sections, segments, the address of every input section and
+/// symbol, and what the synthetic sections hold (see the module documentation).
 pub struct Layout {
     /// The code rewrites this layout's section sizes and symbol values account for; the
     /// split-stack prologue edits join them once the layout is final.
@@ -573,7 +576,8 @@ impl Layout {
     }
 }
 
-/// Address-independent parts of the dynamic tables.
+/// Address-independent parts of the dynamic tables (`.dynsym`, `.dynstr`, the hash tables,
+/// the version sections), which `synthetic::dynsym::build_tables` makes before layout.
 #[derive(Default, Debug)]
 pub struct DynTables {
     /// `.dynsym` entries after the null symbol, in output order.
