@@ -170,6 +170,30 @@ fn output_name<'a>(
         .unwrap_or_else(|| output_name_of(&config.z, sec.name_str(), sec.output_name))
 }
 
+/// Under a `SECTIONS` command, an output section holds its inputs description by description
+/// (lld's `InputSectionDescription`s); within one description they keep their order (input
+/// order, or the command line's section order applied before). A merged section goes where
+/// its first input's description puts it.
+fn order_by_description(res: &Resolved, commands: &SectionCommands, b: &mut Builder) {
+    let description = |file: FileId, sec: u32| {
+        let f = &res.files[file as usize];
+        let s = &f.sections[sec as usize];
+        commands
+            .description_of(&f.name, s.name_str())
+            .map_or(usize::MAX, |(_, d)| d)
+    };
+    let merge_inputs = &b.merge_inputs;
+    for os in b.sections.iter_mut() {
+        os.chunks.sort_by_cached_key(|c| match c.kind {
+            ChunkKind::Input { file, sec } => description(file, sec),
+            ChunkKind::Merged(g) => merge_inputs[g as usize]
+                .first()
+                .map_or(usize::MAX, |&(file, sec)| description(file, sec)),
+            _ => usize::MAX,
+        });
+    }
+}
+
 /// Lays out the output.
 pub fn layout(
     config: &Config,
@@ -342,6 +366,9 @@ pub fn layout(
     }
     if !order.sections.is_empty() {
         apply_section_order(&mut b, &order.sections);
+    }
+    if commands.has_sections() {
+        order_by_description(res, commands, &mut b);
     }
     // Which of the init/fini arrays the output has (DT_*_ARRAY tags name them).
     let arrays_present = dynamic::INIT_FINI_ARRAYS.map(|name| b.by_name.contains_key(name));

@@ -70,9 +70,17 @@ impl SectionCommands {
     /// The output section a command assigns input section `name` of the file named `file` to:
     /// the first description, in command order, that takes it (lld's rule). `None`: an orphan.
     pub fn output_for(&self, file: &str, name: &str) -> Option<&str> {
-        self.outputs()
-            .find(|o| o.inputs.iter().any(|d| d.takes(file, name)))
-            .map(|o| o.name.as_str())
+        self.description_of(file, name).map(|(o, _)| o)
+    }
+
+    /// The output section and the index, among its input-section descriptions, of the
+    /// description that takes input section `name` of the file named `file`: an output
+    /// section holds its inputs description by description, as lld places them.
+    pub fn description_of(&self, file: &str, name: &str) -> Option<(&str, usize)> {
+        self.outputs().find_map(|o| {
+            let d = o.inputs.iter().position(|d| d.takes(file, name))?;
+            Some((o.name.as_str(), d))
+        })
     }
 
     /// The index of the command describing output section `name`, if one does.
@@ -230,6 +238,17 @@ mod tests {
         let cmds = script(&[".text", ".text.hot"]);
         assert_eq!(cmds.output_for("a.o", ".text.hot"), Some(".text"));
         assert_eq!(cmds.output_for("a.o", ".rodata"), None);
+        let mut two = script(&[".data"]);
+        let SectionCommand::Output(o) = &mut two.commands[0];
+        o.inputs.insert(
+            0,
+            InputDesc {
+                file: "b.o".into(),
+                sections: vec![".data*".into()],
+            },
+        );
+        assert_eq!(two.description_of("a.o", ".data.x"), Some((".data", 1)));
+        assert_eq!(two.description_of("b.o", ".data.x"), Some((".data", 0)));
     }
 
     #[test]
