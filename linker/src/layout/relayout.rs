@@ -60,7 +60,7 @@ pub fn relaxations_out_of_reach(
                     &info,
                     r_type,
                     &t,
-                    map.keeps_got_slot(t.key),
+                    &|k| map.keeps_got_slot(k),
                     s.data,
                     in_off,
                     addend,

@@ -133,7 +133,7 @@ pub fn apply_relocs(
                 &info,
                 r_type,
                 &t,
-                map.keeps_got_slot(t.key),
+                &|k| map.keeps_got_slot(k),
                 s.data,
                 in_off,
                 addend,

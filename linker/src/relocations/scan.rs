@@ -249,15 +249,15 @@ pub enum Plan {
     TlsToIe,
 }
 
-/// Decides how a relocation is carried out. `keep_got`: GOTPCRELX references to the target
-/// keep their GOT slot (`ScanResult::got_kept`).
+/// Decides how a relocation is carried out. `keeps_got` says whether GOTPCRELX references to
+/// a target keep their GOT slot (`ScanResult::got_kept`); it is asked only for those.
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     shape: OutputShape,
     info: &arch::RelInfo,
     r_type: u32,
     t: &Target,
-    keep_got: bool,
+    keeps_got: &dyn Fn(SymKey) -> bool,
     section: &[u8],
     off: u64,
     addend: i64,
@@ -280,7 +280,7 @@ pub fn plan(
                 r_type,
                 addend,
                 t,
-                keep_got,
+                keeps_got(t.key),
                 shape.is_pic,
             ) {
                 Some(k) => Plan::Relaxed(k),
@@ -443,8 +443,10 @@ pub fn scan(
                     }
                     continue;
                 }
-                let keep_got = got_kept.contains(&t.key);
-                let p = plan(shape, &info, r_type, &t, keep_got, sec.data, offset, addend);
+                let keeps_got = |k| got_kept.contains(&k);
+                let p = plan(
+                    shape, &info, r_type, &t, &keeps_got, sec.data, offset, addend,
+                );
                 use arch::RelExpr as E;
                 match p {
                     Plan::None | Plan::Relaxed(_) => {}
