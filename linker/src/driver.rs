@@ -54,12 +54,18 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     define_linker_symbols(&config, &mut res);
     read_symbol_lists(&config, &mut res)?;
     resolve::redirect_symver_aliases(&mut res);
-    symbol_flags::compute_symbol_flags(&config, &mut res);
     let (mut res, lto) = walk_and_lto(&mut t, &config, res)?;
     let Some(lto) = lto else {
         return write_lto_only_reports(&config, &res);
     };
     collect_garbage(&mut t, &config, &mut res, &lto)?;
+    // The references are final (the sweep forgot those only dead code made, so imports they
+    // alone asked for leave `.dynsym`): the symbol flags the output is made from, stored once.
+    let flags = symbol_flags::compute(&config, &res);
+    symbol_flags::store(&mut res, &flags);
+    if config.gc_sections {
+        layout::linker_defined::drop_collected_start_stop(&mut res);
+    }
     if config.output_kind == OutputKind::Relocatable {
         // -r stops here: nothing gets an address, relocations are copied rather than applied.
         let and_features = crate::cet::read_security_notes(&config, &res).0;
@@ -251,13 +257,21 @@ fn walk_and_lto(
         let out = (!skips_linked_output(config)).then_some(out);
         return Ok((res, out));
     }
+    // What is exported decides the walk's roots and what LTO must keep.
+    let flags = symbol_flags::compute(config, &res);
     let pre = if config.gc_sections {
         t.run("bitcode summaries", || {
             crate::liveness::mark_live::read_bitcode_summaries(&mut res)
         });
         let m = t
             .run("liveness (native + bitcode)", || {
-                crate::liveness::mark_live::mark_live(config, &res, config.gc_archive_members, true)
+                crate::liveness::mark_live::mark_live(
+                    config,
+                    &res,
+                    &flags.exported_definitions,
+                    config.gc_archive_members,
+                    true,
+                )
             })
             .map_err(|e| vec![e])?;
         if config.gc_archive_members {
@@ -282,6 +296,7 @@ fn walk_and_lto(
             config,
             lto_setup,
             &mut res,
+            &flags,
             pre.as_ref(),
             &mut out.report,
         )
@@ -294,7 +309,6 @@ fn walk_and_lto(
         crate::resolve::add_lto_objects(config, res, objects)
     })?;
     define_linker_symbols(config, &mut res);
-    symbol_flags::compute_symbol_flags(config, &mut res);
     Ok((res, Some(out)))
 }
 
@@ -313,9 +327,10 @@ fn collect_garbage(
     // Members are left out only when sections are collected too: --why-live alone explains
     // the link lld would make, it does not change it.
     let gc_members = config.gc_sections && config.gc_archive_members;
+    let exported = symbol_flags::compute(config, res).exported_definitions;
     let mark = t
         .run("liveness", || {
-            crate::liveness::mark_live::mark_live(config, res, gc_members, false)
+            crate::liveness::mark_live::mark_live(config, res, &exported, gc_members, false)
         })
         .map_err(|e| vec![e])?;
     if config.gc_sections && crate::liveness::verify_graph::enabled(config.verify_precise_graph) {
@@ -340,10 +355,6 @@ fn collect_garbage(
     }
     if config.gc_sections {
         let removed = crate::liveness::mark_live::sweep(res, &mark);
-        // The sweep (and the members unloaded before it) forget references only dead code
-        // made: imports they alone asked for leave `.dynsym`.
-        symbol_flags::compute_symbol_flags(config, res);
-        layout::linker_defined::drop_collected_start_stop(res);
         if config.print_gc_sections {
             let relocatable = config.output_kind == OutputKind::Relocatable;
             print!(

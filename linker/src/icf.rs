@@ -207,8 +207,8 @@ fn keep_unique(config: &Config, res: &Resolved, idx: &Index) -> Vec<bool> {
             }
         }
     };
-    for &g in &res.exported_definitions {
-        if let SymbolDef::Defined { file, index } = res.symtab.get(g).def {
+    for s in res.symtab.symbols.iter().filter(|s| s.in_dynsym) {
+        if let SymbolDef::Defined { file, index } = s.def {
             mark(target(res, file, index as usize));
         }
     }

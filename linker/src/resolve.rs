@@ -119,10 +119,6 @@ pub struct Resolved {
     /// longer common). The liveness graph needs the prevailing common symbols and finds them
     /// here instead of scanning the whole symbol table.
     pub common_candidates: Vec<SymbolId>,
-    /// Symbols defined by the link (objects, commons, bitcode) and exported in `.dynsym`, in id
-    /// order: the liveness walk's export roots. Kept by `dynamic::compute_symbol_flags`, which
-    /// decides `in_dynsym`.
-    pub exported_definitions: Vec<SymbolId>,
     /// `--gc-archive-members`: native archive members the walk before LTO loaded. They stay
     /// in the link (their constructors run) even if LTO then folds away the call that reached
     /// them, as `--why-extract` reports them loaded.
@@ -280,7 +276,6 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             export_list: Vec::new(),
             extractions_from_walk: false,
             common_candidates: Vec::new(),
-            exported_definitions: Vec::new(),
             members_loaded_before_lto: HashSet::new(),
             collected_commons: HashSet::new(),
         },

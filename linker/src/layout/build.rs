@@ -1034,8 +1034,8 @@ fn mark_live_pieces(
         mark(Some(piece));
     }
     // Exported symbols defined in merged sections keep their pieces.
-    for &id in &res.exported_definitions {
-        if let SymbolDef::Defined { file, index } = res.symtab.get(id).def {
+    for s in res.symtab.symbols.iter().filter(|s| s.in_dynsym) {
+        if let SymbolDef::Defined { file, index } = s.def {
             mark(piece_of(file, index as usize, 0));
         }
     }

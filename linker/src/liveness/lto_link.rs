@@ -30,6 +30,9 @@ pub struct LtoReport {
 /// Inputs to the resolution rule that are not in the symbol table: names that are roots.
 pub struct ResolutionContext<'a> {
     pub config: &'a Config,
+    /// What is exported and preemptible before the walk (the symbol table's own flags are
+    /// stored only after the sweep).
+    pub flags: &'a crate::resolve::symbol_flags::SymbolFlags,
     /// Symbol names that something outside LTO needs: the entry point, `-u`, `--require-defined`,
     /// and runtime library calls that code generation may introduce.
     pub extra_roots: HashSet<Vec<u8>>,
@@ -150,7 +153,7 @@ fn resolutions_with(
                     let visible = relocatable
                         || native_reference(sid, s)
                         || s.referenced_by_dso
-                        || s.in_dynsym
+                        || ctx.flags.flags[sid as usize].in_dynsym
                         || root;
                     let redefined =
                         wrap.redefined.contains(s.name) || defsym_names.contains(s.name);
@@ -170,9 +173,9 @@ fn resolutions_with(
                             && if relocatable {
                                 s.visibility != object::elf::STV_DEFAULT
                             } else {
-                                exe || !s.preemptible
+                                exe || !ctx.flags.flags[sid as usize].preemptible
                             },
-                        export_dynamic: s.in_dynsym,
+                        export_dynamic: ctx.flags.flags[sid as usize].in_dynsym,
                         linker_redefined: redefined,
                     }
                 })
@@ -399,6 +402,7 @@ pub fn run_lto(
     config: &Config,
     setup: LtoSetup,
     res: &mut Resolved,
+    flags: &crate::resolve::symbol_flags::SymbolFlags,
     graph: Option<&crate::liveness::mark_live::MarkResult>,
     report: &mut LtoReport,
 ) -> std::result::Result<Vec<(String, &'static [u8])>, Vec<Error>> {
@@ -430,6 +434,7 @@ pub fn run_lto(
     }
     let ctx = ResolutionContext {
         config,
+        flags,
         extra_roots,
     };
     let resolutions = match graph {

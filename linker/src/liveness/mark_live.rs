@@ -803,6 +803,7 @@ fn add_root(graph: &mut Graph, (t, why): (Target, RootReason)) -> Result<()> {
 pub fn mark_live(
     config: &Config,
     res: &Resolved,
+    exported_definitions: &[SymbolId],
     activate_members: bool,
     include_bitcode: bool,
 ) -> Result<MarkResult> {
@@ -894,7 +895,7 @@ pub fn mark_live(
     add_symbol_roots(
         config,
         res,
-        &res.exported_definitions,
+        exported_definitions,
         &codegen_callees,
         &mut graph,
     )?;

@@ -23,9 +23,55 @@ pub fn is_dynamic(config: &Config, res: &Resolved) -> bool {
         || config.export_dynamic
 }
 
-/// Sets `in_dynsym`, `preemptible` and the version of every global symbol (lld's
-/// `includeInDynsym`, `computeIsPreemptible` and version script assignment).
-pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
+/// One symbol's flags: what lld's `includeInDynsym`, `computeIsPreemptible` and version script
+/// assignment decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flags {
+    /// Listed in `.dynsym` (exported, or imported from a shared library).
+    pub in_dynsym: bool,
+    /// May be preempted at run time: references go through the GOT or PLT.
+    pub preemptible: bool,
+    /// Output version index (`.gnu.version`): 1 = global, 2.. = version-script versions.
+    pub version: u16,
+    /// Made local by a version script's `local:` or `--exclude-libs`.
+    pub version_local: bool,
+}
+
+impl Default for Flags {
+    fn default() -> Self {
+        Flags {
+            in_dynsym: false,
+            preemptible: false,
+            version: elf::VER_NDX_GLOBAL,
+            version_local: false,
+        }
+    }
+}
+
+/// Every symbol's [`Flags`] for one state of resolution, indexed by `SymbolId`: a value, so the
+/// walks before the sweep can ask what is exported without changing the symbol table. The flags
+/// the output is made from are computed once, after the sweep, and stored by [`store`].
+pub struct SymbolFlags {
+    /// Indexed by `SymbolId`.
+    pub flags: Vec<Flags>,
+    /// The exported definitions in sections (roots of the liveness walk), in symbol order.
+    pub exported_definitions: Vec<SymbolId>,
+}
+
+/// Writes `flags` into the symbol table: done once, when the set of live references is final.
+pub fn store(res: &mut Resolved, flags: &SymbolFlags) {
+    for (s, f) in res.symtab.symbols.iter_mut().zip(&flags.flags) {
+        s.in_dynsym = f.in_dynsym;
+        s.preemptible = f.preemptible;
+        s.version = f.version;
+        s.version_local = f.version_local;
+    }
+}
+
+/// Computes `in_dynsym`, `preemptible` and the version of every global symbol (lld's
+/// `includeInDynsym`, `computeIsPreemptible` and version script assignment) from the current
+/// resolution, without changing it.
+pub fn compute(config: &Config, res: &Resolved) -> SymbolFlags {
     let dynamic = is_dynamic(config, res);
     let shared_output = config.output_kind == OutputKind::SharedObject;
     // Undefined symbols the link does not reject are imported, to be found at run time.
@@ -42,8 +88,8 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
             .iter()
             .any(|p| crate::glob::matches(p, name))
     };
-    let versions = std::mem::take(&mut res.versions);
-    let dynamic_list = std::mem::take(&mut res.dynamic_list);
+    let versions = &res.versions;
+    let dynamic_list = &res.dynamic_list;
     let wants_cxx =
         !versions.is_empty() || dynamic_list.iter().chain(&res.export_list).any(|p| p.cxx);
     let matches_any =
@@ -66,8 +112,8 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
             })
         };
     let in_list =
-        |name: &[u8], demangled: Option<&str>| matches_any(&dynamic_list, name, demangled);
-    let export_list = std::mem::take(&mut res.export_list);
+        |name: &[u8], demangled: Option<&str>| matches_any(dynamic_list, name, demangled);
+    let export_list = &res.export_list;
     // --exclude-libs: definitions from members of the named archives are not exported (lld
     // makes them local, as a version script's `local:` would).
     let excluded_file: Vec<bool> = res
@@ -93,12 +139,12 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
     // them from the script); the other linker-defined symbols are not.
     let defsym_names: hashbrown::HashSet<&[u8]> =
         config.defsyms.iter().map(|d| d.name.as_bytes()).collect();
-    res.exported_definitions.clear();
-    for (id, s) in res.symtab.symbols.iter_mut().enumerate() {
-        s.in_dynsym = false;
-        s.preemptible = false;
-        s.version = elf::VER_NDX_GLOBAL;
-        s.version_local = false;
+    let mut out = SymbolFlags {
+        flags: vec![Flags::default(); res.symtab.symbols.len()],
+        exported_definitions: Vec::new(),
+    };
+    for (id, s) in res.symtab.symbols.iter().enumerate() {
+        let f = &mut out.flags[id];
         // A static output has no dynamic symbols, but `local:` and `--exclude-libs` still make
         // definitions local in `.symtab`, as in lld.
         let defined = matches!(
@@ -116,8 +162,8 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
         let exportable = default_vis || s.visibility == elf::STV_PROTECTED;
         match s.def {
             SymbolDef::Shared { .. } => {
-                s.in_dynsym = s.referenced;
-                s.preemptible = true;
+                f.in_dynsym = s.referenced;
+                f.preemptible = true;
             }
             // A lazy archive symbol that only weak references reached is not fetched; lld then
             // treats it as a weak undefined symbol, imported like any other.
@@ -126,8 +172,8 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                 let weak_import = s.weak && !config.z.nodynamic_undefined_weak;
                 if s.referenced && default_vis && (weak_import || (may_import && !lazy && !s.weak))
                 {
-                    s.in_dynsym = true;
-                    s.preemptible = true;
+                    f.in_dynsym = true;
+                    f.preemptible = true;
                 }
             }
             // Linker-defined symbols stay in this output, except --defsym aliases and, as lld
@@ -174,7 +220,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                         || config.export_dynamic
                         || s.referenced_by_dso
                         || export_named(s.name)
-                        || matches_any(&export_list, s.dynamic_name(), demangled.as_deref())
+                        || matches_any(export_list, s.dynamic_name(), demangled.as_deref())
                         || listed
                         || s.symver.is_some());
                 let excluded = match s.def {
@@ -189,32 +235,32 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                 };
                 if excluded {
                     export = false;
-                    s.version_local = true;
+                    f.version_local = true;
                 }
                 match assignment {
                     crate::input::version_script::Assignment::Local => {
                         export = false;
-                        s.version_local = true;
+                        f.version_local = true;
                     }
-                    crate::input::version_script::Assignment::Version(n) => s.version = n,
+                    crate::input::version_script::Assignment::Version(n) => f.version = n,
                     _ => {}
                 }
                 if let Some(d) = versions.default_index {
-                    if s.version <= 1 && export && s.is_defined() && !s.is_shared() {
-                        s.version = d;
+                    if f.version <= 1 && export && s.is_defined() && !s.is_shared() {
+                        f.version = d;
                     }
                 }
                 if let Some(v) = s.symver {
                     if let Some(n) = versions.index_of(v) {
-                        s.version = n;
+                        f.version = n;
                     }
                 }
                 if !dynamic {
                     continue;
                 }
-                s.in_dynsym = export;
+                f.in_dynsym = export;
                 if export && !matches!(s.def, SymbolDef::Absolute(_) | SymbolDef::Synthetic) {
-                    res.exported_definitions.push(id as SymbolId);
+                    out.exported_definitions.push(id as SymbolId);
                 }
                 // In an executable nothing defined can be preempted; in a shared object every
                 // exported default-visibility definition can, unless -Bsymbolic (or a dynamic
@@ -223,7 +269,7 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                 // lld: --export-dynamic-symbol(-list) keeps a definition of a shared object
                 // preemptible whatever -Bsymbolic says.
                 let export_requested = export_named(s.name)
-                    || matches_any(&export_list, s.dynamic_name(), demangled.as_deref());
+                    || matches_any(export_list, s.dynamic_name(), demangled.as_deref());
                 // lld's computeIsPreemptible: under -Bsymbolic (or a dynamic list) and its
                 // variants, a symbol stays preemptible only if a dynamic list or
                 // --export-dynamic-symbol(-list) names it.
@@ -233,13 +279,11 @@ pub fn compute_symbol_flags(config: &Config, res: &mut Resolved) {
                     || (config.bsymbolic_non_weak && !s.weak)
                     || (config.bsymbolic_non_weak_functions && func && !s.weak);
                 let symbolic = symbolic_mode && !(listed || export_requested);
-                s.preemptible = shared_output && export && default_vis && !symbolic;
+                f.preemptible = shared_output && export && default_vis && !symbolic;
             }
         }
     }
-    res.versions = versions;
-    res.dynamic_list = dynamic_list;
-    res.export_list = export_list;
+    out
 }
 
 /// Whether `--exclude-libs` names the archive at `path` (by file name, or `ALL`).
