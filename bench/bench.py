@@ -860,6 +860,32 @@ def effect_summary(lk, outdir, st):
     return e
 
 
+def determinism_check(wname, weld, lto, rsp, repro, out):
+    """weld's output must not depend on the thread count or on the run: the warm-up's output
+    (at --threads) is compared byte for byte with links at 1, 2 and 8 threads, written to the
+    same path (an output's path may be recorded in it)."""
+    def digest():
+        h = hashlib.sha256()
+        with open(out, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        return h.hexdigest()
+    reference = digest()
+    errors = []
+    for threads in (1, 2, 8):
+        argv = linker_argv(weld, threads, lto, rsp, out)
+        p = subprocess.run(argv, cwd=repro, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True, errors="replace")
+        if p.returncode != 0:
+            errors.append(f"{wname}: weld --threads={threads} failed: {p.stderr[-500:]}")
+        elif digest() != reference:
+            errors.append(f"{wname}: weld's output with --threads={threads} differs from "
+                          f"the warm-up's: the link is not deterministic")
+    log(f"  determinism: --threads=1, 2, 8 "
+        + ("identical" if not errors else f"{len(errors)} difference(s)"))
+    return errors
+
+
 def bench_workload(wname, args_ns, weld, errors):
     wl = WORKLOADS[wname]
     cap = load_capture(wl["capture"])
@@ -945,6 +971,8 @@ def bench_workload(wname, args_ns, weld, errors):
     for lk in lks:
         one(lk, "warm-up")
     ok = {n: s["out"] for n, s in state.items() if s["status"] == "ok"}
+    if args_ns.determinism and state["weld"]["status"] == "ok":
+        errors.extend(determinism_check(wname, lks[0], lto, rsp, repro, state["weld"]["out"]))
     check_errors = run_checks(wname, wl, ok)
     for e in check_errors:
         log("ERROR: " + e)
@@ -1412,6 +1440,8 @@ options:
                   for mold (ld.bfd is single-threaded); default: nproc ({nproc})
   --no-bfd        leave GNU ld out
   --no-phases     skip the extra `weld --time` run
+  --no-determinism  skip the check that weld's output is byte-identical with
+                  --threads=1, 2 and 8 and across runs (three extra links)
   --no-build      do not run `cargo build --release -p weld` first
   --tmpdir DIR    where the outputs are written (default /dev/shm/weld-bench)
   --list          list the workloads and whether they are captured
@@ -1432,6 +1462,7 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--no-bfd", dest="bfd", action="store_false")
     ap.add_argument("--no-phases", dest="phases", action="store_false")
+    ap.add_argument("--no-determinism", dest="determinism", action="store_false")
     ap.add_argument("--no-build", dest="build", action="store_false")
     ap.add_argument("--tmpdir", default="/dev/shm/weld-bench")
     ap.add_argument("--list", action="store_true")

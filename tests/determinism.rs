@@ -1,5 +1,5 @@
-//! Determinism: the same inputs linked with `--threads=1` and with `--threads=8` give
-//! byte-identical outputs, for C++ corpus programs (many sections, COMDAT groups, exceptions,
+//! Determinism: the same inputs linked with `--threads=1`, 2 and 8, and with 8 a second time,
+//! give byte-identical outputs, for C++ corpus programs (many sections, COMDAT groups, exceptions,
 //! debug info), with both compilers, in every enabled mode. The outputs must also run.
 
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -10,7 +10,8 @@ use weld_tests::{paths, run, Check};
 
 /// C++ programs with the most sections and relocations in the corpus.
 const CASES: &[&str] = &["cxx_exceptions", "cxx_containers", "debug_info"];
-const THREADS: &[u32] = &[1, 8];
+/// Thread counts, in link order: the last is a second run of the one before.
+const THREADS: &[u32] = &[1, 2, 8, 8];
 
 fn main() {
     let args = Arguments::from_args();
@@ -50,8 +51,8 @@ fn threads_do_not_matter(case: &Case, compiler: Compiler, mode: &Mode) -> Check 
     ));
     paths::fresh_dir(&dir)?;
     let mut outputs = Vec::new();
-    for &n in THREADS {
-        let out = dir.join(format!("prog.threads{n}"));
+    for (run, &n) in THREADS.iter().enumerate() {
+        let out = dir.join(format!("prog.{run}.threads{n}"));
         let mut cmd = build::link_command(case, &objs, compiler, mode, &weld, &out)?;
         cmd.arg(format!("-Wl,--threads={n}"));
         let link = run::run(&mut cmd, run::LINK_TIMEOUT)?;

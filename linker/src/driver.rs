@@ -15,6 +15,8 @@ use std::time::Instant;
 
 /// Runs weld with `argv` (including the program name) and returns the process exit code.
 pub fn main_entry(argv: Vec<String>) -> i32 {
+    // A mapped input or output that fails under the link is reported, not a death by SIGBUS.
+    crate::mapping_faults::install();
     // lld's default; `--error-limit` replaces it once the arguments are parsed.
     let mut error_limit = 20;
     match run(&argv, &mut error_limit) {

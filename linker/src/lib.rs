@@ -15,6 +15,7 @@ pub mod icf;
 pub mod input;
 pub mod layout;
 pub mod liveness;
+pub mod mapping_faults;
 pub mod order;
 pub mod output;
 pub mod relocations;

@@ -203,6 +203,9 @@ struct Resolver<'c> {
     traced: HashSet<SymbolId>,
     seen_files: HashSet<(u64, u64)>,
     search_paths: Vec<PathBuf>,
+    /// The input scripts being read, outermost first: a script that names itself again,
+    /// directly or through others, is a cycle, not an endless recursion.
+    open_scripts: Vec<PathBuf>,
     /// Objects being added are LTO's output: they replace bitcode definitions.
     adding_lto_output: bool,
     /// The bitcode being added is an archive member.
@@ -235,6 +238,7 @@ pub fn add_lto_objects(
         traced: HashSet::new(),
         seen_files: HashSet::new(),
         search_paths: config.search_paths.clone(),
+        open_scripts: Vec::new(),
         adding_lto_output: true,
         loading_member: false,
         dependent_libraries: Vec::new(),
@@ -283,6 +287,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
         traced: HashSet::new(),
         seen_files: HashSet::new(),
         search_paths: config.search_paths.clone(),
+        open_scripts: Vec::new(),
         adding_lto_output: false,
         loading_member: false,
         dependent_libraries: Vec::new(),
@@ -533,12 +538,31 @@ impl Resolver<'_> {
             linker_script::resolve_script(&entries, &mut ctx, &|p: &Path| p.exists())
         };
         self.search_paths = search_paths;
-        for entry in resolved? {
+        let resolved = resolved?;
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        if self.open_scripts.contains(&key) {
+            bail!(
+                "{}: there is a cycle in linker script INPUTs",
+                path.display()
+            );
+        }
+        // A chain of distinct scripts may be long, but not endless: the limit keeps the
+        // recursion within the stack.
+        const MAX_SCRIPT_DEPTH: usize = 256;
+        if self.open_scripts.len() >= MAX_SCRIPT_DEPTH {
+            bail!(
+                "{}: linker scripts nested too deeply (more than {MAX_SCRIPT_DEPTH} levels of INPUT or GROUP)",
+                path.display()
+            );
+        }
+        self.open_scripts.push(key);
+        let added = resolved.iter().try_for_each(|entry| {
             let mut sub = input.clone();
             sub.state.as_needed |= entry.as_needed;
-            self.add_file(&entry.path, &sub)?;
-        }
-        Ok(())
+            self.add_file(&entry.path, &sub)
+        });
+        self.open_scripts.pop();
+        added
     }
 
     fn add_object(&mut self, mut file: ObjectFile) -> Result<()> {

@@ -32,10 +32,12 @@ pub fn map_file(path: &Path) -> Result<&'static [u8]> {
         return Ok(&[]);
     }
     // SAFETY: the file is mapped read-only; weld never writes to its inputs. Another process
-    // truncating an input while we link is outside what any linker can defend against.
+    // truncating it while we link makes reading its pages raise SIGBUS, which
+    // `mapping_faults` turns into an error naming the file.
     let map = unsafe { memmap2::Mmap::map(&file) }
         .map_err(|e| err!("cannot open {}: {}", path.display(), io_reason(&e)))?;
     let map: &'static memmap2::Mmap = Box::leak(Box::new(map));
+    crate::mapping_faults::register_input(&map[..], &path.display().to_string());
     Ok(&map[..])
 }
 
@@ -682,6 +684,16 @@ impl ObjectFile {
     /// `getEnclosingFunction`, for `(function NAME: SEC+0xOFF)` error locations).
     pub fn enclosing_function(&self, sec: usize, offset: u64) -> Option<String> {
         self.enclosing(sec, offset, &[elf::STT_FUNC])
+    }
+
+    /// Where `offset` of section `sec` is, as lld names a relocation's place in its errors:
+    /// `FILE:(function NAME: SEC+0xOFF)`, or `FILE:(SEC+0xOFF)` outside any function.
+    pub fn location(&self, sec: usize, offset: u64) -> String {
+        let sec_name = self.sections.get(sec).map_or("?", |s| s.name_str());
+        match self.enclosing_function(sec, offset) {
+            Some(func) => format!("{}:(function {func}: {sec_name}+0x{offset:x})", self.name),
+            None => format!("{}:({sec_name}+0x{offset:x})", self.name),
+        }
     }
 
     fn enclosing(&self, sec: usize, offset: u64, types: &[u8]) -> Option<String> {

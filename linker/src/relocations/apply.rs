@@ -71,7 +71,7 @@ pub fn apply_relocs(
         let info = arch::rel_info(r_type).ok_or_else(|| {
             err!(
                 "{}: {}",
-                f.name,
+                f.location(sec, in_off),
                 arch::unknown_relocation_error(
                     r_type,
                     &res.files[file as usize].sym_display_name(sym_index)
@@ -359,11 +359,6 @@ fn write(
                 }
             }
         }
-        let sec_name = f.sections.get(sec).map_or("?", |s| s.name_str());
-        let place = match f.enclosing_function(sec, off) {
-            Some(func) => format!("function {func}: {sec_name}+0x{off:x}"),
-            None => format!("{sec_name}+0x{off:x}"),
-        };
-        err!("{}:({place}): {e}{hint}", f.name)
+        err!("{}: {e}{hint}", f.location(sec, off))
     })
 }

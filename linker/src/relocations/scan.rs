@@ -366,7 +366,7 @@ pub fn scan(
                 let Some(info) = arch::rel_info(r_type) else {
                     let e =
                         arch::unknown_relocation_error(r_type, &file.sym_display_name(sym_index));
-                    errors.push(err!("{}: {}", file.name, e));
+                    errors.push(err!("{}: {}", file.location(si, offset), e));
                     continue;
                 };
                 if info.expr == arch::RelExpr::None

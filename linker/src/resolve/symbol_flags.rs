@@ -111,8 +111,7 @@ pub fn compute(config: &Config, res: &Resolved) -> SymbolFlags {
                 })
             })
         };
-    let in_list =
-        |name: &[u8], demangled: Option<&str>| matches_any(dynamic_list, name, demangled);
+    let in_list = |name: &[u8], demangled: Option<&str>| matches_any(dynamic_list, name, demangled);
     let export_list = &res.export_list;
     // --exclude-libs: definitions from members of the named archives are not exported (lld
     // makes them local, as a version script's `local:` would).

@@ -87,9 +87,17 @@ impl TempOutput {
             final_path: final_path.to_path_buf(),
             committed: false,
         };
+        crate::mapping_faults::set_temporary_output(Some((&t.path, &t.final_path)));
         file.set_len(size).map_err(|e| {
             err!(
                 "cannot open output file {}: {}",
+                final_path.display(),
+                io_reason(&e)
+            )
+        })?;
+        reserve_space(&file, size).map_err(|e| {
+            err!(
+                "failed to write output '{}': {}",
                 final_path.display(),
                 io_reason(&e)
             )
@@ -117,9 +125,28 @@ impl TempOutput {
 
 impl Drop for TempOutput {
     fn drop(&mut self) {
+        crate::mapping_faults::set_temporary_output(None);
         if !self.committed {
             let _ = std::fs::remove_file(&self.path);
         }
+    }
+}
+
+/// Allocates the output's blocks up front (as LLVM's `FileOutputBuffer` does through
+/// `resize_file`), so a full disk is an error here rather than a SIGBUS when a page of the
+/// mapping is first written. File systems that cannot preallocate keep the sparse file.
+fn reserve_space(file: &std::fs::File, size: u64) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let Ok(len) = libc::off_t::try_from(size) else {
+        return Err(std::io::Error::from_raw_os_error(libc::EFBIG));
+    };
+    if len == 0 {
+        return Ok(());
+    }
+    // SAFETY: a valid open file descriptor and a non-negative length.
+    match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, len) } {
+        0 | libc::EOPNOTSUPP | libc::EINVAL => Ok(()),
+        e => Err(std::io::Error::from_raw_os_error(e)),
     }
 }
 
@@ -420,6 +447,8 @@ impl OutputImage {
                         io_reason(&e)
                     )
                 })?;
+                let range = map.as_ptr() as usize..map.as_ptr() as usize + map.len();
+                crate::mapping_faults::set_output_mapping(range);
                 Ok(OutputImage::File { tmp, file, map })
             }
         }
@@ -442,6 +471,7 @@ impl OutputImage {
                         io_reason(&e)
                     )
                 })?;
+                crate::mapping_faults::set_output_mapping(0..0);
                 drop(map);
                 drop(file);
                 tmp.commit(executable)

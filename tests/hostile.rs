@@ -1,0 +1,493 @@
+//! Hostile conditions around the files a link maps and writes (issue #18): a relocation type
+//! no linker knows, an input truncated while weld links, a full disk, an output folder that does not exist, an unreadable input, two
+//! links writing the same output at once, and a link killed midway.
+//!
+//! Where lld has a message (missing folder, unreadable input) weld must print the same; where
+//! lld dies by SIGBUS (it does on a truncated input and on a full disk), weld's own message is
+//! asserted. Every failed link must exit 1 and leave no output and no temporary file behind.
+//!
+//! Interference is real, not simulated: a small preload library (compiled here with clang-22)
+//! truncates a chosen input from inside weld right after weld maps it, or right when weld maps
+//! its temporary output, or stops weld there so the test can kill it; the full disk is a 64 KiB
+//! tmpfs mounted in a private mount namespace (the tests run as root).
+
+use libtest_mimic::Arguments;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use weld_tests::linkerr::{self, link_both};
+use weld_tests::{paths, run, tools, Check};
+
+fn main() {
+    let args = Arguments::from_args();
+    let trials = weld_tests::dir_trials(
+        "hostile",
+        &[
+            ("input_truncated_when_mapped", input_truncated_when_mapped),
+            (
+                "input_truncated_while_writing",
+                input_truncated_while_writing,
+            ),
+            ("disk_full", disk_full),
+            ("output_in_missing_folder", output_in_missing_folder),
+            ("unreadable_input", unreadable_input),
+            ("two_links_one_output", two_links_one_output),
+            ("killed_link_keeps_old_output", killed_link_keeps_old_output),
+            ("unknown_relocation_type", unknown_relocation_type),
+            ("script_input_cycle", script_input_cycle),
+            ("script_chain_too_deep", script_chain_too_deep),
+            ("symlink_loop", symlink_loop),
+        ],
+    );
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// A freestanding program (no C library: the links stay small and exact): `_start` exits with
+/// 0 when `victim` returns 42.
+const MAIN_C: &str = "extern int victim(void);\n\
+    void _start(void) {\n\
+      long code = victim() == 42 ? 0 : 1;\n\
+      __asm__ volatile(\"syscall\" : : \"a\"(60L), \"D\"(code));\n\
+      __builtin_unreachable();\n\
+    }\n";
+/// 200 KB of data, so the output outgrows the small disk.
+const VICTIM_C: &str = "char pad[200000] = {1};\nint victim(void) { return pad[0] + 41; }\n";
+
+/// The preload library: `mmap` as usual, then act when the mapped file's name ends with
+/// `$WELD_TEST_WHEN` — truncate `$WELD_TEST_TRUNCATE` to nothing, or, with
+/// `WELD_TEST_STOP=1`, stop the process (SIGSTOP) for the test to kill.
+const PRELOAD_C: &str = r#"
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static void *(*real_mmap)(void *, size_t, int, int, int, off_t);
+
+static int matches(int fd) {
+  const char *when = getenv("WELD_TEST_WHEN");
+  char link[64], path[4096];
+  if (!when || fd < 0) return 0;
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t n = readlink(link, path, sizeof path - 1);
+  if (n <= 0) return 0;
+  path[n] = 0;
+  return strstr(path, when) != NULL;
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
+  if (!real_mmap) real_mmap = dlsym(RTLD_NEXT, "mmap");
+  void *p = real_mmap(addr, len, prot, flags, fd, off);
+  if (p != MAP_FAILED && matches(fd)) {
+    const char *victim = getenv("WELD_TEST_TRUNCATE");
+    if (victim) truncate(victim, 0);
+    if (getenv("WELD_TEST_STOP")) raise(SIGSTOP);
+  }
+  return p;
+}
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+    __attribute__((alias("mmap")));
+"#;
+
+fn compile(dir: &Path, name: &str, src: &str) -> Result<PathBuf, String> {
+    linkerr::compile(dir, &format!("{name}.c"), src, &["-fno-pie"])
+}
+
+fn preload(dir: &Path) -> Result<PathBuf, String> {
+    paths::write(&dir.join("preload.c"), PRELOAD_C)?;
+    let mut cmd = Command::new(tools::find(tools::CLANG)?);
+    cmd.current_dir(dir).args([
+        "-shared",
+        "-fPIC",
+        "-O1",
+        "preload.c",
+        "-o",
+        "preload.so",
+        "-ldl",
+    ]);
+    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("compiling the preload library")?;
+    Ok(dir.join("preload.so"))
+}
+
+fn listing(dir: &Path) -> Result<BTreeSet<String>, String> {
+    Ok(std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect())
+}
+
+/// The inputs of the program every trial links: `main.o`, `victim.o` (200 KB of data).
+fn program(dir: &Path) -> Result<(), String> {
+    compile(dir, "main", MAIN_C)?;
+    compile(dir, "victim", VICTIM_C)?;
+    Ok(())
+}
+
+/// weld's link of `main.o victim.o -o OUT` in `dir`, with `env` set.
+fn weld_link(dir: &Path, out: &str, env: &[(&str, &Path)]) -> Result<run::Output, String> {
+    let mut cmd = Command::new(tools::weld()?);
+    cmd.current_dir(dir).args(["main.o", "victim.o", "-o", out]);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    run::run(&mut cmd, run::LINK_TIMEOUT)
+}
+
+/// A failed link as every failure must be: exit 1, exactly `message` as the one diagnostic,
+/// no output, no file left besides those in `before`.
+fn clean_failure(dir: &Path, out: &run::Output, message: &str, before: &BTreeSet<String>) -> Check {
+    let stderr = out.stderr_str();
+    let want = format!("{}: error: {message}", tools::diag_name(&tools::weld()?));
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error:")).collect();
+    if out.code != Some(1) || errors != [want.as_str()] {
+        return Err(format!(
+            "expected exit 1 and the one error `{want}`, got:\n{}",
+            out.report()
+        ));
+    }
+    let after = listing(dir)?;
+    let new: Vec<&String> = after.difference(before).collect();
+    if !new.is_empty() {
+        return Err(format!("weld left files behind: {new:?}"));
+    }
+    Ok(())
+}
+
+fn input_truncated_when_mapped(dir: &Path) -> Check {
+    program(dir)?;
+    let so = preload(dir)?;
+    let before = listing(dir)?;
+    let victim = dir.join("victim.o");
+    let out = weld_link(
+        dir,
+        "out",
+        &[
+            ("LD_PRELOAD", &so),
+            ("WELD_TEST_WHEN", Path::new("/victim.o")),
+            ("WELD_TEST_TRUNCATE", &victim),
+        ],
+    )?;
+    clean_failure(
+        dir,
+        &out,
+        "victim.o: file was truncated or changed while linking",
+        &before,
+    )
+}
+
+fn input_truncated_while_writing(dir: &Path) -> Check {
+    program(dir)?;
+    let so = preload(dir)?;
+    let before = listing(dir)?;
+    let victim = dir.join("victim.o");
+    // The input is cut when weld maps its temporary output, after reading every header: the
+    // fault comes while section contents are copied, and the temporary file must go.
+    let out = weld_link(
+        dir,
+        "out",
+        &[
+            ("LD_PRELOAD", &so),
+            ("WELD_TEST_WHEN", Path::new(".weld-tmp-")),
+            ("WELD_TEST_TRUNCATE", &victim),
+        ],
+    )?;
+    clean_failure(
+        dir,
+        &out,
+        "victim.o: file was truncated or changed while linking",
+        &before,
+    )
+}
+
+fn disk_full(dir: &Path) -> Check {
+    program(dir)?;
+    std::fs::create_dir_all(dir.join("small")).map_err(|e| e.to_string())?;
+    let weld = tools::weld()?;
+    // A private mount namespace: the 64 KiB file system exists only for this link.
+    let script = format!(
+        "mount -t tmpfs -o size=64k tmpfs small && {} -e main main.o victim.o -o small/out; \
+         code=$?; ls -A small; exit $code",
+        run::shell_quote(weld.as_os_str())
+    );
+    let mut cmd = Command::new("unshare");
+    cmd.current_dir(dir).args(["--mount", "sh", "-c", &script]);
+    let out = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+    let want = format!(
+        "{}: error: failed to write output 'small/out': No space left on device",
+        tools::diag_name(&weld)
+    );
+    let errors: Vec<String> = out
+        .stderr_str()
+        .lines()
+        .filter(|l| l.contains("error:"))
+        .map(String::from)
+        .collect();
+    if out.code != Some(1) || errors != [want.clone()] {
+        return Err(format!(
+            "expected exit 1 and the one error `{want}`, got:\n{}",
+            out.report()
+        ));
+    }
+    // `ls -A small` printed what the link left on the full file system: nothing.
+    let left = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    if !left.is_empty() {
+        return Err(format!("weld left files on the full disk: {left}"));
+    }
+    Ok(())
+}
+
+fn output_in_missing_folder(dir: &Path) -> Check {
+    program(dir)?;
+    let before = listing(dir)?;
+    let mut outputs = Vec::new();
+    for linker in [tools::lld()?, tools::weld()?] {
+        let mut cmd = Command::new(&linker);
+        cmd.current_dir(dir)
+            .args(["main.o", "victim.o", "-o", "nodir/out"]);
+        outputs.push((linker, run::run(&mut cmd, run::LINK_TIMEOUT)?));
+    }
+    same_first_error(
+        &outputs,
+        "cannot open output file nodir/out: No such file or directory",
+    )?;
+    let after = listing(dir)?;
+    if after != before {
+        return Err(format!("files appeared: {:?}", after.difference(&before)));
+    }
+    Ok(())
+}
+
+fn unreadable_input(dir: &Path) -> Check {
+    program(dir)?;
+    use std::os::unix::fs::PermissionsExt;
+    let perm = |p: &Path, mode| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode))
+            .map_err(|e| format!("{}: {e}", p.display()))
+    };
+    // root reads anything: both linkers run as `nobody`, in a folder it may write.
+    perm(dir, 0o777)?;
+    perm(&dir.join("victim.o"), 0o000)?;
+    let mut outputs = Vec::new();
+    for (name, linker) in [("lld", tools::lld()?), ("weld", tools::weld()?)] {
+        let mut cmd = Command::new("setpriv");
+        cmd.current_dir(dir)
+            .args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+            .arg(&linker)
+            .args(["main.o", "victim.o", "-o"])
+            .arg(format!("out.{name}"));
+        outputs.push((linker, run::run(&mut cmd, run::LINK_TIMEOUT)?));
+    }
+    same_first_error(&outputs, "cannot open victim.o: Permission denied")?;
+    if dir.join("out.weld").exists() {
+        return Err("weld left its output behind".into());
+    }
+    Ok(())
+}
+
+/// `outputs` are lld's run, then weld's: lld must have failed with `expected` as its first
+/// error, and weld with the same first error and exit code 1.
+fn same_first_error(outputs: &[(PathBuf, run::Output)], expected: &str) -> Check {
+    let first = |(linker, out): &(PathBuf, run::Output)| {
+        let name = linker
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let name = if name.starts_with("ld.lld") {
+            name
+        } else {
+            tools::diag_name(linker)
+        };
+        let text = linkerr::rename_program(&out.stderr_str(), &name, "LINKER");
+        linkerr::first_error_line(&text)
+    };
+    let (lld, weld) = (first(&outputs[0]), first(&outputs[1]));
+    if lld.as_deref() != Some(format!("LINKER: error: {expected}").as_str()) {
+        return Err(format!("the oracle changed:\n{}", outputs[0].1.report()));
+    }
+    if weld != lld || outputs[1].1.code != Some(1) {
+        return Err(format!("weld differs from lld:\n{}", outputs[1].1.report()));
+    }
+    Ok(())
+}
+
+fn runs_and_exits_0(program: &Path) -> Check {
+    let out = run::run(&mut Command::new(program), run::TOOL_TIMEOUT)?;
+    if !out.success() {
+        return Err(format!(
+            "{} does not run:\n{}",
+            program.display(),
+            out.report()
+        ));
+    }
+    Ok(())
+}
+
+fn two_links_one_output(dir: &Path) -> Check {
+    program(dir)?;
+    let before = listing(dir)?;
+    let weld = tools::weld()?;
+    let spawn = || {
+        Command::new(&weld)
+            .current_dir(dir)
+            .args(["main.o", "victim.o", "-o", "out"])
+            .spawn()
+            .map_err(|e| e.to_string())
+    };
+    let mut a = spawn()?;
+    let mut b = spawn()?;
+    for child in [&mut a, &mut b] {
+        let status = child.wait().map_err(|e| e.to_string())?;
+        if !status.success() {
+            return Err(format!("a concurrent link failed: {status}"));
+        }
+    }
+    runs_and_exits_0(&dir.join("out"))?;
+    let after = listing(dir)?;
+    let new: Vec<&String> = after.difference(&before).collect();
+    if new != [&"out".to_string()] {
+        return Err(format!("expected only `out` to appear, got {new:?}"));
+    }
+    Ok(())
+}
+
+fn killed_link_keeps_old_output(dir: &Path) -> Check {
+    program(dir)?;
+    let so = preload(dir)?;
+    let first = weld_link(dir, "out", &[])?;
+    first.ok("the first link")?;
+    let old = paths::read(&dir.join("out"))?;
+    let before = listing(dir)?;
+    // The second link stops itself when it maps its temporary output; then it is killed.
+    let mut child = Command::new(tools::weld()?)
+        .current_dir(dir)
+        .args(["main.o", "victim.o", "-o", "out"])
+        .env("LD_PRELOAD", &so)
+        .env("WELD_TEST_WHEN", ".weld-tmp-")
+        .env("WELD_TEST_STOP", "1")
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let pid = child.id().to_string();
+    // Wait (bounded) for the stop, read from /proc: state `T`.
+    let stat = format!("/proc/{pid}/stat");
+    let deadline = std::time::Instant::now() + run::LINK_TIMEOUT;
+    loop {
+        let s = std::fs::read_to_string(&stat).unwrap_or_default();
+        if s.rsplit(')')
+            .next()
+            .is_some_and(|r| r.trim_start().starts_with('T'))
+        {
+            break;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            return Err("the second link never reached its output".into());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().map_err(|e| e.to_string())?;
+    let _ = child.wait();
+    if paths::read(&dir.join("out"))? != old {
+        return Err("the killed link changed the previous output".into());
+    }
+    runs_and_exits_0(&dir.join("out"))?;
+    let after = listing(dir)?;
+    let new: Vec<&String> = after.difference(&before).collect();
+    // The one file being written when the link died may stay; nothing else.
+    if new.len() > 1 || new.iter().any(|n| !n.starts_with(".out.weld-tmp-")) {
+        return Err(format!("stray files after the killed link: {new:?}"));
+    }
+    Ok(())
+}
+
+/// Sets the type of the first relocation of the first `SHT_RELA` section of the ELF object
+/// `bytes` to `r_type`.
+fn set_first_relocation_type(bytes: &mut [u8], r_type: u32) -> Result<(), String> {
+    let u16_at = |b: &[u8], o: usize| b.get(o..o + 2).map(|s| u16::from_le_bytes([s[0], s[1]]));
+    let u64_at = |b: &[u8], o: usize| {
+        b.get(o..o + 8)
+            .and_then(|s| s.try_into().ok())
+            .map(u64::from_le_bytes)
+    };
+    let bad = || "not the ELF object expected".to_string();
+    let shoff = u64_at(bytes, 0x28).ok_or_else(bad)? as usize;
+    let shnum = u16_at(bytes, 0x3c).ok_or_else(bad)? as usize;
+    for i in 0..shnum {
+        let sh = shoff + i * 64;
+        let sh_type = u64_at(bytes, sh).ok_or_else(bad)? >> 32;
+        if sh_type == 4 {
+            let rela = u64_at(bytes, sh + 24).ok_or_else(bad)? as usize;
+            let info = u64_at(bytes, rela + 8).ok_or_else(bad)?;
+            let patched = (info & !0xffff_ffff) | u64::from(r_type);
+            bytes[rela + 8..rela + 16].copy_from_slice(&patched.to_le_bytes());
+            return Ok(());
+        }
+    }
+    Err("no SHT_RELA section".into())
+}
+
+fn unknown_relocation_type(dir: &Path) -> Check {
+    program(dir)?;
+    let mut main = paths::read(&dir.join("main.o"))?;
+    set_first_relocation_type(&mut main, 200)?;
+    paths::write(&dir.join("bad.o"), &main)?;
+    let both = link_both(dir, &["bad.o", "victim.o"])?;
+    both.same_first_error(
+        "bad.o:(function _start: .text+0x2): unknown relocation (200) against symbol victim",
+    )?;
+    both.same_stderr()
+}
+
+/// An input script that names itself (lld recurses until its stack overflows).
+fn script_input_cycle(dir: &Path) -> Check {
+    program(dir)?;
+    paths::write(&dir.join("a.lds"), "INPUT(b.lds)\n")?;
+    paths::write(&dir.join("b.lds"), "INPUT(victim.o a.lds)\n")?;
+    let before = listing(dir)?;
+    let out = weld_link_args(dir, &["main.o", "a.lds", "-o", "out"])?;
+    clean_failure(
+        dir,
+        &out,
+        "a.lds: there is a cycle in linker script INPUTs",
+        &before,
+    )
+}
+
+/// A chain of 300 distinct scripts, each naming the next.
+fn script_chain_too_deep(dir: &Path) -> Check {
+    program(dir)?;
+    for i in 0..300 {
+        paths::write(
+            &dir.join(format!("s{i}.lds")),
+            format!("INPUT(s{}.lds)\n", i + 1),
+        )?;
+    }
+    paths::write(&dir.join("s300.lds"), "INPUT(victim.o)\n")?;
+    let before = listing(dir)?;
+    let out = weld_link_args(dir, &["main.o", "s0.lds", "-o", "out"])?;
+    clean_failure(
+        dir,
+        &out,
+        "s256.lds: linker scripts nested too deeply (more than 256 levels of INPUT or GROUP)",
+        &before,
+    )
+}
+
+fn symlink_loop(dir: &Path) -> Check {
+    program(dir)?;
+    for (link, target) in [("loop1.o", "loop2.o"), ("loop2.o", "loop1.o")] {
+        std::os::unix::fs::symlink(target, dir.join(link)).map_err(|e| e.to_string())?;
+    }
+    let both = link_both(dir, &["main.o", "loop1.o"])?;
+    both.same_first_error("cannot open loop1.o: Too many levels of symbolic links")?;
+    both.same_stderr()
+}
+
+fn weld_link_args(dir: &Path, args: &[&str]) -> Result<run::Output, String> {
+    let mut cmd = Command::new(tools::weld()?);
+    cmd.current_dir(dir).args(args);
+    run::run(&mut cmd, run::LINK_TIMEOUT)
+}
