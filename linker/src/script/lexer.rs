@@ -5,8 +5,7 @@
 //! lexer is a cursor over the text rather than a token list.
 //!
 //! `INCLUDE`d files are spliced here, at the token level, as lld splices them: the parser asks
-//! the caller's [`Includer`] for the text and pushes it; its tokens come next, then the
-//! including file's.
+//! the caller for the text and pushes it; its tokens come next, then the including file's.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -37,10 +36,6 @@ impl std::fmt::Display for Loc {
         write!(f, "{}:{}", self.file.display(), self.line)
     }
 }
-
-/// Resolves `INCLUDE NAME`: returns the path to name in messages and the file's text, or an
-/// error (lld says `cannot find linker script NAME`). The parser never touches the file system.
-pub type Includer<'a> = dyn FnMut(&str) -> Result<(std::path::PathBuf, String)> + 'a;
 
 /// One source text: the main script or an included file.
 struct Source {
@@ -351,7 +346,7 @@ impl Lexer {
     }
 
     /// Consumes and returns the next token.
-    pub fn next(&mut self) -> Token {
+    pub fn next_token(&mut self) -> Token {
         let (tok, len) = self.lex();
         if let Some(c) = self.stack.last_mut() {
             c.pos += len;
@@ -367,7 +362,7 @@ impl Lexer {
     /// Consumes the next token if it is `text`.
     pub fn consume(&mut self, text: &str) -> bool {
         if self.peek().text == text {
-            self.next();
+            self.next_token();
             true
         } else {
             false
@@ -412,7 +407,7 @@ mod tests {
         lx.state = state;
         let mut out = Vec::new();
         loop {
-            let t = lx.next();
+            let t = lx.next_token();
             if t.is_eof() {
                 return out;
             }
@@ -460,25 +455,25 @@ mod tests {
     #[test]
     fn comments_and_lines() {
         let mut lx = Lexer::new("/* a\nb */ x # c\n\ny", Path::new("t.lds"));
-        let x = lx.next();
+        let x = lx.next_token();
         assert_eq!((x.text.as_str(), x.line), ("x", 2));
-        let y = lx.next();
+        let y = lx.next_token();
         assert_eq!((y.text.as_str(), y.line), ("y", 4));
-        assert!(lx.next().is_eof());
+        assert!(lx.next_token().is_eof());
     }
 
     #[test]
     fn unclosed_comment_and_quote() {
         let mut lx = Lexer::new("x /* y", Path::new("t.lds"));
-        lx.next();
-        assert!(lx.next().is_eof());
+        lx.next_token();
+        assert!(lx.next_token().is_eof());
         let e = lx.take_pending().map(|e| e.0);
         assert_eq!(
             e.as_deref(),
             Some("t.lds:1: unclosed comment in a linker script\n>>> x /* y\n>>> ^")
         );
         let mut lx = Lexer::new("\n\"abc", Path::new("t.lds"));
-        assert!(lx.next().is_eof());
+        assert!(lx.next_token().is_eof());
         assert_eq!(
             lx.take_pending().map(|e| e.0).as_deref(),
             Some("t.lds:2: unclosed quote")
@@ -494,14 +489,14 @@ mod tests {
     #[test]
     fn includes_splice_and_cycles_fail() {
         let mut lx = Lexer::new("a b", Path::new("t.lds"));
-        assert_eq!(lx.next().text, "a");
+        assert_eq!(lx.next_token().text, "a");
         lx.push_include("inc", Path::new("inc.lds"), "c\nd".into())
             .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(lx.next().text, "c");
-        let d = lx.next();
+        assert_eq!(lx.next_token().text, "c");
+        let d = lx.next_token();
         assert_eq!((d.text.as_str(), d.line), ("d", 2));
         assert_eq!(lx.loc().to_string(), "inc.lds:2");
-        assert_eq!(lx.next().text, "b");
+        assert_eq!(lx.next_token().text, "b");
         lx.push_include("inc", Path::new("inc.lds"), "inc2".into())
             .unwrap_or_else(|e| panic!("{e}"));
         let e = lx.push_include("inc", Path::new("inc.lds"), String::new());

@@ -17,4 +17,4 @@ pub mod parser;
 mod tests;
 
 pub use ast::Script;
-pub use parser::{parse, parse_with_includes};
+pub use parser::{parse, parse_with_includes, Included};

@@ -13,11 +13,20 @@ use std::path::{Path, PathBuf};
 
 use super::ast::*;
 use super::expr::{eval_constant, parse_number, BinOp, Constant, UnOp};
-use super::lexer::{Includer, LexState, Lexer, Token};
+use super::lexer::{LexState, Lexer, Token};
 use crate::error::{Error, Result};
 
 /// How deep expressions may nest (parentheses, unary operators, operator precedence levels).
 pub const MAX_DEPTH: u32 = 200;
+
+/// A script `INCLUDE` names, as the caller found it.
+#[derive(Clone, Debug)]
+pub struct Included {
+    /// The path messages name the file by.
+    pub path: PathBuf,
+    /// Its text.
+    pub text: String,
+}
 
 /// Parses a linker script. `INCLUDE` fails with lld's `cannot find linker script NAME`; use
 /// [`parse_with_includes`] to let the caller find included files.
@@ -33,17 +42,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Script> {
 pub fn parse_with_includes(
     text: &str,
     path: &Path,
-    include: &mut dyn FnMut(&str) -> Result<Option<(PathBuf, String)>>,
+    include: &mut dyn FnMut(&str) -> Result<Option<Included>>,
 ) -> Result<Script> {
-    let mut includer = |name: &str| -> Result<(PathBuf, String)> {
-        match include(name)? {
-            Some(found) => Ok(found),
-            None => Err(Error(String::new())),
-        }
-    };
     let mut p = Parser {
         lx: Lexer::new(text, path),
-        include: &mut includer,
+        include,
         regions: HashSet::new(),
         order: 1,
         depth: 0,
@@ -58,7 +61,7 @@ pub fn parse_with_includes(
 
 struct Parser<'a> {
     lx: Lexer,
-    include: &'a mut Includer<'a>,
+    include: &'a mut dyn FnMut(&str) -> Result<Option<Included>>,
     /// Memory regions defined so far: `ORIGIN`/`LENGTH`/`REGION_ALIAS` must name one (lld
     /// checks at parse time).
     regions: HashSet<String>,
@@ -216,7 +219,7 @@ impl Parser<'_> {
     }
 
     fn next(&mut self) -> String {
-        self.lx.next().text
+        self.lx.next_token().text
     }
 
     fn consume(&mut self, tok: &str) -> bool {
@@ -225,7 +228,7 @@ impl Parser<'_> {
 
     /// lld's `expect`.
     fn expect(&mut self, want: &str) -> Result<()> {
-        let tok = self.lx.next();
+        let tok = self.lx.next_token();
         if tok.text == want {
             return Ok(());
         }
@@ -238,7 +241,7 @@ impl Parser<'_> {
     /// lld's `till`: the next token, or `None` once `end` is read; the end of input is an
     /// error.
     fn till(&mut self, end: &str) -> Result<Option<String>> {
-        let tok = self.lx.next();
+        let tok = self.lx.next_token();
         if tok.text == end {
             return Ok(None);
         }
@@ -251,7 +254,7 @@ impl Parser<'_> {
 
     /// A name, unquoted; the end of input is an error (lld would read an empty name).
     fn read_name(&mut self) -> Result<String> {
-        let tok = self.lx.next();
+        let tok = self.lx.next_token();
         if tok.is_eof() {
             return Err(self.fail("unexpected EOF"));
         }
@@ -275,7 +278,7 @@ impl Parser<'_> {
 
     fn read_script(&mut self) -> Result<()> {
         loop {
-            let tok = self.lx.next();
+            let tok = self.lx.next_token();
             if tok.is_eof() {
                 return Ok(());
             }
@@ -408,13 +411,9 @@ impl Parser<'_> {
         if self.lx.is_active(&name) {
             return Err(self.fail("there is a cycle in linker script INCLUDEs"));
         }
-        match (self.include)(&name) {
-            Ok((path, text)) => self.lx.push_include(&name, &path, text),
-            // An empty message is the includer's "not found".
-            Err(e) if e.0.is_empty() => {
-                Err(self.fail(&format!("cannot find linker script {name}")))
-            }
-            Err(e) => Err(e),
+        match (self.include)(&name)? {
+            Some(inc) => self.lx.push_include(&name, &inc.path, inc.text),
+            None => Err(self.fail(&format!("cannot find linker script {name}"))),
         }
     }
 
@@ -472,7 +471,7 @@ impl Parser<'_> {
         loop {
             let tok: Token = self.lx.peek();
             if tok.is_eof() {
-                self.lx.next();
+                self.lx.next_token();
                 return Err(self.fail("unexpected EOF"));
             }
             match tok.text.as_str() {
@@ -481,13 +480,13 @@ impl Parser<'_> {
                     let text = start
                         .as_ref()
                         .map_or_else(String::new, |s| self.lx.text_between(s, &tok));
-                    self.lx.next();
+                    self.lx.next_token();
                     return Ok(Command::Version { text, loc });
                 }
                 "}" => depth -= 1,
                 _ => {}
             }
-            self.lx.next();
+            self.lx.next_token();
         }
     }
 
@@ -993,7 +992,7 @@ impl Parser<'_> {
     }
 
     fn read_file_token(&mut self) -> Result<String> {
-        let tok = self.lx.next();
+        let tok = self.lx.next_token();
         if tok.is_eof() {
             return Err(self.fail("unexpected EOF"));
         }
@@ -1057,7 +1056,7 @@ impl Parser<'_> {
             }
             if p.is_eof() {
                 // lld loops forever on `*(.text` at the end of input; this stops.
-                self.lx.next();
+                self.lx.next_token();
                 return Err(self.fail("unexpected EOF"));
             }
             let outer = self.read_sort_kind();
@@ -1104,7 +1103,7 @@ impl Parser<'_> {
                     break;
                 }
                 if tok.is_eof() {
-                    self.lx.next();
+                    self.lx.next_token();
                     return Err(self.fail("unexpected EOF"));
                 }
                 if s.starts_with(['(', ')', '{', '}']) {
@@ -1325,7 +1324,7 @@ impl Parser<'_> {
         if self.consume("+") {
             return self.read_primary();
         }
-        let tok = self.lx.next();
+        let tok = self.lx.next_token();
         if tok.is_eof() {
             return Err(self.fail("unexpected EOF"));
         }
