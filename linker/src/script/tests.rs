@@ -795,6 +795,17 @@ const EXPRS: &[(&str, u64)] = &[
     ("1 | 2 ^ 3", 1),
     ("12 & 10 | 1", 9),
     ("1 && 0 || 1", 1),
+    // One case per pair of adjacent precedence levels whose value changes if the two levels
+    // were swapped or merged.
+    ("1 < 1 << 1", 1),
+    ("2 == 2 < 3", 0),
+    ("2 & 2 == 2", 0),
+    ("2 ^ 3 & 1", 3),
+    ("0 && 0 | 1", 0),
+    ("1 || 0 && 0", 1),
+    ("0 ? 2 : 3 + 4", 7),
+    ("2 * 3 % 4", 2),
+    ("7 - 2 + 1", 6),
     ("0 || 0 && 1", 0),
     ("1 ? 2 : 3", 2),
     ("0 ? 2 : 1 ? 4 : 5", 4),
@@ -969,6 +980,10 @@ const ERRORS: &[(&str, &str)] = &[
         "t.lds:5: malformed number: }\n>>> }\n>>> ^",
     ),
     ("x = \"abc;\n", "t.lds:1: unclosed quote"),
+    (
+        "ENTRY(x) /* y",
+        "t.lds:1: unclosed comment in a linker script\n>>> ENTRY(x) /* y\n>>>        ^",
+    ),
     ("/* foo", "t.lds:1: unclosed comment in a linker script"),
     (
         "SECTIONS { .text : { *(.text } }",
