@@ -356,6 +356,9 @@ pub struct InputSectionDesc {
     pub with_flags: u64,
     /// `INPUT_SECTION_FLAGS` `!FLAG`s: flags it must not have.
     pub without_flags: u64,
+    /// The description as written, blanks squeezed (`KEEP (*(SORT_NONE(.init)))`), for
+    /// `--why-live` and `-Map` to name the rule.
+    pub text: String,
     /// Where the file pattern was written.
     pub loc: Loc,
 }

@@ -8,6 +8,8 @@
 //! let script = script::parse_with_includes(&text, path, &mut find)?;  // caller finds files
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod ast;
 pub mod expr;
 pub mod lexer;

@@ -684,7 +684,8 @@ impl Parser<'_> {
             let loc = self.lx.loc();
             self.expect("{")?;
             let mut commands = Vec::new();
-            while let Some(tok) = self.till("}")? {
+            while let Some(text) = self.till("}")? {
+                let tok = self.lx_prev_token(text);
                 let desc = self.read_input_section_desc(&tok)?;
                 commands.push(OutputSectionCommand::Input(desc));
             }
@@ -849,7 +850,7 @@ impl Parser<'_> {
                 "(" | ")" => return Err(self.fail("expected filename pattern")),
                 _ => {
                     if self.peek() == "(" || t == "EXCLUDE_FILE" {
-                        let d = self.read_input_section_desc(t)?;
+                        let d = self.read_input_section_desc(&tok)?;
                         os.commands.push(OutputSectionCommand::Input(d));
                     } else {
                         // A file name alone takes all its sections.
@@ -869,6 +870,7 @@ impl Parser<'_> {
                                 keep: false,
                                 with_flags: 0,
                                 without_flags: 0,
+                                text: t.to_string(),
                                 loc: self.lx.loc(),
                             }));
                     }
@@ -967,9 +969,17 @@ impl Parser<'_> {
 
     // ---- input section descriptions ----
 
-    /// An input section description starting with `tok` (already read): `KEEP(...)`,
+    /// An input section description starting with `start` (already read): `KEEP(...)`,
     /// `INPUT_SECTION_FLAGS(...)`, `EXCLUDE_FILE(...) file(...)`, or `file(...)`.
-    fn read_input_section_desc(&mut self, tok: &str) -> Result<InputSectionDesc> {
+    fn read_input_section_desc(&mut self, start: &Token) -> Result<InputSectionDesc> {
+        let mut d = self.read_input_section_desc_inner(&start.text)?;
+        if let Some(end) = self.lx.after_prev() {
+            d.text = squeeze_spaces(&self.lx.text_between(start, &end));
+        }
+        Ok(d)
+    }
+
+    fn read_input_section_desc_inner(&mut self, tok: &str) -> Result<InputSectionDesc> {
         let loc = self.lx.loc();
         let (mut with_flags, mut without_flags) = (0, 0);
         if tok == "KEEP" {
@@ -1022,6 +1032,7 @@ impl Parser<'_> {
             keep: false,
             with_flags,
             without_flags,
+            text: String::new(),
             loc,
         })
     }

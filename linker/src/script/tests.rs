@@ -216,6 +216,7 @@ fn gnu_ld_default_script() {
     // KEEP (*(SORT_NONE(.init)))
     let init = inputs(find(&s, ".init"));
     assert!(init[0].keep);
+    assert_eq!(init[0].text, "KEEP (*(SORT_NONE(.init)))");
     assert_eq!(init[0].file.text, "*");
     assert_eq!(init[0].patterns[0].sort_outer, SortKind::None);
     assert_eq!(texts(&init[0].patterns[0].sections), [".init"]);
@@ -550,6 +551,9 @@ fn kernel_script_sections() {
     assert_eq!(texts(&ti[0].patterns[0].sections), [".text", ".text.*"]);
     // EXCLUDE_FILE(*skip.o) *(.text.cold)
     assert_eq!(texts(&ti[1].exclude_files), ["*skip.o"]);
+    assert_eq!(ti[1].text, "EXCLUDE_FILE(*skip.o) *(.text.cold)");
+    assert_eq!(ti[9].text, "crti.o");
+    assert_eq!(inputs(find(&s, ".boot"))[0].text, "KEEP(*(.multiboot))");
     assert_eq!(ti[1].file.text, "*");
     assert_eq!(texts(&ti[1].patterns[0].sections), [".text.cold"]);
     // INPUT_SECTION_FLAGS(SHF_EXECINSTR & !SHF_WRITE)
@@ -669,6 +673,7 @@ fn kernel_script_sections() {
     assert_eq!(overlays[0].sections[0].phdrs, ["data"]);
     let ov2 = inputs(&overlays[0].sections[1]);
     assert_eq!(ov2[0].with_flags, 2);
+    assert_eq!(ov2[0].text, "INPUT_SECTION_FLAGS(SHF_ALLOC) *(.ov2)");
     assert!(ov2[1].keep);
     assert_eq!(
         (overlays[1].addr.as_ref(), overlays[1].lma.as_ref()),
