@@ -72,8 +72,9 @@ pub enum Command {
     /// `TARGET(format)`: `elf*` or `binary`.
     Target(String),
     /// `VERSION { ... }`: the text between the braces, for the version script parser
-    /// (`input::version_script::parse`), and the line that text starts on, to add to the
-    /// lines it reports.
+    /// (`input::version_script::parse`), and where that text starts. Parsing
+    /// `"\n".repeat(loc.line - 1) + text` with `loc.file` as the path makes that parser's
+    /// messages name the script's own lines.
     Version {
         /// The version script text.
         text: String,

@@ -496,23 +496,6 @@ fn kernel_script_top_level() {
 }
 
 #[test]
-fn kernel_script_version_block_parses_as_a_version_script() {
-    let s = ok(KERNEL);
-    let Some(Command::Version { text, .. }) = s
-        .commands
-        .iter()
-        .find(|c| matches!(c, Command::Version { .. }))
-    else {
-        panic!("no VERSION")
-    };
-    let v = crate::input::version_script::parse(text, Path::new("t.lds"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(v.nodes.len(), 1);
-    assert_eq!(v.nodes[0].name, "V1");
-    assert_eq!(v.nodes[0].globals[0].text, "kmain");
-}
-
-#[test]
 fn kernel_script_sections() {
     let s = ok(KERNEL);
     let all = sections(&s);
