@@ -3,7 +3,7 @@
 //! section descriptions, memory regions, program headers) carries its [`Loc`], so that layout
 //! can say `FILE:LINE: message` and `--why-live` can name the rule that kept a section.
 
-pub use super::expr::Expr;
+pub use super::expr::{AssignOp, Expr};
 pub use super::lexer::Loc;
 
 /// A parsed script, `INCLUDE`s spliced in.
@@ -122,51 +122,8 @@ pub enum SectionsCommand {
     Overlay(Overlay),
 }
 
-/// The operator of an assignment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AssignOp {
-    /// `=`
-    Set,
-    /// `+=`
-    Add,
-    /// `-=`
-    Sub,
-    /// `*=`
-    Mul,
-    /// `/=`
-    Div,
-    /// `<<=`
-    Shl,
-    /// `>>=`
-    Shr,
-    /// `&=`
-    And,
-    /// `^=`
-    Xor,
-    /// `|=`
-    Or,
-}
-
-impl AssignOp {
-    /// The operator a token names.
-    pub fn from_token(tok: &str) -> Option<AssignOp> {
-        Some(match tok {
-            "=" => AssignOp::Set,
-            "+=" => AssignOp::Add,
-            "-=" => AssignOp::Sub,
-            "*=" => AssignOp::Mul,
-            "/=" => AssignOp::Div,
-            "<<=" => AssignOp::Shl,
-            ">>=" => AssignOp::Shr,
-            "&=" => AssignOp::And,
-            "^=" => AssignOp::Xor,
-            "|=" => AssignOp::Or,
-            _ => return None,
-        })
-    }
-}
-
-/// A symbol assignment. `name` is `.` for the location counter.
+/// A symbol assignment. `name` is `.` for the location counter. Its value is
+/// [`super::expr::eval_assignment`]'s.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Assignment {
     /// The symbol (unquoted), or `.`.

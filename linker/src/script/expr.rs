@@ -81,6 +81,50 @@ impl BinOp {
     }
 }
 
+/// The operator of an assignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignOp {
+    /// `=`
+    Set,
+    /// `+=`
+    Add,
+    /// `-=`
+    Sub,
+    /// `*=`
+    Mul,
+    /// `/=`
+    Div,
+    /// `<<=`
+    Shl,
+    /// `>>=`
+    Shr,
+    /// `&=`
+    And,
+    /// `^=`
+    Xor,
+    /// `|=`
+    Or,
+}
+
+impl AssignOp {
+    /// The operator a token names.
+    pub fn from_token(tok: &str) -> Option<AssignOp> {
+        Some(match tok {
+            "=" => AssignOp::Set,
+            "+=" => AssignOp::Add,
+            "-=" => AssignOp::Sub,
+            "*=" => AssignOp::Mul,
+            "/=" => AssignOp::Div,
+            "<<=" => AssignOp::Shl,
+            ">>=" => AssignOp::Shr,
+            "&=" => AssignOp::And,
+            "^=" => AssignOp::Xor,
+            "|=" => AssignOp::Or,
+            _ => return None,
+        })
+    }
+}
+
 /// A unary operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnOp {
@@ -412,6 +456,49 @@ fn eval_at(e: &Expr, cx: &dyn EvalContext, depth: u32) -> Result<Value> {
             cx.dot()
         }
     }
+}
+
+/// The value an assignment gives its symbol (lld's `readSymbolAssignment`): `rhs` for `=`;
+/// for a compound operator, the symbol's current value (`.` for the location counter; a
+/// missing symbol is `symbol not found: NAME`) combined with `rhs`. `+=` and `-=` keep a
+/// section-relative operand's section, as `+` and `-` do; the others give absolute values.
+pub fn eval_assignment(
+    name: &str,
+    op: AssignOp,
+    rhs: &Expr,
+    loc: &Loc,
+    cx: &dyn EvalContext,
+) -> Result<Value> {
+    if op == AssignOp::Set {
+        return eval(rhs, cx);
+    }
+    let lhs = if name == "." {
+        cx.dot()?
+    } else {
+        match cx.symbol(name) {
+            Some(v) => v,
+            None => bail!("{loc}: symbol not found: {name}"),
+        }
+    };
+    let r = eval(rhs, cx)?;
+    let (x, y) = (lhs.value(), r.value());
+    Ok(Value::absolute(match op {
+        AssignOp::Add => return binary(BinOp::Add, lhs, r, loc),
+        AssignOp::Sub => return binary(BinOp::Sub, lhs, r, loc),
+        AssignOp::Mul => x.wrapping_mul(y),
+        AssignOp::Div => {
+            if y == 0 {
+                bail!("{loc}: division by zero");
+            }
+            x / y
+        }
+        AssignOp::Shl => x << (y % 64),
+        AssignOp::Shr => x >> (y % 64),
+        AssignOp::And => x & y,
+        AssignOp::Xor => x ^ y,
+        AssignOp::Or => x | y,
+        AssignOp::Set => y,
+    }))
 }
 
 /// lld's `moveAbsRight`: of two operands, at most one may be section-relative; it goes left.
@@ -826,6 +913,38 @@ mod tests {
         assert_eq!(
             err(&Expr::Assert(Box::new(n(0)), "too big".into(), loc())),
             "too big"
+        );
+    }
+
+    #[test]
+    fn compound_assignments() {
+        let one = n(1);
+        let run =
+            |name: &str, op: AssignOp, rhs: &Expr| eval_assignment(name, op, rhs, &loc(), &cx());
+        let v = |r: Result<Value>| r.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(v(run("a", AssignOp::Set, &n(9))), Value::absolute(9));
+        assert_eq!(v(run("a", AssignOp::Add, &one)), Value::absolute(6));
+        assert_eq!(v(run("a", AssignOp::Sub, &one)), Value::absolute(4));
+        assert_eq!(v(run("a", AssignOp::Mul, &n(3))), Value::absolute(15));
+        assert_eq!(v(run("a", AssignOp::Div, &n(2))), Value::absolute(2));
+        assert_eq!(v(run("a", AssignOp::Shl, &n(65))), Value::absolute(10));
+        assert_eq!(v(run("a", AssignOp::Shr, &one)), Value::absolute(2));
+        assert_eq!(v(run("a", AssignOp::And, &n(4))), Value::absolute(4));
+        assert_eq!(v(run("a", AssignOp::Xor, &n(4))), Value::absolute(1));
+        assert_eq!(v(run("a", AssignOp::Or, &n(2))), Value::absolute(7));
+        // `. += 4` inside a section stays in it; `t &= ...` does not (lld).
+        assert_eq!(
+            v(run(".", AssignOp::Add, &n(4))),
+            Value::in_section(".text", 0x1000, 0x14)
+        );
+        assert_eq!(v(run("t", AssignOp::And, &n(!0))), Value::absolute(0x1020));
+        assert_eq!(
+            run("nope", AssignOp::Add, &one).map_err(|e| e.0),
+            Err("t.lds:3: symbol not found: nope".to_string())
+        );
+        assert_eq!(
+            run("a", AssignOp::Div, &n(0)).map_err(|e| e.0),
+            Err("t.lds:3: division by zero".to_string())
         );
     }
 
