@@ -1213,7 +1213,10 @@ impl Parser<'_> {
 
     fn read_symbol_assignment(&mut self, name: &str) -> Result<Assignment> {
         let op_tok = self.next();
-        let op = AssignOp::from_token(&op_tok).unwrap_or(AssignOp::Set);
+        // `x == 1;` reaches here (`==` starts with `=`); lld crashes on it, this is an error.
+        let Some(op) = AssignOp::from_token(&op_tok) else {
+            return Err(self.fail(&format!("= expected, but got {op_tok}")));
+        };
         let expr = self.read_expr()?;
         Ok(Assignment {
             name: name.to_string(),

@@ -1100,6 +1100,33 @@ fn errors_are_lld_s() {
 }
 
 #[test]
+fn errors_where_lld_crashes_or_says_nothing() {
+    // ld.lld-22 crashes on `==` where an assignment operator is expected.
+    assert_eq!(
+        err("x == 1;"),
+        "t.lds:1: = expected, but got ==\n>>> x == 1;\n>>>   ^"
+    );
+    assert_eq!(
+        err("SECTIONS { x == 1; }"),
+        "t.lds:1: = expected, but got ==\n>>> SECTIONS { x == 1; }\n>>>              ^"
+    );
+    // ld.lld-22 loops forever on an input section list cut by the end of the file.
+    assert_eq!(
+        err("SECTIONS { .text : { *(.text"),
+        "t.lds:1: unexpected EOF"
+    );
+    assert_eq!(
+        err("SECTIONS { .text : { *(SORT(.text"),
+        "t.lds:1: unexpected EOF"
+    );
+    // lld reads an empty name at the end of input; here it is the end of input.
+    assert_eq!(
+        err("SECTIONS { .a : { *(.a) } } INSERT AFTER"),
+        "t.lds:1: unexpected EOF"
+    );
+}
+
+#[test]
 fn errors_match_ld_lld() {
     for (script, want) in ERRORS {
         let Some((stderr, _)) = run_lld(script) else {
