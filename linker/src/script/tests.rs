@@ -942,6 +942,79 @@ fn expressions_match_ld_lld() {
     }
 }
 
+// ---- scripts both parsers accept ----
+
+/// A script in the syntax lld accepts, using most of the language (no GNU-only forms).
+const ACCEPTED: &str = r#"MEMORY
+{
+  rom (rx)  : ORIGIN = 0x100000, LENGTH = 1M
+  ram (!rx) : org = 0x200000, len = 1M
+}
+REGION_ALIAS("TEXT", rom);
+PHDRS
+{
+  text PT_LOAD;
+  data PT_LOAD FLAGS(6);
+  stack PT_GNU_STACK;
+}
+ENTRY(_start)
+OUTPUT_FORMAT("elf64-x86-64", "elf64-x86-64", "elf64-x86-64")
+OUTPUT_ARCH(i386:x86-64)
+EXTERN(_start)
+SECTIONS
+{
+  .text : ALIGN(16) SUBALIGN(4)
+  {
+    KEEP(*(.text.boot))
+    *(SORT_BY_NAME(SORT_BY_ALIGNMENT(.text.*)))
+    *(EXCLUDE_FILE(nothing.o) .text)
+    INPUT_SECTION_FLAGS(SHF_ALLOC & !SHF_WRITE) *(.rodata*)
+    BYTE(1) SHORT(2) LONG(3) QUAD(4)
+    FILL(0x90909090)
+    . = ALIGN(8);
+    PROVIDE(etext = .);
+  } >TEXT :text =0xcc
+  .data : { *(.data) x1 = . - ADDR(.data); } >ram AT>rom :data
+  .bss (NOLOAD) : { *(.bss) *(COMMON) } >ram :data
+  OVERLAY 0x180000 : AT(0x180000) { .ov1 { *(.ov1) } .ov2 { *(.ov2) } :data }
+  .note (TYPE = SHT_NOTE) : { *(.note.*) } :data
+  x2 = LOADADDR(.data) + SIZEOF(.text) + ALIGNOF(.text);
+  x3 = DEFINED(etext) ? ORIGIN(ram) + LENGTH(ram) : 0;
+  x4 = MAX(LOG2CEIL(100), MIN(3, 9)) + CONSTANT(MAXPAGESIZE) % 7;
+  PROVIDE_HIDDEN(x5 = ABSOLUTE(.));
+  HIDDEN(x6 = SEGMENT_START("text-segment", 0x1000));
+  ASSERT(x4 > 0, "x4 is zero")
+  /DISCARD/ : { *(.comment) *(.eh_frame) }
+}
+NOCROSSREFS(.text .data)
+VERSION { V1 { global: _start; local: *; }; }
+ASSERT(SIZEOF(.text) > 0, "empty text");
+"#;
+
+#[test]
+fn lld_syntax_script_parses_here_and_in_ld_lld() {
+    let s = ok(ACCEPTED);
+    assert_eq!(output_sections(&s).len(), 5);
+    assert_eq!(
+        sections(&s)
+            .iter()
+            .filter(|c| matches!(c, SectionsCommand::Overlay(o) if o.sections.len() == 2))
+            .count(),
+        1
+    );
+    let Some((stderr, _)) = run_lld(ACCEPTED) else {
+        panic!("ld.lld-22 or clang-22 cannot be run");
+    };
+    // lld may fail to lay this out (the regions are small), but it must not find a syntax
+    // error: those come with a caret line, or are about the end of input.
+    for bad in [">>>", "unexpected EOF", "unclosed", "expected", "unknown"] {
+        assert!(
+            !stderr.contains(bad),
+            "ld.lld-22 rejected the syntax: {stderr}"
+        );
+    }
+}
+
 // ---- errors ----
 
 /// Scripts with a syntax error, and lld's message (after `ld.lld-22: error: `).
