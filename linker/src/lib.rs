@@ -21,5 +21,6 @@ pub mod output;
 pub mod relocations;
 pub mod report;
 pub mod resolve;
+pub mod script;
 pub mod synthetic;
 pub mod write;
