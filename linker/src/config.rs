@@ -97,6 +97,11 @@ pub enum UnresolvedPolicy {
 pub struct Defsym {
     pub name: String,
     pub value: DefsymValue,
+    /// From a script's `PROVIDE`/`PROVIDE_HIDDEN`: defined only if something references the
+    /// symbol and nothing else defines it.
+    pub provide: bool,
+    /// From a script's `HIDDEN`/`PROVIDE_HIDDEN`: `STV_HIDDEN`.
+    pub hidden: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -350,6 +355,8 @@ pub enum InputKind {
     Library(String),
     /// `--just-symbols=FILE`: only the file's symbols, as absolute ones.
     JustSymbols(PathBuf),
+    /// `-T FILE`/`--script=FILE`: read as a linker script whatever it looks like.
+    Script(PathBuf),
 }
 
 /// One input file or library, in command-line order.
@@ -544,6 +551,12 @@ pub struct Config {
     pub rpath_link: Vec<String>,
     pub enable_new_dtags: bool,
     pub version_scripts: Vec<PathBuf>,
+    /// `VERSION { ... }` blocks of linker scripts, after the `--version-script` files: the
+    /// block's text (preceded by newlines, so messages give the script's own line numbers) and
+    /// the script's path.
+    pub script_versions: Vec<(String, PathBuf)>,
+    /// `--default-script`/`-dT`: read when no `-T` script is given.
+    pub default_script: Option<PathBuf>,
     pub dynamic_lists: Vec<PathBuf>,
     pub no_undefined_version: bool,
     pub unresolved_symbols: UnresolvedPolicy,
@@ -714,6 +727,8 @@ impl Default for Config {
             rpath_link: Vec::new(),
             enable_new_dtags: true,
             version_scripts: Vec::new(),
+            script_versions: Vec::new(),
+            default_script: None,
             dynamic_lists: Vec::new(),
             // lld 22 reports version-script names that match nothing unless --undefined-version.
             no_undefined_version: true,

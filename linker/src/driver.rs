@@ -52,6 +52,11 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         return Ok(());
     };
     let mut res = t.run("input loading and resolution", || resolve::resolve(&config))?;
+    // Linker scripts' ENTRY, VERSION and symbol assignments set the rest of the link up.
+    let config = match resolve::scripts::apply(&config, &res.scripts).map_err(|e| vec![e])? {
+        Some(amended) => amended,
+        None => config,
+    };
     check_target_known(&config, &res)?;
     define_linker_symbols(&config, &mut res);
     read_symbol_lists(&config, &mut res)?;
@@ -202,6 +207,9 @@ fn read_symbol_lists(config: &Config, res: &mut resolve::Resolved) -> Result<(),
     res.versions =
         crate::input::version_script::Versions::load(&config.version_scripts, &config.search_paths)
             .map_err(|e| vec![e])?;
+    for (text, path) in &config.script_versions {
+        res.versions.add_text(text, path).map_err(|e| vec![e])?;
+    }
     if config.default_symver && config.output_kind == OutputKind::SharedObject {
         // GNU ld names the version after the soname, or the output file without one.
         let name = config.soname.clone().unwrap_or_else(|| {

@@ -24,6 +24,7 @@ mod archive_members;
 mod bitcode_inputs;
 mod diagnostics;
 pub mod libcalls;
+pub mod scripts;
 mod shared_libraries;
 pub mod symbol_flags;
 pub mod symbol_table;
@@ -105,6 +106,9 @@ pub struct Resolved {
     pub symver_aliases: Vec<SymbolId>,
     /// Every file opened as input, in order (`--dependency-file`).
     pub opened_files: Vec<PathBuf>,
+    /// The linker scripts read (`-T`, `--default-script`, or found among the inputs), in
+    /// reading order; `resolve::scripts` applies what they say beyond their inputs.
+    pub scripts: Vec<linker_script::ScriptFile>,
     /// `--dynamic-list` patterns.
     pub dynamic_list: Vec<crate::input::version_script::Pattern>,
     /// `--export-dynamic-symbol-list` patterns: exported like `--export-dynamic-symbol`.
@@ -206,6 +210,8 @@ struct Resolver<'c> {
     /// The input scripts being read, outermost first: a script that names itself again,
     /// directly or through others, is a cycle, not an endless recursion.
     open_scripts: Vec<PathBuf>,
+    /// Symbols scripts' `EXTERN` commands name: roots, as `-u` names are.
+    script_externs: Vec<String>,
     /// Objects being added are LTO's output: they replace bitcode definitions.
     adding_lto_output: bool,
     /// The bitcode being added is an archive member.
@@ -239,6 +245,7 @@ pub fn add_lto_objects(
         seen_files: HashSet::new(),
         search_paths: config.search_paths.clone(),
         open_scripts: Vec::new(),
+        script_externs: Vec::new(),
         adding_lto_output: true,
         loading_member: false,
         dependent_libraries: Vec::new(),
@@ -276,6 +283,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             versions: Default::default(),
             symver_aliases: Vec::new(),
             opened_files: Vec::new(),
+            scripts: Vec::new(),
             dynamic_list: Vec::new(),
             export_list: Vec::new(),
             extractions_from_walk: false,
@@ -288,6 +296,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
         seen_files: HashSet::new(),
         search_paths: config.search_paths.clone(),
         open_scripts: Vec::new(),
+        script_externs: Vec::new(),
         adding_lto_output: false,
         loading_member: false,
         dependent_libraries: Vec::new(),
@@ -324,6 +333,20 @@ impl Resolver<'_> {
         }
         for input in &inputs {
             self.add_input(input)?;
+        }
+        // --default-script: read only when no -T script was given (lld reads it after the
+        // inputs).
+        if let Some(script) = &self.config.default_script {
+            if !inputs
+                .iter()
+                .any(|i| matches!(i.kind, InputKind::Script(_)))
+            {
+                let input = Input {
+                    kind: InputKind::Script(script.clone()),
+                    ..inputs.last().cloned().unwrap_or_else(|| inputs[0].clone())
+                };
+                self.add_input(&input)?;
+            }
         }
         let state = inputs.last().map(|i| i.state).unwrap_or_default();
         self.add_dependent_libraries(state)?;
@@ -410,6 +433,11 @@ impl Resolver<'_> {
     fn add_input(&mut self, input: &Input) -> Result<()> {
         let path = match &input.kind {
             InputKind::Path(p) => p.clone(),
+            InputKind::Script(p) => {
+                let data = input_files::map_file(p)?;
+                self.out.opened_files.push(p.clone());
+                return self.add_linker_script(p, data, input);
+            }
             InputKind::JustSymbols(p) => {
                 let data = input_files::map_file(p)?;
                 self.out.opened_files.push(p.clone());
@@ -505,7 +533,9 @@ impl Resolver<'_> {
                     InputKind::Library(_) => path
                         .file_name()
                         .map_or_else(|| name.clone(), |f| f.to_string_lossy().into_owned()),
-                    InputKind::Path(_) | InputKind::JustSymbols(_) => name.clone(),
+                    InputKind::Path(_) | InputKind::JustSymbols(_) | InputKind::Script(_) => {
+                        name.clone()
+                    }
                 };
                 let file = SharedFile::parse(name, default_soname, data, input.state.as_needed)?;
                 self.add_shared(file)?;
@@ -525,7 +555,16 @@ impl Resolver<'_> {
     fn add_linker_script(&mut self, path: &Path, data: &'static [u8], input: &Input) -> Result<()> {
         let text = std::str::from_utf8(data)
             .map_err(|_| err!("{}: linker script is not valid UTF-8", path.display()))?;
-        let entries = linker_script::parse_input_script(text, path)?;
+        let file = linker_script::read_script(text, path, &self.search_paths)?;
+        let entries = file.entries.clone();
+        // `EXTERN(sym ...)`: undefined references, as `-u` makes them (lld's
+        // `ScriptParser::readExtern`); they may load archive members.
+        for c in &file.script.commands {
+            if let crate::script::ast::Command::Extern(names) = c {
+                self.script_externs.extend(names.iter().cloned());
+            }
+        }
+        self.out.scripts.push(file);
         let mut search_paths = std::mem::take(&mut self.search_paths);
         let resolved = {
             let mut ctx = linker_script::ScriptContext {
@@ -852,6 +891,7 @@ impl Resolver<'_> {
     /// `-u`, `--require-defined`, the entry symbol, and `--wrap`: each may load archive members.
     fn add_roots_and_wraps(&mut self) -> Result<()> {
         let mut roots: Vec<String> = self.config.undefined.clone();
+        roots.extend(self.script_externs.iter().cloned());
         roots.extend(self.config.require_defined.iter().cloned());
         if self.config.output_kind == OutputKind::Executable {
             roots.push(

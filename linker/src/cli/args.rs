@@ -628,6 +628,7 @@ mod tests {
                     InputKind::Path(p) => p.display().to_string(),
                     InputKind::Library(l) => format!("-l{l}"),
                     InputKind::JustSymbols(p) => format!("--just-symbols={}", p.display()),
+                    InputKind::Script(p) => format!("-T {}", p.display()),
                 };
                 (
                     what,

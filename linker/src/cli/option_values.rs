@@ -95,6 +95,8 @@ pub fn parse_defsym(text: &str) -> Result<Defsym> {
     Ok(Defsym {
         name: name.to_string(),
         value,
+        provide: false,
+        hidden: false,
     })
 }
 

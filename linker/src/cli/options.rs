@@ -1022,9 +1022,9 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--init"], Value, Implemented, "Specify an initializer function", "", |s, v| { s.config.init = value(v).to_string(); Ok(()) }},
     opt! {["--fini"], Value, Implemented, "Specify a finalizer function", "", |s, v| { s.config.fini = value(v).to_string(); Ok(()) }},
     // ---- Linker scripts ----
-    opt! {["--script", "-T"], Value, NotYet, "Read linker script", "", accept},
-    opt! {["--default-script"], Value, NotYet, "In the absence of --script, read this default linker script", "", accept},
-    opt! {["-dT"], Separate, NotYet, "Alias for --default-script", "", accept},
+    opt! {["--script", "-T"], Value, Implemented, "Read linker script", "", |s, v| { s.add_input(InputKind::Script(PathBuf::from(value(v)))); Ok(()) }},
+    opt! {["--default-script"], Value, Implemented, "In the absence of --script, read this default linker script", "", |s, v| { s.config.default_script = Some(PathBuf::from(value(v))); Ok(()) }},
+    opt! {["-dT"], Separate, Implemented, "Alias for --default-script", "", |s, v| { s.config.default_script = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--orphan-handling"], Value, NotYet, "Control how orphan sections are handled when linker script used", "", accept},
     opt! {["--sort-section"], Value, NotYet, "Specifies sections sorting rule when linkerscript is used", "", accept},
     opt! {["--enable-non-contiguous-regions"], Flag, NotYet, "Spill input sections to later matching output sections to avoid memory region overflow", "", accept},

@@ -7,13 +7,13 @@
 //! GROUP ( libgcc_s.so.1 -lgcc )
 //! ```
 //!
-//! Supported: `GROUP(...)`, `INPUT(...)`, `AS_NEEDED(...)` inside them, `-lNAME` entries,
-//! `OUTPUT_FORMAT(...)` (checked to be x86-64 ELF), `OUTPUT_ARCH(...)`, `SEARCH_DIR(...)`,
-//! `/* */` and `#` comments, commas or blanks between names, quoted names. Any other command is
-//! an error naming it, never silently skipped.
+//! Every script (an input file that is text, `-T`, `--default-script`) is read with lld's
+//! parser (`crate::script`). Here its input commands become files to link — `GROUP(...)`,
+//! `INPUT(...)`, `AS_NEEDED(...)`, `-lNAME`, `SEARCH_DIR(...)` — and `OUTPUT_FORMAT` is checked
+//! to be x86-64 ELF; the rest of the tree is kept in [`ScriptFile`] for `resolve::scripts`,
+//! which applies it once resolution is done.
 //!
-//! Parsing is pure; [`resolve_script_path`] and [`resolve_script`] turn names into paths the way
-//! lld does.
+//! [`resolve_script_path`] and [`resolve_script`] turn names into paths the way lld does.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -82,316 +82,99 @@ pub fn looks_like_linker_script(data: &[u8]) -> bool {
         .all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r' | '\x0c' | '\x0b'))
 }
 
-/// Parses an input linker script. `script_path` is used in messages only.
+/// A linker script read as an input file or by `-T`: the files it names (in order) and the
+/// whole tree, whose other commands (`ENTRY`, `VERSION`, symbol assignments, `SECTIONS`, ...)
+/// the link applies after resolution.
+#[derive(Clone, Debug)]
+pub struct ScriptFile {
+    /// The script's path as the link names it.
+    pub path: PathBuf,
+    /// `INPUT`, `GROUP` and `SEARCH_DIR`, in script order.
+    pub entries: Vec<ScriptEntry>,
+    /// Everything the script says.
+    pub script: crate::script::Script,
+}
+
+/// Reads a linker script with lld's parser (`crate::script`). `INCLUDE NAME` is looked up as
+/// lld does: as written, then in each library search directory. The output format must be
+/// x86-64 ELF, the only one weld writes.
+pub fn read_script(text: &str, script_path: &Path, search_paths: &[PathBuf]) -> Result<ScriptFile> {
+    let mut include = |name: &str| -> Result<Option<crate::script::Included>> {
+        let found = std::iter::once(PathBuf::from(name))
+            .chain(search_paths.iter().map(|d| d.join(name)))
+            .find(|p| p.is_file());
+        let Some(path) = found else {
+            return Ok(None);
+        };
+        let text = crate::input::input_files::read_text(&path)?;
+        Ok(Some(crate::script::Included { path, text }))
+    };
+    let script = crate::script::parse_with_includes(text, script_path, &mut include)?;
+    let mut entries = Vec::new();
+    let mut groups = 0u32;
+    for c in &script.commands {
+        use crate::script::ast::{Command, InputFile};
+        let (files, loc, group) = match c {
+            Command::Input(files, loc) => (files, loc, None),
+            Command::Group(files, loc) => {
+                groups += 1;
+                (files, loc, Some(groups - 1))
+            }
+            Command::SearchDir(dir, loc) => {
+                entries.push(ScriptEntry::SearchDir {
+                    path: PathBuf::from(dir),
+                    line: loc.line,
+                });
+                continue;
+            }
+            Command::OutputFormat { default, loc, .. } => {
+                check_output_format(default, loc)?;
+                continue;
+            }
+            _ => continue,
+        };
+        for f in files {
+            entries.push(match f {
+                InputFile::File { path, as_needed } => ScriptEntry::File {
+                    path: PathBuf::from(path),
+                    as_needed: *as_needed,
+                    group,
+                    line: loc.line,
+                },
+                InputFile::Library { name, as_needed } => ScriptEntry::Library {
+                    name: name.clone(),
+                    as_needed: *as_needed,
+                    group,
+                    line: loc.line,
+                },
+            });
+        }
+    }
+    Ok(ScriptFile {
+        path: script_path.to_path_buf(),
+        entries,
+        script,
+    })
+}
+
+/// Parses a script's input commands only (tests and tools).
 pub fn parse_input_script(text: &str, script_path: &Path) -> Result<Vec<ScriptEntry>> {
-    let src = Source {
-        text,
-        path: script_path,
-    };
-    let tokens = lex(&src)?;
-    let mut p = Parser {
-        src,
-        tokens,
-        pos: 0,
-        entries: Vec::new(),
-        groups: 0,
-    };
-    p.script()?;
-    Ok(p.entries)
+    Ok(read_script(text, script_path, &[])?.entries)
 }
 
-/// The script text and its name, for located error messages in lld's format:
-/// `FILE:LINE: message`, then the line and a caret under the offending token.
-#[derive(Clone, Copy)]
-struct Source<'a> {
-    text: &'a str,
-    path: &'a Path,
-}
-
-impl Source<'_> {
-    fn error_at(&self, offset: usize, msg: &str) -> Error {
-        let offset = offset.min(self.text.len());
-        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = self.text[offset..]
-            .find('\n')
-            .map_or(self.text.len(), |i| offset + i);
-        let line_no = self.text[..offset].matches('\n').count() + 1;
-        let line = self.text[line_start..line_end].trim_end_matches('\r');
-        let col = self.text[line_start..offset].chars().count();
-        Error(format!(
-            "{}:{line_no}: {msg}\n>>> {line}\n>>> {}^",
-            self.path.display(),
-            " ".repeat(col)
-        ))
+/// `OUTPUT_FORMAT(name)` or `OUTPUT_FORMAT(default, big, little)`: weld writes x86-64 ELF only,
+/// and x86-64 is little-endian, so the default name is the one that must fit. (The parser has
+/// already rejected names lld does not know.)
+fn check_output_format(name: &str, loc: &crate::script::lexer::Loc) -> Result<()> {
+    if matches!(
+        name,
+        "elf64-x86-64" | "elf64-x86-64-freebsd" | "elf64-little"
+    ) {
+        return Ok(());
     }
-
-    fn line_of(&self, offset: usize) -> u32 {
-        (self.text[..offset.min(self.text.len())]
-            .matches('\n')
-            .count()
-            + 1) as u32
-    }
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Token<'a> {
-    text: &'a str,
-    quoted: bool,
-    offset: usize,
-}
-
-impl Token<'_> {
-    /// An unquoted token equal to `s` (a quoted `"GROUP"` is a file name, never a keyword).
-    fn is(&self, s: &str) -> bool {
-        !self.quoted && self.text == s
-    }
-}
-
-const PUNCT: &[u8] = b"(),;{}";
-
-fn lex<'a>(src: &Source<'a>) -> Result<Vec<Token<'a>>> {
-    let text = src.text;
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if b[i..].starts_with(b"/*") {
-            match text[i + 2..].find("*/") {
-                Some(e) => i += 2 + e + 2,
-                None => return Err(src.error_at(i, "unclosed comment in a linker script")),
-            }
-        } else if c == b'#' {
-            i = text[i..].find('\n').map_or(b.len(), |e| i + e);
-        } else if c == b'"' {
-            match text[i + 1..].find('"') {
-                Some(e) => {
-                    out.push(Token {
-                        text: &text[i + 1..i + 1 + e],
-                        quoted: true,
-                        offset: i,
-                    });
-                    i += e + 2;
-                }
-                None => return Err(src.error_at(i, "unclosed quote")),
-            }
-        } else if PUNCT.contains(&c) {
-            out.push(Token {
-                text: &text[i..i + 1],
-                quoted: false,
-                offset: i,
-            });
-            i += 1;
-        } else {
-            let start = i;
-            while i < b.len()
-                && !b[i].is_ascii_whitespace()
-                && !PUNCT.contains(&b[i])
-                && b[i] != b'"'
-                && !b[i..].starts_with(b"/*")
-            {
-                i += 1;
-            }
-            out.push(Token {
-                text: &text[start..i],
-                quoted: false,
-                offset: start,
-            });
-        }
-    }
-    Ok(out)
-}
-
-/// Script commands lld knows that this subset does not do: named in the error so the user sees
-/// what is missing.
-const UNSUPPORTED: &[&str] = &[
-    "SECTIONS",
-    "MEMORY",
-    "PHDRS",
-    "ENTRY",
-    "VERSION",
-    "EXTERN",
-    "INCLUDE",
-    "OUTPUT",
-    "TARGET",
-    "STARTUP",
-    "PROVIDE",
-    "PROVIDE_HIDDEN",
-    "HIDDEN",
-    "ASSERT",
-    "NOCROSSREFS",
-    "NOCROSSREFS_TO",
-    "REGION_ALIAS",
-    "INSERT",
-    "OVERWRITE_SECTIONS",
-    "FORCE_COMMON_ALLOCATION",
-    "INHIBIT_COMMON_ALLOCATION",
-];
-
-struct Parser<'a> {
-    src: Source<'a>,
-    tokens: Vec<Token<'a>>,
-    pos: usize,
-    entries: Vec<ScriptEntry>,
-    groups: u32,
-}
-
-impl<'a> Parser<'a> {
-    fn next(&mut self) -> Option<Token<'a>> {
-        let t = self.tokens.get(self.pos).copied();
-        self.pos += usize::from(t.is_some());
-        t
-    }
-
-    fn peek(&self) -> Option<Token<'a>> {
-        self.tokens.get(self.pos).copied()
-    }
-
-    fn eof_offset(&self) -> usize {
-        self.tokens.last().map_or(0, |t| t.offset)
-    }
-
-    fn next_or_eof(&mut self) -> Result<Token<'a>> {
-        match self.next() {
-            Some(t) => Ok(t),
-            None => Err(self.src.error_at(self.eof_offset(), "unexpected EOF")),
-        }
-    }
-
-    fn expect(&mut self, s: &str) -> Result<()> {
-        let t = self.next_or_eof()?;
-        if t.is(s) {
-            Ok(())
-        } else {
-            Err(self
-                .src
-                .error_at(t.offset, &format!("{s} expected, but got {}", t.text)))
-        }
-    }
-
-    fn script(&mut self) -> Result<()> {
-        while let Some(t) = self.next() {
-            if t.is(";") {
-                continue;
-            }
-            match t.text {
-                _ if t.quoted => {}
-                "GROUP" => {
-                    self.expect("(")?;
-                    let g = self.groups;
-                    self.groups += 1;
-                    self.file_list(false, Some(g))?;
-                    continue;
-                }
-                "INPUT" => {
-                    self.expect("(")?;
-                    self.file_list(false, None)?;
-                    continue;
-                }
-                "OUTPUT_FORMAT" => {
-                    self.output_format()?;
-                    continue;
-                }
-                "OUTPUT_ARCH" => {
-                    self.expect("(")?;
-                    while !self.next_or_eof()?.is(")") {}
-                    continue;
-                }
-                "SEARCH_DIR" => {
-                    self.expect("(")?;
-                    let d = self.next_or_eof()?;
-                    self.expect(")")?;
-                    let line = self.src.line_of(d.offset);
-                    self.entries.push(ScriptEntry::SearchDir {
-                        path: PathBuf::from(d.text),
-                        line,
-                    });
-                    continue;
-                }
-                cmd if UNSUPPORTED.contains(&cmd) => {
-                    return Err(self.src.error_at(
-                        t.offset,
-                        &format!("linker script command not supported yet: {cmd}"),
-                    ));
-                }
-                _ => {}
-            }
-            let assignment = t.text.contains('=')
-                || self
-                    .peek()
-                    .is_some_and(|n| !n.quoted && n.text.ends_with('=') && n.text.len() <= 3);
-            let msg = if assignment {
-                "linker script command not supported yet: symbol assignment".to_string()
-            } else {
-                format!("unknown directive: {}", t.text)
-            };
-            return Err(self.src.error_at(t.offset, &msg));
-        }
-        Ok(())
-    }
-
-    /// The names inside `GROUP(`, `INPUT(` or `AS_NEEDED(`, up to the matching `)`.
-    fn file_list(&mut self, as_needed: bool, group: Option<u32>) -> Result<()> {
-        loop {
-            let t = self.next_or_eof()?;
-            if t.is(")") {
-                return Ok(());
-            }
-            if t.is(",") {
-                continue;
-            }
-            if t.is("AS_NEEDED") {
-                self.expect("(")?;
-                self.file_list(true, group)?;
-                continue;
-            }
-            if !t.quoted && t.text.bytes().next().is_some_and(|b| PUNCT.contains(&b)) {
-                return Err(self
-                    .src
-                    .error_at(t.offset, &format!("unexpected {}", t.text)));
-            }
-            let line = self.src.line_of(t.offset);
-            self.entries.push(match t.text.strip_prefix("-l") {
-                Some(name) => ScriptEntry::Library {
-                    name: name.to_string(),
-                    as_needed,
-                    group,
-                    line,
-                },
-                None => ScriptEntry::File {
-                    path: PathBuf::from(t.text),
-                    as_needed,
-                    group,
-                    line,
-                },
-            });
-        }
-    }
-
-    /// `OUTPUT_FORMAT(name)` or `OUTPUT_FORMAT(default, big, little)`: weld writes x86-64 ELF only,
-    /// and x86-64 is little-endian, so the default name is the one that must fit.
-    fn output_format(&mut self) -> Result<()> {
-        self.expect("(")?;
-        let name = self.next_or_eof()?;
-        let n = name.text;
-        if !(n == "elf64-x86-64" || n == "elf64-x86-64-freebsd" || n == "elf64-little") {
-            let msg = if n.starts_with("elf") {
-                format!("output format not supported yet: {n} (weld writes elf64-x86-64)")
-            } else {
-                format!("unknown output format name: {n}")
-            };
-            return Err(self.src.error_at(name.offset, &msg));
-        }
-        if self.peek().is_some_and(|t| t.is(",")) {
-            self.next();
-            self.next_or_eof()?;
-            self.expect(",")?;
-            self.next_or_eof()?;
-        }
-        self.expect(")")
-    }
+    Err(Error(format!(
+        "{loc}: output format not supported yet: {name} (weld writes elf64-x86-64)"
+    )))
 }
 
 /// Resolves a file name from a script as lld does:
@@ -716,23 +499,23 @@ mod tests {
         );
         assert_eq!(
             e("OUTPUT_FORMAT(bogus)"),
-            "s/t.so:1: unknown output format name: bogus\n>>> OUTPUT_FORMAT(bogus)\n>>>               ^"
+            "s/t.so:1: unknown output format name: bogus\n>>> OUTPUT_FORMAT(bogus)\n>>>                    ^"
         );
         assert!(e("OUTPUT_FORMAT(elf32-i386)")
             .starts_with("s/t.so:1: output format not supported yet: elf32-i386"));
-        assert_eq!(
-            e("SECTIONS { .text : { *(.text) } }"),
-            "s/t.so:1: linker script command not supported yet: SECTIONS\n>>> SECTIONS { .text : { *(.text) } }\n>>> ^"
-        );
-        assert!(e("\nENTRY(main)")
-            .starts_with("s/t.so:2: linker script command not supported yet: ENTRY"));
-        assert!(e("foo = 1;")
-            .starts_with("s/t.so:1: linker script command not supported yet: symbol assignment"));
+        // Commands beyond the inputs parse here; the link applies (or refuses) them later.
+        for ok in [
+            "SECTIONS { .text : { *(.text) } }",
+            "\nENTRY(main)",
+            "foo = 1;",
+        ] {
+            assert!(parse(ok).is_ok(), "{ok}");
+        }
         assert!(e("INPUT(\"a b\n").starts_with("s/t.so:1: unclosed quote"));
         assert!(e("INPUT(a /* b\n").starts_with("s/t.so:1: unclosed comment in a linker script"));
         assert!(e("GROUP ( a.o").starts_with("s/t.so:1: unexpected EOF"));
         assert!(e("GROUP a.o )").starts_with("s/t.so:1: ( expected, but got a.o"));
-        assert!(e("INPUT(GROUP(x))").starts_with("s/t.so:1: unexpected ("));
+        assert!(e("INPUT(GROUP(x))").starts_with("s/t.so:1: unknown directive: )"));
         assert!(e("AS_NEEDED(x)").starts_with("s/t.so:1: unknown directive: AS_NEEDED"));
     }
 

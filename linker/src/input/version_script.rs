@@ -319,25 +319,34 @@ impl Versions {
         for p in paths {
             let found = crate::input::library_search::find_script(p, search_paths)
                 .ok_or_else(|| err!("cannot find version script {}", p.display()))?;
-            let script = read(&found)?;
-            for node in script.nodes {
-                let index = if node.name.is_empty() {
-                    1
-                } else {
-                    if v.names.contains(&node.name) {
-                        bail!(
-                            "{}: duplicate version definition: {}",
-                            p.display(),
-                            node.name
-                        );
-                    }
-                    v.names.push(node.name.clone());
-                    v.names.len() as u16 + 1
-                };
-                v.nodes.push((index, node));
-            }
+            v.add(read(&found)?, p)?;
         }
         Ok(v)
+    }
+
+    /// Adds the version script `text` (a linker script's `VERSION` block) after those loaded.
+    pub fn add_text(&mut self, text: &str, path: &Path) -> Result<()> {
+        self.add(parse(text, path)?, path)
+    }
+
+    fn add(&mut self, script: VersionScript, path: &Path) -> Result<()> {
+        for node in script.nodes {
+            let index = if node.name.is_empty() {
+                1
+            } else {
+                if self.names.contains(&node.name) {
+                    bail!(
+                        "{}: duplicate version definition: {}",
+                        path.display(),
+                        node.name
+                    );
+                }
+                self.names.push(node.name.clone());
+                self.names.len() as u16 + 1
+            };
+            self.nodes.push((index, node));
+        }
+        Ok(())
     }
 
     pub fn is_empty(&self) -> bool {

@@ -345,9 +345,36 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
         }
     }
     for d in &config.defsyms {
+        // PROVIDE: only a symbol something references and nothing defines (lld's rule).
+        if d.provide {
+            let wanted = res.symtab.lookup(d.name.as_bytes()).is_some_and(|id| {
+                let s = res.symtab.get(id);
+                s.referenced && !s.is_defined()
+            });
+            if !wanted {
+                continue;
+            }
+        }
+        // An alias has its target's type (lld copies it with the value): `bar = foo` makes a
+        // function of `bar` when `foo` is one.
+        let alias_type = match &d.value {
+            crate::config::DefsymValue::Symbol(target, _) => res
+                .symtab
+                .lookup(target.as_bytes())
+                .map(|t| res.symtab.get(t))
+                .filter(|t| t.is_defined())
+                .map(|t| t.sym_type),
+            crate::config::DefsymValue::Absolute(_) => None,
+        };
         let leaked: &'static [u8] = Box::leak(d.name.clone().into_bytes().into_boxed_slice());
         let id = res.symtab.intern(leaked);
         let sym = res.symtab.get_mut(id);
+        if let Some(t) = alias_type {
+            sym.sym_type = t;
+        }
+        if d.hidden {
+            sym.visibility = elf::STV_HIDDEN;
+        }
         sym.def = match d.value {
             crate::config::DefsymValue::Absolute(v) => SymbolDef::Absolute(v),
             // An alias takes its value after layout (define_synthetic_symbols).

@@ -302,7 +302,10 @@ impl Lexer {
         } else if b.len() > 1 && b[1] == b'=' && b"+-*/!&^|".contains(&b[0]) {
             2
         } else {
-            let word = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$');
+            // Non-ASCII bytes belong to words: lld cuts `café.o` into pieces, GNU ld and weld
+            // read UTF-8 file and symbol names whole.
+            let word =
+                |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$') || c >= 0x80;
             let mut n = match self.state {
                 LexState::Script => b
                     .iter()
@@ -481,9 +484,13 @@ mod tests {
     }
 
     #[test]
-    fn multibyte_characters_do_not_panic() {
+    fn multibyte_characters_stay_in_words() {
         assert_eq!(tokens("é(", LexState::Expr), ["é", "("]);
-        assert_eq!(tokens("aé", LexState::Script), ["a", "é"]);
+        assert_eq!(tokens("aé b", LexState::Script), ["aé", "b"]);
+        assert_eq!(
+            tokens("caf\u{e9}.o)", LexState::Script),
+            ["caf\u{e9}.o", ")"]
+        );
     }
 
     #[test]

@@ -1,0 +1,129 @@
+//! What the link's linker scripts say beyond the files they name. lld applies a script's
+//! commands while it reads the script, before symbols are resolved; weld reads scripts while
+//! it resolves (a script may be found through `-l`, or named by another), so the commands
+//! that set up the link are applied right after resolution, to a new `Config` that the rest
+//! of the link reads:
+//!
+//! - `ENTRY(sym)`: the entry point unless `-e` gave one (the first `ENTRY` wins, as in lld);
+//! - `VERSION { ... }`: a version script, after the `--version-script` files;
+//! - symbol assignments outside `SECTIONS` (`PROVIDE`, `PROVIDE_HIDDEN`, `HIDDEN`
+//!   included): definitions, as `--defsym` makes them (lld implements `--defsym` as one);
+//! - `OUTPUT_ARCH` is ignored, as by lld; `OUTPUT_FORMAT` and `TARGET` are checked.
+//!
+//! (`INPUT`, `GROUP`, `AS_NEEDED`, `SEARCH_DIR` and `EXTERN` act during resolution.) What
+//! weld does not implement yet is an error naming the command and where it was written, never
+//! silently skipped.
+
+use crate::config::{Config, Defsym, DefsymValue};
+use crate::error::{Error, Result};
+use crate::input::linker_script::ScriptFile;
+use crate::script::ast::{AssignOp, Assignment, Command};
+use crate::script::expr::{self, BinOp, Expr};
+
+/// The `Config` the link continues with once the scripts in `scripts` are applied, or `None`
+/// when they change nothing. Warnings lld gives while reading scripts are reported here.
+pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> {
+    if scripts.iter().all(|s| s.script.commands.is_empty()) {
+        return Ok(None);
+    }
+    let mut out = config.clone();
+    for file in scripts {
+        for w in &file.script.warnings {
+            config.warn(w)?;
+        }
+        let path = file.path.display();
+        let unsupported = |what: &str, at: String| {
+            Err(Error(format!(
+                "{at}: linker script command not supported yet: {what}"
+            )))
+        };
+        for c in &file.script.commands {
+            match c {
+                Command::Input(..)
+                | Command::Group(..)
+                | Command::SearchDir(..)
+                | Command::Extern(..)
+                | Command::OutputFormat { .. }
+                | Command::OutputArch(..) => {}
+                Command::Entry(name, _) => {
+                    if out.entry.is_none() {
+                        out.entry = Some(name.clone());
+                    }
+                }
+                Command::Version { text, loc } => {
+                    let padded = "\n".repeat(loc.line.saturating_sub(1) as usize) + text;
+                    out.script_versions.push((padded, loc.file.to_path_buf()));
+                }
+                Command::Assignment(a) => out.defsyms.push(definition(a)?),
+                Command::Target(t) if t.starts_with("elf") => {}
+                Command::Target(t) => {
+                    return unsupported(&format!("TARGET({t})"), path.to_string())
+                }
+                Command::Sections(s) => return unsupported("SECTIONS", s.loc.to_string()),
+                Command::Memory(_) => return unsupported("MEMORY", path.to_string()),
+                Command::RegionAlias { loc, .. } => {
+                    return unsupported("REGION_ALIAS", loc.to_string())
+                }
+                Command::Phdrs(_) => return unsupported("PHDRS", path.to_string()),
+                Command::Output(_) => return unsupported("OUTPUT", path.to_string()),
+                Command::Assert(a) => return unsupported("ASSERT", a.loc.to_string()),
+                Command::NoCrossRefs { loc, .. } => {
+                    return unsupported("NOCROSSREFS", loc.to_string())
+                }
+                Command::OverwriteSections(_) => {
+                    return unsupported("OVERWRITE_SECTIONS", path.to_string())
+                }
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+/// A symbol assignment outside `SECTIONS` as the definition `--defsym` would make: a value the
+/// script alone decides (`sym = 0x1000;`, `sym = 4K * 2;`), or another symbol plus or minus a
+/// constant (`bar = foo;`, `end_of = start + 0x10;`).
+fn definition(a: &Assignment) -> Result<Defsym> {
+    let not_yet = || {
+        Error(format!(
+            "{}: symbol assignment not supported yet: {}",
+            a.loc, a.text
+        ))
+    };
+    if a.name == "." || a.op != AssignOp::Set {
+        return Err(not_yet());
+    }
+    let value = match expr::eval_constant(&a.expr) {
+        Some(v) => DefsymValue::Absolute(v?),
+        None => {
+            let (target, addend) = symbol_plus_constant(&a.expr).ok_or_else(not_yet)?;
+            DefsymValue::Symbol(target, addend)
+        }
+    };
+    Ok(Defsym {
+        name: a.name.clone(),
+        value,
+        provide: a.provide,
+        hidden: a.hidden,
+    })
+}
+
+/// `sym`, `sym + C`, `sym - C`, `C + sym` with constant `C`: the symbol and the addend.
+fn symbol_plus_constant(e: &Expr) -> Option<(String, i64)> {
+    match e {
+        Expr::Symbol(name, _) => Some((name.clone(), 0)),
+        Expr::Binary(op @ (BinOp::Add | BinOp::Sub), l, r, _) => {
+            let constant = |e: &Expr| expr::eval_constant(e).and_then(|v| v.ok());
+            if let (Some((name, a)), Some(c)) = (symbol_plus_constant(l), constant(r)) {
+                let c = c.cast_signed();
+                return Some((name, if *op == BinOp::Add { a + c } else { a - c }));
+            }
+            if *op == BinOp::Add {
+                if let (Some(c), Some((name, a))) = (constant(l), symbol_plus_constant(r)) {
+                    return Some((name, a + c.cast_signed()));
+                }
+            }
+            None
+        }
+        _ => None,
+    }
+}
