@@ -893,15 +893,23 @@ impl Resolver<'_> {
         let mut roots: Vec<String> = self.config.undefined.clone();
         roots.extend(self.script_externs.iter().cloned());
         roots.extend(self.config.require_defined.iter().cloned());
+        // Symbols `--defsym` and scripts' assignments name may load members, as lld's
+        // script-referenced symbols do.
+        for d in &self.config.defsyms {
+            if let crate::config::DefsymValue::Symbol(target, _) = &d.value {
+                roots.push(target.clone());
+            }
+        }
+        roots.extend(scripts::referenced_symbols(&self.out.scripts));
+        let entry = self
+            .config
+            .entry
+            .clone()
+            .or_else(|| scripts::entry(&self.out.scripts));
         if self.config.output_kind == OutputKind::Executable {
-            roots.push(
-                self.config
-                    .entry
-                    .clone()
-                    .unwrap_or_else(|| "_start".to_string()),
-            );
-        } else if let Some(e) = &self.config.entry {
-            roots.push(e.clone());
+            roots.push(entry.unwrap_or_else(|| "_start".to_string()));
+        } else if let Some(e) = entry {
+            roots.push(e);
         }
         roots.extend(self.wrap_roots());
         // --undefined-glob: every lazy symbol the pattern matches loads its member (lld's

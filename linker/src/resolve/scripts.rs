@@ -127,3 +127,53 @@ fn symbol_plus_constant(e: &Expr) -> Option<(String, i64)> {
         _ => None,
     }
 }
+
+/// The entry point the scripts name: the first `ENTRY` (`-e` wins over it).
+pub fn entry(scripts: &[ScriptFile]) -> Option<String> {
+    scripts.iter().find_map(|f| {
+        f.script.commands.iter().find_map(|c| match c {
+            Command::Entry(name, _) => Some(name.clone()),
+            _ => None,
+        })
+    })
+}
+
+/// The symbols the scripts' assignments outside `SECTIONS` read: like lld's
+/// `referencedSymbols`, each may load an archive member during resolution.
+pub fn referenced_symbols(scripts: &[ScriptFile]) -> Vec<String> {
+    fn walk(e: &Expr, out: &mut Vec<String>) {
+        match e {
+            Expr::Symbol(name, _) => out.push(name.clone()),
+            Expr::Unary(_, a)
+            | Expr::Absolute(a)
+            | Expr::Align(a, _)
+            | Expr::Log2Ceil(a)
+            | Expr::SegmentStart(_, a)
+            | Expr::Assert(a, _, _) => walk(a, out),
+            Expr::Binary(_, a, b, _)
+            | Expr::AlignTo(a, b, _)
+            | Expr::DataSegmentAlign(a, b)
+            | Expr::DataSegmentRelroEnd(a, b)
+            | Expr::Max(a, b)
+            | Expr::Min(a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            Expr::Ternary(a, b, c) => {
+                walk(a, out);
+                walk(b, out);
+                walk(c, out);
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for f in scripts {
+        for c in &f.script.commands {
+            if let Command::Assignment(a) = c {
+                walk(&a.expr, &mut out);
+            }
+        }
+    }
+    out
+}
