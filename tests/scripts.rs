@@ -52,8 +52,11 @@ fn link_ok(dir: &Path, args: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
-/// `readelf -sW`'s `.symtab` rows by name: (value, type, bind, vis, ndx).
-fn symbols(file: &Path) -> Result<BTreeMap<String, (u64, String, String, String, String)>, String> {
+/// A `.symtab` row: value, type, bind, visibility, section index.
+type Row = (u64, String, String, String, String);
+
+/// `readelf -sW`'s `.symtab` rows by name.
+fn symbols(file: &Path) -> Result<BTreeMap<String, Row>, String> {
     let text = weld_tests::dynelf::readelf(&["-sW"], file)?;
     let mut out = BTreeMap::new();
     let mut in_symtab = false;
@@ -137,7 +140,7 @@ fn assignments_entry_version(dir: &Path) -> Check {
                 .cloned()
                 .ok_or_else(|| format!("{out}: no symbol {n}"))
         };
-        let foo = get("foo")?;
+        let target = get("foo")?;
         let bar = get("bar")?;
         let hid = get("hid")?;
         let mystart = get("mystart")?;
@@ -145,13 +148,13 @@ fn assignments_entry_version(dir: &Path) -> Check {
         facts.push(format!(
             "bar-foo={} bar=({} {} {}) prov={:?} unused_prov={} hid-foo={} hid=({} {}) \
              abs_sym={:?} entry-mystart={} versions={:?}",
-            bar.0.wrapping_sub(foo.0),
+            bar.0.wrapping_sub(target.0),
             bar.1,
             bar.2,
             bar.3,
             get("prov").map(|p| (p.0, p.4)),
             syms.contains_key("unused_prov"),
-            hid.0.wrapping_sub(foo.0),
+            hid.0.wrapping_sub(target.0),
             hid.2,
             hid.3,
             get("abs_sym").map(|a| (a.0, a.4)),
