@@ -22,6 +22,8 @@ fn main() {
                 "referenced_symbols_load_members",
                 referenced_symbols_load_members,
             ),
+            ("expressions_read_the_layout", expressions_read_the_layout),
+            ("failed_assert_like_lld", failed_assert_like_lld),
             ("syntax_error_like_lld", syntax_error_like_lld),
             ("include_cycle_like_lld", include_cycle_like_lld),
         ],
@@ -244,4 +246,79 @@ fn include_cycle_like_lld(dir: &Path) -> Check {
     paths::write(&dir.join("b.lds"), "INCLUDE a.lds\n")?;
     let both = link_both(dir, &["start.o", "-T", "a.lds"])?;
     both.same_first_error("b.lds:1: there is a cycle in linker script INCLUDEs")
+}
+
+/// `readelf -SW`: (address, size, index) of output section `name`.
+fn section(file: &Path, name: &str) -> Result<(u64, u64, String), String> {
+    let text = weld_tests::dynelf::readelf(&["-SW"], file)?;
+    for line in text.lines() {
+        let Some((idx, rest)) = line
+            .trim()
+            .strip_prefix('[')
+            .and_then(|l| l.split_once(']'))
+        else {
+            continue;
+        };
+        let t: Vec<&str> = rest.split_whitespace().collect();
+        if t.first() == Some(&name) && t.len() > 4 {
+            let hex = |v: &str| u64::from_str_radix(v, 16).map_err(|_| format!("bad: {line}"));
+            return Ok((hex(t[2])?, hex(t[4])?, idx.trim().to_string()));
+        }
+    }
+    Err(format!("{}: no section {name}", file.display()))
+}
+
+/// Assignments outside `SECTIONS` that read the layout (`ADDR`, `SIZEOF`, a symbol in a
+/// section): their values follow each linker's own layout, exactly as lld computes them,
+/// relative to the section lld makes them relative to.
+fn expressions_read_the_layout(dir: &Path) -> Check {
+    compile(dir, "value", VALUE_C)?;
+    compile(dir, "data", "int counter = 5;\n")?;
+    paths::write(
+        &dir.join("expr.lds"),
+        "text_end = ADDR(.text) + SIZEOF(.text);\n\
+         mid = foo + (ADDR(.data) - ADDR(.text)) / 2;\n\
+         aligned = ALIGN(ADDR(.data), 0x100) + MAX(1, 2);\n\
+         ASSERT(SIZEOF(.text) > 0 && DEFINED(foo), \"no text\");\n",
+    )?;
+    link_ok(dir, &["-shared", "value.o", "data.o", "expr.lds"])?;
+    for out in ["out.lld", "out.weld"] {
+        let path = dir.join(out);
+        let syms = symbols(&path)?;
+        let (text, text_size, text_idx) = section(&path, ".text")?;
+        let (data, _, data_idx) = section(&path, ".data")?;
+        let get = |n: &str| syms.get(n).cloned().ok_or_else(|| format!("{out}: no {n}"));
+        let target = get("foo")?;
+        let want = [
+            ("text_end", text + text_size, text_idx.clone()),
+            ("mid", target.0 + (data - text) / 2, text_idx.clone()),
+            // lld keeps an aligned section address relative to its section.
+            (
+                "aligned",
+                data.div_ceil(0x100) * 0x100 + 2,
+                data_idx.clone(),
+            ),
+        ];
+        for (name, value, ndx) in want {
+            let got = get(name)?;
+            if (got.0, got.4.as_str()) != (value, ndx.as_str()) {
+                return Err(format!(
+                    "{out}: {name} is {:#x} in section {}, expected {value:#x} in {ndx}",
+                    got.0, got.4
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn failed_assert_like_lld(dir: &Path) -> Check {
+    compile(dir, "value", VALUE_C)?;
+    paths::write(
+        &dir.join("assert.lds"),
+        "ASSERT(SIZEOF(.text) > 0x100000, \"text too small\");\n",
+    )?;
+    let both = link_both(dir, &["-shared", "value.o", "assert.lds"])?;
+    both.same_first_error("text too small")?;
+    both.same_stderr()
 }

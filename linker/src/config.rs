@@ -91,9 +91,10 @@ pub enum UnresolvedPolicy {
     IgnoreInSharedLibs,
 }
 
-/// `--defsym=SYM=EXPR`: lld accepts an expression; weld accepts a number or a symbol name,
-/// optionally plus or minus a number, which covers what drivers and build systems pass.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A symbol the link defines by assignment: `--defsym=SYM=EXPR` (weld reads a number or a
+/// symbol name, optionally plus or minus a number, which covers what drivers and build systems
+/// pass) or a linker script's assignment outside `SECTIONS` (any expression).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Defsym {
     pub name: String,
     pub value: DefsymValue,
@@ -104,11 +105,27 @@ pub struct Defsym {
     pub hidden: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+impl Defsym {
+    /// The symbols the definition reads: an alias's target, an expression's symbols. The
+    /// linker references them (lld's script-referenced symbols): roots of the walk, visible
+    /// to LTO, and able to load archive members.
+    pub fn referenced_symbols(&self) -> Vec<String> {
+        match &self.value {
+            DefsymValue::Absolute(_) => Vec::new(),
+            DefsymValue::Symbol(target, _) => vec![target.clone()],
+            DefsymValue::Expr(e) => e.symbols(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
 pub enum DefsymValue {
     Absolute(u64),
     /// Another symbol's value plus an addend.
     Symbol(String, i64),
+    /// A script expression that reads the layout (`ADDR(.text) + SIZEOF(.text)`): evaluated
+    /// once addresses are known.
+    Expr(crate::script::expr::Expr),
 }
 
 /// `-z cet-report=`: what to say about input objects that lack the IBT or SHSTK property.
@@ -555,6 +572,8 @@ pub struct Config {
     /// block's text (preceded by newlines, so messages give the script's own line numbers) and
     /// the script's path.
     pub script_versions: Vec<(String, PathBuf)>,
+    /// Linker scripts' `ASSERT`s outside `SECTIONS`, checked on the final layout.
+    pub script_asserts: Vec<crate::script::ast::Assert>,
     /// `--default-script`/`-dT`: read when no `-T` script is given.
     pub default_script: Option<PathBuf>,
     pub dynamic_lists: Vec<PathBuf>,
@@ -729,6 +748,7 @@ impl Default for Config {
             version_scripts: Vec::new(),
             script_versions: Vec::new(),
             default_script: None,
+            script_asserts: Vec::new(),
             dynamic_lists: Vec::new(),
             // lld 22 reports version-script names that match nothing unless --undefined-version.
             no_undefined_version: true,

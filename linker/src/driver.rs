@@ -111,6 +111,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         and_features,
     };
     let mut lay = lay_out_until_stable(&mut t, &config, &res, scan, decided)?;
+    check_script_asserts(&config, &res, &lay)?;
     if config.emit_relocs {
         crate::write::emit_relocs::warn_discarded(&config, &res, &lay).map_err(|e| vec![e])?;
     }
@@ -411,6 +412,23 @@ fn fold_identical_code(
     let (folding, icf_report) = t.run("identical code folding", || crate::icf::fold(config, res));
     print!("{icf_report}");
     folding
+}
+
+/// Linker scripts' `ASSERT`s outside `SECTIONS`, on the final layout: a false condition is an
+/// error with the assertion's message alone, as lld prints it.
+fn check_script_asserts(
+    config: &Config,
+    res: &resolve::Resolved,
+    lay: &crate::output::layout::Layout,
+) -> Result<(), Vec<Error>> {
+    let values = layout::script_values::LayoutValues { config, res, lay };
+    for a in &config.script_asserts {
+        let holds = crate::script::expr::eval(&a.cond, &values).map_err(|e| vec![e])?;
+        if holds.value() == 0 {
+            return Err(vec![Error(a.message.clone())]);
+        }
+    }
+    Ok(())
 }
 
 /// The checks on symbols once the set of objects is final (versions, `--no-allow-shlib-undefined`,

@@ -895,11 +895,12 @@ impl Resolver<'_> {
         roots.extend(self.config.require_defined.iter().cloned());
         // Symbols `--defsym` and scripts' assignments name may load members, as lld's
         // script-referenced symbols do.
-        for d in &self.config.defsyms {
-            if let crate::config::DefsymValue::Symbol(target, _) = &d.value {
-                roots.push(target.clone());
-            }
-        }
+        roots.extend(
+            self.config
+                .defsyms
+                .iter()
+                .flat_map(|d| d.referenced_symbols()),
+        );
         roots.extend(scripts::referenced_symbols(&self.out.scripts));
         let entry = self
             .config

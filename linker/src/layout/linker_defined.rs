@@ -123,6 +123,27 @@ pub(super) fn define_synthetic_symbols(
             }
         }
     }
+    // Script assignments with expressions, in order (one may read another's value).
+    for d in &config.defsyms {
+        if let crate::config::DefsymValue::Expr(e) = &d.value {
+            let Some(id) = res.symtab.lookup(d.name.as_bytes()) else {
+                continue;
+            };
+            if res.symtab.get(id).def != SymbolDef::Synthetic {
+                continue;
+            }
+            let v = crate::script::expr::eval(
+                e,
+                &super::script_values::LayoutValues { config, res, lay },
+            )?;
+            lay.global_value[id as usize] = v.value();
+            if let Some(base) = v.section.filter(|_| !v.force_absolute) {
+                if let Some(os) = lay.sections.iter().find(|s| s.name == base.name) {
+                    lay.synthetic_section.insert(id, os.shndx as u16);
+                }
+            }
+        }
+    }
     // --defsym=ALIAS=SYM+N.
     for d in &config.defsyms {
         if let crate::config::DefsymValue::Symbol(target, addend) = &d.value {
@@ -364,7 +385,7 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
                 .map(|t| res.symtab.get(t))
                 .filter(|t| t.is_defined())
                 .map(|t| t.sym_type),
-            crate::config::DefsymValue::Absolute(_) => None,
+            crate::config::DefsymValue::Absolute(_) | crate::config::DefsymValue::Expr(_) => None,
         };
         let leaked: &'static [u8] = Box::leak(d.name.clone().into_bytes().into_boxed_slice());
         let id = res.symtab.intern(leaked);
@@ -377,8 +398,11 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
         }
         sym.def = match d.value {
             crate::config::DefsymValue::Absolute(v) => SymbolDef::Absolute(v),
-            // An alias takes its value after layout (define_synthetic_symbols).
-            crate::config::DefsymValue::Symbol(..) => SymbolDef::Synthetic,
+            // An alias or an expression takes its value after layout
+            // (define_synthetic_symbols).
+            crate::config::DefsymValue::Symbol(..) | crate::config::DefsymValue::Expr(_) => {
+                SymbolDef::Synthetic
+            }
         };
         sym.weak = false;
     }

@@ -427,10 +427,8 @@ pub fn run_lto(
         extra_roots.insert(n.as_bytes().to_vec());
     }
     // A --defsym target is referenced by the linker, outside any object (lld: a script symbol).
-    for d in &config.defsyms {
-        if let crate::config::DefsymValue::Symbol(target, _) = &d.value {
-            extra_roots.insert(target.as_bytes().to_vec());
-        }
+    for target in config.defsyms.iter().flat_map(|d| d.referenced_symbols()) {
+        extra_roots.insert(target.into_bytes());
     }
     let ctx = ResolutionContext {
         config,

@@ -415,13 +415,11 @@ fn add_symbol_roots(
                 .map_err(gerr)?;
         }
     }
-    for d in &config.defsyms {
-        if let crate::config::DefsymValue::Symbol(target, _) = &d.value {
-            if let Some(id) = res.symtab.lookup(target.as_bytes()) {
-                graph
-                    .add_root_symbol(SymId(id), reason::DEFSYM)
-                    .map_err(gerr)?;
-            }
+    for target in config.defsyms.iter().flat_map(|d| d.referenced_symbols()) {
+        if let Some(id) = res.symtab.lookup(target.as_bytes()) {
+            graph
+                .add_root_symbol(SymId(id), reason::DEFSYM)
+                .map_err(gerr)?;
         }
     }
     // Sorted, so that the graph (and --why-live) does not depend on hash order.

@@ -8,13 +8,14 @@
 //! - `VERSION { ... }`: a version script, after the `--version-script` files;
 //! - symbol assignments outside `SECTIONS` (`PROVIDE`, `PROVIDE_HIDDEN`, `HIDDEN`
 //!   included): definitions, as `--defsym` makes them (lld implements `--defsym` as one);
+//! - `ASSERT(cond, message)` outside `SECTIONS`: checked on the final layout;
 //! - `OUTPUT_ARCH` is ignored, as by lld; `OUTPUT_FORMAT` and `TARGET` are checked.
 //!
 //! (`INPUT`, `GROUP`, `AS_NEEDED`, `SEARCH_DIR` and `EXTERN` act during resolution.) What
 //! weld does not implement yet is an error naming the command and where it was written, never
 //! silently skipped.
 
-use crate::config::{Config, Defsym, DefsymValue};
+use crate::config::{Config, Defsym, DefsymValue, OutputKind};
 use crate::error::{Error, Result};
 use crate::input::linker_script::ScriptFile;
 use crate::script::ast::{AssignOp, Assignment, Command};
@@ -54,7 +55,10 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                     let padded = "\n".repeat(loc.line.saturating_sub(1) as usize) + text;
                     out.script_versions.push((padded, loc.file.to_path_buf()));
                 }
-                Command::Assignment(a) => out.defsyms.push(definition(a)?),
+                Command::Assignment(a) => out.defsyms.push(definition(
+                    a,
+                    config.output_kind == OutputKind::Relocatable,
+                )?),
                 Command::Target(t) if t.starts_with("elf") => {}
                 Command::Target(t) => {
                     return unsupported(&format!("TARGET({t})"), path.to_string())
@@ -66,7 +70,7 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                 }
                 Command::Phdrs(_) => return unsupported("PHDRS", path.to_string()),
                 Command::Output(_) => return unsupported("OUTPUT", path.to_string()),
-                Command::Assert(a) => return unsupported("ASSERT", a.loc.to_string()),
+                Command::Assert(a) => out.script_asserts.push(a.clone()),
                 Command::NoCrossRefs { loc, .. } => {
                     return unsupported("NOCROSSREFS", loc.to_string())
                 }
@@ -79,10 +83,11 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
     Ok(Some(out))
 }
 
-/// A symbol assignment outside `SECTIONS` as the definition `--defsym` would make: a value the
-/// script alone decides (`sym = 0x1000;`, `sym = 4K * 2;`), or another symbol plus or minus a
-/// constant (`bar = foo;`, `end_of = start + 0x10;`).
-fn definition(a: &Assignment) -> Result<Defsym> {
+/// A symbol assignment outside `SECTIONS` as a definition of the link: a value the script
+/// alone decides (`sym = 0x1000;`, `sym = 4K * 2;`), another symbol plus or minus a constant
+/// (`bar = foo;`, an alias with its target's type, as `--defsym` makes it), or any other
+/// expression, evaluated on the final layout (`end = ADDR(.data) + SIZEOF(.data);`).
+fn definition(a: &Assignment, relocatable: bool) -> Result<Defsym> {
     let not_yet = || {
         Error(format!(
             "{}: symbol assignment not supported yet: {}",
@@ -95,8 +100,13 @@ fn definition(a: &Assignment) -> Result<Defsym> {
     let value = match expr::eval_constant(&a.expr) {
         Some(v) => DefsymValue::Absolute(v?),
         None => {
-            let (target, addend) = symbol_plus_constant(&a.expr).ok_or_else(not_yet)?;
-            DefsymValue::Symbol(target, addend)
+            match symbol_plus_constant(&a.expr) {
+                Some((target, addend)) => DefsymValue::Symbol(target, addend),
+                // Anything else reads the layout: evaluated once addresses are known (a -r
+                // link has none).
+                None if relocatable => return Err(not_yet()),
+                None => DefsymValue::Expr(a.expr.clone()),
+            }
         }
     };
     Ok(Defsym {
@@ -141,39 +151,13 @@ pub fn entry(scripts: &[ScriptFile]) -> Option<String> {
 /// The symbols the scripts' assignments outside `SECTIONS` read: like lld's
 /// `referencedSymbols`, each may load an archive member during resolution.
 pub fn referenced_symbols(scripts: &[ScriptFile]) -> Vec<String> {
-    fn walk(e: &Expr, out: &mut Vec<String>) {
-        match e {
-            Expr::Symbol(name, _) => out.push(name.clone()),
-            Expr::Unary(_, a)
-            | Expr::Absolute(a)
-            | Expr::Align(a, _)
-            | Expr::Log2Ceil(a)
-            | Expr::SegmentStart(_, a)
-            | Expr::Assert(a, _, _) => walk(a, out),
-            Expr::Binary(_, a, b, _)
-            | Expr::AlignTo(a, b, _)
-            | Expr::DataSegmentAlign(a, b)
-            | Expr::DataSegmentRelroEnd(a, b)
-            | Expr::Max(a, b)
-            | Expr::Min(a, b) => {
-                walk(a, out);
-                walk(b, out);
-            }
-            Expr::Ternary(a, b, c) => {
-                walk(a, out);
-                walk(b, out);
-                walk(c, out);
-            }
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    for f in scripts {
-        for c in &f.script.commands {
-            if let Command::Assignment(a) = c {
-                walk(&a.expr, &mut out);
-            }
-        }
-    }
-    out
+    scripts
+        .iter()
+        .flat_map(|f| &f.script.commands)
+        .filter_map(|c| match c {
+            Command::Assignment(a) => Some(a.expr.symbols()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
 }

@@ -209,6 +209,46 @@ pub enum Expr {
     Assert(Box<Expr>, String, Loc),
 }
 
+impl Expr {
+    /// The symbols the expression reads, in order (lld's `referencedSymbols`: each is kept by
+    /// the link and may load an archive member).
+    pub fn symbols(&self) -> Vec<String> {
+        fn walk(e: &Expr, out: &mut Vec<String>, depth: u32) {
+            if depth > MAX_EVAL_DEPTH {
+                return;
+            }
+            let mut go = |x: &Expr| walk(x, out, depth + 1);
+            match e {
+                Expr::Symbol(name, _) => out.push(name.clone()),
+                Expr::Unary(_, a)
+                | Expr::Absolute(a)
+                | Expr::Align(a, _)
+                | Expr::Log2Ceil(a)
+                | Expr::SegmentStart(_, a)
+                | Expr::Assert(a, _, _) => go(a),
+                Expr::Binary(_, a, b, _)
+                | Expr::AlignTo(a, b, _)
+                | Expr::DataSegmentAlign(a, b)
+                | Expr::DataSegmentRelroEnd(a, b)
+                | Expr::Max(a, b)
+                | Expr::Min(a, b) => {
+                    go(a);
+                    go(b);
+                }
+                Expr::Ternary(a, b, c) => {
+                    go(a);
+                    go(b);
+                    go(c);
+                }
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, &mut out, 0);
+        out
+    }
+}
+
 /// lld's number syntax: `0x`/`0X` prefix (hex), `h`/`H` suffix (hex), `k`/`K` (KiB) and
 /// `m`/`M` (MiB) suffixes on decimals, otherwise decimal (a leading `0` is not octal). GNU ld's
 /// `o`, `b`, `d` and `x` radix suffixes are not numbers to lld (`malformed number`), nor here.

@@ -1469,8 +1469,9 @@ pub fn define_symbols(config: &Config, res: &mut Resolved) {
         let sym = res.symtab.get_mut(id);
         sym.def = match d.value {
             DefsymValue::Absolute(v) => SymbolDef::Absolute(v),
-            // An alias is written with its target's place (`render`).
-            DefsymValue::Symbol(..) => SymbolDef::Synthetic,
+            // An alias is written with its target's place (`render`); a script expression
+            // never gets here (`resolve::scripts` refuses one under -r).
+            DefsymValue::Symbol(..) | DefsymValue::Expr(_) => SymbolDef::Synthetic,
         };
         sym.weak = false;
     }
