@@ -470,6 +470,125 @@ uint64_t weld_lto_guid(const char *Name, size_t Len) {
 
 namespace {
 
+// Calls Fn with the cursor inside each top-level module block of the file.
+// Errors are the bitstream's ("malformed bitcode wrapper header", ...).
+Error forEachModuleBlock(MemoryBufferRef Buffer,
+                                function_ref<Error(BitstreamCursor &)> Fn) {
+  const unsigned char *Begin =
+      reinterpret_cast<const unsigned char *>(Buffer.getBufferStart());
+  const unsigned char *End = Begin + Buffer.getBufferSize();
+  if (isBitcodeWrapper(Begin, End) &&
+      SkipBitcodeWrapperHeader(Begin, End, /*VerifyBufferSize=*/true))
+    return createStringError("malformed bitcode wrapper header");
+  BitstreamCursor C(ArrayRef<uint8_t>(Begin, End));
+  for (unsigned Magic : {unsigned('B'), unsigned('C'), 0x0u, 0xCu, 0xEu, 0xDu}) {
+    Expected<SimpleBitstreamCursor::word_t> Bits =
+        C.Read(Magic == 'B' || Magic == 'C' ? 8 : 4);
+    if (!Bits || *Bits != Magic) {
+      if (!Bits)
+        consumeError(Bits.takeError());
+      return createStringError("not a bitcode stream");
+    }
+  }
+  while (!C.AtEndOfStream()) {
+    Expected<BitstreamEntry> E = C.advance();
+    if (!E)
+      return E.takeError();
+    if (E->Kind == BitstreamEntry::EndBlock ||
+        E->Kind == BitstreamEntry::Error)
+      break;
+    if (E->Kind != BitstreamEntry::SubBlock)
+      return createStringError("record at top level");
+    if (E->ID == bitc::MODULE_BLOCK_ID) {
+      if (Error X = C.EnterSubBlock(E->ID))
+        return X;
+      if (Error X = Fn(C))
+        return X;
+    } else if (Error X = C.SkipBlock()) {
+      return X;
+    }
+    // Top-level blocks are 32-bit aligned; trailing padding ends the stream.
+    if (C.getCurrentByteNo() + 4 > size_t(End - Begin))
+      break;
+  }
+  return Error::success();
+}
+
+// An attribute group names the parameter it applies to by index, and LLVM's
+// reader gives the attribute list a slot for every index up to it: a corrupt
+// index near four billion asks for tens of gigabytes, which the system may
+// grant and then kill weld for using. So an index no function has (past a
+// million parameters; the function's own attributes are ~0) is refused before
+// LLVM reads the file. Only the attribute group block is read: the others are
+// skipped by their length.
+std::optional<std::string> checkAttributeGroups(MemoryBufferRef Buffer) {
+  constexpr uint64_t MaxParams = 1u << 20;
+  std::optional<std::string> Bad;
+  BitstreamBlockInfo Info; // the cursor keeps a pointer to it
+  Error X = forEachModuleBlock(Buffer, [&](BitstreamCursor &C) -> Error {
+    SmallVector<uint64_t, 16> Record;
+    unsigned Depth = 0; // inside the attribute group block when 1
+    while (true) {
+      Expected<BitstreamEntry> E = C.advance();
+      if (!E)
+        return E.takeError();
+      switch (E->Kind) {
+      case BitstreamEntry::Error:
+        return createStringError("malformed bitcode block");
+      case BitstreamEntry::EndBlock:
+        if (Depth == 0)
+          return Error::success();
+        Depth--;
+        break;
+      case BitstreamEntry::SubBlock:
+        if (E->ID == bitc::BLOCKINFO_BLOCK_ID) {
+          // Abbreviations the attribute block may use; LLVM reads it too.
+          Expected<std::optional<BitstreamBlockInfo>> BI =
+              C.ReadBlockInfoBlock();
+          if (!BI)
+            return BI.takeError();
+          // Without it no record can be read: LLVM will say why.
+          if (!*BI)
+            return Error::success();
+          Info = std::move(**BI);
+          C.setBlockInfo(&Info);
+        } else if (Depth == 0 && E->ID == bitc::PARAMATTR_GROUP_BLOCK_ID) {
+          if (Error X = C.EnterSubBlock(E->ID))
+            return X;
+          Depth++;
+        } else if (Error X = C.SkipBlock()) {
+          return X;
+        }
+        break;
+      case BitstreamEntry::Record: {
+        if (Depth == 0) {
+          if (Expected<unsigned> K = C.skipRecord(E->ID); !K)
+            return K.takeError();
+          break;
+        }
+        Record.clear();
+        Expected<unsigned> Code = C.readRecord(E->ID, Record);
+        if (!Code)
+          return Code.takeError();
+        if (*Code == bitc::PARAMATTR_GRP_CODE_ENTRY && Record.size() >= 2) {
+          uint32_t Index = uint32_t(Record[1]);
+          if (Index != ~0u && Index > MaxParams) {
+            Bad = "malformed bitcode: an attribute group applies to "
+                  "parameter " +
+                  std::to_string(Index - 1);
+            return Error::success();
+          }
+        }
+        break;
+      }
+      }
+    }
+  });
+  // A stream this walk cannot follow is LLVM's to refuse, in its words.
+  consumeError(std::move(X));
+  return Bad;
+}
+
 // LLVM uses a stored irsymtab (the symbol table clang writes next to the IR)
 // without checking it: its ranges and string offsets are followed as they are,
 // and the strings reach Rust, which copies them. A corrupt one would make weld
@@ -554,6 +673,8 @@ std::optional<std::string> checkStoredSymtab(MemoryBufferRef Buffer) {
 // weld_lto_input_open's work, under its guard.
 int openInput(WeldInput *In, char **Err) {
   if (std::optional<std::string> Bad = checkStoredSymtab(In->Buffer))
+    return fail(Err, "cannot read LLVM bitcode: " + *Bad);
+  if (std::optional<std::string> Bad = checkAttributeGroups(In->Buffer))
     return fail(Err, "cannot read LLVM bitcode: " + *Bad);
 
   Expected<std::unique_ptr<lto::InputFile>> FileOrErr =
@@ -956,44 +1077,15 @@ Error scanBlock(BitstreamCursor &C, unsigned BlockID, BitstreamBlockInfo &Info,
 // weld_lto_input_asm's work, under its guard.
 static int readAsm(const WeldInput *In, char **Out, size_t *OutLen,
                    char **Err) {
-  const unsigned char *Begin =
-      reinterpret_cast<const unsigned char *>(In->Buffer.getBufferStart());
-  const unsigned char *End = Begin + In->Buffer.getBufferSize();
-  if (isBitcodeWrapper(Begin, End) &&
-      SkipBitcodeWrapperHeader(Begin, End, /*VerifyBufferSize=*/true))
-    return fail(Err, "malformed bitcode wrapper header");
-  BitstreamCursor C(ArrayRef<uint8_t>(Begin, End));
-  for (unsigned Magic : {unsigned('B'), unsigned('C'), 0x0u, 0xCu, 0xEu, 0xDu}) {
-    Expected<SimpleBitstreamCursor::word_t> Bits =
-        C.Read(Magic == 'B' || Magic == 'C' ? 8 : 4);
-    if (!Bits || *Bits != Magic) {
-      if (!Bits)
-        consumeError(Bits.takeError());
-      return fail(Err, "not a bitcode stream");
-    }
-  }
   std::string Strings;
   BitstreamBlockInfo Info;
-  while (!C.AtEndOfStream()) {
-    Expected<BitstreamEntry> E = C.advance();
-    if (!E)
-      return failWith(Err, "cannot scan bitcode: ", E.takeError());
-    if (E->Kind == BitstreamEntry::EndBlock ||
-        E->Kind == BitstreamEntry::Error)
-      break;
-    if (E->Kind != BitstreamEntry::SubBlock)
-      return fail(Err, "cannot scan bitcode: record at top level");
-    if (E->ID == bitc::MODULE_BLOCK_ID) {
-      if (Error X = C.EnterSubBlock(E->ID))
-        return failWith(Err, "cannot scan bitcode: ", std::move(X));
-      if (Error X = scanBlock(C, E->ID, Info, Strings))
-        return failWith(Err, "cannot scan bitcode: ", std::move(X));
-    } else if (Error X = C.SkipBlock()) {
-      return failWith(Err, "cannot scan bitcode: ", std::move(X));
-    }
-    // Top-level blocks are 32-bit aligned; trailing padding ends the stream.
-    if (C.getCurrentByteNo() + 4 > size_t(End - Begin))
-      break;
+  if (Error X = forEachModuleBlock(In->Buffer, [&](BitstreamCursor &C) {
+        return scanBlock(C, bitc::MODULE_BLOCK_ID, Info, Strings);
+      })) {
+    std::string Msg = toString(std::move(X));
+    if (Msg == "not a bitcode stream" || Msg == "malformed bitcode wrapper header")
+      return fail(Err, Msg);
+    return fail(Err, "cannot scan bitcode: " + Msg);
   }
   *OutLen = Strings.size();
   *Out = dupString(Strings);
