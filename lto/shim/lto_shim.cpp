@@ -1644,9 +1644,8 @@ int weld_lto_add(WeldLto *W, WeldInput *In, const WeldResolution *Res,
   return Status;
 }
 
-// The first added input whose modules LLVM cannot open lazily, as
-// "<input>: <LLVM's reason>". Only called after a failed run: opening a
-// module costs a parse of its module-level records.
+// The first added input whose modules LLVM cannot read, as "<input>: <LLVM's
+// reason>". Only called after a failed run: it costs a parse of every input.
 // Each input is read under a guard of its own, so a crash names it too.
 static std::optional<std::string> unreadableInput(const WeldLto &W) {
   for (size_t I = 0; I < W.Buffers.size() && I < W.Ids.size(); I++) {
@@ -1666,6 +1665,13 @@ static std::optional<std::string> unreadableInput(const WeldLto &W) {
             BM.getLazyModule(Ctx, false, false);
         if (!M) {
           Reason = toString(M.takeError());
+          return;
+        }
+        // Function bodies too: a full-LTO module is read whole only while
+        // it is linked into the merged module, whose errors say nothing of
+        // where it came from.
+        if (Error X = (*M)->materializeAll()) {
+          Reason = toString(std::move(X));
           return;
         }
       }
