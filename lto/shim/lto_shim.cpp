@@ -68,10 +68,10 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <new>
-#include <stdexcept>
 #include <mutex>
+#include <new>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -226,6 +226,25 @@ void installContainment() {
   }
 }
 
+// A stack overflow (deep recursion over a corrupt file) can only be handled
+// on another stack. Rust gives its threads one; LLVM's thread pool does not,
+// so a guarded thread without one gets one, kept for the thread's life.
+void ensureAltStack() {
+  thread_local bool Checked = false;
+  if (Checked)
+    return;
+  Checked = true;
+  stack_t Old;
+  if (sigaltstack(nullptr, &Old) != 0 || !(Old.ss_flags & SS_DISABLE))
+    return;
+  stack_t S;
+  S.ss_size = 64 * 1024;
+  S.ss_sp = std::malloc(S.ss_size);
+  S.ss_flags = 0;
+  if (S.ss_sp && sigaltstack(&S, nullptr) != 0)
+    std::free(S.ss_sp);
+}
+
 // Why a guarded call did not return: "LLVM crashed with SIGSEGV", "LLVM
 // failed" (report_fatal_error) or "LLVM ran out of memory", and LLVM's reason.
 struct Failure {
@@ -240,6 +259,7 @@ struct Failure {
 // Runs Fn under crash recovery: nullopt when it returned, else why it did not.
 // Any failure poisons LLVM.
 std::optional<Failure> contained(function_ref<void()> Fn) {
+  ensureAltStack();
   std::string Fatal;
   std::string *OuterFatal = FatalReason;
   const char *OuterBadAlloc = BadAllocReason;
