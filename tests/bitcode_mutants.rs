@@ -42,11 +42,15 @@ const SOURCES: [(&str, &str); 5] = [
 const RANDOM_PER_SOURCE: u64 = 200;
 const SEED: u64 = 18;
 
+/// A recorded mutant: the source, whether it was linked with `--gc-sections`, and the bytes
+/// written over the clean bitcode as (offset, byte).
+type Recipe = (&'static str, bool, &'static [(usize, u8)]);
+
 /// The mutants that killed weld before (source, with --gc-sections, bytes to write), with the
 /// signal they died of. From `scripts/mutate-bitcode --count 1500 --seed 18 --minimise` run with
 /// the weld of commit db64c22.
 #[rustfmt::skip]
-const RECORDED: &[(&str, bool, &[(usize, u8)])] = &[
+const RECORDED: &[Recipe] = &[
     // An attribute group for parameter 2281701374: LLVM's reader asked for some 17 GB, which the
     // system granted, and the kernel killed weld (SIGKILL) once it was used. Found by
     // `random::qsort_callbacks_main` (mutant 92), minimised by hand.
