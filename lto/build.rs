@@ -71,6 +71,12 @@ fn main() {
             build.flag(flag);
         }
     }
+    // LLVM is built without exceptions, but the C++ library it calls throws
+    // (std::length_error from a vector sized by a corrupt file, std::bad_alloc).
+    // The shim catches them at its guards (`contained`), which needs exceptions
+    // on in the shim itself; they would otherwise unwind into Rust, which
+    // aborts on foreign exceptions.
+    build.flag("-fexceptions");
     // Debug info over LLVM's headers multiplies the object size and compile
     // time for no benefit to weld's users; the shim is thin enough to debug
     // from the Rust side. Optimize always: the debug profile is used for tests.

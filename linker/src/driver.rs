@@ -22,7 +22,12 @@ pub fn main_entry(argv: Vec<String>) -> i32 {
     match run(&argv, &mut error_limit) {
         Ok(()) => 0,
         Err(errors) => {
-            report(&errors, error_limit);
+            // After LLVM failed (crashed, or stopped on a fatal error) every later call into it
+            // fails too: those errors are its consequences, and the failure is the one to report.
+            match lto::llvm_failure() {
+                Some(failure) => crate::error::print_diagnostic("error", &failure),
+                None => report(&errors, error_limit),
+            }
             1
         }
     }

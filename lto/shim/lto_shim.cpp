@@ -8,6 +8,8 @@
 //   * No C++ exception and no llvm::Error crosses the boundary. LLVM is built
 //     with -fno-exceptions; every llvm::Error/Expected is consumed here and
 //     turned into a status code plus a malloc'ed message (weld_lto_free_string).
+//     What the C++ library throws from inside LLVM is caught at the guards
+//     (see "Containment" below), with LLVM's crashes and fatal errors.
 //   * No Rust callback is ever called from C++: LTO's concurrent output streams
 //     are collected into per-task buffers owned by the result handle, so a Rust
 //     panic can never unwind through LLVM frames.
@@ -35,15 +37,20 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ModuleSummaryIndex.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/LTO/Config.h"
 #include "llvm/LTO/LTO.h"
+#include "llvm/LTO/LTOBackend.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/IRSymtab.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 #include "llvm/Remarks/RemarkFormat.h"
 #include "llvm/Support/CachePruning.h"
 #include "llvm/Support/Caching.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/TargetSelect.h"
@@ -55,15 +62,20 @@
 #include "shim_strings.h"
 
 #include <atomic>
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -74,6 +86,229 @@ namespace {
 // ---------------------------------------------------------------------------
 
 std::once_flag InitOnce;
+
+// ---------------------------------------------------------------------------
+// Containment of LLVM's failures.
+//
+// LLVM trusts bitcode more than a linker may: a corrupt file can make its
+// readers read out of bounds (SIGSEGV, SIGBUS), stop in report_fatal_error
+// ("Broken module found"), or ask for an absurd allocation. So every call that
+// reads an input or runs LTO runs under a CrashRecoveryContext (`contained`):
+// a signal, a fatal error or an allocation failure jumps back to it and
+// becomes an error that names the input.
+//
+// The jump skips the destructors of every frame in between, so whatever those
+// frames held (memory, locks, half-built objects) stays as it was. LLVM is
+// therefore not trusted again: the first contained failure "poisons" the shim,
+// later entry points refuse to run, handles are leaked instead of destroyed,
+// and the Rust side reports that one failure and leaves with weld_lto_exit,
+// which skips exit-time destructors (LLVM's included).
+// ---------------------------------------------------------------------------
+
+std::atomic<bool> Poisoned{false};
+std::mutex FirstFailureMu;
+std::string FirstFailure; // the complete message of the first contained failure
+
+// What the fatal-error and bad-alloc handlers leave for the innermost guard of
+// their thread; the guard reads them after the jump.
+thread_local std::string *FatalReason = nullptr;
+thread_local const char *BadAllocReason = nullptr;
+
+// Set while weld_lto_run runs: what LTO is working on, for the one failure no
+// guard can catch (see onSignal). A plain C string, so a signal handler can
+// write it.
+std::string RunContextText;
+std::atomic<const char *> RunContext{nullptr};
+
+const int ContainedSignals[] = {SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGTRAP};
+struct sigaction LlvmActions[NSIG];
+
+const char *signalName(int Sig) {
+  switch (Sig) {
+  case SIGABRT:
+    return "SIGABRT";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGFPE:
+    return "SIGFPE";
+  case SIGILL:
+    return "SIGILL";
+  case SIGSEGV:
+    return "SIGSEGV";
+  case SIGTRAP:
+    return "SIGTRAP";
+  default:
+    return "a signal";
+  }
+}
+
+// Async-signal-safe: only write(2).
+void writeStderr(const char *S) {
+  if (S)
+    (void)!write(2, S, strlen(S));
+}
+
+// A failure on a thread without a guard (only LLVM's own threads, see
+// onSignal): nothing can unwind it, so say what happened and end the process
+// before anything else runs. No output file exists during LTO, so there is
+// nothing to remove.
+[[noreturn]] void reportAndExit(const char *What, const char *Reason) {
+  writeStderr("weld: error: ");
+  if (const char *Ctx = RunContext.load()) {
+    writeStderr(Ctx);
+    writeStderr(": ");
+  }
+  writeStderr(What);
+  writeStderr(Reason);
+  writeStderr("\n");
+  _exit(1);
+}
+
+// report_fatal_error would print "LLVM ERROR" and exit(1) (or abort): under a
+// guard, jump back to it instead.
+void onFatalError(void *, const char *Reason, bool) {
+  if (CrashRecoveryContext *CRC = CrashRecoveryContext::GetCurrent()) {
+    if (FatalReason)
+      *FatalReason = Reason ? Reason : "";
+    CRC->HandleExit(1);
+  }
+  reportAndExit("LLVM error: ", Reason ? Reason : "");
+}
+
+// Allocation failures: no allocation here, the reason is a string literal.
+void onBadAlloc(void *, const char *Reason, bool) {
+  if (CrashRecoveryContext *CRC = CrashRecoveryContext::GetCurrent()) {
+    BadAllocReason = Reason ? Reason : "allocation failed";
+    CRC->HandleExit(1);
+  }
+  reportAndExit("LLVM ran out of memory: ", Reason ? Reason : "");
+}
+
+// Installed over CrashRecoveryContext's handlers. A guarded thread goes on to
+// LLVM's handler, which jumps back to the guard. The threads LLVM starts on its
+// own for full-LTO code generation in several partitions have no guard (weld
+// cannot wrap their tasks): a crash there while LTO runs is reported as such
+// and ends the process. Anything else (a crash outside LLVM) gets LLVM's
+// handler too, which restores the previous handlers and re-raises the signal.
+void onSignal(int Sig, siginfo_t *Info, void *Ucontext) {
+  if (!CrashRecoveryContext::GetCurrent() && RunContext.load()) {
+    writeStderr("weld: error: ");
+    writeStderr(RunContext.load());
+    writeStderr(": LLVM crashed with ");
+    writeStderr(signalName(Sig));
+    writeStderr(" on one of its code generation threads\n");
+    _exit(1);
+  }
+  const struct sigaction &A = LlvmActions[Sig];
+  if (A.sa_flags & SA_SIGINFO) {
+    A.sa_sigaction(Sig, Info, Ucontext);
+  } else if (A.sa_handler != SIG_DFL && A.sa_handler != SIG_IGN) {
+    A.sa_handler(Sig);
+  } else {
+    signal(Sig, SIG_DFL);
+    raise(Sig);
+  }
+}
+
+void installContainment() {
+  install_fatal_error_handler(onFatalError, nullptr);
+  install_bad_alloc_error_handler(onBadAlloc, nullptr);
+  CrashRecoveryContext::Enable();
+  for (int Sig : ContainedSignals) {
+    struct sigaction A;
+    memset(&A, 0, sizeof A);
+    A.sa_sigaction = onSignal;
+    // SA_ONSTACK: Rust gives its threads an alternate signal stack, so a stack
+    // overflow inside LLVM on one of them can still be handled.
+    A.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&A.sa_mask);
+    sigaction(Sig, &A, &LlvmActions[Sig]);
+  }
+}
+
+// A stack overflow (deep recursion over a corrupt file) can only be handled
+// on another stack. Rust gives its threads one; LLVM's thread pool does not,
+// so a guarded thread without one gets one, kept for the thread's life.
+void ensureAltStack() {
+  thread_local bool Checked = false;
+  if (Checked)
+    return;
+  Checked = true;
+  stack_t Old;
+  if (sigaltstack(nullptr, &Old) != 0 || !(Old.ss_flags & SS_DISABLE))
+    return;
+  stack_t S;
+  S.ss_size = 64 * 1024;
+  S.ss_sp = std::malloc(S.ss_size);
+  S.ss_flags = 0;
+  if (S.ss_sp && sigaltstack(&S, nullptr) != 0)
+    std::free(S.ss_sp);
+}
+
+// Why a guarded call did not return: "LLVM crashed with SIGSEGV", "LLVM
+// failed" (report_fatal_error) or "LLVM ran out of memory", and LLVM's reason.
+struct Failure {
+  std::string What, Reason;
+  // "WHAT while DOING: REASON".
+  std::string describe(const Twine &Doing) const {
+    return (What + " while " + Doing + (Reason.empty() ? "" : ": ") + Reason)
+        .str();
+  }
+};
+
+// Runs Fn under crash recovery: nullopt when it returned, else why it did not.
+// Any failure poisons LLVM.
+std::optional<Failure> contained(function_ref<void()> Fn) {
+  ensureAltStack();
+  std::string Fatal;
+  std::string *OuterFatal = FatalReason;
+  const char *OuterBadAlloc = BadAllocReason;
+  FatalReason = &Fatal;
+  BadAllocReason = nullptr;
+  // An exception LLVM did not catch (it has no handlers) is caught here and
+  // is a failure like the others; a frame it unwound through ran no
+  // destructor either (LLVM is compiled without exceptions).
+  std::optional<Failure> Thrown;
+  CrashRecoveryContext CRC;
+  bool Ok = CRC.RunSafely([&] {
+    try {
+      Fn();
+    } catch (const std::bad_alloc &) {
+      Thrown = Failure{"LLVM ran out of memory", ""};
+    } catch (const std::exception &E) {
+      Thrown = Failure{"LLVM failed", std::string("uncaught exception: ") +
+                                          E.what()};
+    } catch (...) {
+      Thrown = Failure{"LLVM failed", "uncaught exception"};
+    }
+  });
+  const char *BadAlloc = BadAllocReason;
+  FatalReason = OuterFatal;
+  BadAllocReason = OuterBadAlloc;
+  if (Ok && !Thrown)
+    return std::nullopt;
+  Poisoned = true;
+  if (Thrown)
+    return Thrown;
+  if (BadAlloc)
+    return Failure{"LLVM ran out of memory", BadAlloc};
+  if (!Fatal.empty())
+    return Failure{"LLVM failed", Fatal};
+  if (CRC.RetCode > 128)
+    return Failure{std::string("LLVM crashed with ") +
+                       signalName(CRC.RetCode - 128),
+                   ""};
+  return Failure{"LLVM exited with code " + std::to_string(CRC.RetCode), ""};
+}
+
+// Keeps the first contained failure's message for weld_lto_failure and
+// returns it.
+std::string recordFailure(std::string Msg) {
+  std::lock_guard<std::mutex> Lock(FirstFailureMu);
+  if (FirstFailure.empty())
+    FirstFailure = Msg;
+  return Msg;
+}
 
 // Targets, MC layers and asm parsers/printers are registered once per process:
 // the irsymtab builder needs asm parsers for module-level inline asm, codegen
@@ -88,6 +323,7 @@ void initOnce() {
     InitializeAllAsmParsers();
     InitializeAllAsmPrinters();
     static codegen::RegisterCodeGenFlags CodeGenFlags;
+    installContainment();
   });
 }
 
@@ -105,6 +341,32 @@ int fail(char **Err, const Twine &Msg) {
 int failWith(char **Err, const Twine &Prefix, Error E) {
   std::string Msg = toString(std::move(E));
   return fail(Err, Prefix + Msg);
+}
+
+// What an entry point answers once LLVM is poisoned; the driver reports the
+// failure that poisoned it instead.
+int refuse(char **Err) {
+  return fail(Err, "LLVM is not used after the failure reported first");
+}
+
+// Runs an entry point's work (Body(&Msg) returns a status and sets Msg on
+// failure) under `contained`. A contained failure becomes "ID: WHY while
+// DOING", remembered as the failure that poisoned LLVM.
+template <typename F>
+int guardedCall(StringRef Id, const char *Doing, char **Err, F Body) {
+  if (Poisoned)
+    return refuse(Err);
+  int Status = 1;
+  char *Msg = nullptr;
+  if (std::optional<Failure> Why = contained([&] { Status = Body(&Msg); })) {
+    std::free(Msg);
+    return fail(Err, recordFailure(Id.str() + ": " + Why->describe(Doing)));
+  }
+  if (Status && Err)
+    *Err = Msg;
+  else
+    std::free(Msg);
+  return Status;
 }
 
 // Collects diagnostics from any thread. LTO calls the handler concurrently from
@@ -224,13 +486,216 @@ uint64_t weld_lto_guid(const char *Name, size_t Len) {
                                        GlobalValue::ExternalLinkage, ""));
 }
 
-int weld_lto_input_open(const uint8_t *Data, size_t Len, const char *Id,
-                        size_t IdLen, WeldInput **Out, char **Err) {
-  initOnce();
-  auto In = std::make_unique<WeldInput>();
-  In->ModuleId = std::make_unique<std::string>(Id, IdLen);
-  In->Buffer = MemoryBufferRef(
-      StringRef(reinterpret_cast<const char *>(Data), Len), *In->ModuleId);
+} // extern "C"
+
+namespace {
+
+// Calls Fn with the cursor inside each top-level module block of the file.
+// Errors are the bitstream's ("malformed bitcode wrapper header", ...).
+Error forEachModuleBlock(MemoryBufferRef Buffer,
+                                function_ref<Error(BitstreamCursor &)> Fn) {
+  const unsigned char *Begin =
+      reinterpret_cast<const unsigned char *>(Buffer.getBufferStart());
+  const unsigned char *End = Begin + Buffer.getBufferSize();
+  if (isBitcodeWrapper(Begin, End) &&
+      SkipBitcodeWrapperHeader(Begin, End, /*VerifyBufferSize=*/true))
+    return createStringError("malformed bitcode wrapper header");
+  BitstreamCursor C(ArrayRef<uint8_t>(Begin, End));
+  for (unsigned Magic : {unsigned('B'), unsigned('C'), 0x0u, 0xCu, 0xEu, 0xDu}) {
+    Expected<SimpleBitstreamCursor::word_t> Bits =
+        C.Read(Magic == 'B' || Magic == 'C' ? 8 : 4);
+    if (!Bits || *Bits != Magic) {
+      if (!Bits)
+        consumeError(Bits.takeError());
+      return createStringError("not a bitcode stream");
+    }
+  }
+  while (!C.AtEndOfStream()) {
+    Expected<BitstreamEntry> E = C.advance();
+    if (!E)
+      return E.takeError();
+    if (E->Kind == BitstreamEntry::EndBlock ||
+        E->Kind == BitstreamEntry::Error)
+      break;
+    if (E->Kind != BitstreamEntry::SubBlock)
+      return createStringError("record at top level");
+    if (E->ID == bitc::MODULE_BLOCK_ID) {
+      if (Error X = C.EnterSubBlock(E->ID))
+        return X;
+      if (Error X = Fn(C))
+        return X;
+    } else if (Error X = C.SkipBlock()) {
+      return X;
+    }
+    // Top-level blocks are 32-bit aligned; trailing padding ends the stream.
+    if (C.getCurrentByteNo() + 4 > size_t(End - Begin))
+      break;
+  }
+  return Error::success();
+}
+
+// An attribute group names the parameter it applies to by index, and LLVM's
+// reader gives the attribute list a slot for every index up to it: a corrupt
+// index near four billion asks for tens of gigabytes, which the system may
+// grant and then kill weld for using. So an index no function has (past a
+// million parameters; the function's own attributes are ~0) is refused before
+// LLVM reads the file. Only the attribute group block is read: the others are
+// skipped by their length.
+std::optional<std::string> checkAttributeGroups(MemoryBufferRef Buffer) {
+  constexpr uint64_t MaxParams = 1u << 20;
+  std::optional<std::string> Bad;
+  BitstreamBlockInfo Info; // the cursor keeps a pointer to it
+  Error X = forEachModuleBlock(Buffer, [&](BitstreamCursor &C) -> Error {
+    SmallVector<uint64_t, 16> Record;
+    unsigned Depth = 0; // inside the attribute group block when 1
+    while (true) {
+      Expected<BitstreamEntry> E = C.advance();
+      if (!E)
+        return E.takeError();
+      switch (E->Kind) {
+      case BitstreamEntry::Error:
+        return createStringError("malformed bitcode block");
+      case BitstreamEntry::EndBlock:
+        if (Depth == 0)
+          return Error::success();
+        Depth--;
+        break;
+      case BitstreamEntry::SubBlock:
+        if (E->ID == bitc::BLOCKINFO_BLOCK_ID) {
+          // Abbreviations the attribute block may use; LLVM reads it too.
+          Expected<std::optional<BitstreamBlockInfo>> BI =
+              C.ReadBlockInfoBlock();
+          if (!BI)
+            return BI.takeError();
+          // Without it no record can be read: LLVM will say why.
+          if (!*BI)
+            return Error::success();
+          Info = std::move(**BI);
+          C.setBlockInfo(&Info);
+        } else if (Depth == 0 && E->ID == bitc::PARAMATTR_GROUP_BLOCK_ID) {
+          if (Error X = C.EnterSubBlock(E->ID))
+            return X;
+          Depth++;
+        } else if (Error X = C.SkipBlock()) {
+          return X;
+        }
+        break;
+      case BitstreamEntry::Record: {
+        if (Depth == 0) {
+          if (Expected<unsigned> K = C.skipRecord(E->ID); !K)
+            return K.takeError();
+          break;
+        }
+        Record.clear();
+        Expected<unsigned> Code = C.readRecord(E->ID, Record);
+        if (!Code)
+          return Code.takeError();
+        if (*Code == bitc::PARAMATTR_GRP_CODE_ENTRY && Record.size() >= 2) {
+          uint32_t Index = uint32_t(Record[1]);
+          if (Index != ~0u && Index > MaxParams) {
+            Bad = "malformed bitcode: an attribute group applies to "
+                  "parameter " +
+                  std::to_string(Index - 1);
+            return Error::success();
+          }
+        }
+        break;
+      }
+      }
+    }
+  });
+  // A stream this walk cannot follow is LLVM's to refuse, in its words.
+  consumeError(std::move(X));
+  return Bad;
+}
+
+// LLVM uses a stored irsymtab (the symbol table clang writes next to the IR)
+// without checking it: its ranges and string offsets are followed as they are,
+// and the strings reach Rust, which copies them. A corrupt one would make weld
+// read outside the file, in LLVM or in Rust where no guard helps. So every
+// range of the table must lie in the table and every string in its string
+// table, and each module's symbols and their rarely-used fields must exist.
+// Only a table LLVM would read is checked (its version is the current one);
+// LLVM rebuilds any other from the IR.
+std::optional<std::string> checkStoredSymtab(MemoryBufferRef Buffer) {
+  namespace S = irsymtab::storage;
+  Expected<BitcodeFileContents> BFC = getBitcodeFileContents(Buffer);
+  if (!BFC) {
+    // InputFile::create reports it in LLVM's words.
+    consumeError(BFC.takeError());
+    return std::nullopt;
+  }
+  StringRef Symtab = BFC->Symtab, Strtab = BFC->StrtabForSymtab;
+  if (Strtab.empty() || Symtab.size() < sizeof(S::Header))
+    return std::nullopt;
+  const auto *H = reinterpret_cast<const S::Header *>(Symtab.data());
+  if (H->Version != S::Header::kCurrentVersion)
+    return std::nullopt;
+  auto StrOk = [&](const S::Str &X) {
+    return uint64_t(X.Offset) + uint64_t(X.Size) <= Strtab.size();
+  };
+  auto RangeOk = [&](const auto &R, size_t Elt) {
+    return uint64_t(R.Offset) + uint64_t(R.Size) * Elt <= Symtab.size();
+  };
+  auto At = [&](const auto &R, size_t I, auto *Type) {
+    using T = std::remove_pointer_t<decltype(Type)>;
+    return reinterpret_cast<const T *>(Symtab.data() + R.Offset) + I;
+  };
+  const std::string Bad = "malformed bitcode symbol table: ";
+  if (!StrOk(H->Producer) || !StrOk(H->TargetTriple) ||
+      !StrOk(H->SourceFileName) || !StrOk(H->COFFLinkerOpts))
+    return Bad + "a header string lies outside the string table";
+  if (!RangeOk(H->Modules, sizeof(S::Module)) ||
+      !RangeOk(H->Comdats, sizeof(S::Comdat)) ||
+      !RangeOk(H->Symbols, sizeof(S::Symbol)) ||
+      !RangeOk(H->Uncommons, sizeof(S::Uncommon)) ||
+      !RangeOk(H->DependentLibraries, sizeof(S::Str)))
+    return Bad + "a table lies outside it";
+  uint32_t NumComdats = H->Comdats.Size, NumSyms = H->Symbols.Size,
+           NumUncs = H->Uncommons.Size;
+  for (uint32_t I = 0; I < NumComdats; I++)
+    if (!StrOk(At(H->Comdats, I, (S::Comdat *)nullptr)->Name))
+      return Bad + "a comdat name lies outside the string table";
+  for (uint32_t I = 0; I < H->DependentLibraries.Size; I++)
+    if (!StrOk(*At(H->DependentLibraries, I, (S::Str *)nullptr)))
+      return Bad + "a library name lies outside the string table";
+  for (uint32_t I = 0; I < NumUncs; I++) {
+    const S::Uncommon *U = At(H->Uncommons, I, (S::Uncommon *)nullptr);
+    if (!StrOk(U->COFFWeakExternFallbackName) || !StrOk(U->SectionName))
+      return Bad + "a section name lies outside the string table";
+  }
+  for (uint32_t I = 0; I < NumSyms; I++) {
+    const S::Symbol *Sym = At(H->Symbols, I, (S::Symbol *)nullptr);
+    if (!StrOk(Sym->Name) || !StrOk(Sym->IRName))
+      return Bad + "a symbol name lies outside the string table";
+    uint32_t C = Sym->ComdatIndex;
+    if (C != uint32_t(-1) && C >= NumComdats)
+      return Bad + "a symbol's comdat index is out of range";
+  }
+  for (uint32_t I = 0; I < H->Modules.Size; I++) {
+    const S::Module *M = At(H->Modules, I, (S::Module *)nullptr);
+    uint32_t Begin = M->Begin, End = M->End, Unc = M->UncBegin;
+    if (Begin > End || End > NumSyms || Unc > NumUncs)
+      return Bad + "a module's symbols lie outside the symbol list";
+    // Each symbol flagged as having uncommon fields takes the next entry.
+    for (uint32_t J = Begin; J < End; J++) {
+      uint32_t Flags = At(H->Symbols, J, (S::Symbol *)nullptr)->Flags;
+      if ((Flags >> S::Symbol::FB_has_uncommon) & 1) {
+        if (Unc >= NumUncs)
+          return Bad + "a symbol's uncommon fields are missing";
+        Unc++;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// weld_lto_input_open's work, under its guard.
+int openInput(WeldInput *In, char **Err) {
+  if (std::optional<std::string> Bad = checkStoredSymtab(In->Buffer))
+    return fail(Err, "cannot read LLVM bitcode: " + *Bad);
+  if (std::optional<std::string> Bad = checkAttributeGroups(In->Buffer))
+    return fail(Err, "cannot read LLVM bitcode: " + *Bad);
 
   Expected<std::unique_ptr<lto::InputFile>> FileOrErr =
       lto::InputFile::create(In->Buffer);
@@ -286,11 +751,46 @@ int weld_lto_input_open(const uint8_t *Data, size_t Len, const char *Id,
   StringRef SF = In->File->getSourceFileName();
   Info.target_triple = {TT.data(), TT.size()};
   Info.source_filename = {SF.data(), SF.size()};
+  return 0;
+}
+
+} // namespace
+
+extern "C" {
+
+int weld_lto_input_open(const uint8_t *Data, size_t Len, const char *Id,
+                        size_t IdLen, WeldInput **Out, char **Err) {
+  initOnce();
+  if (Poisoned)
+    return refuse(Err);
+  auto In = std::make_unique<WeldInput>();
+  In->ModuleId = std::make_unique<std::string>(Id, IdLen);
+  In->Buffer = MemoryBufferRef(
+      StringRef(reinterpret_cast<const char *>(Data), Len), *In->ModuleId);
+  int Status = 1;
+  char *Msg = nullptr;
+  if (std::optional<Failure> Why =
+          contained([&] { Status = openInput(In.get(), &Msg); })) {
+    // The input's half-built state is LLVM's now: leak it.
+    (void)In.release();
+    std::free(Msg);
+    return fail(Err, recordFailure(std::string(Id, IdLen) + ": " +
+                                   Why->describe("reading this bitcode file")));
+  }
+  if (Status) {
+    *Err = Msg;
+    return Status;
+  }
   *Out = In.release();
   return 0;
 }
 
-void weld_lto_input_free(WeldInput *In) { delete In; }
+void weld_lto_input_free(WeldInput *In) {
+  // After a contained failure the object may be half-destroyed or share
+  // state with one that is: leak it, the process is about to end.
+  if (!Poisoned)
+    delete In;
+}
 
 void weld_lto_input_info(const WeldInput *In, WeldInputInfo *Out) {
   *Out = In->Info;
@@ -429,9 +929,10 @@ static void appendIndex(WeldSummary &S, const ModuleSummaryIndex &Index) {
   }
 }
 
-int weld_lto_input_summary(const WeldInput *In, WeldSummary **Out,
-                           char **Err) {
-  initOnce();
+} // extern "C"
+
+// weld_lto_input_summary's work, under its guard.
+static int readSummary(const WeldInput *In, WeldSummary **Out, char **Err) {
   Expected<std::vector<BitcodeModule>> Mods = getBitcodeModuleList(In->Buffer);
   if (!Mods)
     return failWith(Err, "cannot read LLVM bitcode: ", Mods.takeError());
@@ -467,6 +968,15 @@ int weld_lto_input_summary(const WeldInput *In, WeldSummary **Out,
   return 0;
 }
 
+extern "C" {
+
+int weld_lto_input_summary(const WeldInput *In, WeldSummary **Out,
+                           char **Err) {
+  initOnce();
+  return guardedCall(*In->ModuleId, "reading its module summary", Err,
+                     [&](char **Msg) { return readSummary(In, Out, Msg); });
+}
+
 void weld_lto_summary_get(const WeldSummary *S, const WeldSummaryNode **Nodes,
                           size_t *NumNodes, const uint64_t **Edges,
                           size_t *NumEdges, uint32_t *BuiltModules,
@@ -480,7 +990,12 @@ void weld_lto_summary_get(const WeldSummary *S, const WeldSummaryNode **Nodes,
   *BuiltModules = S->BuiltModules;
 }
 
-void weld_lto_summary_free(WeldSummary *S) { delete S; }
+void weld_lto_summary_free(WeldSummary *S) {
+  // After a contained failure the object may be half-destroyed or share
+  // state with one that is: leak it, the process is about to end.
+  if (!Poisoned)
+    delete S;
+}
 
 // ---------------------------------------------------------------------------
 // Inline assembly: the edges no summary shows.
@@ -579,50 +1094,29 @@ Error scanBlock(BitstreamCursor &C, unsigned BlockID, BitstreamBlockInfo &Info,
 
 } // namespace
 
-int weld_lto_input_asm(const WeldInput *In, char **Out, size_t *OutLen,
-                       char **Err) {
-  const unsigned char *Begin =
-      reinterpret_cast<const unsigned char *>(In->Buffer.getBufferStart());
-  const unsigned char *End = Begin + In->Buffer.getBufferSize();
-  if (isBitcodeWrapper(Begin, End) &&
-      SkipBitcodeWrapperHeader(Begin, End, /*VerifyBufferSize=*/true))
-    return fail(Err, "malformed bitcode wrapper header");
-  BitstreamCursor C(ArrayRef<uint8_t>(Begin, End));
-  for (unsigned Magic : {unsigned('B'), unsigned('C'), 0x0u, 0xCu, 0xEu, 0xDu}) {
-    Expected<SimpleBitstreamCursor::word_t> Bits =
-        C.Read(Magic == 'B' || Magic == 'C' ? 8 : 4);
-    if (!Bits || *Bits != Magic) {
-      if (!Bits)
-        consumeError(Bits.takeError());
-      return fail(Err, "not a bitcode stream");
-    }
-  }
+// weld_lto_input_asm's work, under its guard.
+static int readAsm(const WeldInput *In, char **Out, size_t *OutLen,
+                   char **Err) {
   std::string Strings;
   BitstreamBlockInfo Info;
-  while (!C.AtEndOfStream()) {
-    Expected<BitstreamEntry> E = C.advance();
-    if (!E)
-      return failWith(Err, "cannot scan bitcode: ", E.takeError());
-    if (E->Kind == BitstreamEntry::EndBlock ||
-        E->Kind == BitstreamEntry::Error)
-      break;
-    if (E->Kind != BitstreamEntry::SubBlock)
-      return fail(Err, "cannot scan bitcode: record at top level");
-    if (E->ID == bitc::MODULE_BLOCK_ID) {
-      if (Error X = C.EnterSubBlock(E->ID))
-        return failWith(Err, "cannot scan bitcode: ", std::move(X));
-      if (Error X = scanBlock(C, E->ID, Info, Strings))
-        return failWith(Err, "cannot scan bitcode: ", std::move(X));
-    } else if (Error X = C.SkipBlock()) {
-      return failWith(Err, "cannot scan bitcode: ", std::move(X));
-    }
-    // Top-level blocks are 32-bit aligned; trailing padding ends the stream.
-    if (C.getCurrentByteNo() + 4 > size_t(End - Begin))
-      break;
+  if (Error X = forEachModuleBlock(In->Buffer, [&](BitstreamCursor &C) {
+        return scanBlock(C, bitc::MODULE_BLOCK_ID, Info, Strings);
+      })) {
+    std::string Msg = toString(std::move(X));
+    if (Msg == "not a bitcode stream" || Msg == "malformed bitcode wrapper header")
+      return fail(Err, Msg);
+    return fail(Err, "cannot scan bitcode: " + Msg);
   }
   *OutLen = Strings.size();
   *Out = dupString(Strings);
   return 0;
+}
+
+int weld_lto_input_asm(const WeldInput *In, char **Out, size_t *OutLen,
+                       char **Err) {
+  initOnce();
+  return guardedCall(*In->ModuleId, "scanning it for inline assembly", Err,
+                     [&](char **Msg) { return readAsm(In, Out, OutLen, Msg); });
 }
 
 // ---------------------------------------------------------------------------
@@ -777,6 +1271,151 @@ int weld_lto_set_options(const WeldStr *Args, size_t NumArgs, char **Err) {
   return applyOptions(V, Err);
 }
 
+namespace {
+
+// Set on the threads running a ThinLTO backend (GuardedThinBackend): the
+// full-LTO module is verified before optimization, a ThinLTO one after import.
+thread_local bool InThinTask = false;
+// The verifier's first finding about the last module verifyBeforeOpt refused
+// on this thread; empty when none was.
+thread_local std::string BrokenModule;
+
+bool verifyBeforeOpt(const Module &M) {
+  std::string Found;
+  raw_string_ostream OS(Found);
+  bool BrokenDebugInfo = false;
+  // Broken debug info alone is not fatal: LLVM's verifier pass drops it and
+  // warns, as it would have without this check.
+  if (!verifyModule(M, &OS, &BrokenDebugInfo))
+    return true;
+  OS.flush();
+  StringRef First = StringRef(Found).split('\n').first.trim();
+  BrokenModule = ("the module is invalid: " + First).str();
+  return false;
+}
+
+// LLVM's in-process ThinLTO backend, with each module's backend run under its
+// own guard on the pool thread that runs it. A CrashRecoveryContext covers only
+// the thread that enters it, and the in-process backend offers no way to wrap
+// its tasks, so this one does what it does (parse the module in a fresh
+// context, look it up in the cache, run lto::thinBackend) inside `contained`.
+// An error or a contained failure is reported as "MODULE: ...": LLVM's own
+// backend would not say which module its reader refused. Once LLVM is
+// poisoned, tasks not yet started do nothing (the run fails anyway).
+class GuardedThinBackend : public lto::ThinBackendProc {
+  AddStreamFn AddStream;
+  FileCache Cache;
+  // The CFI function sets, part of every cache key.
+  DenseSet<GlobalValue::GUID> CfiFunctionDefs, CfiFunctionDecls;
+
+public:
+  GuardedThinBackend(
+      const lto::Config &Conf, ModuleSummaryIndex &CombinedIndex,
+      ThreadPoolStrategy Parallelism,
+      const DenseMap<StringRef, GVSummaryMapTy> &ModuleToDefinedGVSummaries,
+      AddStreamFn AddStream, FileCache Cache)
+      : ThinBackendProc(Conf, CombinedIndex, ModuleToDefinedGVSummaries,
+                        /*OnWrite=*/nullptr, /*ShouldEmitImportsFiles=*/false,
+                        Parallelism),
+        AddStream(std::move(AddStream)), Cache(std::move(Cache)) {
+    for (GlobalValue::GUID G : CombinedIndex.cfiFunctionDefs().guids())
+      CfiFunctionDefs.insert(G);
+    for (GlobalValue::GUID G : CombinedIndex.cfiFunctionDecls().guids())
+      CfiFunctionDecls.insert(G);
+  }
+
+  Error start(
+      unsigned Task, BitcodeModule BM,
+      const FunctionImporter::ImportMapTy &ImportList,
+      const FunctionImporter::ExportSetTy &ExportList,
+      const std::map<GlobalValue::GUID, GlobalValue::LinkageTypes> &ResolvedODR,
+      MapVector<StringRef, BitcodeModule> &ModuleMap) override {
+    const GVSummaryMapTy &DefinedGlobals =
+        ModuleToDefinedGVSummaries.find(BM.getModuleIdentifier())->second;
+    // The lists live in LTO::runThinLTO until wait() returns.
+    BackendThreadPool.async([this, Task, BM, &ImportList, &ExportList,
+                             &ResolvedODR, &DefinedGlobals, &ModuleMap] {
+      std::string Failure =
+          runTask(Task, BM, ImportList, ExportList, ResolvedODR,
+                  DefinedGlobals, ModuleMap);
+      if (Failure.empty())
+        return;
+      std::lock_guard<std::mutex> Lock(ErrMu);
+      Error E = createStringError(Failure);
+      Err = Err ? joinErrors(std::move(*Err), std::move(E)) : std::move(E);
+    });
+    return Error::success();
+  }
+
+private:
+  // One module's backend; the failure as "MODULE: ...", empty if none.
+  std::string
+  runTask(unsigned Task, BitcodeModule BM,
+          const FunctionImporter::ImportMapTy &ImportList,
+          const FunctionImporter::ExportSetTy &ExportList,
+          const std::map<GlobalValue::GUID, GlobalValue::LinkageTypes>
+              &ResolvedODR,
+          const GVSummaryMapTy &DefinedGlobals,
+          MapVector<StringRef, BitcodeModule> &ModuleMap) {
+    if (Poisoned)
+      return "";
+    std::string ModuleID = BM.getModuleIdentifier().str();
+    auto Compile = [&](AddStreamFn Stream) -> Error {
+      lto::LTOLLVMContext Ctx(Conf);
+      Expected<std::unique_ptr<Module>> M = BM.parseModule(Ctx);
+      if (!M)
+        return M.takeError();
+      return lto::thinBackend(Conf, Task, Stream, **M, CombinedIndex,
+                              ImportList, DefinedGlobals, &ModuleMap,
+                              Conf.CodeGenOnly);
+    };
+    auto Run = [&]() -> Error {
+      // Without a cache, or without a module hash to key it, compile.
+      if (!Cache.isValid() || !CombinedIndex.modulePaths().count(ModuleID) ||
+          all_of(CombinedIndex.getModuleHash(ModuleID),
+                 [](uint32_t V) { return V == 0; }))
+        return Compile(AddStream);
+      std::string Key = computeLTOCacheKey(
+          Conf, CombinedIndex, ModuleID, ImportList, ExportList, ResolvedODR,
+          DefinedGlobals, CfiFunctionDefs, CfiFunctionDecls);
+      Expected<AddStreamFn> CacheStream = Cache(Task, Key, ModuleID);
+      if (!CacheStream)
+        return CacheStream.takeError();
+      // A null stream: the cache had the object and handed it over.
+      if (*CacheStream)
+        return Compile(*CacheStream);
+      return Error::success();
+    };
+    std::string Msg;
+    InThinTask = true;
+    BrokenModule.clear();
+    std::optional<Failure> Why = contained([&] {
+      if (Error E = Run())
+        Msg = toString(std::move(E));
+    });
+    InThinTask = false;
+    if (Why)
+      return recordFailure(ModuleID + ": " + Why->describe("compiling it"));
+    if (Msg.empty())
+      Msg = std::move(BrokenModule);
+    return Msg.empty() ? Msg : ModuleID + ": " + Msg;
+  }
+};
+
+lto::ThinBackend guardedThinBackend(ThreadPoolStrategy Parallelism) {
+  return lto::ThinBackend(
+      [Parallelism](const lto::Config &Conf, ModuleSummaryIndex &CombinedIndex,
+                    const DenseMap<StringRef, GVSummaryMapTy> &Defined,
+                    AddStreamFn AddStream, FileCache Cache) {
+        return std::make_unique<GuardedThinBackend>(
+            Conf, CombinedIndex, Parallelism, Defined, std::move(AddStream),
+            std::move(Cache));
+      },
+      Parallelism);
+}
+
+} // namespace
+
 int weld_lto_new(const WeldLtoConfig *C, WeldLto **Out, char **Err) {
   initOnce();
   if (C->opt_level > 3)
@@ -915,6 +1554,21 @@ int weld_lto_new(const WeldLtoConfig *C, WeldLto **Out, char **Err) {
   W->RemarksFormat = Conf.RemarksFormat;
   W->PassPlugins = Conf.PassPlugins;
 
+  if (!Conf.DisableVerify) {
+    // LLVM verifies a module after optimizing it, where a broken one (a
+    // corrupt but readable input) may already have crashed the optimizer, and
+    // it prints the verifier's findings on stderr before stopping. So each
+    // module is verified first, findings kept: the full-LTO module before
+    // optimization, a ThinLTO module once its imports are in. A broken one
+    // stops its task, and the task reports it (see brokenModule).
+    Conf.PreOptModuleHook = [](unsigned, const Module &M) {
+      return InThinTask || verifyBeforeOpt(M);
+    };
+    Conf.PostImportModuleHook = [](unsigned, const Module &M) {
+      return verifyBeforeOpt(M);
+    };
+  }
+
   if (C->emit_llvm) {
     // lld writes the module to the output file here and returns false, which
     // skips code generation; the bitcode is kept per task instead, so the
@@ -952,14 +1606,19 @@ int weld_lto_new(const WeldLtoConfig *C, WeldLto **Out, char **Err) {
   }
 
   lto::ThinBackend Backend =
-      lto::createInProcessThinBackend(heavyweight_hardware_concurrency(C->thin_jobs));
+      guardedThinBackend(heavyweight_hardware_concurrency(C->thin_jobs));
   W->L = std::make_unique<lto::LTO>(std::move(Conf), std::move(Backend),
                                     C->partitions ? C->partitions : 1, Kind);
   *Out = W.release();
   return 0;
 }
 
-void weld_lto_free(WeldLto *W) { delete W; }
+void weld_lto_free(WeldLto *W) {
+  // After a contained failure the object may be half-destroyed or share
+  // state with one that is: leak it, the process is about to end.
+  if (!Poisoned)
+    delete W;
+}
 
 int weld_lto_add(WeldLto *W, WeldInput *In, const WeldResolution *Res,
                  size_t NumRes, char **Err) {
@@ -988,29 +1647,60 @@ int weld_lto_add(WeldLto *W, WeldInput *In, const WeldResolution *Res,
   W->Buffers.push_back(Owned->Buffer);
   if (W->Triple.empty())
     W->Triple = Owned->File->getTargetTriple().str();
-  if (Error E = W->L->add(std::move(Owned->File), R))
-    return failWith(Err, Id + ": ", std::move(E));
-  W->NumInputs++;
-  return 0;
+  if (Poisoned) {
+    (void)Owned.release();
+    return refuse(Err);
+  }
+  // LTO::add reads the module's summary (ThinLTO) or its module-level records
+  // (full LTO): as much of the file as any reader.
+  int Status = guardedCall(Id, "adding it to LTO", Err, [&](char **Msg) {
+    if (Error E = W->L->add(std::move(Owned->File), R))
+      return failWith(Msg, Id + ": ", std::move(E));
+    W->NumInputs++;
+    return 0;
+  });
+  if (Poisoned)
+    (void)Owned.release();
+  return Status;
 }
 
-// The first added input whose modules LLVM cannot open lazily, as
-// "<input>: <LLVM's reason>". Only called after a failed run: opening a
-// module costs a parse of its module-level records.
+// The first added input whose modules LLVM cannot read, as "<input>: <LLVM's
+// reason>". Only called after a failed run: it costs a parse of every input.
+// Each input is read under a guard of its own, so a crash names it too.
 static std::optional<std::string> unreadableInput(const WeldLto &W) {
   for (size_t I = 0; I < W.Buffers.size() && I < W.Ids.size(); I++) {
-    Expected<std::vector<BitcodeModule>> Mods =
-        getBitcodeModuleList(W.Buffers[I]);
-    if (!Mods)
-      return *W.Ids[I] + ": " + toString(Mods.takeError());
-    for (BitcodeModule &BM : *Mods) {
-      LLVMContext Ctx;
-      DiagSink Diags;
-      Ctx.setDiagnosticHandlerCallBack(sinkCallback, &Diags);
-      Expected<std::unique_ptr<Module>> M = BM.getLazyModule(Ctx, false, false);
-      if (!M)
-        return *W.Ids[I] + ": " + toString(M.takeError());
-    }
+    std::optional<std::string> Reason;
+    std::optional<Failure> Why = contained([&] {
+      Expected<std::vector<BitcodeModule>> Mods =
+          getBitcodeModuleList(W.Buffers[I]);
+      if (!Mods) {
+        Reason = toString(Mods.takeError());
+        return;
+      }
+      for (BitcodeModule &BM : *Mods) {
+        LLVMContext Ctx;
+        DiagSink Diags;
+        Ctx.setDiagnosticHandlerCallBack(sinkCallback, &Diags);
+        Expected<std::unique_ptr<Module>> M =
+            BM.getLazyModule(Ctx, false, false);
+        if (!M) {
+          Reason = toString(M.takeError());
+          return;
+        }
+        // Function bodies too: a full-LTO module is read whole only while
+        // it is linked into the merged module, whose errors say nothing of
+        // where it came from.
+        if (Error X = (*M)->materializeAll()) {
+          Reason = toString(std::move(X));
+          return;
+        }
+      }
+    });
+    if (Why)
+      return recordFailure(*W.Ids[I] + ": " +
+                           Why->describe("reading this bitcode file"));
+    if (Reason)
+      return *W.Ids[I] + ": " + *Reason;
   }
   return std::nullopt;
 }
@@ -1131,7 +1821,41 @@ int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
         W->CacheDir);
   }
 
-  Error E = W->L->run(AddStream, Cache);
+  if (Poisoned) {
+    *Out = R.release();
+    return refuse(Err);
+  }
+  // Under a guard: the thin link, the full-LTO module's optimization and code
+  // generation run on this thread (ThinLTO backends have guards of their own).
+  // Which input a crash here comes from cannot be told, so it names them all.
+  std::string RunError;
+  RunContextText.clear();
+  for (size_t I = 0; I < W->Ids.size(); I++)
+    RunContextText += (I ? ", " : "") + *W->Ids[I];
+  RunContext = RunContextText.c_str();
+  BrokenModule.clear();
+  std::optional<Failure> Why = contained([&] {
+    if (Error E = W->L->run(AddStream, Cache))
+      RunError = toString(std::move(E));
+  });
+  RunContext = nullptr;
+  // The full-LTO module, merged from every full-LTO input, failed
+  // verification: which input broke it cannot be told.
+  if (RunError.empty() && !BrokenModule.empty())
+    RunError = RunContextText + ": " + BrokenModule;
+  if (Why) {
+    *Out = R.release();
+    return fail(Err, recordFailure(RunContextText + ": " +
+                                   Why->describe("running LTO")));
+  }
+  if (Poisoned) {
+    // A backend's guard caught it, and named its module; its message is the
+    // one to report. The diagnostics are left alone: a thread that failed
+    // may have left their lock taken.
+    *Out = R.release();
+    std::lock_guard<std::mutex> Lock(FirstFailureMu);
+    return fail(Err, FirstFailure);
+  }
   {
     std::lock_guard<std::mutex> Lock(W->Diags->Mu);
     R->Diags = std::move(W->Diags->Items);
@@ -1146,8 +1870,8 @@ int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
         R->Bitcode[Task] = std::move(Buf);
     W->Bitcode->Modules.clear();
   }
-  if (E) {
-    std::string Msg = toString(std::move(E));
+  if (!RunError.empty()) {
+    std::string Msg = std::move(RunError);
     // Errors such as a future bitcode epoch surface only when LTO parses
     // the IR, without the module's name: find the input that cannot be read
     // so the one error names it.
@@ -1159,6 +1883,15 @@ int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
     for (auto &D : R->Diags)
       if (D.first == DS_Error && D.second == Msg)
         Msg.clear();
+    // A backend names its module ("MODULE: text"); the same text as an
+    // unnamed error diagnostic would only say it again.
+    SmallVector<StringRef, 4> Lines;
+    StringRef(Msg).split(Lines, '\n');
+    llvm::erase_if(R->Diags, [&](const std::pair<int, std::string> &D) {
+      return D.first == DS_Error && any_of(Lines, [&](StringRef L) {
+               return L.ends_with(": " + D.second);
+             });
+    });
     *Out = R.release();
     return fail(Err, Msg);
   }
@@ -1209,6 +1942,19 @@ void weld_lto_result_diag(const WeldLtoResult *R, size_t I, uint32_t *Severity,
   *Text = {R->Diags[I].second.data(), R->Diags[I].second.size()};
 }
 
+// The message of the first contained failure (see "Containment" above), as a
+// malloc'ed string for weld_lto_free_string; null when LLVM never failed.
+char *weld_lto_failure(void) {
+  if (!Poisoned)
+    return nullptr;
+  std::lock_guard<std::mutex> Lock(FirstFailureMu);
+  return dupString(FirstFailure);
+}
+
+// Ends the process without exit-time destructors: after a contained failure
+// they would run over whatever state the failure left behind.
+void weld_lto_exit(int Code) { _exit(Code); }
+
 // sizeof(WeldLtoConfig), which the Rust mirror checks before every use: the
 // two declarations are kept in step by hand.
 size_t weld_lto_config_size(void) { return sizeof(WeldLtoConfig); }
@@ -1222,7 +1968,12 @@ void weld_lto_result_bitcode(const WeldLtoResult *R, size_t Task,
     *Data = {nullptr, 0};
 }
 
-void weld_lto_result_free(WeldLtoResult *R) { delete R; }
+void weld_lto_result_free(WeldLtoResult *R) {
+  // After a contained failure the object may be half-destroyed or share
+  // state with one that is: leak it, the process is about to end.
+  if (!Poisoned)
+    delete R;
+}
 
 // Names joined by '\0' into one malloc'ed buffer (weld_lto_free_string).
 char *weld_lto_runtime_libcalls(const char *TT, size_t Len, size_t *OutLen) {

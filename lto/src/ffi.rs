@@ -133,6 +133,8 @@ mod sys {
         pub fn weld_lto_llvm_version() -> *const c_char;
         pub fn weld_demangle(name: *const c_char, len: usize) -> *mut c_char;
         pub fn weld_lto_free_string(s: *mut c_char);
+        pub fn weld_lto_failure() -> *mut c_char;
+        pub fn weld_lto_exit(code: i32) -> !;
 
         pub fn weld_lto_input_open(
             data: *const u8,
@@ -342,6 +344,22 @@ pub(crate) fn read_temporal_traces(path: &[u8]) -> Result<Vec<u8>, String> {
     // SAFETY: allocated by the shim with malloc.
     unsafe { sys::weld_lto_free_string(out) };
     Ok(bytes)
+}
+
+pub(crate) fn llvm_failure() -> Option<String> {
+    // SAFETY: null, or a malloc'ed NUL-terminated string we own.
+    let p = unsafe { sys::weld_lto_failure() };
+    if p.is_null() {
+        return None;
+    }
+    let msg = unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned();
+    unsafe { sys::weld_lto_free_string(p) };
+    Some(msg)
+}
+
+pub(crate) fn exit_now(code: i32) -> ! {
+    // SAFETY: ends the process; nothing is borrowed.
+    unsafe { sys::weld_lto_exit(code) }
 }
 
 pub(crate) fn llvm_version() -> Option<&'static str> {

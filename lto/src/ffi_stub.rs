@@ -22,6 +22,14 @@ pub(crate) fn read_temporal_traces(_path: &[u8]) -> Result<Vec<u8>, String> {
     Err(NO_LLVM.to_string())
 }
 
+pub(crate) fn llvm_failure() -> Option<String> {
+    None
+}
+
+pub(crate) fn exit_now(code: i32) -> ! {
+    std::process::exit(code)
+}
+
 pub(crate) fn llvm_version() -> Option<&'static str> {
     None
 }

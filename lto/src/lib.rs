@@ -86,6 +86,22 @@ pub fn demangle(name: &[u8]) -> Option<String> {
     (d.as_bytes() != name).then_some(d)
 }
 
+/// The failure of LLVM that was contained (a crash by a signal, a fatal error
+/// or an allocation failure inside LLVM, while reading a bitcode file or
+/// running LTO), as one complete message naming the input: `None` if there
+/// was none. After one, LLVM is not used again: every later call into it
+/// fails, so this message is the one to report, alone.
+pub fn llvm_failure() -> Option<String> {
+    ffi::llvm_failure()
+}
+
+/// Ends the process with `code` without running exit-time destructors, which
+/// after a contained failure would run over LLVM's abandoned state. Flush what
+/// must be flushed first.
+pub fn exit_after_llvm_failure(code: i32) -> ! {
+    ffi::exit_now(code)
+}
+
 /// The version of the LLVM library weld runs against (e.g. `"22.1.8"`), or
 /// `None` without the `llvm` feature. For `--version` output and bug reports.
 pub fn llvm_version() -> Option<&'static str> {
