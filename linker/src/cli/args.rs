@@ -1392,10 +1392,9 @@ mod tests {
 
     #[test]
     fn not_yet_and_unknown() {
-        assert_eq!(error("-T x.ld a.o"), "option -T is not implemented yet");
         assert_eq!(
-            error("--script=x.ld a.o"),
-            "option --script is not implemented yet"
+            error("--thinlto-index-only a.o"),
+            "option --thinlto-index-only is not implemented yet"
         );
         assert_eq!(
             error("--emit-relocs -s a.o"),
