@@ -1,33 +1,18 @@
-//! Builds the C++ shim against LLVM 22 and links libLLVM-22.
+//! Builds the C++ shim against LLVM 22 as its own shared library,
+//! `libweld_llvm.so`, linked with libLLVM-22. The weld binary does not link
+//! LLVM: `ffi.rs` opens the shim (and with it libLLVM and the libraries LLVM
+//! needs) the first time something asks for LLVM — a bitcode input, LTO, a
+//! name only LLVM demangles — so a native link never maps libLLVM.
 //!
 //! LLVM is found through `llvm-config-22`, or the program named by the
 //! `LLVM_CONFIG` environment variable. Only the shim sources (`shim/*.cpp`), this script
 //! and `LLVM_CONFIG` trigger a rebuild, because compiling the shim costs
 //! several seconds of LLVM headers.
 //!
-//! # How binaries find libLLVM at run time
-//!
-//! A dependency's `cargo:rustc-link-arg` reaches only that package's own
-//! binaries and tests, never the final `weld` binary. So this script:
-//!
-//! * emits `rustc-link-arg=-Wl,-rpath,<libdir>` for this crate's own tests;
-//! * publishes the directory as `cargo:libdir=<libdir>` metadata. Because the
-//!   package declares `links = "LLVM"`, the build script of a crate that
-//!   depends on `lto` directly (the `weld` crate) reads it as
-//!   `DEP_LLVM_LIBDIR` and emits the rpath for its own binary:
-//!
-//!   ```ignore
-//!   // linker/build.rs
-//!   fn main() {
-//!       if let Ok(dir) = std::env::var("DEP_LLVM_LIBDIR") {
-//!           println!("cargo:rustc-link-arg=-Wl,-rpath,{dir}");
-//!       }
-//!   }
-//!   ```
-//!
-//! With Debian's packages the rpath is belt and braces: libLLVM's soname
-//! (`libLLVM.so.22.1`) is also in `/usr/lib/x86_64-linux-gnu`, which the
-//! dynamic loader searches anyway. It matters for an LLVM elsewhere.
+//! The library's path is compiled into the crate (`WELD_LLVM_SHIM`); at run
+//! time `ffi.rs` looks for `libweld_llvm.so` beside the executable first (an
+//! installed weld), then at that path. The shim has an rpath to LLVM's
+//! library directory, so an LLVM outside the loader's default paths works.
 
 use std::env;
 use std::process::{exit, Command};
@@ -80,30 +65,43 @@ fn main() {
     // Debug info over LLVM's headers multiplies the object size and compile
     // time for no benefit to weld's users; the shim is thin enough to debug
     // from the Rust side. Optimize always: the debug profile is used for tests.
-    build.debug(false).opt_level(2).warnings(false);
-    build.compile("weld_lto_shim");
+    build.debug(false).opt_level(2).warnings(false).pic(true);
+    let objects = build.compile_intermediates();
 
-    // The static shim must precede libLLVM on the link line; cc already emitted
-    // it (and libstdc++), so the LLVM library comes after.
+    // One shared library of the shim's objects, linked with libLLVM.
+    let out_dir = env::var("OUT_DIR").unwrap_or_else(|_| die("OUT_DIR is not set"));
+    let shim = std::path::Path::new(&out_dir).join("libweld_llvm.so");
+    let mut link = build.get_compiler().to_command();
+    link.arg("-shared")
+        .arg("-o")
+        .arg(&shim)
+        .args(&objects)
+        .arg("-Wl,-soname,libweld_llvm.so")
+        .arg(format!("-Wl,-rpath,{libdir}"));
     for flag in ldflags.split_whitespace() {
-        if let Some(dir) = flag.strip_prefix("-L") {
-            println!("cargo:rustc-link-search=native={dir}");
-        }
+        link.arg(flag);
     }
-    println!("cargo:rustc-link-search=native={libdir}");
+    link.arg(format!("-L{libdir}"));
     let mut linked = false;
     for flag in libs.split_whitespace() {
-        if let Some(lib) = flag.strip_prefix("-l") {
-            println!("cargo:rustc-link-lib=dylib={lib}");
+        if flag.starts_with("-l") {
+            link.arg(flag);
             linked = true;
         }
     }
     if !linked {
-        println!("cargo:rustc-link-lib=dylib=LLVM-{LLVM_MAJOR}");
+        link.arg(format!("-lLLVM-{LLVM_MAJOR}"));
     }
-    println!("cargo:rustc-link-arg=-Wl,-rpath,{libdir}");
-    println!("cargo:libdir={libdir}");
+    match link.status() {
+        Ok(s) if s.success() => {}
+        Ok(s) => die(&format!("linking {} failed ({s})", shim.display())),
+        Err(e) => die(&format!(
+            "cannot run the C++ compiler to link the shim: {e}"
+        )),
+    }
+    println!("cargo:rustc-env=WELD_LLVM_SHIM={}", shim.display());
     println!("cargo:rustc-env=WELD_LLVM_LIBDIR={libdir}");
+    println!("cargo:rustc-env=WELD_LLVM_VERSION={version}");
 }
 
 /// Runs llvm-config and returns its trimmed stdout, or stops the build with a

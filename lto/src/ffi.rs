@@ -13,6 +13,112 @@ use std::ptr::{self, NonNull};
 use crate::config::{BasicBlockSections, LtoConfig, LtoKind, RelocModel};
 use crate::records::{InputData, Resolution, Severity, SummaryGraph, SummaryNode, SymbolRecord};
 
+/// Declares the shim's C functions and loads them from `libweld_llvm.so` on first use: each
+/// `sys::NAME(...)` calls the function of that name in the shim. Nothing maps the shim (and
+/// libLLVM behind it) until [`sys::load`] is called, which every entry point of this file does
+/// before it calls into the shim.
+macro_rules! shim_functions {
+    ($(pub fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?;)*) => {
+        /// The shim's functions, resolved once.
+        #[allow(non_snake_case)]
+        struct Shim {
+            $($name: unsafe extern "C" fn($($ty),*) $(-> $ret)?,)*
+        }
+
+        static SHIM: std::sync::OnceLock<Result<Shim, String>> = std::sync::OnceLock::new();
+
+        /// Opens the shim and resolves its functions, once; the error says what is missing.
+        pub fn load() -> Result<(), String> {
+            SHIM.get_or_init(|| {
+                let lib = super::open_shim()?;
+                // SAFETY: each symbol is the shim's function of that name, with the C
+                // signature declared here (the shim's sources declare the same).
+                unsafe {
+                    Ok(Shim {
+                        $($name: std::mem::transmute::<*mut std::ffi::c_void, unsafe extern "C" fn($($ty),*) $(-> $ret)?>(
+                            super::symbol(lib, concat!(stringify!($name), "\0"))?,
+                        ),)*
+                    })
+                }
+            })
+            .as_ref()
+            .map(|_| ())
+            .map_err(Clone::clone)
+        }
+
+        /// Whether the shim has been loaded (without loading it).
+        pub fn loaded() -> bool {
+            matches!(SHIM.get(), Some(Ok(_)))
+        }
+
+        fn shim() -> &'static Shim {
+            match SHIM.get() {
+                Some(Ok(s)) => s,
+                // Every entry point loads the shim first; reaching here is a bug in this file.
+                _ => {
+                    eprintln!("weld: error: internal error: LLVM called before the LTO shim was loaded");
+                    std::process::exit(1)
+                }
+            }
+        }
+
+        $(
+            /// # Safety
+            /// As the shim's function of this name.
+            pub unsafe fn $name($($arg: $ty),*) $(-> $ret)? {
+                unsafe { (shim().$name)($($arg),*) }
+            }
+        )*
+    };
+}
+
+/// The file name of the shim library (`lto/build.rs` builds it).
+const SHIM_NAME: &str = "libweld_llvm.so";
+
+/// Opens the shim: beside the running executable (an installed weld), else where the build
+/// put it. `RTLD_NOW`: a missing LLVM symbol is an error here, not a crash later.
+fn open_shim() -> Result<*mut std::ffi::c_void, String> {
+    let beside_exe = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(|d| d.join(SHIM_NAME)))
+        .filter(|p| p.is_file());
+    let built = std::path::PathBuf::from(env!("WELD_LLVM_SHIM"));
+    let path = beside_exe.unwrap_or(built);
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| format!("{}: invalid library path", path.display()))?;
+    // SAFETY: a NUL-terminated path; dlopen has no other preconditions.
+    let handle = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+    if handle.is_null() {
+        // SAFETY: dlerror returns null or a NUL-terminated message.
+        let why = unsafe { libc::dlerror() };
+        let why = if why.is_null() {
+            "unknown error".to_string()
+        } else {
+            unsafe { CStr::from_ptr(why) }
+                .to_string_lossy()
+                .into_owned()
+        };
+        return Err(format!(
+            "cannot load LLVM for bitcode inputs ({SHIM_NAME}, which needs libLLVM-{}): {why}",
+            env!("WELD_LLVM_VERSION").split('.').next().unwrap_or("22")
+        ));
+    }
+    Ok(handle)
+}
+
+/// The address of `name` (NUL-terminated) in the shim.
+fn symbol(lib: *mut std::ffi::c_void, name: &str) -> Result<*mut std::ffi::c_void, String> {
+    // SAFETY: `lib` is a dlopen handle; `name` ends with NUL.
+    let p = unsafe { libc::dlsym(lib, name.as_ptr().cast()) };
+    if p.is_null() {
+        return Err(format!(
+            "{SHIM_NAME} lacks {}: it does not match this weld (rebuild it)",
+            name.trim_end_matches('\0')
+        ));
+    }
+    Ok(p)
+}
+
 mod sys {
     use std::ffi::c_char;
 
@@ -129,8 +235,7 @@ mod sys {
     pub enum WeldLto {}
     pub enum WeldLtoResult {}
 
-    extern "C" {
-        pub fn weld_lto_llvm_version() -> *const c_char;
+    shim_functions! {
         pub fn weld_demangle(name: *const c_char, len: usize) -> *mut c_char;
         pub fn weld_lto_free_string(s: *mut c_char);
         pub fn weld_lto_failure() -> *mut c_char;
@@ -228,7 +333,6 @@ mod sys {
             out_len: *mut usize,
         ) -> *mut c_char;
 
-        // shim/layout_shim.cpp
         pub fn weld_balanced_partitioning(
             ids: *const u64,
             num_nodes: usize,
@@ -284,6 +388,7 @@ fn check(status: i32, err: *mut c_char) -> Result<(), String> {
 }
 
 pub(crate) fn demangle(name: &[u8]) -> Option<String> {
+    sys::load().ok()?;
     // SAFETY: `name` is valid for `len` bytes; the result is a malloc'ed
     // NUL-terminated string (or null), freed below.
     let out = unsafe { sys::weld_demangle(name.as_ptr().cast(), name.len()) };
@@ -304,6 +409,7 @@ pub(crate) fn balanced_partitioning(
     starts: &[usize],
     uns: &[u32],
 ) -> Result<Vec<u64>, String> {
+    sys::load()?;
     if starts.len() != ids.len() + 1 || starts.windows(2).any(|w| w[0] > w[1] || w[1] > uns.len()) {
         return Err("balanced partitioning: malformed node list".to_string());
     }
@@ -324,6 +430,7 @@ pub(crate) fn balanced_partitioning(
 }
 
 pub(crate) fn read_temporal_traces(path: &[u8]) -> Result<Vec<u8>, String> {
+    sys::load()?;
     let mut out: *mut c_char = std::ptr::null_mut();
     let mut len = 0usize;
     let mut err: *mut c_char = std::ptr::null_mut();
@@ -347,6 +454,10 @@ pub(crate) fn read_temporal_traces(path: &[u8]) -> Result<Vec<u8>, String> {
 }
 
 pub(crate) fn llvm_failure() -> Option<String> {
+    // Nothing failed in LLVM if it was never loaded.
+    if !sys::loaded() {
+        return None;
+    }
     // SAFETY: null, or a malloc'ed NUL-terminated string we own.
     let p = unsafe { sys::weld_lto_failure() };
     if p.is_null() {
@@ -358,15 +469,16 @@ pub(crate) fn llvm_failure() -> Option<String> {
 }
 
 pub(crate) fn exit_now(code: i32) -> ! {
+    if !sys::loaded() {
+        std::process::exit(code);
+    }
     // SAFETY: ends the process; nothing is borrowed.
     unsafe { sys::weld_lto_exit(code) }
 }
 
 pub(crate) fn llvm_version() -> Option<&'static str> {
-    // SAFETY: a static NUL-terminated string (LLVM_VERSION_STRING).
-    unsafe { CStr::from_ptr(sys::weld_lto_llvm_version()) }
-        .to_str()
-        .ok()
+    // The version the shim was built against (llvm-config's), known without loading LLVM.
+    Some(env!("WELD_LLVM_VERSION"))
 }
 
 /// An open `lto::InputFile`. It points into the file's bytes, which the owner
@@ -388,6 +500,7 @@ impl Drop for RawInput {
 }
 
 pub(crate) fn open_input(bytes: &[u8], module_id: &str) -> Result<(RawInput, InputData), String> {
+    sys::load()?;
     let mut out = ptr::null_mut();
     let mut err = ptr::null_mut();
     // SAFETY: pointers and lengths describe live slices; out-params are valid.
@@ -557,6 +670,7 @@ impl Drop for RawLto {
 }
 
 pub(crate) fn lto_new(cfg: &LtoConfig) -> Result<RawLto, String> {
+    sys::load()?;
     // SAFETY: a pure function of the shim's declarations.
     let shim_size = unsafe { sys::weld_lto_config_size() };
     if shim_size != std::mem::size_of::<sys::WeldLtoConfig>() {
@@ -789,6 +903,7 @@ pub(crate) fn read_asm(raw: &RawInput) -> Result<Vec<String>, String> {
 }
 
 pub(crate) fn runtime_libcalls(triple: &str) -> Result<Vec<String>, String> {
+    sys::load()?;
     let mut len = 0usize;
     // SAFETY: valid slice; the result is a malloc'ed buffer of `len` bytes.
     let p =
@@ -806,6 +921,7 @@ pub(crate) fn runtime_libcalls(triple: &str) -> Result<Vec<String>, String> {
 }
 
 pub(crate) fn set_options(args: &[String]) -> Result<(), String> {
+    sys::load()?;
     let v: Vec<WeldStr> = args
         .iter()
         .map(|a| WeldStr::from_bytes(a.as_bytes()))

@@ -20,16 +20,17 @@
 //! `llvm` feature disabled no C++ is built and every entry point returns
 //! [`NO_LLVM`].
 //!
-//! # Linking against libLLVM
+//! # Loading libLLVM
 //!
-//! `build.rs` links `libLLVM-22.so` (found with `llvm-config-22`, or
-//! `$LLVM_CONFIG`) and, because the package declares `links = "LLVM"`,
-//! publishes its directory to the build scripts of direct dependents as
-//! `DEP_LLVM_LIBDIR`. Link arguments of a dependency never reach the final
-//! binary, so the `weld` crate's `build.rs` must emit the rpath itself:
-//! `println!("cargo:rustc-link-arg=-Wl,-rpath,{}", env DEP_LLVM_LIBDIR)`.
-//! (On Debian the soname is also in the default search path.)
-//!
+//! `build.rs` builds the shim as its own shared library, `libweld_llvm.so`,
+//! linked with `libLLVM-22.so` (found with `llvm-config-22`, or
+//! `$LLVM_CONFIG`). Nothing that depends on this crate links LLVM: the shim
+//! is opened (`dlopen`) by the first call that needs LLVM — opening a bitcode
+//! file, creating an LTO run, reading a temporal profile, demangling a name
+//! only LLVM knows — so a link without bitcode never maps libLLVM and the
+//! libraries it needs. When the shim cannot be loaded, that first call fails
+//! with a message naming what is missing.
+
 //! # What LTO output looks like
 //!
 //! Objects are ELF relocatables with a section per function and per variable
