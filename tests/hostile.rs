@@ -37,6 +37,8 @@ fn main() {
             ("script_input_cycle", script_input_cycle),
             ("script_chain_too_deep", script_chain_too_deep),
             ("symlink_loop", symlink_loop),
+            ("huge_alignment", huge_alignment),
+            ("archive_inside_thin_archive", archive_inside_thin_archive),
         ],
     );
     libtest_mimic::run(&args, trials).exit();
@@ -490,4 +492,65 @@ fn weld_link_args(dir: &Path, args: &[&str]) -> Result<run::Output, String> {
     let mut cmd = Command::new(tools::weld()?);
     cmd.current_dir(dir).args(args);
     run::run(&mut cmd, run::LINK_TIMEOUT)
+}
+
+/// Sets `sh_addralign` of the section named `section` in the ELF object `bytes`.
+fn set_alignment(bytes: &mut [u8], section: &str, align: u64) -> Result<(), String> {
+    let u16_at = |b: &[u8], o: usize| b.get(o..o + 2).map(|s| u16::from_le_bytes([s[0], s[1]]));
+    let u32_at = |b: &[u8], o: usize| {
+        b.get(o..o + 4)
+            .and_then(|s| s.try_into().ok())
+            .map(u32::from_le_bytes)
+    };
+    let u64_at = |b: &[u8], o: usize| {
+        b.get(o..o + 8)
+            .and_then(|s| s.try_into().ok())
+            .map(u64::from_le_bytes)
+    };
+    let bad = || "not the ELF object expected".to_string();
+    let shoff = u64_at(bytes, 0x28).ok_or_else(bad)? as usize;
+    let shnum = u16_at(bytes, 0x3c).ok_or_else(bad)? as usize;
+    let shstrndx = u16_at(bytes, 0x3e).ok_or_else(bad)? as usize;
+    let strtab = u64_at(bytes, shoff + shstrndx * 64 + 24).ok_or_else(bad)? as usize;
+    for i in 0..shnum {
+        let sh = shoff + i * 64;
+        let name_off = strtab + u32_at(bytes, sh).ok_or_else(bad)? as usize;
+        let name = bytes
+            .get(name_off..)
+            .and_then(|b| b.split(|&c| c == 0).next())
+            .ok_or_else(bad)?;
+        if name == section.as_bytes() {
+            bytes[sh + 48..sh + 56].copy_from_slice(&align.to_le_bytes());
+            return Ok(());
+        }
+    }
+    Err(format!("no section {section}"))
+}
+
+/// An alignment of 2^40 would make a terabyte output: lld's limit and message.
+fn huge_alignment(dir: &Path) -> Check {
+    program(dir)?;
+    let mut victim = paths::read(&dir.join("victim.o"))?;
+    set_alignment(&mut victim, ".text", 1 << 40)?;
+    paths::write(&dir.join("aligned.o"), &victim)?;
+    let both = link_both(dir, &["main.o", "aligned.o"])?;
+    both.same_first_error("aligned.o: section sh_addralign is too large")
+}
+
+/// A thin archive whose member is itself an archive: nothing in it can join the link. lld
+/// warns about the member, then finds no object to tell the target by.
+fn archive_inside_thin_archive(dir: &Path) -> Check {
+    program(dir)?;
+    let ar = tools::find("llvm-ar-22")?;
+    for args in [
+        &["rcs", "inner.a", "main.o", "victim.o"][..],
+        &["rcT", "outer.a", "inner.a"][..],
+    ] {
+        let mut cmd = Command::new(&ar);
+        cmd.current_dir(dir).args(args);
+        run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-ar-22")?;
+    }
+    let both = link_both(dir, &["outer.a", "-u", "_start"])?;
+    both.same_first_error("target emulation unknown: -m or at least one .o file required")?;
+    both.same_stderr()
 }

@@ -180,7 +180,12 @@ fn read_command_line(
 fn check_target_known(config: &Config, res: &resolve::Resolved) -> Result<(), Vec<Error>> {
     let archive_member = || {
         res.archives.iter().any(|a| match &a.source {
-            resolve::LazySource::Archive(ar) => ar.members().next().is_some(),
+            // A member that could join the link says what the target is (an unreadable thin
+            // member counts: loading it will say what is wrong).
+            resolve::LazySource::Archive(ar) => ar
+                .members()
+                .flatten()
+                .any(|m| resolve::member_can_join(&a.path, &m) != Some(false)),
             resolve::LazySource::Object(_) => true,
         })
     };

@@ -21,6 +21,7 @@ use object::LittleEndian as LE;
 use std::path::{Path, PathBuf};
 
 mod archive_members;
+pub use archive_members::member_can_join;
 mod bitcode_inputs;
 mod diagnostics;
 pub mod libcalls;

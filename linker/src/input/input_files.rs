@@ -312,6 +312,11 @@ impl ObjectFile {
                 .name(LE, shstrtab)
                 .map_err(|_| err!("{name}: invalid section name offset in section {i}"))?;
             let sh_type = shdr.sh_type(LE);
+            // lld's limit: an alignment past 4 GiB is corrupt, and honouring it would make an
+            // output of that size.
+            if shdr.sh_addralign(LE) > u64::from(u32::MAX) {
+                bail!("{name}: section sh_addralign is too large");
+            }
             let sdata: &'static [u8] = if sh_type == elf::SHT_NOBITS || i == 0 {
                 &[]
             } else {

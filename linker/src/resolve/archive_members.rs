@@ -63,8 +63,23 @@ impl Resolver<'_> {
         // Walk the member headers once, as lld does when it opens an archive, so corruption is
         // reported up front and not only if a damaged member happens to be needed.
         for m in parsed.members() {
-            if let Err(e) = m {
-                bail!("{}: Archive::children failed: {e}", path.display());
+            let m = match m {
+                Ok(m) => m,
+                Err(e) => bail!("{}: Archive::children failed: {e}", path.display()),
+            };
+            // lld's warning for a member that can never join the link (a nested archive, a
+            // text file, a shared object). Thin members are read only when needed.
+            {
+                if member_can_join(path, &m) == Some(false) {
+                    let msg = format!(
+                        "{}: archive member '{}' is neither ET_REL nor LLVM bitcode",
+                        path.display(),
+                        String::from_utf8_lossy(m.name)
+                    );
+                    if let Err(e) = self.config.warn(&msg) {
+                        self.errors.push(e);
+                    }
+                }
             }
         }
         let index = self.out.archives.len() as u32;
@@ -321,4 +336,21 @@ fn defined_names(name: String, data: &'static [u8], kind: FileKind) -> Result<Ve
         .filter(|&i| obj.symbols[i].st_shndx(LE) != elf::SHN_UNDEF)
         .map(|i| obj.sym_name(i))
         .collect())
+}
+
+/// Whether archive member `m` of the archive at `path` is a relocatable object or bitcode, the
+/// only kinds that can join a link; `None` when a thin member's file cannot be read (loading it
+/// reports that, if it is ever needed). A thin member's first bytes are read from its file.
+pub fn member_can_join(path: &Path, m: &archive::Member<'_>) -> Option<bool> {
+    let joinable = |b: &[u8]| matches!(classify(b), FileKind::ElfRelocatable | FileKind::Bitcode);
+    match m.bytes() {
+        Some(bytes) => Some(joinable(bytes)),
+        None => {
+            use std::io::Read;
+            let mut head = [0u8; 64];
+            let mut f = std::fs::File::open(m.thin_path(path)?).ok()?;
+            let n = f.read(&mut head).ok()?;
+            Some(joinable(&head[..n]))
+        }
+    }
 }
