@@ -66,6 +66,11 @@ fn main() {
     // time for no benefit to weld's users; the shim is thin enough to debug
     // from the Rust side. Optimize always: the debug profile is used for tests.
     build.debug(false).opt_level(2).warnings(false).pic(true);
+    // Under `cargo fuzz` the `cc` crate would instrument the shim with the sanitizer the Rust
+    // code is built with, and link the shim against the sanitizer's shared runtime; opened
+    // into a process that has the static one, the two collide. The shim is LLVM's code, not
+    // what is fuzzed: it is never instrumented.
+    build.flag("-fno-sanitize=all");
     let objects = build.compile_intermediates();
 
     // One shared library of the shim's objects, linked with libLLVM.
