@@ -102,6 +102,33 @@ pub fn x86_64_section_table(
     Ok((header, table))
 }
 
+/// True if `data` looks like a text file rather than an ELF object, archive or bitcode: what is
+/// left once every binary format has been ruled out is read as a linker script, as lld does.
+pub fn looks_like_linker_script(data: &[u8]) -> bool {
+    const BINARY: &[&[u8]] = &[
+        b"\x7fELF",
+        b"!<arch>\n",
+        b"!<thin>\n",
+        b"BC\xC0\xDE",
+        b"\xDE\xC0\x17\x0B",
+    ];
+    if BINARY.iter().any(|m| data.starts_with(m)) {
+        return false;
+    }
+    let head = &data[..data.len().min(4096)];
+    let text = match std::str::from_utf8(head) {
+        Ok(t) => t,
+        // A multi-byte character cut by the 4096-byte window is still text.
+        Err(e) if e.error_len().is_none() => match std::str::from_utf8(&head[..e.valid_up_to()]) {
+            Ok(t) => t,
+            Err(_) => return false,
+        },
+        Err(_) => return false,
+    };
+    text.chars()
+        .all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r' | '\x0c' | '\x0b'))
+}
+
 /// Classifies a file by its magic numbers.
 pub fn classify(data: &[u8]) -> FileKind {
     if data.starts_with(b"\x7fELF") {
@@ -121,7 +148,7 @@ pub fn classify(data: &[u8]) -> FileKind {
     if data.starts_with(b"BC\xc0\xde") || data.starts_with(&[0xde, 0xc0, 0x17, 0x0b]) {
         return FileKind::Bitcode;
     }
-    if crate::input::linker_script::looks_like_linker_script(data) {
+    if looks_like_linker_script(data) {
         return FileKind::LinkerScript;
     }
     FileKind::Unknown
@@ -877,4 +904,28 @@ fn decompress_section(
         Box::leak(Box::new(header)),
         Box::leak(out.into_boxed_slice()),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn script_detection() {
+        let libc_so = "/* GNU ld script */\nOUTPUT_FORMAT(elf64-x86-64)\nGROUP ( /lib/x86_64-linux-gnu/libc.so.6 )\n";
+        assert!(looks_like_linker_script(libc_so.as_bytes()));
+        assert!(looks_like_linker_script(b""));
+        assert!(looks_like_linker_script("INPUT(caf\u{e9}.o)".as_bytes()));
+        assert!(!looks_like_linker_script(b"\x7fELF\x02\x01\x01"));
+        assert!(!looks_like_linker_script(b"!<arch>\n"));
+        assert!(!looks_like_linker_script(b"!<thin>\n"));
+        assert!(!looks_like_linker_script(b"BC\xC0\xDE\x35\x14"));
+        assert!(!looks_like_linker_script(b"\xDE\xC0\x17\x0B\x00\x00"));
+        assert!(!looks_like_linker_script(b"GROUP(\x00)"));
+        assert!(!looks_like_linker_script(b"\xff\xfe\x00"));
+        // A multi-byte character cut at the 4096-byte window is still text.
+        let mut long = "x".repeat(4095).into_bytes();
+        long.extend("\u{e9}".as_bytes());
+        assert!(looks_like_linker_script(&long));
+    }
 }

@@ -55,33 +55,6 @@ pub enum ScriptEntry {
     },
 }
 
-/// True if `data` looks like a text file rather than an ELF object, archive or bitcode: what is
-/// left once every binary format has been ruled out is read as a linker script, as lld does.
-pub fn looks_like_linker_script(data: &[u8]) -> bool {
-    const BINARY: &[&[u8]] = &[
-        b"\x7fELF",
-        b"!<arch>\n",
-        b"!<thin>\n",
-        b"BC\xC0\xDE",
-        b"\xDE\xC0\x17\x0B",
-    ];
-    if BINARY.iter().any(|m| data.starts_with(m)) {
-        return false;
-    }
-    let head = &data[..data.len().min(4096)];
-    let text = match std::str::from_utf8(head) {
-        Ok(t) => t,
-        // A multi-byte character cut by the 4096-byte window is still text.
-        Err(e) if e.error_len().is_none() => match std::str::from_utf8(&head[..e.valid_up_to()]) {
-            Ok(t) => t,
-            Err(_) => return false,
-        },
-        Err(_) => return false,
-    };
-    text.chars()
-        .all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r' | '\x0c' | '\x0b'))
-}
-
 /// A linker script read as an input file or by `-T`: the files it names (in order) and the
 /// whole tree, whose other commands (`ENTRY`, `VERSION`, symbol assignments, `SECTIONS`, ...)
 /// the link applies after resolution.
@@ -368,7 +341,9 @@ mod tests {
         // The real file on this machine, when present.
         let real = Path::new("/usr/lib/x86_64-linux-gnu/libc.so");
         if let Ok(text) = std::fs::read_to_string(real) {
-            assert!(looks_like_linker_script(text.as_bytes()));
+            assert!(crate::input::input_files::looks_like_linker_script(
+                text.as_bytes()
+            ));
             let got = parse_input_script(&text, real).unwrap();
             assert_eq!(got.len(), 3);
             assert!(
@@ -661,23 +636,5 @@ mod tests {
                 let _ = parse(&text[i..]);
             }
         }
-    }
-
-    #[test]
-    fn script_detection() {
-        assert!(looks_like_linker_script(LIBC_SO.as_bytes()));
-        assert!(looks_like_linker_script(b""));
-        assert!(looks_like_linker_script("INPUT(caf\u{e9}.o)".as_bytes()));
-        assert!(!looks_like_linker_script(b"\x7fELF\x02\x01\x01"));
-        assert!(!looks_like_linker_script(b"!<arch>\n"));
-        assert!(!looks_like_linker_script(b"!<thin>\n"));
-        assert!(!looks_like_linker_script(b"BC\xC0\xDE\x35\x14"));
-        assert!(!looks_like_linker_script(b"\xDE\xC0\x17\x0B\x00\x00"));
-        assert!(!looks_like_linker_script(b"GROUP(\x00)"));
-        assert!(!looks_like_linker_script(b"\xff\xfe\x00"));
-        // A multi-byte character cut at the 4096-byte window is still text.
-        let mut long = "x".repeat(4095).into_bytes();
-        long.extend("\u{e9}".as_bytes());
-        assert!(looks_like_linker_script(&long));
     }
 }
