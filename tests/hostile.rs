@@ -159,7 +159,9 @@ fn clean_failure(dir: &Path, out: &run::Output, message: &str, before: &BTreeSet
     Ok(())
 }
 
-fn input_truncated_when_mapped(dir: &Path) -> Check {
+/// Links the program with `victim.o` truncated to nothing when weld maps a file whose path
+/// contains `when`; the link must fail cleanly, naming the input.
+fn truncated_input(dir: &Path, when: &str) -> Check {
     program(dir)?;
     let so = preload(dir)?;
     let before = listing(dir)?;
@@ -169,7 +171,7 @@ fn input_truncated_when_mapped(dir: &Path) -> Check {
         "out",
         &[
             ("LD_PRELOAD", &so),
-            ("WELD_TEST_WHEN", Path::new("/victim.o")),
+            ("WELD_TEST_WHEN", Path::new(when)),
             ("WELD_TEST_TRUNCATE", &victim),
         ],
     )?;
@@ -181,28 +183,14 @@ fn input_truncated_when_mapped(dir: &Path) -> Check {
     )
 }
 
+fn input_truncated_when_mapped(dir: &Path) -> Check {
+    truncated_input(dir, "/victim.o")
+}
+
+/// The input is cut when weld maps its temporary output, after reading every header: the fault
+/// comes while section contents are copied, and the temporary file must go.
 fn input_truncated_while_writing(dir: &Path) -> Check {
-    program(dir)?;
-    let so = preload(dir)?;
-    let before = listing(dir)?;
-    let victim = dir.join("victim.o");
-    // The input is cut when weld maps its temporary output, after reading every header: the
-    // fault comes while section contents are copied, and the temporary file must go.
-    let out = weld_link(
-        dir,
-        "out",
-        &[
-            ("LD_PRELOAD", &so),
-            ("WELD_TEST_WHEN", Path::new(".weld-tmp-")),
-            ("WELD_TEST_TRUNCATE", &victim),
-        ],
-    )?;
-    clean_failure(
-        dir,
-        &out,
-        "victim.o: file was truncated or changed while linking",
-        &before,
-    )
+    truncated_input(dir, ".weld-tmp-")
 }
 
 fn disk_full(dir: &Path) -> Check {
