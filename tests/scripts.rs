@@ -24,6 +24,7 @@ fn main() {
             ),
             ("expressions_read_the_layout", expressions_read_the_layout),
             ("failed_assert_like_lld", failed_assert_like_lld),
+            ("defsym_expression", defsym_expression),
             ("syntax_error_like_lld", syntax_error_like_lld),
             ("include_cycle_like_lld", include_cycle_like_lld),
         ],
@@ -321,4 +322,41 @@ fn failed_assert_like_lld(dir: &Path) -> Check {
     let both = link_both(dir, &["-shared", "value.o", "assert.lds"])?;
     both.same_first_error("text too small")?;
     both.same_stderr()
+}
+
+/// `--defsym` takes any script expression, as lld's does: its value follows each linker's own
+/// layout, in the section lld puts it in.
+fn defsym_expression(dir: &Path) -> Check {
+    compile(dir, "start", START_C)?;
+    compile(dir, "value", VALUE_C)?;
+    link_ok(
+        dir,
+        &[
+            "start.o",
+            "value.o",
+            "--defsym=x=foo*2+ADDR(.text)",
+            "--defsym=y=DEFINED(nope) ? 1 : 2",
+        ],
+    )?;
+    for out in ["out.lld", "out.weld"] {
+        let path = dir.join(out);
+        let syms = symbols(&path)?;
+        let (text, _, text_idx) = section(&path, ".text")?;
+        let get = |n: &str| syms.get(n).cloned().ok_or_else(|| format!("{out}: no {n}"));
+        let target = get("foo")?;
+        let (x, y) = (get("x")?, get("y")?);
+        if (x.0, x.4.as_str()) != (target.0 * 2 + text, text_idx.as_str()) {
+            return Err(format!(
+                "{out}: x is {:#x} in {}, expected foo*2+ADDR(.text)",
+                x.0, x.4
+            ));
+        }
+        if (y.0, y.4.as_str()) != (2, "ABS") {
+            return Err(format!(
+                "{out}: y is {:#x} in {}, expected 2 (absolute)",
+                y.0, y.4
+            ));
+        }
+    }
+    Ok(())
 }

@@ -1,9 +1,9 @@
 //! Value syntax shared by several options and by files the options name: integers as LLVM and
 //! lld read them, and the `--defsym` expression with its linker-script numbers.
 
+use crate::bail;
 use crate::config::{Defsym, DefsymValue};
 use crate::error::Result;
-use crate::{bail, err};
 
 /// An integer as LLVM's `getAsInteger` with radix 0 reads it: `0x`/`0X` hex, `0b` binary, `0o` or
 /// a leading `0` octal, else decimal.
@@ -35,8 +35,9 @@ pub fn parse_decimal(s: &str) -> Option<i64> {
     s.parse().ok()
 }
 
-/// `--defsym=SYM=EXPR`. weld takes a number or a symbol, plus or minus constants (lld accepts a
-/// full linker-script expression; drivers and build systems pass these simple forms).
+/// `--defsym=SYM=EXPR`. A number or a symbol plus or minus constants (what drivers and build
+/// systems pass) is read here; any other expression is read by the linker-script parser, as lld
+/// reads every `--defsym`, and evaluated on the final layout.
 pub fn parse_defsym(text: &str) -> Result<Defsym> {
     let Some((name, expr)) = text.split_once('=') else {
         bail!("--defsym:1: unexpected EOF");
@@ -45,7 +46,7 @@ pub fn parse_defsym(text: &str) -> Result<Defsym> {
     if name.is_empty() {
         bail!("--defsym:1: = expected, but got {}", expr.trim());
     }
-    let unsupported = || err!("--defsym:1: expression not supported yet: {}", expr.trim());
+    let unsupported = || full_expression(name, expr);
     let mut symbol: Option<String> = None;
     let mut sum: i64 = 0;
     let mut rest = expr.trim_start();
@@ -60,8 +61,9 @@ pub fn parse_defsym(text: &str) -> Result<Defsym> {
             .unwrap_or(rest.len());
         let (term, after) = rest.split_at(end);
         if term.starts_with(|c: char| c.is_ascii_digit()) || term.is_empty() {
-            let n = parse_script_number(term)
-                .ok_or_else(|| err!("--defsym:1: malformed number: {term}"))?;
+            let Some(n) = parse_script_number(term) else {
+                return unsupported();
+            };
             sum = if negative {
                 sum.wrapping_sub(n as i64)
             } else {
@@ -75,7 +77,7 @@ pub fn parse_defsym(text: &str) -> Result<Defsym> {
         {
             symbol = Some(term.to_string());
         } else {
-            return Err(unsupported());
+            return unsupported();
         }
         rest = after.trim_start();
         if rest.is_empty() {
@@ -84,7 +86,7 @@ pub fn parse_defsym(text: &str) -> Result<Defsym> {
         negative = match rest.as_bytes()[0] {
             b'+' => false,
             b'-' => true,
-            _ => return Err(unsupported()),
+            _ => return unsupported(),
         };
         rest = rest[1..].trim_start();
     }
@@ -98,6 +100,32 @@ pub fn parse_defsym(text: &str) -> Result<Defsym> {
         provide: false,
         hidden: false,
     })
+}
+
+/// `--defsym=NAME=EXPR` with an expression beyond a symbol plus constants: the script parser
+/// reads `NAME = EXPR;` (messages name `--defsym:1`, as lld's do).
+fn full_expression(name: &str, expr: &str) -> Result<Defsym> {
+    use crate::script::ast::Command;
+    // The `;` a script needs is not the user's: running into it is lld's end of input.
+    let script = crate::script::parse(
+        &format!("{name} = {expr};"),
+        std::path::Path::new("--defsym"),
+    )
+    .map_err(|e| {
+        crate::error::Error(e.0.replacen("malformed number: ;", "malformed number: ", 1))
+    })?;
+    match script.commands.as_slice() {
+        [Command::Assignment(a)] if a.name == name => Ok(Defsym {
+            name: name.to_string(),
+            value: match crate::script::expr::eval_constant(&a.expr) {
+                Some(v) => DefsymValue::Absolute(v?),
+                None => DefsymValue::Expr(a.expr.clone()),
+            },
+            provide: false,
+            hidden: false,
+        }),
+        _ => bail!("--defsym:1: malformed number: {}", expr.trim()),
+    }
 }
 
 /// A number as linker scripts write it: `0x10`, `10h`, `4K`, `1M`, decimal.
@@ -164,25 +192,27 @@ mod tests {
             parse_defsym("x").unwrap_err().0,
             "--defsym:1: unexpected EOF"
         );
+        // lld's first lines (then its `>>>` context lines).
+        for (e, first) in [
+            ("x=", "--defsym:1: malformed number: "),
+            ("x=foo+", "--defsym:1: malformed number: "),
+            ("x=1z", "--defsym:1: malformed number: 1z"),
+        ] {
+            let msg = parse_defsym(e).unwrap_err().0;
+            assert_eq!(msg.lines().next(), Some(first), "{e}");
+        }
+        // Other expressions are the script parser's, evaluated on the layout.
+        for e in ["a*2", "a+b", "ADDR(.text) + 4", "DEFINED(a) ? a : b"] {
+            let d = parse_defsym(&format!("x={e}")).unwrap();
+            assert!(matches!(d.value, DefsymValue::Expr(_)), "{e}");
+        }
         assert_eq!(
-            parse_defsym("x=").unwrap_err().0,
-            "--defsym:1: malformed number: "
+            parse_defsym("x=2*3").unwrap().value,
+            DefsymValue::Absolute(6)
         );
-        assert_eq!(
-            parse_defsym("x=foo+").unwrap_err().0,
-            "--defsym:1: malformed number: "
-        );
-        assert_eq!(
-            parse_defsym("x=1z").unwrap_err().0,
-            "--defsym:1: malformed number: 1z"
-        );
-        assert_eq!(
-            parse_defsym("x=a*2").unwrap_err().0,
-            "--defsym:1: expression not supported yet: a*2"
-        );
-        assert_eq!(
-            parse_defsym("x=a+b").unwrap_err().0,
-            "--defsym:1: expression not supported yet: a+b"
-        );
+        assert!(parse_defsym("x=a*")
+            .unwrap_err()
+            .0
+            .starts_with("--defsym:1: "));
     }
 }

@@ -137,11 +137,13 @@ pub(super) fn define_synthetic_symbols(
                 &super::script_values::LayoutValues { config, res, lay },
             )?;
             lay.global_value[id as usize] = v.value();
-            if let Some(base) = v.section.filter(|_| !v.force_absolute) {
-                if let Some(os) = lay.sections.iter().find(|s| s.name == base.name) {
-                    lay.synthetic_section.insert(id, os.shndx as u16);
-                }
-            }
+            // Section-relative values belong to their section, the others are absolute (lld).
+            let shndx = v
+                .section
+                .filter(|_| !v.force_absolute)
+                .and_then(|base| lay.sections.iter().find(|s| s.name == base.name))
+                .map_or(elf::SHN_ABS, |os| os.shndx as u16);
+            lay.synthetic_section.insert(id, shndx);
         }
     }
     // --defsym=ALIAS=SYM+N.

@@ -24,6 +24,19 @@ use crate::script::expr::{self, BinOp, Expr};
 /// The `Config` the link continues with once the scripts in `scripts` are applied, or `None`
 /// when they change nothing. Warnings lld gives while reading scripts are reported here.
 pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> {
+    // A -r link has no addresses to evaluate an expression on.
+    if config.output_kind == OutputKind::Relocatable {
+        if let Some(d) = config
+            .defsyms
+            .iter()
+            .find(|d| matches!(d.value, DefsymValue::Expr(_)))
+        {
+            return Err(Error(format!(
+                "--defsym: expression for {} not supported yet with -r",
+                d.name
+            )));
+        }
+    }
     if scripts.iter().all(|s| s.script.commands.is_empty()) {
         return Ok(None);
     }
