@@ -1088,7 +1088,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--undefined", "-u"], Value, Implemented, "Force undefined symbol during linking", "", |s, v| { s.config.undefined.push(value(v).to_string()); Ok(()) }},
     opt! {["--undefined-glob"], Value, Implemented, "Force undefined symbol during linking", "", |s, v| { s.config.undefined_globs.push(value(v).to_string()); Ok(()) }},
     opt! {["--require-defined"], Value, Implemented, "Force symbol to be added to symbol table as undefined one and require it to be defined", "", |s, v| { s.config.require_defined.push(value(v).to_string()); Ok(()) }},
-    opt! {["--defsym"], Value, Implemented, "Define a symbol alias: SYM=NUMBER or SYM=OTHER[+-NUMBER]", "Define a symbol alias", |s, v| { let d = parse_defsym(value(v))?; s.config.defsyms.push(d); Ok(()) }},
+    opt! {["--defsym"], Value, Implemented, "Define a symbol alias: SYM=EXPR, any linker-script expression", "Define a symbol alias", |s, v| { let d = parse_defsym(value(v))?; s.config.defsyms.push(d); Ok(()) }},
     opt! {["--wrap"], Value, Implemented, "Redirect symbol references to __wrap_symbol and __real_symbol references to symbol", "", |s, v| { s.config.wrap.push(value(v).to_string()); Ok(()) }},
     opt! {["--allow-multiple-definition"], Flag, Implemented, "Allow multiple definitions", "", |s, _| { s.config.allow_multiple_definition = true; Ok(()) }},
     opt! {["--no-allow-multiple-definition"], Flag, Implemented, "Do not allow multiple definitions (default)", "", |s, _| { s.config.allow_multiple_definition = false; Ok(()) }},
