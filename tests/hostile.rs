@@ -39,6 +39,8 @@ fn main() {
             ("symlink_loop", symlink_loop),
             ("huge_alignment", huge_alignment),
             ("archive_inside_thin_archive", archive_inside_thin_archive),
+            ("crel_count_bomb", crel_count_bomb),
+            ("alignment_not_power_of_two", alignment_not_power_of_two),
         ],
     );
     libtest_mimic::run(&args, trials).exit();
@@ -541,4 +543,91 @@ fn archive_inside_thin_archive(dir: &Path) -> Check {
     let both = link_both(dir, &["outer.a", "-u", "_start"])?;
     both.same_first_error("target emulation unknown: -m or at least one .o file required")?;
     both.same_stderr()
+}
+
+/// The first section of `sh_type` in the ELF object `bytes`: its header's offset.
+fn section_of_type(bytes: &[u8], sh_type: u32) -> Result<usize, String> {
+    let le16 = |o: usize| {
+        bytes
+            .get(o..o + 2)
+            .map(|s| u16::from_le_bytes([s[0], s[1]]))
+    };
+    let le32 = |o: usize| {
+        bytes
+            .get(o..o + 4)
+            .and_then(|s| s.try_into().ok())
+            .map(u32::from_le_bytes)
+    };
+    let le64 = |o: usize| {
+        bytes
+            .get(o..o + 8)
+            .and_then(|s| s.try_into().ok())
+            .map(u64::from_le_bytes)
+    };
+    let bad = || "not the ELF object expected".to_string();
+    let shoff = le64(0x28).ok_or_else(bad)? as usize;
+    let shnum = le16(0x3c).ok_or_else(bad)? as usize;
+    (0..shnum)
+        .map(|i| shoff + i * 64)
+        .find(|&sh| le32(sh + 4) == Some(sh_type))
+        .ok_or_else(|| format!("no section of type {sh_type:#x}"))
+}
+
+/// A CREL section whose header claims 2^60 relocations (a fuzzer finding: the count was
+/// trusted for an allocation, and Rust's allocator panicked). Now an error naming the file.
+fn crel_count_bomb(dir: &Path) -> Check {
+    linkerr::compile(
+        dir,
+        "calls.c",
+        "extern int f1(void), f2(void), f3(void), f4(void), f5(void), f6(void);\n\
+         int g(void) { return f1() + f2() + f3() + f4() + f5() + f6(); }\n",
+        &["-Wa,--crel,--allow-experimental-crel", "-fno-pic"],
+    )?;
+    let mut obj = paths::read(&dir.join("calls.o"))?;
+    let sh = section_of_type(&obj, 0x4000_0014)?;
+    let off = u64::from_le_bytes(obj[sh + 24..sh + 32].try_into().map_err(|_| "header")?) as usize;
+    let size = u64::from_le_bytes(obj[sh + 32..sh + 40].try_into().map_err(|_| "header")?) as usize;
+    // ULEB128 of (2^60 << 3) | the original flags: nine bytes over the first entries.
+    let flags = u64::from(obj[off] & 7);
+    let mut v = (1u64 << 60) << 3 | flags;
+    let mut uleb = Vec::new();
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        uleb.push(if v == 0 { byte } else { byte | 0x80 });
+        if v == 0 {
+            break;
+        }
+    }
+    if uleb.len() > size {
+        return Err(format!("the CREL section has only {size} bytes"));
+    }
+    obj[off..off + uleb.len()].copy_from_slice(&uleb);
+    paths::write(&dir.join("bomb.o"), &obj)?;
+    let before = listing(dir)?;
+    let out = weld_link_args(dir, &["-shared", "bomb.o", "-o", "out"])?;
+    let stderr = out.stderr_str();
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error:")).collect();
+    if out.code != Some(1)
+        || errors.len() != 1
+        || !errors[0].contains("bomb.o: invalid CREL relocation section")
+        || stderr.contains("panicked")
+    {
+        return Err(format!("expected one clean CREL error:\n{}", out.report()));
+    }
+    let after = listing(dir)?;
+    if after != before {
+        return Err(format!("files appeared: {:?}", after.difference(&before)));
+    }
+    Ok(())
+}
+
+/// lld's check, which comes before anything that would use the alignment.
+fn alignment_not_power_of_two(dir: &Path) -> Check {
+    program(dir)?;
+    let mut victim = paths::read(&dir.join("victim.o"))?;
+    set_alignment(&mut victim, ".text", 24)?;
+    paths::write(&dir.join("odd.o"), &victim)?;
+    let both = link_both(dir, &["main.o", "odd.o"])?;
+    both.same_first_error("odd.o:(.text): sh_addralign is not a power of 2")
 }

@@ -341,8 +341,15 @@ impl ObjectFile {
             let sh_type = shdr.sh_type(LE);
             // lld's limit: an alignment past 4 GiB is corrupt, and honouring it would make an
             // output of that size.
-            if shdr.sh_addralign(LE) > u64::from(u32::MAX) {
+            let align = shdr.sh_addralign(LE);
+            if align > u64::from(u32::MAX) {
                 bail!("{name}: section sh_addralign is too large");
+            }
+            if align > 1 && !align.is_power_of_two() {
+                bail!(
+                    "{name}:({}): sh_addralign is not a power of 2",
+                    String::from_utf8_lossy(sname)
+                );
             }
             let sdata: &'static [u8] = if sh_type == elf::SHT_NOBITS || i == 0 {
                 &[]
@@ -771,7 +778,9 @@ pub(crate) fn decode_crel(
     if !crels.is_rela() {
         bail!("CREL without explicit addends is not valid on x86-64");
     }
-    let mut relocs = Vec::with_capacity(crels.len());
+    // The count comes from the file: every entry takes at least one byte, so no more than the
+    // section's size is reserved (a corrupt count is an allocation bomb, then an error below).
+    let mut relocs = Vec::with_capacity(crels.len().min(bytes.len()));
     for r in crels {
         let r = r.map_err(|e| err!("{e}"))?;
         let mut rela = Rela64 {
