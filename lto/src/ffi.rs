@@ -77,6 +77,8 @@ const SHIM_NAME: &str = "libweld_llvm.so";
 
 /// Opens the shim: beside the running executable (an installed weld), else where the build
 /// put it. `RTLD_NOW`: a missing LLVM symbol is an error here, not a crash later.
+/// `RTLD_GLOBAL`: pass plugins (`--load-pass-plugin`) take LLVM's symbols from the process,
+/// as they do from a host that links LLVM.
 fn open_shim() -> Result<*mut std::ffi::c_void, String> {
     let beside_exe = std::env::current_exe()
         .ok()
@@ -87,7 +89,7 @@ fn open_shim() -> Result<*mut std::ffi::c_void, String> {
     let c = std::ffi::CString::new(path.as_os_str().as_bytes())
         .map_err(|_| format!("{}: invalid library path", path.display()))?;
     // SAFETY: a NUL-terminated path; dlopen has no other preconditions.
-    let handle = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+    let handle = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
     if handle.is_null() {
         // SAFETY: dlerror returns null or a NUL-terminated message.
         let why = unsafe { libc::dlerror() };
