@@ -216,6 +216,30 @@ pub struct OutputSection {
     pub loc: Loc,
 }
 
+impl OutputSection {
+    /// An output section description with nothing but its name and place: no address, type,
+    /// load address, alignment, region or commands yet.
+    pub fn named(name: String, in_overlay: bool, loc: Loc) -> OutputSection {
+        OutputSection {
+            name,
+            addr: None,
+            section_type: None,
+            lma: None,
+            align: None,
+            align_with_input: false,
+            subalign: None,
+            constraint: None,
+            commands: Vec::new(),
+            region: None,
+            lma_region: None,
+            phdrs: Vec::new(),
+            fill: None,
+            in_overlay,
+            loc,
+        }
+    }
+}
+
 /// A command in an output section's body.
 #[derive(Clone, Debug, PartialEq)]
 pub enum OutputSectionCommand {

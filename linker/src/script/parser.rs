@@ -691,21 +691,9 @@ impl Parser<'_> {
             }
             let phdrs = self.read_phdr_list()?;
             sections.push(OutputSection {
-                name,
-                addr: None,
-                section_type: None,
-                lma: None,
-                align: None,
-                align_with_input: false,
-                subalign: None,
-                constraint: None,
                 commands,
-                region: None,
-                lma_region: None,
                 phdrs,
-                fill: None,
-                in_overlay: true,
-                loc,
+                ..OutputSection::named(name, true, loc)
             });
         }
         Ok(Overlay {
@@ -753,23 +741,7 @@ impl Parser<'_> {
 
     fn read_output_section(&mut self, name: &str, in_overlay: bool) -> Result<OutputSection> {
         let loc = self.lx.loc();
-        let mut os = OutputSection {
-            name: unquote(name).to_string(),
-            addr: None,
-            section_type: None,
-            lma: None,
-            align: None,
-            align_with_input: false,
-            subalign: None,
-            constraint: None,
-            commands: Vec::new(),
-            region: None,
-            lma_region: None,
-            phdrs: Vec::new(),
-            fill: None,
-            in_overlay,
-            loc,
-        };
+        let mut os = OutputSection::named(unquote(name).to_string(), in_overlay, loc);
         if self.peek() != ":" {
             self.read_section_address_type(&mut os)?;
         }
