@@ -144,10 +144,8 @@ fn weld_link(dir: &Path, out: &str, env: &[(&str, &Path)]) -> Result<run::Output
 /// A failed link as every failure must be: exit 1, exactly `message` as the one diagnostic,
 /// no output, no file left besides those in `before`.
 fn clean_failure(dir: &Path, out: &run::Output, message: &str, before: &BTreeSet<String>) -> Check {
-    let stderr = out.stderr_str();
     let want = format!("{}: error: {message}", tools::diag_name(&tools::weld()?));
-    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error:")).collect();
-    if out.code != Some(1) || errors != [want.as_str()] {
+    if out.code != Some(1) || linkerr::error_lines(&out.stderr_str()) != [want.clone()] {
         return Err(format!(
             "expected exit 1 and the one error `{want}`, got:\n{}",
             out.report()
@@ -212,13 +210,7 @@ fn disk_full(dir: &Path) -> Check {
         "{}: error: failed to write output 'small/out': No space left on device",
         tools::diag_name(&weld)
     );
-    let errors: Vec<String> = out
-        .stderr_str()
-        .lines()
-        .filter(|l| l.contains("error:"))
-        .map(String::from)
-        .collect();
-    if out.code != Some(1) || errors != [want.clone()] {
+    if out.code != Some(1) || linkerr::error_lines(&out.stderr_str()) != [want.clone()] {
         return Err(format!(
             "expected exit 1 and the one error `{want}`, got:\n{}",
             out.report()
@@ -395,30 +387,69 @@ fn killed_link_keeps_old_output(dir: &Path) -> Check {
     Ok(())
 }
 
+/// One section header of an ELF object: where it is in the file, and what the tests patch.
+struct SectionHeader {
+    /// The header's own offset in the file.
+    at: usize,
+    name: Vec<u8>,
+    sh_type: u32,
+    offset: usize,
+    size: usize,
+}
+
+/// The section headers of the ELF object `bytes` (64-bit little-endian, as clang-22 writes).
+fn section_headers(bytes: &[u8]) -> Result<Vec<SectionHeader>, String> {
+    let bad = || "not the ELF object expected".to_string();
+    let le = |o: usize, n: usize| -> Result<u64, String> {
+        let b = bytes.get(o..o + n).ok_or_else(bad)?;
+        Ok(b.iter().rev().fold(0u64, |v, &x| v << 8 | u64::from(x)))
+    };
+    let shoff = le(0x28, 8)? as usize;
+    let shnum = le(0x3c, 2)? as usize;
+    let strtab = le(shoff + le(0x3e, 2)? as usize * 64 + 24, 8)? as usize;
+    (0..shnum)
+        .map(|i| {
+            let at = shoff + i * 64;
+            let name_at = strtab + le(at, 4)? as usize;
+            let name = bytes
+                .get(name_at..)
+                .and_then(|b| b.split(|&c| c == 0).next())
+                .ok_or_else(bad)?;
+            Ok(SectionHeader {
+                at,
+                name: name.to_vec(),
+                sh_type: le(at + 4, 4)? as u32,
+                offset: le(at + 24, 8)? as usize,
+                size: le(at + 32, 8)? as usize,
+            })
+        })
+        .collect()
+}
+
+/// The first section of `bytes` that `pick` chooses.
+fn find_section(
+    bytes: &[u8],
+    what: &str,
+    pick: impl Fn(&SectionHeader) -> bool,
+) -> Result<SectionHeader, String> {
+    section_headers(bytes)?
+        .into_iter()
+        .find(pick)
+        .ok_or_else(|| format!("no section {what}"))
+}
+
 /// Sets the type of the first relocation of the first `SHT_RELA` section of the ELF object
 /// `bytes` to `r_type`.
 fn set_first_relocation_type(bytes: &mut [u8], r_type: u32) -> Result<(), String> {
-    let u16_at = |b: &[u8], o: usize| b.get(o..o + 2).map(|s| u16::from_le_bytes([s[0], s[1]]));
-    let u64_at = |b: &[u8], o: usize| {
-        b.get(o..o + 8)
-            .and_then(|s| s.try_into().ok())
-            .map(u64::from_le_bytes)
-    };
-    let bad = || "not the ELF object expected".to_string();
-    let shoff = u64_at(bytes, 0x28).ok_or_else(bad)? as usize;
-    let shnum = u16_at(bytes, 0x3c).ok_or_else(bad)? as usize;
-    for i in 0..shnum {
-        let sh = shoff + i * 64;
-        let sh_type = u64_at(bytes, sh).ok_or_else(bad)? >> 32;
-        if sh_type == 4 {
-            let rela = u64_at(bytes, sh + 24).ok_or_else(bad)? as usize;
-            let info = u64_at(bytes, rela + 8).ok_or_else(bad)?;
-            let patched = (info & !0xffff_ffff) | u64::from(r_type);
-            bytes[rela + 8..rela + 16].copy_from_slice(&patched.to_le_bytes());
-            return Ok(());
-        }
-    }
-    Err("no SHT_RELA section".into())
+    let rela = find_section(bytes, "SHT_RELA", |s| s.sh_type == 4)?.offset;
+    let info = bytes
+        .get(rela + 8..rela + 16)
+        .and_then(|b| b.try_into().ok())
+        .map(u64::from_le_bytes)
+        .ok_or("SHT_RELA section past the end")?;
+    let patched = (info & !0xffff_ffff) | u64::from(r_type);
+    bytes[rela + 8..rela + 16].copy_from_slice(&patched.to_le_bytes());
+    Ok(())
 }
 
 fn unknown_relocation_type(dir: &Path) -> Check {
@@ -486,35 +517,9 @@ fn weld_link_args(dir: &Path, args: &[&str]) -> Result<run::Output, String> {
 
 /// Sets `sh_addralign` of the section named `section` in the ELF object `bytes`.
 fn set_alignment(bytes: &mut [u8], section: &str, align: u64) -> Result<(), String> {
-    let u16_at = |b: &[u8], o: usize| b.get(o..o + 2).map(|s| u16::from_le_bytes([s[0], s[1]]));
-    let u32_at = |b: &[u8], o: usize| {
-        b.get(o..o + 4)
-            .and_then(|s| s.try_into().ok())
-            .map(u32::from_le_bytes)
-    };
-    let u64_at = |b: &[u8], o: usize| {
-        b.get(o..o + 8)
-            .and_then(|s| s.try_into().ok())
-            .map(u64::from_le_bytes)
-    };
-    let bad = || "not the ELF object expected".to_string();
-    let shoff = u64_at(bytes, 0x28).ok_or_else(bad)? as usize;
-    let shnum = u16_at(bytes, 0x3c).ok_or_else(bad)? as usize;
-    let shstrndx = u16_at(bytes, 0x3e).ok_or_else(bad)? as usize;
-    let strtab = u64_at(bytes, shoff + shstrndx * 64 + 24).ok_or_else(bad)? as usize;
-    for i in 0..shnum {
-        let sh = shoff + i * 64;
-        let name_off = strtab + u32_at(bytes, sh).ok_or_else(bad)? as usize;
-        let name = bytes
-            .get(name_off..)
-            .and_then(|b| b.split(|&c| c == 0).next())
-            .ok_or_else(bad)?;
-        if name == section.as_bytes() {
-            bytes[sh + 48..sh + 56].copy_from_slice(&align.to_le_bytes());
-            return Ok(());
-        }
-    }
-    Err(format!("no section {section}"))
+    let at = find_section(bytes, section, |s| s.name == section.as_bytes())?.at;
+    bytes[at + 48..at + 56].copy_from_slice(&align.to_le_bytes());
+    Ok(())
 }
 
 /// An alignment of 2^40 would make a terabyte output: lld's limit and message.
@@ -545,34 +550,6 @@ fn archive_inside_thin_archive(dir: &Path) -> Check {
     both.same_stderr()
 }
 
-/// The first section of `sh_type` in the ELF object `bytes`: its header's offset.
-fn section_of_type(bytes: &[u8], sh_type: u32) -> Result<usize, String> {
-    let le16 = |o: usize| {
-        bytes
-            .get(o..o + 2)
-            .map(|s| u16::from_le_bytes([s[0], s[1]]))
-    };
-    let le32 = |o: usize| {
-        bytes
-            .get(o..o + 4)
-            .and_then(|s| s.try_into().ok())
-            .map(u32::from_le_bytes)
-    };
-    let le64 = |o: usize| {
-        bytes
-            .get(o..o + 8)
-            .and_then(|s| s.try_into().ok())
-            .map(u64::from_le_bytes)
-    };
-    let bad = || "not the ELF object expected".to_string();
-    let shoff = le64(0x28).ok_or_else(bad)? as usize;
-    let shnum = le16(0x3c).ok_or_else(bad)? as usize;
-    (0..shnum)
-        .map(|i| shoff + i * 64)
-        .find(|&sh| le32(sh + 4) == Some(sh_type))
-        .ok_or_else(|| format!("no section of type {sh_type:#x}"))
-}
-
 /// A CREL section whose header claims 2^60 relocations (a fuzzer finding: the count was
 /// trusted for an allocation, and Rust's allocator panicked). Now an error naming the file.
 fn crel_count_bomb(dir: &Path) -> Check {
@@ -584,9 +561,8 @@ fn crel_count_bomb(dir: &Path) -> Check {
         &["-Wa,--crel,--allow-experimental-crel", "-fno-pic"],
     )?;
     let mut obj = paths::read(&dir.join("calls.o"))?;
-    let sh = section_of_type(&obj, 0x4000_0014)?;
-    let off = u64::from_le_bytes(obj[sh + 24..sh + 32].try_into().map_err(|_| "header")?) as usize;
-    let size = u64::from_le_bytes(obj[sh + 32..sh + 40].try_into().map_err(|_| "header")?) as usize;
+    let crel = find_section(&obj, "SHT_CREL", |s| s.sh_type == 0x4000_0014)?;
+    let (off, size) = (crel.offset, crel.size);
     // ULEB128 of (2^60 << 3) | the original flags: nine bytes over the first entries.
     let flags = u64::from(obj[off] & 7);
     let mut v = (1u64 << 60) << 3 | flags;
@@ -607,7 +583,7 @@ fn crel_count_bomb(dir: &Path) -> Check {
     let before = listing(dir)?;
     let out = weld_link_args(dir, &["-shared", "bomb.o", "-o", "out"])?;
     let stderr = out.stderr_str();
-    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error:")).collect();
+    let errors = linkerr::error_lines(&stderr);
     if out.code != Some(1)
         || errors.len() != 1
         || !errors[0].contains("bomb.o: invalid CREL relocation section")

@@ -85,12 +85,7 @@ fn missing_shim_is_a_clear_error(dir: &Path) -> Check {
     let mut cmd = Command::new(&weld);
     cmd.current_dir(dir).args(["bitcode.o", "-o", "out2"]);
     let out = run::run(&mut cmd, run::LINK_TIMEOUT)?;
-    let errors: Vec<String> = out
-        .stderr_str()
-        .lines()
-        .filter(|l| l.contains("error:"))
-        .map(String::from)
-        .collect();
+    let errors = linkerr::error_lines(&out.stderr_str());
     let clear = errors.len() == 1
         && errors[0].contains("bitcode.o")
         && errors[0].contains("cannot load LLVM")

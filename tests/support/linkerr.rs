@@ -114,6 +114,14 @@ pub fn rename_program(text: &str, from: &str, to: &str) -> String {
         .collect()
 }
 
+/// Every line of `text` that carries an error diagnostic.
+pub fn error_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.contains("error:"))
+        .map(String::from)
+        .collect()
+}
+
 pub fn first_error_line(text: &str) -> Option<String> {
     text.lines()
         .find(|l| l.contains(": error: "))
