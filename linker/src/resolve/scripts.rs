@@ -37,10 +37,9 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
             )));
         }
     }
-    if scripts.iter().all(|s| s.script.commands.is_empty()) {
-        return Ok(None);
-    }
-    let mut out = config.clone();
+    // Most scripts only name inputs (glibc's `libc.so`): the `Config` is copied only when a
+    // command changes it.
+    let mut amended: Option<Config> = None;
     for file in scripts {
         for w in &file.script.warnings {
             config.warn(w)?;
@@ -60,18 +59,25 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                 | Command::OutputFormat { .. }
                 | Command::OutputArch(..) => {}
                 Command::Entry(name, _) => {
+                    let out = amended.get_or_insert_with(|| config.clone());
                     if out.entry.is_none() {
                         out.entry = Some(name.clone());
                     }
                 }
                 Command::Version { text, loc } => {
                     let padded = "\n".repeat(loc.line.saturating_sub(1) as usize) + text;
-                    out.script_versions.push((padded, loc.file.to_path_buf()));
+                    amended
+                        .get_or_insert_with(|| config.clone())
+                        .script_versions
+                        .push((padded, loc.file.to_path_buf()));
                 }
-                Command::Assignment(a) => out.defsyms.push(definition(
-                    a,
-                    config.output_kind == OutputKind::Relocatable,
-                )?),
+                Command::Assignment(a) => {
+                    let d = definition(a, config.output_kind == OutputKind::Relocatable)?;
+                    amended
+                        .get_or_insert_with(|| config.clone())
+                        .defsyms
+                        .push(d);
+                }
                 Command::Target(t) if t.starts_with("elf") => {}
                 Command::Target(t) => {
                     return unsupported(&format!("TARGET({t})"), path.to_string())
@@ -83,7 +89,10 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                 }
                 Command::Phdrs(_) => return unsupported("PHDRS", path.to_string()),
                 Command::Output(_) => return unsupported("OUTPUT", path.to_string()),
-                Command::Assert(a) => out.script_asserts.push(a.clone()),
+                Command::Assert(a) => amended
+                    .get_or_insert_with(|| config.clone())
+                    .script_asserts
+                    .push(a.clone()),
                 Command::NoCrossRefs { loc, .. } => {
                     return unsupported("NOCROSSREFS", loc.to_string())
                 }
@@ -93,7 +102,7 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
             }
         }
     }
-    Ok(Some(out))
+    Ok(amended)
 }
 
 /// A symbol assignment outside `SECTIONS` as a definition of the link: a value the script
