@@ -113,7 +113,7 @@ impl Defsym {
         match &self.value {
             DefsymValue::Absolute(_) => Vec::new(),
             DefsymValue::Symbol(target, _) => vec![target.clone()],
-            DefsymValue::Expr(e) => e.symbols(),
+            DefsymValue::Expr(e) | DefsymValue::Placed(e) => e.symbols(),
         }
     }
 }
@@ -126,6 +126,9 @@ pub enum DefsymValue {
     /// A script expression that reads the layout (`ADDR(.text) + SIZEOF(.text)`): evaluated
     /// once addresses are known.
     Expr(crate::script::expr::Expr),
+    /// An assignment inside a linker script's `SECTIONS`: its value comes from the walk over
+    /// the commands (`layout::script_addresses`), where the location counter is.
+    Placed(crate::script::expr::Expr),
 }
 
 /// `-z cet-report=`: what to say about input objects that lack the IBT or SHSTK property.
@@ -574,6 +577,9 @@ pub struct Config {
     pub script_versions: Vec<(String, PathBuf)>,
     /// Linker scripts' `ASSERT`s outside `SECTIONS`, checked on the final layout.
     pub script_asserts: Vec<crate::script::ast::Assert>,
+    /// Linker scripts' `SECTIONS` commands, in command-line order (layout makes its command
+    /// list of them; `KEEP` descriptions are roots of the walk).
+    pub script_sections: Vec<crate::script::ast::Sections>,
     /// `--default-script`/`-dT`: read when no `-T` script is given.
     pub default_script: Option<PathBuf>,
     pub dynamic_lists: Vec<PathBuf>,
@@ -749,6 +755,7 @@ impl Default for Config {
             script_versions: Vec::new(),
             default_script: None,
             script_asserts: Vec::new(),
+            script_sections: Vec::new(),
             dynamic_lists: Vec::new(),
             // lld 22 reports version-script names that match nothing unless --undefined-version.
             no_undefined_version: true,

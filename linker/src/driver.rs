@@ -62,6 +62,13 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         Some(amended) => amended,
         None => config,
     };
+    // The output-section commands: a script's `SECTIONS`, else the built-in list.
+    let commands = if config.script_sections.is_empty() {
+        layout::commands::SectionCommands::built_in()
+    } else {
+        layout::commands::SectionCommands::from_script(&config.script_sections)
+            .map_err(|e| vec![e])?
+    };
     check_target_known(&config, &res)?;
     define_linker_symbols(&config, &mut res);
     read_symbol_lists(&config, &mut res)?;
@@ -106,8 +113,6 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     }
     ordering_report.emit(&config)?;
     let relocation_count = scan.relocation_count;
-    // Without a linker script, output sections come from the built-in command list.
-    let commands = layout::commands::SectionCommands::built_in();
     let decided = layout::build::Decided {
         commands: &commands,
         folding: &folding,

@@ -291,6 +291,30 @@ pub struct ObjectFile {
 }
 
 impl ObjectFile {
+    /// How linker scripts name this file: its path, or its archive's path and its member name
+    /// (`name` is `ARCHIVE(MEMBER)` then).
+    pub fn script_name(&self) -> crate::script::matching::ScriptFileName<'_> {
+        use crate::script::matching::ScriptFileName;
+        match &self.archive {
+            Some(a) => {
+                let member = self
+                    .name
+                    .strip_prefix(a.as_str())
+                    .and_then(|r| r.strip_prefix('('))
+                    .and_then(|r| r.strip_suffix(')'))
+                    .unwrap_or(&self.name);
+                ScriptFileName {
+                    archive: Some(a),
+                    name: member,
+                }
+            }
+            None => ScriptFileName {
+                archive: None,
+                name: &self.name,
+            },
+        }
+    }
+
     /// Parses an ELF64 x86-64 relocatable object.
     pub fn parse(name: String, archive: Option<String>, data: &'static [u8]) -> Result<ObjectFile> {
         if data.len() < 64 {

@@ -150,6 +150,7 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         flags: pflags(config, 0),
         offset: 0,
         vaddr: base,
+        lma_offset: 0,
         filesz: headers,
         memsz: headers,
         align: page,
@@ -255,6 +256,7 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
                 flags: pflags(config, class),
                 offset: off,
                 vaddr: addr,
+                lma_offset: 0,
                 filesz: 0,
                 memsz: 0,
                 align: page,
@@ -363,6 +365,7 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             flags: elf::PF_R,
             offset: EHDR_SIZE,
             vaddr: base + EHDR_SIZE,
+            lma_offset: 0,
             filesz: headers - EHDR_SIZE,
             memsz: headers - EHDR_SIZE,
             align: 8,
@@ -376,6 +379,7 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             flags: elf::PF_R,
             offset: s.offset,
             vaddr: s.addr,
+            lma_offset: 0,
             filesz: s.size,
             memsz: s.size,
             align: 1,
@@ -419,116 +423,38 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         l.filesz = l.filesz.min(l.memsz);
         segs.push(l);
     }
-    if has_tls {
-        let memsz = tls_end - tls_start;
-        let filesz = tls_file_end.saturating_sub(tls_start);
-        segs.push(Segment {
+    let tls = has_tls.then(|| {
+        lay.tls_start = tls_start;
+        lay.tls_align = tls_align;
+        lay.tls_end_aligned = align_to(tls_end, tls_align);
+        Segment {
             p_type: elf::PT_TLS,
             flags: elf::PF_R,
             offset: tls_off,
             vaddr: tls_start,
-            filesz,
-            memsz,
+            lma_offset: 0,
+            filesz: tls_file_end.saturating_sub(tls_start),
+            memsz: tls_end - tls_start,
             align: tls_align,
-        });
-        lay.tls_start = tls_start;
-        lay.tls_align = tls_align;
-        lay.tls_end_aligned = align_to(tls_end, tls_align);
-    }
-    if has_dynamic {
-        if let Some(os) = lay.sections.iter().find(|s| s.sh_type == elf::SHT_DYNAMIC) {
-            segs.push(Segment {
-                p_type: elf::PT_DYNAMIC,
-                // The loader reads PF_W to know whether it may relocate `.dynamic` in place.
-                flags: if config.z.rodynamic {
-                    elf::PF_R
-                } else {
-                    elf::PF_R | elf::PF_W
-                },
-                offset: os.offset,
-                vaddr: os.addr,
-                filesz: os.size,
-                memsz: os.size,
-                align: 8,
-            });
         }
-    }
-    if let Some((start, soff)) = relro_start {
-        segs.push(Segment {
-            p_type: elf::PT_GNU_RELRO,
-            flags: elf::PF_R,
-            offset: soff,
-            vaddr: start,
-            filesz: relro_file_end.saturating_sub(soff),
-            memsz: relro_end - start,
-            align: 1,
-        });
-    }
-    if has_eh_hdr {
-        let (os, _) = lay.synthetic_index[&Synthetic::EhFrameHdr];
-        let s = &lay.sections[os as usize];
-        segs.push(Segment {
-            p_type: elf::PT_GNU_EH_FRAME,
-            flags: elf::PF_R,
-            offset: s.offset,
-            vaddr: s.addr,
-            filesz: s.size,
-            memsz: s.size,
-            align: 4,
-        });
-    }
-    if has_gnu_property {
-        let (os, _) = lay.synthetic_index[&Synthetic::GnuProperty];
-        let s = &lay.sections[os as usize];
-        segs.push(Segment {
-            p_type: elf::PT_GNU_PROPERTY,
-            flags: elf::PF_R,
-            offset: s.offset,
-            vaddr: s.addr,
-            filesz: s.size,
-            memsz: s.size,
-            align: 8,
-        });
-    }
-    if !config.z.nognustack {
-        segs.push(Segment {
-            p_type: elf::PT_GNU_STACK,
-            flags: if config.z.execstack || lay.inputs_want_execstack {
-                elf::PF_R | elf::PF_W | elf::PF_X
-            } else {
-                elf::PF_R | elf::PF_W
-            },
-            offset: 0,
-            vaddr: 0,
-            filesz: 0,
-            memsz: config.z.stack_size,
-            align: 0,
-        });
-    }
-    if config.z.wxneeded {
-        segs.push(Segment {
-            p_type: PT_OPENBSD_WXNEEDED,
-            flags: elf::PF_X,
-            offset: 0,
-            vaddr: 0,
-            filesz: 0,
-            memsz: 0,
-            align: 0,
-        });
-    }
-    for (first, last) in notes {
-        let a = &lay.sections[first];
-        let b = &lay.sections[last];
-        segs.push(Segment {
-            p_type: elf::PT_NOTE,
-            flags: elf::PF_R,
-            offset: a.offset,
-            vaddr: a.addr,
-            filesz: b.offset + b.size - a.offset,
-            memsz: b.addr + b.size - a.addr,
-            align: a.align,
-        });
-    }
+    });
+    let relro = relro_start.map(|(start, soff)| Segment {
+        p_type: elf::PT_GNU_RELRO,
+        flags: elf::PF_R,
+        offset: soff,
+        vaddr: start,
+        lma_offset: 0,
+        filesz: relro_file_end.saturating_sub(soff),
+        memsz: relro_end - start,
+        align: 1,
+    });
+    segs.extend(special_headers(
+        config,
+        lay,
+        tls,
+        relro.into_iter().collect(),
+        &notes,
+    ));
     // Fill in unused slots so the header size computed above stays exact.
     while segs.len() < nphdr {
         segs.push(Segment {
@@ -536,6 +462,7 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             flags: 0,
             offset: 0,
             vaddr: 0,
+            lma_offset: 0,
             filesz: 0,
             memsz: 0,
             align: 0,
@@ -547,7 +474,7 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
 }
 
 /// Runs of adjacent allocated SHT_NOTE sections with the same alignment: one PT_NOTE each.
-fn note_groups(lay: &Layout) -> Vec<(usize, usize)> {
+pub(super) fn note_groups(lay: &Layout) -> Vec<(usize, usize)> {
     let mut groups: Vec<(usize, usize)> = Vec::new();
     let mut prev: Option<usize> = None;
     for (i, s) in lay.sections.iter().enumerate() {
@@ -566,4 +493,108 @@ fn note_groups(lay: &Layout) -> Vec<(usize, usize)> {
         }
     }
     groups
+}
+
+/// The program headers after the `PT_LOAD`s, in lld's order: `PT_TLS` (given), `PT_DYNAMIC`,
+/// the `PT_GNU_RELRO`s (given), `PT_GNU_EH_FRAME`, `PT_GNU_STACK`, `PT_OPENBSD_WXNEEDED`,
+/// `PT_GNU_PROPERTY`, and a `PT_NOTE` per group of notes.
+pub(super) fn special_headers(
+    config: &Config,
+    lay: &Layout,
+    tls: Option<Segment>,
+    relros: Vec<Segment>,
+    notes: &[(usize, usize)],
+) -> Vec<Segment> {
+    let mut segs: Vec<Segment> = tls.into_iter().collect();
+    if lay.synthetic_index.contains_key(&Synthetic::Dynamic) {
+        if let Some(os) = lay.sections.iter().find(|s| s.sh_type == elf::SHT_DYNAMIC) {
+            segs.push(Segment {
+                p_type: elf::PT_DYNAMIC,
+                // The loader reads PF_W to know whether it may relocate `.dynamic` in place.
+                flags: if config.z.rodynamic {
+                    elf::PF_R
+                } else {
+                    elf::PF_R | elf::PF_W
+                },
+                offset: os.offset,
+                vaddr: os.addr,
+                lma_offset: 0,
+                filesz: os.size,
+                memsz: os.size,
+                align: 8,
+            });
+        }
+    }
+    segs.extend(relros);
+    if lay.synthetic_index.contains_key(&Synthetic::EhFrameHdr) {
+        let (os, _) = lay.synthetic_index[&Synthetic::EhFrameHdr];
+        let s = &lay.sections[os as usize];
+        segs.push(Segment {
+            p_type: elf::PT_GNU_EH_FRAME,
+            flags: elf::PF_R,
+            offset: s.offset,
+            vaddr: s.addr,
+            lma_offset: 0,
+            filesz: s.size,
+            memsz: s.size,
+            align: 4,
+        });
+    }
+    if !config.z.nognustack {
+        segs.push(Segment {
+            p_type: elf::PT_GNU_STACK,
+            flags: if config.z.execstack || lay.inputs_want_execstack {
+                elf::PF_R | elf::PF_W | elf::PF_X
+            } else {
+                elf::PF_R | elf::PF_W
+            },
+            offset: 0,
+            vaddr: 0,
+            lma_offset: 0,
+            filesz: 0,
+            memsz: config.z.stack_size,
+            align: 0,
+        });
+    }
+    if config.z.wxneeded {
+        segs.push(Segment {
+            p_type: PT_OPENBSD_WXNEEDED,
+            flags: elf::PF_X,
+            offset: 0,
+            vaddr: 0,
+            lma_offset: 0,
+            filesz: 0,
+            memsz: 0,
+            align: 0,
+        });
+    }
+    if lay.synthetic_index.contains_key(&Synthetic::GnuProperty) {
+        let (os, _) = lay.synthetic_index[&Synthetic::GnuProperty];
+        let s = &lay.sections[os as usize];
+        segs.push(Segment {
+            p_type: elf::PT_GNU_PROPERTY,
+            flags: elf::PF_R,
+            offset: s.offset,
+            vaddr: s.addr,
+            lma_offset: 0,
+            filesz: s.size,
+            memsz: s.size,
+            align: 8,
+        });
+    }
+    for &(first, last) in notes {
+        let a = &lay.sections[first];
+        let b = &lay.sections[last];
+        segs.push(Segment {
+            p_type: elf::PT_NOTE,
+            flags: elf::PF_R,
+            offset: a.offset,
+            vaddr: a.addr,
+            lma_offset: 0,
+            filesz: b.offset + b.size - a.offset,
+            memsz: b.addr + b.size - a.addr,
+            align: a.align,
+        });
+    }
+    segs
 }

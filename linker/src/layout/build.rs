@@ -3,19 +3,21 @@
 //! ranks; then `addresses` and `linker_defined` finish the [`Layout`].
 
 use super::addresses::{assign_addresses, segment_class};
-use super::commands::{self, SectionCommands};
+use super::commands::{self, Placement, SectionCommands, Taken};
 use super::linker_defined::{define_synthetic_symbols, entry_address};
 use super::reloc_sections::{emitted_reloc_target, link_reloc_sections};
+use super::script_sections::TakenOther;
 use crate::bail;
 use crate::config::{Config, Strip};
 use crate::err;
 use crate::error::Result;
 use crate::icf::Folding;
-use crate::input::input_files::{FileId, InputSection, ObjectFile, SectionKind};
+use crate::input::input_files::{FileId, InputSection, SectionKind};
 use crate::input::section_rules::{align_to, init_priority, output_name_of, section_rank};
 use crate::order::section_order::SectionOrder;
 use crate::output::layout::{DynTables, Layout};
 use crate::output::merge;
+use crate::output::script_layout::{Body, ScriptLayout};
 use crate::output::sections::{
     Chunk, ChunkKind, OutputSection, Synthetic, SyntheticChunk, ALLOC, RELA_SIZE, REL_SIZE,
     SYM_SIZE, WRITE,
@@ -24,6 +26,7 @@ use crate::relocations::code_rewrites::CodeRewrites;
 use crate::relocations::scan::ScanResult;
 use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
+use crate::script::matching::ScriptFileName;
 use crate::synthetic::dyn_relocs::{SHT_ANDROID_RELA, SHT_ANDROID_RELR};
 use crate::synthetic::DebugIndexes;
 use crate::synthetic::{
@@ -157,41 +160,45 @@ fn apply_section_order(b: &mut Builder, order: &HashMap<(FileId, u32), i64>) {
     }
 }
 
-/// The output section input section `sec` of `file` goes to: the one a command names, or for
-/// an orphan the one of its name.
-fn output_name<'a>(
+/// Where the commands put the input sections of one file (`None` for orphans), when a
+/// `SECTIONS` command is given: computed as each file's sections go to output sections, read
+/// again when each output section's chunks are put in description order.
+type TakenByFile = Vec<Vec<Option<Taken>>>;
+
+/// The output section an input section goes to, and where a description took it: the one a
+/// command names, or for an orphan the one of its name.
+fn place_input<'a>(
     config: &Config,
     commands: &'a SectionCommands,
-    file: &ObjectFile,
-    sec: &InputSection,
-) -> &'a str {
-    commands
-        .output_for(&file.name, sec.name_str())
-        .unwrap_or_else(|| output_name_of(&config.z, sec.name_str(), sec.output_name))
+    script_name: Option<&(ScriptFileName, String)>,
+    sec: &'a InputSection,
+) -> (&'a str, Option<Taken>) {
+    let taken = script_name
+        .and_then(|(f, full)| commands.description_of(f, full, sec.name_str(), sec.flags()));
+    match taken {
+        Some(t) => (commands.output_name(t), Some(t)),
+        None => (
+            output_name_of(&config.z, sec.name_str(), sec.output_name),
+            None,
+        ),
+    }
 }
 
-/// Under a `SECTIONS` command, an output section holds its inputs description by description
-/// (lld's `InputSectionDescription`s); within one description they keep their order (input
-/// order, or the command line's section order applied before). A merged section goes where
-/// its first input's description puts it.
-fn order_by_description(res: &Resolved, commands: &SectionCommands, b: &mut Builder) {
-    let description = |file: FileId, sec: u32| {
-        let f = &res.files[file as usize];
-        let s = &f.sections[sec as usize];
-        commands
-            .description_of(&f.name, s.name_str())
-            .map_or(usize::MAX, |(_, d)| d)
-    };
-    let merge_inputs = &b.merge_inputs;
-    for os in b.sections.iter_mut() {
-        os.chunks.sort_by_cached_key(|c| match c.kind {
-            ChunkKind::Input { file, sec } => description(file, sec),
-            ChunkKind::Merged(g) => merge_inputs[g as usize]
-                .first()
-                .map_or(usize::MAX, |&(file, sec)| description(file, sec)),
-            _ => usize::MAX,
-        });
+/// Addresses, offsets and program headers (by the script's commands under `SECTIONS`), then
+/// every input section's and symbol's address.
+fn place(
+    config: &Config,
+    res: &Resolved,
+    commands: &SectionCommands,
+    lay: &mut Layout,
+) -> Result<()> {
+    if lay.script.is_some() {
+        // The walk fills addresses in as it goes: expressions read symbol values.
+        return super::script_addresses::assign(config, res, commands, lay);
     }
+    assign_addresses(config, lay)?;
+    lay.fill_addresses(res);
+    Ok(())
 }
 
 /// Lays out the output.
@@ -227,9 +234,22 @@ pub fn layout(
         .collect();
     let mut merge_of = HashMap::new();
     let mut has_comment_input = false;
+    let scripted = commands.has_sections();
+    let mut taken: TakenByFile = if scripted {
+        res.files
+            .iter()
+            .map(|f| vec![None; f.sections.len()])
+            .collect()
+    } else {
+        Vec::new()
+    };
 
     // 1. Assign input sections to output sections, in input order (creation order matters).
     for (fi, file) in res.files.iter().enumerate() {
+        let script_name = scripted.then(|| {
+            let n = file.script_name();
+            (n, n.for_script())
+        });
         for (si, sec) in file.sections.iter().enumerate() {
             // -z nosectionheader: lld leaves out what only section headers would describe.
             if !config.z.section_header && !sec.is_alloc() {
@@ -241,7 +261,13 @@ pub fn layout(
             {
                 continue;
             }
-            let oname = output_name(config, commands, file, sec);
+            let (oname, t) = place_input(config, commands, script_name.as_ref(), sec);
+            if oname == commands::DISCARD {
+                continue;
+            }
+            if let Some(t) = t {
+                taken[fi][si] = Some(t);
+            }
             match sec.kind {
                 // lld: the output's own build ID replaces an input's (an `-r` output made with
                 // `--build-id` has one), which would otherwise come first in the same section.
@@ -308,7 +334,13 @@ pub fn layout(
                 // appears in its file, so it comes in creation order among the orphans.
                 SectionKind::Ignored if config.emit_relocs && sec.sh_type() == elf::SHT_RELA => {
                     if let Some(target) = emitted_reloc_target(config, file, sec) {
-                        let tname = output_name(config, commands, file, &file.sections[target]);
+                        let tname = place_input(
+                            config,
+                            commands,
+                            script_name.as_ref(),
+                            &file.sections[target],
+                        )
+                        .0;
                         let osec = b.osec(
                             &format!(".rela{tname}"),
                             elf::SHT_RELA,
@@ -366,9 +398,6 @@ pub fn layout(
     }
     if !order.sections.is_empty() {
         apply_section_order(&mut b, &order.sections);
-    }
-    if commands.has_sections() {
-        order_by_description(res, commands, &mut b);
     }
     // Which of the init/fini arrays the output has (DT_*_ARRAY tags name them).
     let arrays_present = dynamic::INIT_FINI_ARRAYS.map(|name| b.by_name.contains_key(name));
@@ -438,11 +467,37 @@ pub fn layout(
     // 4. Synthetic sections, in lld's creation order; each module says what its section needs.
     let static_pie = config.is_pic() && config.is_static;
     let mut synthetic_index = HashMap::new();
+    // Under `SECTIONS`, a linker-made section is an input section of lld's internal file:
+    // descriptions take it by its name (`*(.got)`), or discard it.
+    let mut synth_taken: HashMap<Synthetic, Taken> = HashMap::new();
+    let internal = ScriptFileName {
+        archive: None,
+        name: commands::INTERNAL_FILE,
+    };
+    let place_synthetic = |name: &'static str, flags: u64| -> (&str, Option<Taken>) {
+        if !scripted {
+            return (name, None);
+        }
+        match commands.description_of(&internal, commands::INTERNAL_FILE, name, flags) {
+            Some(t) => (commands.output_name(t), Some(t)),
+            None => (name, None),
+        }
+    };
+    let eh_frame_discarded =
+        place_synthetic(".eh_frame", u64::from(elf::SHF_ALLOC)).0 == commands::DISCARD;
     let mut add_synth = |b: &mut Builder, chunk: Option<SyntheticChunk>| {
         let Some(c) = chunk else {
             return;
         };
-        let osec = b.osec(c.osec, c.sh_type, c.flags);
+        let (oname, t) = place_synthetic(c.osec, c.flags);
+        // Without `.eh_frame` there is nothing for `.eh_frame_hdr` to index.
+        if oname == commands::DISCARD || c.kind == Synthetic::EhFrameHdr && eh_frame_discarded {
+            return;
+        }
+        if let Some(t) = t {
+            synth_taken.insert(c.kind, t);
+        }
+        let osec = b.osec(oname, c.sh_type, c.flags);
         let index = b.sections[osec as usize].chunks.len() as u32;
         b.sections[osec as usize].chunks.push(Chunk {
             kind: ChunkKind::Synthetic(c.kind),
@@ -522,8 +577,11 @@ pub fn layout(
     // `.bss.rel.ro`.
     let copies = copy_relocs::plan(res, &scan);
     let mut copy_chunk: Vec<(u32, u32)> = Vec::with_capacity(copies.chunks.len());
+    let mut taken_other = TakenOther::default();
     for (k, &(name, size, align)) in copies.chunks.iter().enumerate() {
-        let osec = b.osec(name, elf::SHT_NOBITS, ALLOC | WRITE);
+        let (oname, t) = place_synthetic(name, ALLOC | WRITE);
+        taken_other.copies.push(t);
+        let osec = b.osec(oname, elf::SHT_NOBITS, ALLOC | WRITE);
         let chunks = &mut b.sections[osec as usize].chunks;
         copy_chunk.push((osec, chunks.len() as u32));
         chunks.push(Chunk {
@@ -548,7 +606,28 @@ pub fn layout(
     let mut common_index = HashMap::new();
     // (.bss, number of commons): the chunks already there move up behind the commons.
     let mut commons_shift = None;
-    if !commons.is_empty() {
+    if scripted {
+        // A description takes a file's commons by the name `COMMON` (`*(COMMON)`); they keep
+        // the order of `Resolved::commons_in_order` and are put in description order below.
+        for &(id, size, align) in &commons {
+            let SymbolDef::Common { file, .. } = res.symtab.get(id).def else {
+                continue;
+            };
+            let n = res.files[file as usize].script_name();
+            let t = commands.description_of(&n, &n.for_script(), "COMMON", ALLOC | WRITE);
+            let oname = t.map_or(".bss", |t| commands.output_name(t));
+            let osec = b.osec(oname, elf::SHT_NOBITS, ALLOC | WRITE);
+            b.sections[osec as usize].chunks.push(Chunk {
+                kind: ChunkKind::Common(id),
+                offset: 0,
+                size,
+                align: align.max(1),
+            });
+            if let Some(t) = t {
+                taken_other.commons.insert(id, t);
+            }
+        }
+    } else if !commons.is_empty() {
         let osec = b.osec(".bss", elf::SHT_NOBITS, ALLOC | WRITE);
         commons_shift = Some((osec, commons.len() as u32));
         let chunks = commons.iter().map(|&(id, size, align)| Chunk {
@@ -596,6 +675,37 @@ pub fn layout(
             }
         }
     }
+    let mut arranged = None;
+    if scripted {
+        taken_other.synthetic = synth_taken;
+        arranged = Some(super::script_sections::arrange(
+            res,
+            commands,
+            &mut b.sections,
+            &mut b.by_name,
+            &taken,
+            &taken_other,
+            &b.merge_inputs,
+        )?);
+        // Chunks moved: find the linker's own again.
+        synthetic_index.clear();
+        common_index.clear();
+        for (oi, os) in b.sections.iter().enumerate() {
+            for (ci, c) in os.chunks.iter().enumerate() {
+                let at = (oi as u32, ci as u32);
+                match c.kind {
+                    ChunkKind::Synthetic(k) => {
+                        synthetic_index.insert(k, at);
+                    }
+                    ChunkKind::Common(id) => {
+                        common_index.insert(id, at);
+                    }
+                    ChunkKind::Copy(k) => copy_chunk[k as usize] = at,
+                    _ => {}
+                }
+            }
+        }
+    }
 
     // 5. Order sections.
     // The `.eh_frame` made early for `--emit-relocs` stays out if no record was kept, as a
@@ -623,9 +733,13 @@ pub fn layout(
             }
         })
         .collect();
-    let order: Vec<u32> = commands::order(commands, &placed)
-        .into_iter()
-        .map(|k| kept[k as usize])
+    let placements = commands::order(commands, &placed);
+    let order: Vec<u32> = placements
+        .iter()
+        .filter_map(|p| match *p {
+            Placement::Section(k) => Some(kept[k as usize]),
+            Placement::Command(_) => None,
+        })
         .collect();
     // Non-alloc synthetic tables go last: .symtab, .shstrtab, .strtab.
     let mut sections: Vec<OutputSection> = Vec::with_capacity(order.len() + 3);
@@ -647,6 +761,27 @@ pub fn layout(
     for v in synthetic_index.values_mut() {
         v.0 = remap[v.0 as usize];
     }
+    let script = arranged.map(|a| {
+        let mut bodies: Vec<Option<Body>> = vec![None; sections.len()];
+        for (old, body) in a.bodies.into_iter().enumerate() {
+            if let Some(&new) = order.iter().position(|&o| o as usize == old).as_ref() {
+                bodies[new] = body;
+            }
+        }
+        ScriptLayout {
+            sequence: placements
+                .iter()
+                .map(|p| match *p {
+                    Placement::Section(k) => Placement::Section(remap[kept[k as usize] as usize]),
+                    c => c,
+                })
+                .collect(),
+            bodies,
+            data_values: vec![0; a.data.len()],
+            data: a.data,
+            symbols: Vec::new(),
+        }
+    });
     for v in common_index.values_mut().chain(copy_chunk.iter_mut()) {
         v.0 = remap[v.0 as usize];
     }
@@ -869,12 +1004,12 @@ pub fn layout(
         plt_style: style,
         synthetic_section: HashMap::new(),
         symtab_index,
+        script,
     };
     let _ = nfiles;
-    assign_addresses(config, &mut lay)?;
-    lay.fill_addresses(res);
+    place(config, res, commands, &mut lay)?;
     if counts.relr > 0 || android_rela {
-        size_packed_relocs(config, res, &mut lay, android_rela)?;
+        size_packed_relocs(config, res, commands, &mut lay, android_rela)?;
     }
     define_synthetic_symbols(config, res, &mut lay)?;
     // lld refuses impossible compression requests before it looks for the entry point.
@@ -923,6 +1058,7 @@ pub fn layout(
 fn size_packed_relocs(
     config: &Config,
     res: &Resolved,
+    commands: &SectionCommands,
     lay: &mut Layout,
     android_rela: bool,
 ) -> Result<()> {
@@ -968,8 +1104,7 @@ fn size_packed_relocs(
         if rounds > 32 {
             bail!("internal error: the packed dynamic relocations' size does not converge");
         }
-        assign_addresses(config, lay)?;
-        lay.fill_addresses(res);
+        place(config, res, commands, lay)?;
     }
 }
 

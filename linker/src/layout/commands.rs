@@ -1,47 +1,47 @@
 //! The ordered list of output-section commands layout builds the output from (lld's
-//! `sectionCommands`). Each command names an output section and the input sections it takes;
-//! an input section no command takes is an *orphan* and gets the output section of its name
-//! (`section_rules::output_name_of`).
+//! `sectionCommands`): output section descriptions, and between them the symbol assignments
+//! and `ASSERT`s of `SECTIONS`. Each description names an output section and, in its body, the
+//! input sections it takes; an input section no description takes is an *orphan* and gets the
+//! output section of its name (`section_rules::output_name_of`).
 //!
 //! The built-in list has no commands: every output section is an orphan, and output sections
 //! are ordered by lld's ranks (`section_rules::section_rank`), as lld orders them without a
-//! `SECTIONS` command. A linker script is a second producer of the same list: its sections come
-//! in the script's order and orphans are placed next to the most similar of them (lld's
-//! `findOrphanPos`). Layout itself has one path for both.
+//! `SECTIONS` command. A linker script's `SECTIONS` is a second producer of the same list
+//! ([`SectionCommands::from_script`]): its sections come in the script's order and orphans are
+//! placed next to the most similar of them (lld's `findOrphanPos`). Layout itself has one path
+//! for both; addresses have two (`addresses` without `SECTIONS`, `script_addresses` with it).
 
-use crate::glob;
+use crate::error::{Error, Result};
+use crate::script::ast::{
+    self, Assert, Assignment, OutputSection, OutputSectionCommand, SectionsCommand,
+};
+use crate::script::matching::ScriptFileName;
 
-/// Which input sections an input-section description takes: those of files matching `file`
-/// whose names match one of `sections` (glob patterns).
-#[derive(Clone, Debug)]
-pub struct InputDesc {
-    pub file: String,
-    pub sections: Vec<String>,
-}
+/// The name of the output section whose inputs are discarded.
+pub const DISCARD: &str = "/DISCARD/";
 
-impl InputDesc {
-    /// Whether this description takes input section `name` of the file named `file`.
-    pub fn takes(&self, file: &str, name: &str) -> bool {
-        glob::matches(self.file.as_bytes(), file.as_bytes())
-            && self
-                .sections
-                .iter()
-                .any(|p| glob::matches(p.as_bytes(), name.as_bytes()))
-    }
-}
-
-/// An output-section description: the output section `name` and, in order, the input-section
-/// descriptions that fill it.
-#[derive(Clone, Debug)]
-pub struct OutputDesc {
-    pub name: String,
-    pub inputs: Vec<InputDesc>,
-}
+/// The file name synthetic sections are matched as (lld's internal file).
+pub const INTERNAL_FILE: &str = "<internal>";
 
 /// One command of the list.
 #[derive(Clone, Debug)]
 pub enum SectionCommand {
-    Output(OutputDesc),
+    /// An output section description.
+    Output(OutputSection),
+    /// A symbol assignment between output sections (`.` included).
+    Assign(Assignment),
+    /// `ASSERT` between output sections.
+    Assert(Assert),
+}
+
+/// Where a description put an input section: the description's command, the position of the
+/// input section description in its body, and which of that description's section patterns
+/// matched (lld sorts each pattern's sections on their own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Taken {
+    pub command: u32,
+    pub body: u32,
+    pub pattern: u32,
 }
 
 /// The command list.
@@ -56,37 +56,125 @@ impl SectionCommands {
         SectionCommands::default()
     }
 
+    /// The list `SECTIONS` commands make, in script order (lld concatenates several). What
+    /// layout does not implement yet is an error naming it and where it was written.
+    pub fn from_script(sections: &[ast::Sections]) -> Result<Self> {
+        let not_yet = |what: &str, loc: &ast::Loc| {
+            Err(Error(format!(
+                "{loc}: linker script command not supported yet: {what}"
+            )))
+        };
+        let mut commands = Vec::new();
+        for s in sections {
+            if let Some(insert) = &s.insert {
+                return not_yet("INSERT", &insert.loc);
+            }
+            for c in &s.commands {
+                commands.push(match c {
+                    SectionsCommand::Assignment(a) => SectionCommand::Assign(a.clone()),
+                    SectionsCommand::Assert(a) => SectionCommand::Assert(a.clone()),
+                    SectionsCommand::Overlay(o) => return not_yet("OVERLAY", &o.loc),
+                    SectionsCommand::Output(o) => {
+                        if o.constraint.is_some() {
+                            return not_yet("ONLY_IF_RO/ONLY_IF_RW", &o.loc);
+                        }
+                        if o.region.is_some() || o.lma_region.is_some() {
+                            return not_yet("memory regions (> region, AT> region)", &o.loc);
+                        }
+                        if !o.phdrs.is_empty() {
+                            return not_yet("program headers (:phdr)", &o.loc);
+                        }
+                        if o.align_with_input {
+                            // lld's own message.
+                            return Err(Error(format!(
+                                "{}: ALIGN_WITH_INPUT is not supported",
+                                o.loc
+                            )));
+                        }
+                        SectionCommand::Output((**o).clone())
+                    }
+                });
+            }
+        }
+        Ok(SectionCommands { commands })
+    }
+
     /// Whether the list comes from a `SECTIONS` command (the built-in one has none).
     pub fn has_sections(&self) -> bool {
         !self.commands.is_empty()
     }
 
-    fn outputs(&self) -> impl Iterator<Item = &OutputDesc> {
-        self.commands.iter().map(|c| match c {
-            SectionCommand::Output(o) => o,
+    /// The output section descriptions with their command index.
+    pub fn outputs(&self) -> impl Iterator<Item = (usize, &OutputSection)> {
+        self.commands
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| match c {
+                SectionCommand::Output(o) => Some((i, o)),
+                _ => None,
+            })
+    }
+
+    /// The output section description of command `i`.
+    pub fn output(&self, i: u32) -> Option<&OutputSection> {
+        match self.commands.get(i as usize)? {
+            SectionCommand::Output(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// Where the commands put input section `name` (flags `flags`) of `file`: the first
+    /// input section description, in command order, that takes it (lld's rule). `full` is
+    /// `file.for_script()`. `None`: an orphan.
+    pub fn description_of(
+        &self,
+        file: &ScriptFileName,
+        full: &str,
+        name: &str,
+        flags: u64,
+    ) -> Option<Taken> {
+        self.outputs().find_map(|(ci, o)| {
+            o.commands.iter().enumerate().find_map(|(bi, c)| match c {
+                OutputSectionCommand::Input(d) => {
+                    let p = d.pattern_for(file, full, name, flags)?;
+                    Some(Taken {
+                        command: ci as u32,
+                        body: bi as u32,
+                        pattern: p as u32,
+                    })
+                }
+                _ => None,
+            })
         })
     }
 
-    /// The output section a command assigns input section `name` of the file named `file` to:
-    /// the first description, in command order, that takes it (lld's rule). `None`: an orphan.
-    pub fn output_for(&self, file: &str, name: &str) -> Option<&str> {
-        self.description_of(file, name).map(|(o, _)| o)
-    }
-
-    /// The output section and the index, among its input-section descriptions, of the
-    /// description that takes input section `name` of the file named `file`: an output
-    /// section holds its inputs description by description, as lld places them.
-    pub fn description_of(&self, file: &str, name: &str) -> Option<(&str, usize)> {
-        self.outputs().find_map(|o| {
-            let d = o.inputs.iter().position(|d| d.takes(file, name))?;
-            Some((o.name.as_str(), d))
-        })
+    /// The output section name of command `t.command`.
+    pub fn output_name(&self, t: Taken) -> &str {
+        self.output(t.command).map_or("", |o| o.name.as_str())
     }
 
     /// The index of the command describing output section `name`, if one does.
     pub fn position_of(&self, name: &str) -> Option<usize> {
-        self.outputs().position(|o| o.name == name)
+        self.outputs().find(|(_, o)| o.name == name).map(|(i, _)| i)
     }
+}
+
+/// Whether lld keeps output section description `o` when no input section went to it (lld's
+/// `isDiscardable` negated): it moves the location counter, holds data, or asserts; or an
+/// expression names it (`ADDR(.x)`), which `named_in_expressions` says.
+pub fn kept_when_empty(o: &OutputSection, named_in_expressions: bool) -> bool {
+    if o.name == DISCARD {
+        return false;
+    }
+    named_in_expressions
+        || o.commands.iter().any(|c| match c {
+            OutputSectionCommand::Input(_) | OutputSectionCommand::Constructors => false,
+            // An assignment to a symbol keeps it only if the symbol is defined (a `PROVIDE`
+            // nobody references is not): the caller treats those as kept, as lld does for a
+            // plain assignment.
+            OutputSectionCommand::Assignment(a) => a.name == "." || !a.provide,
+            _ => true,
+        })
 }
 
 /// What ordering needs to know of an output section.
@@ -102,33 +190,63 @@ pub struct Placed<'a> {
     pub start: Option<u64>,
 }
 
-/// The order of `sections` (indices into it) under `commands`. Without a `SECTIONS` command:
-/// sections with a `--section-start` address first, by address, then by rank, ties in creation
-/// order (lld's `sortSections`). With one: the sections the commands describe in command order,
-/// and each orphan, taken by rank, placed after the most similar of them (`orphan_position`).
-pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Vec<u32> {
-    let mut by_rank: Vec<u32> = (0..sections.len() as u32).collect();
+pub use crate::output::script_layout::Placement;
+
+/// The order of `sections` under `commands`, with the commands between sections in their
+/// place. Without a `SECTIONS` command: sections with a `--section-start` address first, by
+/// address, then by rank, ties in creation order (lld's `sortSections`). With one: the
+/// sections the commands describe and the other commands in command order, and each orphan,
+/// taken by rank, placed after the most similar of them (`orphan_position`).
+pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Vec<Placement> {
     if !commands.has_sections() {
+        let mut by_rank: Vec<u32> = (0..sections.len() as u32).collect();
         by_rank.sort_by_key(|&i| {
             let s = &sections[i as usize];
             (s.start.is_none(), s.start.unwrap_or(0), s.rank)
         });
-        return by_rank;
+        return by_rank.into_iter().map(Placement::Section).collect();
     }
-    let mut scripted: Vec<(usize, u32)> = Vec::new();
+    let mut scripted: Vec<(usize, Placement)> = Vec::new();
     let mut orphans: Vec<u32> = Vec::new();
     for (i, s) in sections.iter().enumerate() {
         match commands.position_of(s.name) {
-            Some(p) => scripted.push((p, i as u32)),
+            Some(p) => scripted.push((p, Placement::Section(i as u32))),
             None => orphans.push(i as u32),
         }
     }
+    for (i, c) in commands.commands.iter().enumerate() {
+        if !matches!(c, SectionCommand::Output(_)) {
+            scripted.push((i, Placement::Command(i as u32)));
+        }
+    }
     scripted.sort_by_key(|&(p, _)| p);
-    let mut out: Vec<u32> = scripted.into_iter().map(|(_, i)| i).collect();
+    let mut out: Vec<Placement> = scripted.into_iter().map(|(_, p)| p).collect();
+    // As lld: a first `. = ...` before any section sets the start address, and every orphan
+    // goes after it.
+    let is_symbol_assignment = |p: &Placement| match p {
+        Placement::Command(c) => matches!(
+            &commands.commands[*c as usize],
+            SectionCommand::Assign(a) if a.name != "."
+        ),
+        Placement::Section(_) => false,
+    };
+    let mut first = out
+        .iter()
+        .position(|p| !is_symbol_assignment(p))
+        .unwrap_or(out.len());
+    if matches!(out.get(first), Some(Placement::Command(_))) {
+        first += 1;
+    }
     orphans.sort_by_key(|&i| sections[i as usize].rank);
     for o in orphans {
-        let at = orphan_position(sections, &out, &sections[o as usize]);
-        out.insert(at, o);
+        let at = first
+            + orphan_position(
+                sections,
+                &out[first..],
+                &sections[o as usize],
+                &is_symbol_assignment,
+            );
+        out.insert(at, Placement::Section(o));
     }
     out
 }
@@ -142,23 +260,36 @@ fn proximity(orphan: &Placed, other: &Placed) -> Option<u32> {
         .then(|| (orphan.rank ^ other.rank).leading_zeros())
 }
 
-/// Where in `placed` (indices into `sections`) orphan `sec` goes (lld's `findOrphanPos`):
-/// non-allocated orphans at the end; others after the most similar section with inputs (the
-/// last of equally similar ones when the orphan's rank is not smaller, else before the first),
-/// and at the very end when no section with inputs follows.
-fn orphan_position(sections: &[Placed], placed: &[u32], sec: &Placed) -> usize {
+/// Where in `placed` orphan `sec` goes (lld's `findOrphanPos`): non-allocated orphans at the
+/// end; others after the most similar section with inputs (the last of equally similar ones
+/// when the orphan's rank is not smaller, else before the first), at the very end when no
+/// section with inputs follows, and never between a section and the symbol assignments right
+/// after it (`_edata = .;` stays with `.data`).
+fn orphan_position(
+    sections: &[Placed],
+    placed: &[Placement],
+    sec: &Placed,
+    is_symbol_assignment: &dyn Fn(&Placement) -> bool,
+) -> usize {
     let end = placed.len();
     if !sec.alloc {
         return end;
     }
-    let at = |j: usize| &sections[placed[j] as usize];
+    let at = |j: usize| match placed[j] {
+        Placement::Section(i) => Some(&sections[i as usize]),
+        Placement::Command(_) => None,
+    };
+    let with_inputs = |j: usize| at(j).is_some_and(|p| p.has_inputs);
     let mut best = 0u32;
     let mut anchor = None;
     for j in 0..end {
-        let Some(p) = proximity(sec, at(j)) else {
+        let Some(s) = at(j) else {
             continue;
         };
-        if p > best || (p == best && at(j).rank <= sec.rank) {
+        let Some(p) = proximity(sec, s) else {
+            continue;
+        };
+        if p > best || (p == best && s.rank <= sec.rank) {
             best = p;
             anchor = Some(j);
         }
@@ -166,12 +297,12 @@ fn orphan_position(sections: &[Placed], placed: &[u32], sec: &Placed) -> usize {
     let Some(mut i) = anchor else {
         return end;
     };
-    if at(i).rank <= sec.rank {
+    if at(i).is_some_and(|s| s.rank <= sec.rank) {
         i += 1;
         let mut j = i;
         while j < end {
-            if at(j).has_inputs {
-                if proximity(sec, at(j)) != Some(best) {
+            if with_inputs(j) {
+                if at(j).and_then(|s| proximity(sec, s)) != Some(best) {
                     break;
                 }
                 i = j + 1;
@@ -179,12 +310,15 @@ fn orphan_position(sections: &[Placed], placed: &[u32], sec: &Placed) -> usize {
             j += 1;
         }
     } else {
-        while i > 0 && !at(i - 1).has_inputs {
+        while i > 0 && !with_inputs(i - 1) {
             i -= 1;
         }
     }
-    if !(i..end).any(|j| at(j).has_inputs) {
+    if !(i..end).any(with_inputs) {
         return end;
+    }
+    while i < end && is_symbol_assignment(&placed[i]) {
+        i += 1;
     }
     i
 }
@@ -192,6 +326,14 @@ fn orphan_position(sections: &[Placed], placed: &[u32], sec: &Placed) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::script::ast::{InputSectionDesc, Loc, Pattern, SectionPattern, SortKind};
+
+    fn loc() -> Loc {
+        Loc {
+            file: std::sync::Arc::from(std::path::Path::new("t.lds")),
+            line: 1,
+        }
+    }
 
     fn placed(name: &str, rank: u32) -> Placed<'_> {
         Placed {
@@ -203,25 +345,84 @@ mod tests {
         }
     }
 
+    fn pat(t: &str) -> Pattern {
+        Pattern {
+            text: t.into(),
+            quoted: false,
+        }
+    }
+
+    fn input(file: &str, sections: &[&str]) -> OutputSectionCommand {
+        OutputSectionCommand::Input(InputSectionDesc {
+            file: pat(file),
+            exclude_files: Vec::new(),
+            patterns: vec![SectionPattern {
+                exclude_files: Vec::new(),
+                sections: sections.iter().map(|s| pat(s)).collect(),
+                sort_outer: SortKind::Default,
+                sort_inner: SortKind::Default,
+            }],
+            keep: false,
+            with_flags: 0,
+            without_flags: 0,
+            text: String::new(),
+            loc: loc(),
+        })
+    }
+
     fn script(names: &[&str]) -> SectionCommands {
         SectionCommands {
             commands: names
                 .iter()
                 .map(|n| {
-                    SectionCommand::Output(OutputDesc {
-                        name: n.to_string(),
-                        inputs: vec![InputDesc {
-                            file: "*".into(),
-                            sections: vec![format!("{n}*")],
-                        }],
-                    })
+                    if let Some(sym) = n.strip_prefix('=') {
+                        return SectionCommand::Assign(assign(sym));
+                    }
+                    let mut o = OutputSection::named(n.to_string(), false, loc());
+                    o.commands.push(input("*", &[&format!("{n}*")]));
+                    SectionCommand::Output(o)
                 })
                 .collect(),
         }
     }
 
-    fn names<'a>(sections: &[Placed<'a>], order: &[u32]) -> Vec<&'a str> {
-        order.iter().map(|&i| sections[i as usize].name).collect()
+    fn assign(name: &str) -> Assignment {
+        Assignment {
+            name: name.into(),
+            op: ast::AssignOp::Set,
+            expr: ast::Expr::Dot(loc()),
+            provide: false,
+            hidden: false,
+            order: 0,
+            text: String::new(),
+            loc: loc(),
+        }
+    }
+
+    fn names<'a>(
+        commands: &SectionCommands,
+        sections: &[Placed<'a>],
+        order: &[Placement],
+    ) -> Vec<String> {
+        order
+            .iter()
+            .map(|p| match p {
+                Placement::Section(i) => sections[*i as usize].name.to_string(),
+                Placement::Command(c) => match &commands.commands[*c as usize] {
+                    SectionCommand::Assign(a) => format!("={}", a.name),
+                    _ => "?".into(),
+                },
+            })
+            .collect()
+    }
+
+    fn file(name: &str) -> (ScriptFileName<'_>, String) {
+        let f = ScriptFileName {
+            archive: None,
+            name,
+        };
+        let full = f.for_script();
+        (f, full)
     }
 
     #[test]
@@ -229,26 +430,31 @@ mod tests {
         let mut s = vec![placed(".data", 20), placed(".text", 10), placed(".bss", 30)];
         s.push(placed(".text.hot", 10));
         s[2].start = Some(0x1000);
-        let o = order(&SectionCommands::built_in(), &s);
-        assert_eq!(names(&s, &o), [".bss", ".text", ".text.hot", ".data"]);
+        let cmds = SectionCommands::built_in();
+        let o = order(&cmds, &s);
+        assert_eq!(
+            names(&cmds, &s, &o),
+            [".bss", ".text", ".text.hot", ".data"]
+        );
     }
 
     #[test]
     fn first_matching_description_takes_a_section() {
         let cmds = script(&[".text", ".text.hot"]);
-        assert_eq!(cmds.output_for("a.o", ".text.hot"), Some(".text"));
-        assert_eq!(cmds.output_for("a.o", ".rodata"), None);
+        let (f, full) = file("a.o");
+        let t = cmds.description_of(&f, &full, ".text.hot", 0).unwrap();
+        assert_eq!(cmds.output_name(t), ".text");
+        assert_eq!(cmds.description_of(&f, &full, ".rodata", 0), None);
         let mut two = script(&[".data"]);
-        let SectionCommand::Output(o) = &mut two.commands[0];
-        o.inputs.insert(
-            0,
-            InputDesc {
-                file: "b.o".into(),
-                sections: vec![".data*".into()],
-            },
-        );
-        assert_eq!(two.description_of("a.o", ".data.x"), Some((".data", 1)));
-        assert_eq!(two.description_of("b.o", ".data.x"), Some((".data", 0)));
+        let SectionCommand::Output(o) = &mut two.commands[0] else {
+            unreachable!()
+        };
+        o.commands.insert(0, input("b.o", &[".data*"]));
+        let t = two.description_of(&f, &full, ".data.x", 0).unwrap();
+        assert_eq!((t.command, t.body), (0, 1));
+        let (g, gfull) = file("b.o");
+        let t = two.description_of(&g, &gfull, ".data.x", 0).unwrap();
+        assert_eq!((t.command, t.body), (0, 0));
     }
 
     #[test]
@@ -260,16 +466,18 @@ mod tests {
             placed(".data", 0b0001_0000),
             placed(".rodata", 0b0101_0000),
         ];
-        let o = order(&script(&[".data", ".text"]), &s);
-        assert_eq!(names(&s, &o), [".data", ".text", ".rodata"]);
+        let cmds = script(&[".data", ".text"]);
+        let o = order(&cmds, &s);
+        assert_eq!(names(&cmds, &s, &o), [".data", ".text", ".rodata"]);
     }
 
     #[test]
     fn non_allocated_orphans_go_last() {
         let mut s = vec![placed(".text", 1), placed(".comment", 0)];
         s[1].alloc = false;
-        let o = order(&script(&[".text"]), &s);
-        assert_eq!(names(&s, &o), [".text", ".comment"]);
+        let cmds = script(&[".text"]);
+        let o = order(&cmds, &s);
+        assert_eq!(names(&cmds, &s, &o), [".text", ".comment"]);
     }
 
     #[test]
@@ -279,7 +487,23 @@ mod tests {
             placed(".text", 0b1000),
             placed(".x", 0b0010),
         ];
-        let o = order(&script(&[".text", ".data"]), &s);
-        assert_eq!(names(&s, &o), [".text", ".x", ".data"]);
+        let cmds = script(&[".text", ".data"]);
+        let o = order(&cmds, &s);
+        assert_eq!(names(&cmds, &s, &o), [".text", ".x", ".data"]);
+    }
+
+    #[test]
+    fn orphans_keep_symbol_assignments_with_their_section() {
+        let s = vec![
+            placed(".text", 0b0100),
+            placed(".data", 0b1000),
+            placed(".data.x", 0b1000),
+        ];
+        let cmds = script(&["=.", ".text", ".data", "=_edata", ".bss"]);
+        let o = order(&cmds, &s);
+        assert_eq!(
+            names(&cmds, &s, &o),
+            ["=.", ".text", ".data", "=_edata", ".data.x"]
+        );
     }
 }

@@ -111,9 +111,12 @@ pub(super) fn define_synthetic_symbols(
             _ => return None,
         })
     };
+    // A linker script's assignment wins over the linker's own value for a name (`_end = .;`).
+    let script_defined =
+        |id: SymbolId| lay.script.as_ref().is_some_and(|s| s.symbols.contains(&id));
     for (name, v) in defs {
         if let Some(id) = res.symtab.lookup(name) {
-            if res.symtab.get(id).def == SymbolDef::Synthetic {
+            if res.symtab.get(id).def == SymbolDef::Synthetic && !script_defined(id) {
                 lay.global_value[id as usize] = v;
                 if let Some(os) =
                     owner(name).and_then(|n| lay.sections.iter().find(|s| s.name == n))
@@ -387,7 +390,9 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
                 .map(|t| res.symtab.get(t))
                 .filter(|t| t.is_defined())
                 .map(|t| t.sym_type),
-            crate::config::DefsymValue::Absolute(_) | crate::config::DefsymValue::Expr(_) => None,
+            crate::config::DefsymValue::Absolute(_)
+            | crate::config::DefsymValue::Expr(_)
+            | crate::config::DefsymValue::Placed(_) => None,
         };
         let leaked: &'static [u8] = Box::leak(d.name.clone().into_bytes().into_boxed_slice());
         let id = res.symtab.intern(leaked);
@@ -402,9 +407,9 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
             crate::config::DefsymValue::Absolute(v) => SymbolDef::Absolute(v),
             // An alias or an expression takes its value after layout
             // (define_synthetic_symbols).
-            crate::config::DefsymValue::Symbol(..) | crate::config::DefsymValue::Expr(_) => {
-                SymbolDef::Synthetic
-            }
+            crate::config::DefsymValue::Symbol(..)
+            | crate::config::DefsymValue::Expr(_)
+            | crate::config::DefsymValue::Placed(_) => SymbolDef::Synthetic,
         };
         sym.weak = false;
     }

@@ -2,9 +2,11 @@
 //! from the command list (`commands`: lld's ranks and orphan rules, or a script's order) and
 //! has each synthetic section (`crate::synthetic`) sized; `addresses` forms segments and gives
 //! every section its address and file offset; `linker_defined` gives the linker's own symbols
-//! their values; `relayout` says what a first layout changes in the next; `script_values` is what script
-//! expressions read of a layout. The result is
-//! `crate::output::layout::Layout`. Nothing is written here.
+//! their values; `relayout` says what a first layout changes in the next; `script_values` is
+//! what script expressions read of a layout. Under a linker script's `SECTIONS`,
+//! `script_sections` gives the described sections their types and chunk order and
+//! `script_addresses` replaces `addresses`. The result is `crate::output::layout::Layout`.
+//! Nothing is written here.
 
 pub mod addresses;
 pub mod build;
@@ -12,4 +14,6 @@ pub mod commands;
 pub mod linker_defined;
 pub mod relayout;
 pub mod reloc_sections;
+pub mod script_addresses;
+pub mod script_sections;
 pub mod script_values;

@@ -73,6 +73,7 @@ fn root_suffix(r: RootReason) -> &'static str {
         reason::INLINE_ASM => " (inline asm)",
         reason::DEFSYM => " (--defsym)",
         reason::CODEGEN_CALLEE => " (may be called by code generation)",
+        reason::SCRIPT_KEEP => " (KEEP in a linker script)",
         _ => "",
     }
 }

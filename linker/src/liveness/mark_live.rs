@@ -65,6 +65,8 @@ pub mod reason {
     /// A function code generation may call on its own, while bitcode takes part (see
     /// [`crate::resolve::libcalls`]): the graph before LTO cannot see those calls.
     pub const CODEGEN_CALLEE: RootReason = RootReason(12);
+    /// Taken by a `KEEP(...)` input section description of a linker script.
+    pub const SCRIPT_KEEP: RootReason = RootReason(13);
 }
 
 /// The graph, its walk, and the mapping between nodes and sections.
@@ -198,6 +200,19 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
     let roots = &mut out.roots;
     let targets = RelocTargets::new(res, fid, base);
     let gc_on = config.gc_sections;
+    // A linker script's KEEP descriptions: the sections they take are roots.
+    let keeps = crate::script::matching::keep_descriptions(&config.script_sections);
+    let script_name = (gc_on && !keeps.is_empty()).then(|| {
+        let n = f.script_name();
+        (n, n.for_script())
+    });
+    let kept = |s: &crate::input::input_files::InputSection| {
+        script_name.as_ref().is_some_and(|(n, full)| {
+            keeps
+                .iter()
+                .any(|d| d.pattern_for(n, full, s.name_str(), s.flags()).is_some())
+        })
+    };
 
     // .eh_frame is not a node: as lld's scanEhFrameSection does, CIE personalities and FDE
     // references to non-code sections outside groups (LSDAs) are roots; an FDE is kept later
@@ -308,6 +323,8 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
             Some(reason::NO_GC)
         } else if flags & u64::from(elf::SHF_GNU_RETAIN) != 0 {
             Some(reason::RETAINED)
+        } else if kept(s) {
+            Some(reason::SCRIPT_KEEP)
         } else if s.reserved && flags & u64::from(elf::SHF_LINK_ORDER) == 0 {
             Some(reason::RESERVED)
         } else if (!config.z.start_stop_gc || s.name.starts_with(b"__libc_"))

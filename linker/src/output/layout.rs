@@ -145,6 +145,8 @@ pub struct Layout {
     pub scan: ScanResult,
     /// `--emit-relocs`: where each symbol a relocation may name sits in `.symtab`.
     pub symtab_index: Option<SymtabIndex>,
+    /// What a linker script's `SECTIONS` adds (`None` without one).
+    pub script: Option<super::script_layout::ScriptLayout>,
 }
 
 /// `.symtab` indices of the symbols `--emit-relocs` relocations name (absent: not written, so
@@ -255,7 +257,8 @@ impl Layout {
                     ChunkKind::Synthetic(_)
                     | ChunkKind::Common(_)
                     | ChunkKind::Copy(_)
-                    | ChunkKind::Relocs { .. } => {}
+                    | ChunkKind::Relocs { .. }
+                    | ChunkKind::Data(_) => {}
                 }
             }
         }

@@ -94,6 +94,9 @@ pub enum ChunkKind {
         file: FileId,
         sec: u32,
     },
+    /// A linker script's `BYTE`/`SHORT`/`LONG`/`QUAD`/`SQUAD` (index in
+    /// `ScriptLayout::data`).
+    Data(u32),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -117,6 +120,8 @@ pub struct OutputSection {
     pub size: u64,
     pub addr: u64,
     pub offset: u64,
+    /// Load address minus address (a linker script's `AT`, lld's `lmaOffset`); 0 otherwise.
+    pub lma_offset: u64,
     pub link: u32,
     pub info: u32,
     /// Index in the section header table (1-based; 0 is the null section).
@@ -151,6 +156,7 @@ impl OutputSection {
             size: 0,
             addr: 0,
             offset: 0,
+            lma_offset: 0,
             link: 0,
             info: 0,
             shndx: 0,
@@ -188,6 +194,9 @@ pub struct Segment {
     pub flags: u32,
     pub offset: u64,
     pub vaddr: u64,
+    /// `p_paddr - p_vaddr`: where a linker script's `AT` loads the segment (lld's
+    /// `lmaOffset`); 0 otherwise.
+    pub lma_offset: u64,
     pub filesz: u64,
     pub memsz: u64,
     pub align: u64,

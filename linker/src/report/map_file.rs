@@ -183,6 +183,9 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
                         line(&mut out, addr, size, 1, 16, &res.symtab.get(id).name_str());
                     }
                 }
+                // A linker script's data commands: lld prints their text, which the layout
+                // does not keep yet.
+                ChunkKind::Data(_) => {}
                 ChunkKind::Relocs { file, sec } => {
                     // The relocation section itself, named as in its file (`.rela` + target).
                     let f = &res.files[file as usize];

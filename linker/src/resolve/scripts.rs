@@ -9,6 +9,8 @@
 //! - symbol assignments outside `SECTIONS` (`PROVIDE`, `PROVIDE_HIDDEN`, `HIDDEN`
 //!   included): definitions, as `--defsym` makes them (lld implements `--defsym` as one);
 //! - `ASSERT(cond, message)` outside `SECTIONS`: checked on the final layout;
+//! - `SECTIONS`: kept for layout, which makes its command list of it; the symbols it assigns
+//!   are definitions whose values the walk over the commands gives;
 //! - `OUTPUT_ARCH` is ignored, as by lld; `OUTPUT_FORMAT` and `TARGET` are checked.
 //!
 //! (`INPUT`, `GROUP`, `AS_NEEDED`, `SEARCH_DIR` and `EXTERN` act during resolution.) What
@@ -18,7 +20,9 @@
 use crate::config::{Config, Defsym, DefsymValue, OutputKind};
 use crate::error::{Error, Result};
 use crate::input::linker_script::ScriptFile;
-use crate::script::ast::{AssignOp, Assignment, Command};
+use crate::script::ast::{
+    AssignOp, Assignment, Command, OutputSectionCommand, Sections, SectionsCommand,
+};
 use crate::script::expr::{self, BinOp, Expr};
 
 /// The `Config` the link continues with once the scripts in `scripts` are applied, or `None`
@@ -82,7 +86,14 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                 Command::Target(t) => {
                     return unsupported(&format!("TARGET({t})"), path.to_string())
                 }
-                Command::Sections(s) => return unsupported("SECTIONS", s.loc.to_string()),
+                Command::Sections(s) => {
+                    if config.output_kind == OutputKind::Relocatable {
+                        return unsupported("SECTIONS with -r", s.loc.to_string());
+                    }
+                    let out = amended.get_or_insert_with(|| config.clone());
+                    out.defsyms.extend(placed_definitions(s));
+                    out.script_sections.push(s.clone());
+                }
                 Command::Memory(_) => return unsupported("MEMORY", path.to_string()),
                 Command::RegionAlias { loc, .. } => {
                     return unsupported("REGION_ALIAS", loc.to_string())
@@ -139,6 +150,36 @@ fn definition(a: &Assignment, relocatable: bool) -> Result<Defsym> {
     })
 }
 
+/// The symbols `SECTIONS` assigns (outside output sections and inside them): the walk over
+/// the commands gives their values.
+fn placed_definitions(s: &Sections) -> Vec<Defsym> {
+    let mut out = Vec::new();
+    let mut add = |a: &Assignment| {
+        if a.name != "." {
+            out.push(Defsym {
+                name: a.name.clone(),
+                value: DefsymValue::Placed(a.expr.clone()),
+                provide: a.provide,
+                hidden: a.hidden,
+            });
+        }
+    };
+    for c in &s.commands {
+        match c {
+            SectionsCommand::Assignment(a) => add(a),
+            SectionsCommand::Output(o) => {
+                for c in &o.commands {
+                    if let OutputSectionCommand::Assignment(a) = c {
+                        add(a);
+                    }
+                }
+            }
+            SectionsCommand::Assert(_) | SectionsCommand::Overlay(_) => {}
+        }
+    }
+    out
+}
+
 /// `sym`, `sym + C`, `sym - C`, `C + sym` with constant `C`: the symbol and the addend.
 fn symbol_plus_constant(e: &Expr) -> Option<(String, i64)> {
     match e {
@@ -170,16 +211,19 @@ pub fn entry(scripts: &[ScriptFile]) -> Option<String> {
     })
 }
 
-/// The symbols the scripts' assignments outside `SECTIONS` read: like lld's
+/// The symbols the scripts' assignments read: like lld's
 /// `referencedSymbols`, each may load an archive member during resolution.
 pub fn referenced_symbols(scripts: &[ScriptFile]) -> Vec<String> {
     scripts
         .iter()
         .flat_map(|f| &f.script.commands)
-        .filter_map(|c| match c {
-            Command::Assignment(a) => Some(a.expr.symbols()),
-            _ => None,
+        .flat_map(|c| match c {
+            Command::Assignment(a) => a.expr.symbols(),
+            Command::Sections(s) => placed_definitions(s)
+                .iter()
+                .flat_map(Defsym::referenced_symbols)
+                .collect(),
+            _ => Vec::new(),
         })
-        .flatten()
         .collect()
 }

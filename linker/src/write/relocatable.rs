@@ -1471,7 +1471,9 @@ pub fn define_symbols(config: &Config, res: &mut Resolved) {
             DefsymValue::Absolute(v) => SymbolDef::Absolute(v),
             // An alias is written with its target's place (`render`); a script expression
             // never gets here (`resolve::scripts` refuses one under -r).
-            DefsymValue::Symbol(..) | DefsymValue::Expr(_) => SymbolDef::Synthetic,
+            DefsymValue::Symbol(..) | DefsymValue::Expr(_) | DefsymValue::Placed(_) => {
+                SymbolDef::Synthetic
+            }
         };
         sym.weak = false;
     }

@@ -614,7 +614,7 @@ fn write_headers(config: &Config, lay: &Layout, buf: &mut [u8]) -> Result<()> {
         put32(buf, o + 4, s.flags);
         put64(buf, o + 8, s.offset);
         put64(buf, o + 16, s.vaddr);
-        put64(buf, o + 24, s.vaddr);
+        put64(buf, o + 24, s.vaddr.wrapping_add(s.lma_offset));
         put64(buf, o + 32, s.filesz);
         put64(buf, o + 40, s.memsz);
         put64(buf, o + 48, s.align);
@@ -755,6 +755,18 @@ fn write_chunk(
         ChunkKind::Common(_) | ChunkKind::Copy(_) => Ok(()),
         ChunkKind::Relocs { file, sec } => {
             crate::write::emit_relocs::write_relocs(res, lay, file, sec, buf)
+        }
+        ChunkKind::Data(i) => {
+            // BYTE/SHORT/LONG/QUAD store their value's low bytes, little-endian.
+            let value = lay
+                .script
+                .as_ref()
+                .and_then(|s| s.data_values.get(i as usize))
+                .copied()
+                .unwrap_or(0);
+            let n = buf.len().min(8);
+            buf[..n].copy_from_slice(&value.to_le_bytes()[..n]);
+            Ok(())
         }
     }
 }

@@ -1,0 +1,753 @@
+//! Addresses under a `SECTIONS` command, as lld gives them: the location counter walks the
+//! commands (`LinkerScript::assignAddresses`/`assignOffsets`), output sections get the address
+//! their description says or the counter aligned, symbol assignments take the counter's value
+//! where they stand, `AT` moves load addresses; then program headers are made from section
+//! flags as lld's `createPhdrs` makes them with a script (a new `PT_LOAD` on a change of
+//! permissions, after the RELRO run, or where `AT` starts a new load address, and no page
+//! alignment of its own), the headers go below the first section if they fit in its page
+//! (`allocateHeaders`), and file offsets follow addresses (`assignFileOffsets`).
+//!
+//! Expressions may read what comes later (`ADDR(.bss)` before `.bss`): the walk is repeated
+//! until nothing it computes changes, as lld repeats it.
+
+use super::addresses::{note_groups, special_headers};
+use super::commands::{SectionCommand, SectionCommands};
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::input::section_rules::{align_to, is_relro};
+use crate::output::layout::Layout;
+use crate::output::script_layout::{BodyItem, Placement, ScriptLayout};
+use crate::output::sections::{OutputSection, Segment, Synthetic, EHDR_SIZE, PHDR_SIZE};
+use crate::resolve::symbol_table::{SymbolDef, SymbolId};
+use crate::resolve::Resolved;
+use crate::script::ast::{Assert, Assignment, OutputSectionCommand};
+use crate::script::expr::{self, EvalContext, SectionBase, SectionInfo, Value};
+use hashbrown::HashMap;
+use object::elf;
+
+/// How many walks may run before addresses must have settled (lld gives up after as many).
+const MAX_PASSES: usize = 30;
+
+/// A symbol a script assignment gives a value: relative to an output section (index in
+/// `Layout::sections`) or absolute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Assigned {
+    section: Option<usize>,
+    value: u64,
+}
+
+/// One `PT_LOAD` as planned from section flags: its sections (indices), whether the headers
+/// are in it, its permissions.
+struct Load {
+    sections: Vec<usize>,
+    headers: bool,
+    flags: u32,
+}
+
+/// See the module documentation.
+pub(super) fn assign(
+    config: &Config,
+    res: &Resolved,
+    commands: &SectionCommands,
+    lay: &mut Layout,
+) -> Result<()> {
+    let Some(script) = lay.script.take() else {
+        return Err(Error("internal error: no script layout".into()));
+    };
+    let result = assign_with(config, res, commands, lay, &script);
+    lay.script = Some(script);
+    let (data_values, symbols) = result?;
+    if let Some(s) = lay.script.as_mut() {
+        s.data_values = data_values;
+        s.symbols = symbols;
+    }
+    Ok(())
+}
+
+fn assign_with(
+    config: &Config,
+    res: &Resolved,
+    commands: &SectionCommands,
+    lay: &mut Layout,
+    script: &ScriptLayout,
+) -> Result<(Vec<u64>, Vec<SymbolId>)> {
+    let (loads, other_count) = plan_loads(config, commands, script, lay);
+    let nphdr = loads.len() + other_count + config.spare_program_headers;
+    let headers = EHDR_SIZE + PHDR_SIZE * nphdr as u64;
+
+    let mut walk = Walk {
+        config,
+        res,
+        commands,
+        script,
+        headers,
+        symbols: HashMap::new(),
+        asserts: Vec::new(),
+        data_values: vec![0; script.data.len()],
+    };
+    let mut settled = false;
+    for _ in 0..MAX_PASSES {
+        let before: Vec<(u64, u64)> = lay.sections.iter().map(|s| (s.addr, s.size)).collect();
+        let symbols_before = walk.symbols.clone();
+        walk.pass(lay)?;
+        lay.fill_addresses(res);
+        walk.store_symbols(lay);
+        let after: Vec<(u64, u64)> = lay.sections.iter().map(|s| (s.addr, s.size)).collect();
+        if before == after && symbols_before == walk.symbols {
+            settled = true;
+            break;
+        }
+    }
+    if !settled {
+        return Err(Error("address assignment did not converge".to_string()));
+    }
+    for a in &walk.asserts {
+        check_assert(a, &walk.context(lay, 0, None))?;
+    }
+    for (i, d) in script.data.iter().enumerate() {
+        let o = commands.output(d.command);
+        if let Some(OutputSectionCommand::Data { expr, .. }) =
+            o.and_then(|o| o.commands.get(d.item as usize))
+        {
+            walk.data_values[i] = expr::eval(expr, &walk.context(lay, 0, None))?.value();
+        }
+    }
+    place_segments(config, lay, &loads, headers)?;
+    let symbols = walk
+        .symbols
+        .keys()
+        .filter_map(|n| res.symtab.lookup(n.as_bytes()))
+        .collect();
+    Ok((walk.data_values, symbols))
+}
+
+fn check_assert(a: &Assert, cx: &dyn EvalContext) -> Result<()> {
+    if expr::eval(&a.cond, cx)?.value() == 0 {
+        return Err(Error(a.message.clone()));
+    }
+    Ok(())
+}
+
+/// The walk's state across passes.
+struct Walk<'a> {
+    config: &'a Config,
+    res: &'a Resolved,
+    commands: &'a SectionCommands,
+    script: &'a ScriptLayout,
+    headers: u64,
+    /// Values of the symbols script assignments define, by name.
+    symbols: HashMap<String, Assigned>,
+    asserts: Vec<Assert>,
+    data_values: Vec<u64>,
+}
+
+impl<'a> Walk<'a> {
+    fn context<'b>(&'b self, lay: &'b Layout, dot: u64, sec: Option<usize>) -> PassContext<'b> {
+        PassContext {
+            walk: self,
+            lay,
+            dot,
+            sec,
+        }
+    }
+
+    /// One walk over the commands: addresses, sizes, chunk offsets and symbol values.
+    fn pass(&mut self, lay: &mut Layout) -> Result<()> {
+        self.asserts.clear();
+        let mut dot = self.config.image_base.unwrap_or(0);
+        // The section the location counter is relative to: the last one walked (lld keeps it
+        // after the section ends, so `_etext = .;` after `.text` belongs to `.text`).
+        let mut cur: Option<usize> = None;
+        let mut tbss_addr = 0u64;
+        let mut lma_offset = 0u64;
+        for step in &self.script.sequence {
+            match *step {
+                Placement::Command(c) => match &self.commands.commands[c as usize] {
+                    SectionCommand::Assign(a) => {
+                        dot = self.assign_symbol(a, lay, dot, cur, false)?;
+                    }
+                    SectionCommand::Assert(a) => self.asserts.push(a.clone()),
+                    SectionCommand::Output(_) => {}
+                },
+                Placement::Section(i) => {
+                    let i = i as usize;
+                    let desc = self.script.bodies[i]
+                        .as_ref()
+                        .and_then(|b| self.commands.output(b.command));
+                    let (alloc, tbss) = {
+                        let os = &lay.sections[i];
+                        let tbss = os.is_nobits() && os.flags & u64::from(elf::SHF_TLS) != 0;
+                        (os.is_alloc(), tbss)
+                    };
+                    let saved = dot;
+                    let explicit = desc.and_then(|d| d.addr.as_ref());
+                    if !alloc {
+                        dot = 0;
+                    } else if tbss {
+                        if tbss_addr == 0 {
+                            tbss_addr = dot;
+                        } else {
+                            dot = tbss_addr;
+                        }
+                    } else if let Some(e) = explicit {
+                        dot = expr::eval(e, &self.context(lay, dot, cur))?.value();
+                    }
+                    let mut align = lay.sections[i].align.max(1);
+                    if let Some(e) = desc.and_then(|d| d.align.as_ref()) {
+                        let a = expr::eval(e, &self.context(lay, dot, cur))?.value();
+                        if !a.is_power_of_two() {
+                            return Err(Error(format!(
+                                "{}: alignment must be power of 2",
+                                desc.map_or(String::new(), |d| d.loc.to_string())
+                            )));
+                        }
+                        align = align.max(a);
+                    }
+                    lay.sections[i].align = align;
+                    // As lld: an explicit address is taken as written, unaligned.
+                    if explicit.is_none() {
+                        dot = align_to(dot, align);
+                    }
+                    lay.sections[i].addr = dot;
+                    cur = Some(i);
+                    if let Some(e) = desc.and_then(|d| d.lma.as_ref()) {
+                        let lma = expr::eval(e, &self.context(lay, dot, cur))?.value();
+                        lma_offset = lma.wrapping_sub(dot);
+                    }
+                    lay.sections[i].lma_offset = if alloc { lma_offset } else { 0 };
+                    dot = self.walk_body(lay, i, dot)?;
+                    if !alloc {
+                        dot = saved;
+                    } else if tbss {
+                        tbss_addr = dot;
+                        dot = saved;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Places the chunks of section `i` and evaluates the assignments between them, from
+    /// `dot` (the section's address); returns the location counter after it.
+    fn walk_body(&mut self, lay: &mut Layout, i: usize, mut dot: u64) -> Result<u64> {
+        let addr = lay.sections[i].addr;
+        let whole = [BodyItem::Chunks(0, lay.sections[i].chunks.len() as u32)];
+        let items: &[BodyItem] = match &self.script.bodies[i] {
+            Some(b) => &b.items,
+            None => &whole,
+        };
+        let desc = self.script.bodies[i]
+            .as_ref()
+            .and_then(|b| self.commands.output(b.command));
+        lay.sections[i].size = 0;
+        for item in items {
+            match *item {
+                BodyItem::Chunks(start, end) => {
+                    for c in &mut lay.sections[i].chunks[start as usize..end as usize] {
+                        dot = align_to(dot, c.align.max(1));
+                        c.offset = dot - addr;
+                        dot += c.size;
+                    }
+                }
+                BodyItem::Command(n) => match desc.and_then(|d| d.commands.get(n as usize)) {
+                    Some(OutputSectionCommand::Assignment(a)) => {
+                        dot = self.assign_symbol(a, lay, dot, Some(i), true)?;
+                    }
+                    Some(OutputSectionCommand::Assert(a)) => self.asserts.push(a.clone()),
+                    _ => {}
+                },
+            }
+            lay.sections[i].size = dot.wrapping_sub(addr);
+        }
+        // `.relro_padding` fills its section up to a common-page boundary (lld).
+        if let Some(&(os, c)) = lay.synthetic_index.get(&Synthetic::RelroPadding) {
+            if os as usize == i {
+                let end = align_to(dot, self.config.common_page_size());
+                lay.sections[i].chunks[c as usize].size += end - dot;
+                dot = end;
+                lay.sections[i].size = dot - addr;
+            }
+        }
+        Ok(dot)
+    }
+
+    /// Evaluates assignment `a` with the location counter at `dot` (inside section `cur`):
+    /// moves the counter or records the symbol's value. Returns the counter after it.
+    fn assign_symbol(
+        &mut self,
+        a: &Assignment,
+        lay: &mut Layout,
+        dot: u64,
+        cur: Option<usize>,
+        in_section: bool,
+    ) -> Result<u64> {
+        if a.name != "." && !self.defines(&a.name) {
+            // A `PROVIDE` nothing needed.
+            return Ok(dot);
+        }
+        let v =
+            expr::eval_assignment(&a.name, a.op, &a.expr, &a.loc, &self.context(lay, dot, cur))?;
+        let value = v.value();
+        if a.name == "." {
+            if in_section && value < dot {
+                let name = cur.map_or("", |i| lay.sections[i].name.as_str());
+                return Err(Error(format!(
+                    "{}: unable to move location counter (0x{dot:x}) backward to 0x{value:x} for section '{name}'",
+                    a.loc
+                )));
+            }
+            return Ok(value);
+        }
+        let section = v
+            .section
+            .as_ref()
+            .filter(|_| !v.force_absolute)
+            .and_then(|base| lay.sections.iter().position(|s| s.name == base.name));
+        let assigned = match section {
+            Some(s) => Assigned {
+                section: Some(s),
+                value: value.wrapping_sub(lay.sections[s].addr),
+            },
+            None => Assigned {
+                section: None,
+                value,
+            },
+        };
+        self.symbols.insert(a.name.clone(), assigned);
+        Ok(dot)
+    }
+
+    /// Whether the link defines `name` by a script assignment (a `PROVIDE` only when
+    /// something referenced the name and nothing else defined it).
+    fn defines(&self, name: &str) -> bool {
+        self.res
+            .symtab
+            .lookup(name.as_bytes())
+            .is_some_and(|id| self.res.symtab.get(id).def == SymbolDef::Synthetic)
+    }
+
+    fn value_of(&self, lay: &Layout, a: Assigned) -> u64 {
+        match a.section {
+            Some(s) => lay.sections[s].addr.wrapping_add(a.value),
+            None => a.value,
+        }
+    }
+
+    /// Gives the script's symbols their values in the layout, each in its section.
+    fn store_symbols(&self, lay: &mut Layout) {
+        for (name, &a) in &self.symbols {
+            let Some(id) = self.res.symtab.lookup(name.as_bytes()) else {
+                continue;
+            };
+            let v = self.value_of(lay, a);
+            lay.global_value[id as usize] = v;
+            let shndx = a
+                .section
+                .map_or(elf::SHN_ABS, |s| lay.sections[s].shndx as u16);
+            lay.synthetic_section.insert(id as SymbolId, shndx);
+        }
+    }
+}
+
+/// What an expression reads during the walk.
+struct PassContext<'b> {
+    walk: &'b Walk<'b>,
+    lay: &'b Layout,
+    dot: u64,
+    sec: Option<usize>,
+}
+
+impl EvalContext for PassContext<'_> {
+    fn dot(&self) -> Result<Value> {
+        Ok(match self.sec {
+            Some(i) => {
+                let s = &self.lay.sections[i];
+                Value {
+                    section: Some(SectionBase {
+                        name: s.name.clone(),
+                        addr: s.addr,
+                    }),
+                    offset: self.dot.wrapping_sub(s.addr),
+                    ..Value::absolute(0)
+                }
+            }
+            None => Value::absolute(self.dot),
+        })
+    }
+
+    fn symbol(&self, name: &str) -> Option<Value> {
+        if let Some(&a) = self.walk.symbols.get(name) {
+            return Some(match a.section {
+                Some(s) => {
+                    let o = &self.lay.sections[s];
+                    Value {
+                        section: Some(SectionBase {
+                            name: o.name.clone(),
+                            addr: o.addr,
+                        }),
+                        offset: a.value,
+                        ..Value::absolute(0)
+                    }
+                }
+                None => Value::absolute(a.value),
+            });
+        }
+        super::script_values::LayoutValues {
+            config: self.walk.config,
+            res: self.walk.res,
+            lay: self.lay,
+        }
+        .symbol(name)
+    }
+
+    fn section(&self, name: &str) -> Option<SectionInfo> {
+        let s = self.lay.sections.iter().find(|s| s.name == name)?;
+        Some(SectionInfo {
+            addr: s.addr,
+            lma: s.addr.wrapping_add(s.lma_offset),
+            size: s.size,
+            alignment: s.align,
+        })
+    }
+
+    fn size_of_headers(&self) -> u64 {
+        self.walk.headers
+    }
+
+    fn max_page_size(&self) -> u64 {
+        self.walk.config.max_page_size()
+    }
+
+    fn common_page_size(&self) -> u64 {
+        self.walk.config.common_page_size()
+    }
+
+    fn memory_region(&self, _name: &str) -> Option<(u64, u64)> {
+        None
+    }
+
+    fn is_defined(&self, name: &str, _order: u32) -> bool {
+        self.walk.symbols.contains_key(name)
+            || self
+                .walk
+                .res
+                .symtab
+                .lookup(name.as_bytes())
+                .is_some_and(|id| {
+                    let s = self.walk.res.symtab.get(id);
+                    s.is_defined() && s.def != SymbolDef::Synthetic
+                })
+    }
+}
+
+fn phdr_flags(config: &Config, os: &OutputSection) -> u32 {
+    if config.omagic {
+        return elf::PF_R | elf::PF_W | elf::PF_X;
+    }
+    let mut f = elf::PF_R;
+    if os.flags & u64::from(elf::SHF_WRITE) != 0 {
+        f |= elf::PF_W;
+    }
+    if os.flags & u64::from(elf::SHF_EXECINSTR) != 0 {
+        f |= elf::PF_X;
+    }
+    f
+}
+
+/// A section lld puts in a `PT_LOAD`: allocated, and not `.tbss` (`PT_TLS` alone gives it
+/// room).
+fn needs_load(os: &OutputSection) -> bool {
+    os.is_alloc() && !(os.is_nobits() && os.flags & u64::from(elf::SHF_TLS) != 0)
+}
+
+/// The `PT_LOAD`s lld's `createPhdrs` makes with a script, and how many other program
+/// headers there are (`PT_PHDR`, `PT_INTERP`, `PT_TLS`, ...).
+fn plan_loads(
+    config: &Config,
+    commands: &SectionCommands,
+    script: &ScriptLayout,
+    lay: &Layout,
+) -> (Vec<Load>, usize) {
+    let paged = !config.paging_disabled();
+    let mut loads: Vec<Load> = Vec::new();
+    if paged {
+        loads.push(Load {
+            sections: Vec::new(),
+            headers: true,
+            flags: elf::PF_R,
+        });
+    }
+    let has_lma = |i: usize| {
+        script.bodies[i]
+            .as_ref()
+            .and_then(|b| commands.output(b.command))
+            .is_some_and(|d| d.lma.is_some())
+    };
+    let relro = |os: &OutputSection| is_relro(&config.z, &os.name, os.sh_type, os.flags);
+    let mut flags = if config.omagic {
+        elf::PF_R | elf::PF_W | elf::PF_X
+    } else {
+        elf::PF_R
+    };
+    let mut open = paged;
+    let mut in_relro = false;
+    let mut relro_runs = 0usize;
+    for (i, os) in lay.sections.iter().enumerate() {
+        if !needs_load(os) {
+            continue;
+        }
+        let relro_end = in_relro && !relro(os);
+        if relro(os) && !in_relro {
+            relro_runs += 1;
+        }
+        in_relro = relro(os);
+        let new_flags = phdr_flags(config, os);
+        let mut incompatible = flags ^ new_flags;
+        if new_flags & elf::PF_W == 0 && !config.rosegment {
+            incompatible &= !elf::PF_X;
+        }
+        if incompatible != 0 {
+            open = false;
+        }
+        let joins = open
+            && !relro_end
+            && loads
+                .last()
+                .is_some_and(|l| !has_lma(i) || (l.headers && l.sections.is_empty()));
+        if joins {
+            if let Some(l) = loads.last_mut() {
+                l.flags |= new_flags;
+                l.sections.push(i);
+            }
+        } else {
+            loads.push(Load {
+                sections: vec![i],
+                headers: false,
+                flags: new_flags,
+            });
+            flags = new_flags;
+            open = true;
+        }
+    }
+    let has = |k: Synthetic| lay.synthetic_index.contains_key(&k);
+    let tls = lay
+        .sections
+        .iter()
+        .any(|s| s.is_alloc() && s.flags & u64::from(elf::SHF_TLS) != 0);
+    let others = usize::from(paged)
+        + usize::from(has(Synthetic::Interp))
+        + usize::from(tls)
+        + usize::from(has(Synthetic::Dynamic))
+        + relro_runs
+        + usize::from(has(Synthetic::EhFrameHdr))
+        + usize::from(!config.z.nognustack)
+        + usize::from(config.z.wxneeded)
+        + usize::from(has(Synthetic::GnuProperty))
+        + note_groups(lay).len();
+    (loads, others)
+}
+
+/// Headers, file offsets and program headers once addresses are final.
+fn place_segments(config: &Config, lay: &mut Layout, loads: &[Load], headers: u64) -> Result<()> {
+    let page = config.max_page_size();
+    // allocateHeaders: the headers go at the start of the page below the first section, if
+    // they fit there; otherwise they are in no segment and there is no PT_PHDR.
+    let min = lay
+        .sections
+        .iter()
+        .filter(|s| s.is_alloc())
+        .map(|s| s.addr)
+        .min()
+        .unwrap_or(0);
+    let base = min - min % page;
+    let paged = !config.paging_disabled();
+    let headers_fit = paged && headers <= min - base;
+    let header_addr = base;
+
+    // File offsets: a load's first section at an offset congruent to its address modulo the
+    // load's alignment; the others at their distance from it.
+    let mut off = headers;
+    let mut load_of: Vec<Option<usize>> = vec![None; lay.sections.len()];
+    let mut load_align: Vec<u64> = Vec::with_capacity(loads.len());
+    for (li, l) in loads.iter().enumerate() {
+        let mut a = page;
+        for &s in &l.sections {
+            load_of[s] = Some(li);
+            a = a.max(lay.sections[s].align);
+        }
+        load_align.push(a);
+    }
+    let first_tls = lay
+        .sections
+        .iter()
+        .position(|s| s.is_alloc() && s.flags & u64::from(elf::SHF_TLS) != 0);
+    let mut load_first: Vec<Option<(u64, u64)>> = vec![None; loads.len()];
+    for (li, l) in loads.iter().enumerate() {
+        if l.headers && headers_fit {
+            load_first[li] = Some((0, header_addr));
+        }
+    }
+    for i in 0..lay.sections.len() {
+        if !lay.sections[i].is_alloc() {
+            continue;
+        }
+        let os = &lay.sections[i];
+        let (addr, nobits, align, size) = (os.addr, os.is_nobits(), os.align, os.size);
+        let offset = match load_of[i].map(|l| (l, load_first[l])) {
+            Some((l, None)) => {
+                let a = load_align[l];
+                let want = addr % a;
+                let o = if off % a <= want {
+                    off - off % a + want
+                } else {
+                    off - off % a + a + want
+                };
+                load_first[l] = Some((o, addr));
+                o
+            }
+            _ if nobits && first_tls != Some(i) => off,
+            None => align_to(off, align),
+            Some((_, Some((first_off, first_addr)))) => first_off + (addr - first_addr),
+        };
+        lay.sections[i].offset = offset;
+        off = offset + if nobits { 0 } else { size };
+    }
+    lay.non_alloc_start = off;
+    lay.place_non_alloc();
+
+    // Program headers in lld's order.
+    let mut segs = Vec::new();
+    if paged && headers_fit {
+        segs.push(Segment {
+            p_type: elf::PT_PHDR,
+            flags: elf::PF_R,
+            offset: EHDR_SIZE,
+            vaddr: header_addr + EHDR_SIZE,
+            lma_offset: 0,
+            filesz: headers - EHDR_SIZE,
+            memsz: headers - EHDR_SIZE,
+            align: 8,
+        });
+    }
+    if let Some(&(os, _)) = lay.synthetic_index.get(&Synthetic::Interp) {
+        let s = &lay.sections[os as usize];
+        segs.push(Segment {
+            p_type: elf::PT_INTERP,
+            flags: elf::PF_R,
+            offset: s.offset,
+            vaddr: s.addr,
+            lma_offset: 0,
+            filesz: s.size,
+            memsz: s.size,
+            align: 1,
+        });
+    }
+    for (li, l) in loads.iter().enumerate() {
+        let with_headers = l.headers && headers_fit;
+        let first = l.sections.first().map(|&s| &lay.sections[s]);
+        let last = l.sections.last().map(|&s| &lay.sections[s]);
+        let (offset, vaddr, lma_offset) = match (with_headers, first) {
+            (true, f) => (0, header_addr, f.map_or(0, |f| f.lma_offset)),
+            (false, Some(f)) => (f.offset, f.addr, f.lma_offset),
+            (false, None) => continue,
+        };
+        let (end_off, end_addr) = match last {
+            Some(s) => (s.offset + s.file_size(), s.addr + s.size),
+            None => (headers, header_addr + headers),
+        };
+        if end_addr == vaddr {
+            // lld removes an empty PT_LOAD.
+            continue;
+        }
+        segs.push(Segment {
+            p_type: elf::PT_LOAD,
+            flags: l.flags,
+            offset,
+            vaddr,
+            lma_offset,
+            filesz: end_off.saturating_sub(offset),
+            memsz: end_addr - vaddr,
+            align: load_align[li],
+        });
+    }
+    // PT_TLS over the TLS sections.
+    let tls_sections: Vec<&OutputSection> = lay
+        .sections
+        .iter()
+        .filter(|s| s.is_alloc() && s.flags & u64::from(elf::SHF_TLS) != 0)
+        .collect();
+    let tls = match (tls_sections.first(), tls_sections.last()) {
+        (Some(f), Some(l)) => {
+            let align = tls_sections.iter().map(|s| s.align).max().unwrap_or(1);
+            let file_end = tls_sections
+                .iter()
+                .filter(|s| !s.is_nobits())
+                .map(|s| s.addr + s.size)
+                .max()
+                .unwrap_or(f.addr);
+            let seg = Segment {
+                p_type: elf::PT_TLS,
+                flags: elf::PF_R,
+                offset: f.offset,
+                vaddr: f.addr,
+                lma_offset: f.lma_offset,
+                filesz: file_end - f.addr,
+                memsz: l.addr + l.size - f.addr,
+                align,
+            };
+            lay.tls_start = f.addr;
+            lay.tls_align = align;
+            lay.tls_end_aligned = align_to(l.addr + l.size, align);
+            Some(seg)
+        }
+        _ => None,
+    };
+    // A PT_GNU_RELRO per run of RELRO sections, its end rounded up to a common page.
+    let mut relros = Vec::new();
+    let mut run: Option<(usize, usize)> = None;
+    let relro = |os: &OutputSection| is_relro(&config.z, &os.name, os.sh_type, os.flags);
+    let mut runs = Vec::new();
+    for (i, os) in lay.sections.iter().enumerate() {
+        if !needs_load(os) {
+            continue;
+        }
+        if relro(os) {
+            run = Some(run.map_or((i, i), |(f, _)| (f, i)));
+        } else if let Some(r) = run.take() {
+            runs.push(r);
+        }
+    }
+    runs.extend(run);
+    for (f, l) in runs {
+        let (a, b) = (&lay.sections[f], &lay.sections[l]);
+        let end = align_to(b.offset + b.size, config.common_page_size());
+        relros.push(Segment {
+            p_type: elf::PT_GNU_RELRO,
+            flags: elf::PF_R,
+            offset: a.offset,
+            vaddr: a.addr,
+            lma_offset: a.lma_offset,
+            filesz: b.offset + b.file_size() - a.offset,
+            memsz: end - a.offset,
+            align: 1,
+        });
+    }
+    let notes = note_groups(lay);
+    segs.extend(special_headers(config, lay, tls, relros, &notes));
+    let nphdr = ((headers - EHDR_SIZE) / PHDR_SIZE) as usize;
+    while segs.len() < nphdr {
+        segs.push(Segment {
+            p_type: elf::PT_NULL,
+            flags: 0,
+            offset: 0,
+            vaddr: 0,
+            lma_offset: 0,
+            filesz: 0,
+            memsz: 0,
+            align: 0,
+        });
+    }
+    lay.segments = segs;
+    Ok(())
+}

@@ -1,0 +1,53 @@
+//! What a linker script's `SECTIONS` adds to a layout: the order in which output sections and
+//! the commands between them are evaluated, the body of each described output section (its
+//! chunks in description order, with the assignments between them), and the values of its data
+//! commands (`BYTE`, `SHORT`, `LONG`, `QUAD`, `SQUAD`). `layout::script_addresses` walks it.
+
+/// One step of the walk: an output section (index in `Layout::sections`) or a command between
+/// output sections (index in the command list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    Section(u32),
+    Command(u32),
+}
+
+/// One item of an output section's body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyItem {
+    /// Chunks `start..end` of the output section (an input section description's sections,
+    /// or a data command).
+    Chunks(u32, u32),
+    /// Item `n` of the description's body: a symbol assignment or an `ASSERT`.
+    Command(u32),
+}
+
+/// The body of a described output section.
+#[derive(Clone, Debug)]
+pub struct Body {
+    /// The description's index in the command list.
+    pub command: u32,
+    pub items: Vec<BodyItem>,
+}
+
+/// A data command's chunk: where its expression is (command, body item) and its size.
+#[derive(Clone, Copy, Debug)]
+pub struct DataCommand {
+    pub command: u32,
+    pub item: u32,
+    pub size: u8,
+}
+
+/// See the module documentation.
+#[derive(Clone, Debug, Default)]
+pub struct ScriptLayout {
+    pub sequence: Vec<Placement>,
+    /// By output section: its body, when a description made it.
+    pub bodies: Vec<Option<Body>>,
+    /// Data commands (`ChunkKind::Data(i)` is `data[i]`).
+    pub data: Vec<DataCommand>,
+    /// Their values, once addresses are assigned.
+    pub data_values: Vec<u64>,
+    /// The symbols script assignments gave values (the linker's own definitions of those
+    /// names, `_end` and the like, give way to them).
+    pub symbols: Vec<crate::resolve::symbol_table::SymbolId>,
+}
