@@ -63,7 +63,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         None => config,
     };
     // The output-section commands: a script's `SECTIONS`, else the built-in list.
-    let commands = if config.script_sections.is_empty() {
+    let mut commands = if config.script_sections.is_empty() {
         layout::commands::SectionCommands::built_in()
     } else {
         layout::commands::SectionCommands::from_script(&config.script_sections)
@@ -95,6 +95,8 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     }
     let debug_indexes = read_debug_indexes(&mut t, &config, &res)?;
     let folding = fold_identical_code(&mut t, &config, &mut res);
+    // The live sections are known: `ONLY_IF_RO`/`ONLY_IF_RW` descriptions can be decided.
+    commands.settle_constraints(&res);
     // The order of input sections comes from what survived collection and folding, as in lld.
     let (section_order, ordering_report) =
         crate::order::section_order::build(&config, &res, &folding, &ordering_names)?;

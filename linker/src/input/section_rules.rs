@@ -95,7 +95,7 @@ const RF_LARGE: u32 = 1 << 10;
 const RF_NOT_RELRO: u32 = 1 << 9;
 const RF_NOT_TLS: u32 = 1 << 8;
 const RF_BSS: u32 = 1 << 7;
-const RF_ALLOC_NOT_INTERP: u32 = 1 << 6;
+const RF_ALLOC: u32 = 1 << 6;
 
 /// Whether an output section belongs to PT_GNU_RELRO (lld's `isRelroSection`): nothing does
 /// under `-z norelro`, and `.got.plt` only with `-z now` (lazy binding writes it at run time).
@@ -140,19 +140,25 @@ pub fn section_rank(z: &ZOptions, name: &str, sh_type: u32, flags: u64) -> u32 {
     if flags & u64::from(elf::SHF_ALLOC) == 0 {
         return RF_NOT_ALLOC;
     }
-    // The loader wants the interpreter name on the first page.
-    if name == ".interp" {
-        return 0;
-    }
     let exec = flags & u64::from(elf::SHF_EXECINSTR) != 0;
     let write = flags & u64::from(elf::SHF_WRITE) != 0;
     let large = flags & SHF_X86_64_LARGE != 0;
-    // Every allocated section but .interp ranks above 0.
-    let mut rank = RF_ALLOC_NOT_INTERP;
+    // Every allocated section ranks above the non-allocated ones.
+    let mut rank = RF_ALLOC;
     if !write && !exec {
-        if sh_type == elf::SHT_PROGBITS {
-            rank |= RF_RODATA;
-        }
+        // lld's order of read-only sections: `.interp` (the loader wants it on the first
+        // page), notes (likely in a truncated core file), other non-PROGBITS sections
+        // (`.dynsym`, `.rela.dyn`, ...), then PROGBITS ones closer to `.text`. An orphan note
+        // goes next to the other notes for these bits.
+        rank |= if name == ".interp" {
+            2
+        } else if sh_type == elf::SHT_NOTE {
+            3
+        } else if sh_type != elf::SHT_PROGBITS {
+            4
+        } else {
+            RF_RODATA
+        };
         // lld 22: `.lrodata` goes before the other read-only sections (away from `.text`), or
         // under `-z lrodata-after-bss` after every writable section but `.ldata`.
         rank |= match (large, z.lrodata_after_bss) {

@@ -400,7 +400,10 @@ pub fn layout(
         apply_section_order(&mut b, &order.sections);
     }
     // Which of the init/fini arrays the output has (DT_*_ARRAY tags name them).
-    let arrays_present = dynamic::INIT_FINI_ARRAYS.map(|name| b.by_name.contains_key(name));
+    // lld tags an array a script describes even when the section ends up empty and gone (its
+    // address and size are then 0).
+    let arrays_present = dynamic::INIT_FINI_ARRAYS
+        .map(|name| b.by_name.contains_key(name) || commands.position_of(name).is_some());
     // Output sections are created by name from here on; the cache served the loop above.
     b.last = None;
 

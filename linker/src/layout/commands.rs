@@ -12,8 +12,10 @@
 //! for both; addresses have two (`addresses` without `SECTIONS`, `script_addresses` with it).
 
 use crate::error::{Error, Result};
+use crate::input::input_files::SectionKind;
+use crate::resolve::Resolved;
 use crate::script::ast::{
-    self, Assert, Assignment, OutputSection, OutputSectionCommand, SectionsCommand,
+    self, Assert, Assignment, Constraint, OutputSection, OutputSectionCommand, SectionsCommand,
 };
 use crate::script::matching::ScriptFileName;
 
@@ -48,6 +50,9 @@ pub struct Taken {
 #[derive(Clone, Debug, Default)]
 pub struct SectionCommands {
     pub commands: Vec<SectionCommand>,
+    /// By command: an `ONLY_IF_RO`/`ONLY_IF_RW` description whose inputs do not meet its
+    /// constraint, handled as if it were not there ([`SectionCommands::settle_constraints`]).
+    disabled: Vec<bool>,
 }
 
 impl SectionCommands {
@@ -75,9 +80,6 @@ impl SectionCommands {
                     SectionsCommand::Assert(a) => SectionCommand::Assert(a.clone()),
                     SectionsCommand::Overlay(o) => return not_yet("OVERLAY", &o.loc),
                     SectionsCommand::Output(o) => {
-                        if o.constraint.is_some() {
-                            return not_yet("ONLY_IF_RO/ONLY_IF_RW", &o.loc);
-                        }
                         if o.region.is_some() || o.lma_region.is_some() {
                             return not_yet("memory regions (> region, AT> region)", &o.loc);
                         }
@@ -96,7 +98,66 @@ impl SectionCommands {
                 });
             }
         }
-        Ok(SectionCommands { commands })
+        Ok(SectionCommands {
+            commands,
+            disabled: Vec::new(),
+        })
+    }
+
+    /// Decides the `ONLY_IF_RO`/`ONLY_IF_RW` descriptions as lld does once the set of live
+    /// input sections is known: in command order, a description whose input sections (those
+    /// no earlier description took) are not all read-only, or not one of them writable, is
+    /// dropped, and what it would have taken goes to later descriptions or becomes an orphan.
+    pub fn settle_constraints(&mut self, res: &Resolved) {
+        let constrained: Vec<(usize, Constraint)> = self
+            .outputs()
+            .filter_map(|(i, o)| Some((i, o.constraint?)))
+            .collect();
+        if constrained.is_empty() {
+            return;
+        }
+        self.disabled = vec![false; self.commands.len()];
+        let has_eh_frame = res
+            .files
+            .iter()
+            .any(|f| f.sections.iter().any(|s| s.kind == SectionKind::EhFrame));
+        for (ci, constraint) in constrained {
+            let mut writable = false;
+            let mut check = |t: Option<Taken>, flags: u64| {
+                if t.is_some_and(|t| t.command as usize == ci) {
+                    writable |= flags & u64::from(object::elf::SHF_WRITE) != 0;
+                }
+            };
+            for f in &res.files {
+                let n = f.script_name();
+                let full = n.for_script();
+                for s in &f.sections {
+                    if s.kind.is_copied() || s.kind == SectionKind::Comment {
+                        check(
+                            self.description_of(&n, &full, s.name_str(), s.flags()),
+                            s.flags(),
+                        );
+                    }
+                }
+            }
+            // lld's `.eh_frame` is a linker-made input section, read-only on x86-64.
+            if has_eh_frame {
+                let internal = ScriptFileName {
+                    archive: None,
+                    name: INTERNAL_FILE,
+                };
+                let flags = u64::from(object::elf::SHF_ALLOC);
+                check(
+                    self.description_of(&internal, INTERNAL_FILE, ".eh_frame", flags),
+                    flags,
+                );
+            }
+            let met = match constraint {
+                Constraint::ReadOnly => !writable,
+                Constraint::ReadWrite => writable,
+            };
+            self.disabled[ci] = !met;
+        }
     }
 
     /// Whether the list comes from a `SECTIONS` command (the built-in one has none).
@@ -372,6 +433,7 @@ mod tests {
 
     fn script(names: &[&str]) -> SectionCommands {
         SectionCommands {
+            disabled: Vec::new(),
             commands: names
                 .iter()
                 .map(|n| {
