@@ -572,7 +572,9 @@ pub fn layout(
         add_synth(&mut b, Some(dynamic::chunk(config, dynamic.len())));
     }
     add_synth(&mut b, got::got_chunk(&scan));
-    let relro_padding = relro_padding::chunk(config, &b.sections);
+    // Under `SECTIONS`, lld pads the RELRO region only where the script marks its end.
+    let relro_padding = relro_padding::chunk(config, &b.sections)
+        .filter(|_| !scripted || commands.relro_end().is_some());
     add_synth(&mut b, relro_padding);
     add_synth(&mut b, got::gotplt_chunk(res, &scan));
     add_synth(&mut b, got::igotplt_chunk(&scan));

@@ -214,6 +214,21 @@ impl SectionCommands {
         self.output(t.command).map_or("", |o| o.name.as_str())
     }
 
+    /// Whether an assignment uses `DATA_SEGMENT_RELRO_END`: only then does lld make
+    /// `.relro_padding` under `SECTIONS` (it goes right before that assignment).
+    pub fn relro_end(&self) -> Option<usize> {
+        self.commands.iter().position(|c| match c {
+            SectionCommand::Assign(a) => {
+                let mut found = false;
+                a.expr.visit(&mut |e| {
+                    found |= matches!(e, crate::script::expr::Expr::DataSegmentRelroEnd(..))
+                });
+                found
+            }
+            _ => false,
+        })
+    }
+
     /// The index of the command describing output section `name`, if one does.
     pub fn position_of(&self, name: &str) -> Option<usize> {
         self.outputs().find(|(_, o)| o.name == name).map(|(i, _)| i)
@@ -299,7 +314,16 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Vec<Placement> 
         first += 1;
     }
     orphans.sort_by_key(|&i| sections[i as usize].rank);
+    let relro_end = commands.relro_end();
     for o in orphans {
+        if sections[o as usize].name == ".relro_padding" {
+            let at =
+                relro_end.and_then(|c| out.iter().position(|p| *p == Placement::Command(c as u32)));
+            if let Some(at) = at {
+                out.insert(at, Placement::Section(o));
+                continue;
+            }
+        }
         let at = first
             + orphan_position(
                 sections,

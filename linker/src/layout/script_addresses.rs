@@ -34,6 +34,9 @@ const MAX_PASSES: usize = 30;
 struct Assigned {
     section: Option<usize>,
     value: u64,
+    /// Relative to the location counter before any output section (lld's "aether"): the
+    /// value is absolute but the symbol belongs to the first output section, as lld writes it.
+    aether: bool,
 }
 
 /// One `PT_LOAD` as planned from section flags: its sections (indices), whether the headers
@@ -83,6 +86,7 @@ fn assign_with(
         headers,
         symbols: HashMap::new(),
         asserts: Vec::new(),
+        errors: Vec::new(),
         data_values: vec![0; script.data.len()],
     };
     let mut settled = false;
@@ -97,6 +101,9 @@ fn assign_with(
             settled = true;
             break;
         }
+    }
+    if let Some(e) = walk.errors.first() {
+        return Err(Error(e.clone()));
     }
     if !settled {
         return Err(Error("address assignment did not converge".to_string()));
@@ -138,6 +145,8 @@ struct Walk<'a> {
     /// Values of the symbols script assignments define, by name.
     symbols: HashMap<String, Assigned>,
     asserts: Vec<Assert>,
+    /// Errors a walk found, reported if the last walk finds them too.
+    errors: Vec<String>,
     data_values: Vec<u64>,
 }
 
@@ -148,12 +157,14 @@ impl<'a> Walk<'a> {
             lay,
             dot,
             sec,
+            dot_read: std::cell::Cell::new(false),
         }
     }
 
     /// One walk over the commands: addresses, sizes, chunk offsets and symbol values.
     fn pass(&mut self, lay: &mut Layout) -> Result<()> {
         self.asserts.clear();
+        self.errors.clear();
         let mut dot = self.config.image_base.unwrap_or(0);
         // The section the location counter is relative to: the last one walked (lld keeps it
         // after the section ends, so `_etext = .;` after `.text` belongs to `.text`).
@@ -286,16 +297,19 @@ impl<'a> Walk<'a> {
             // A `PROVIDE` nothing needed.
             return Ok(dot);
         }
-        let v =
-            expr::eval_assignment(&a.name, a.op, &a.expr, &a.loc, &self.context(lay, dot, cur))?;
+        let cx = self.context(lay, dot, cur);
+        let v = expr::eval_assignment(&a.name, a.op, &a.expr, &a.loc, &cx)?;
+        let read_dot = cx.dot_read.get();
         let value = v.value();
         if a.name == "." {
             if in_section && value < dot {
+                // lld records this and reports it if the last walk still sees it: a later
+                // walk may move the section.
                 let name = cur.map_or("", |i| lay.sections[i].name.as_str());
-                return Err(Error(format!(
+                self.errors.push(format!(
                     "{}: unable to move location counter (0x{dot:x}) backward to 0x{value:x} for section '{name}'",
                     a.loc
-                )));
+                ));
             }
             return Ok(value);
         }
@@ -308,10 +322,12 @@ impl<'a> Walk<'a> {
             Some(s) => Assigned {
                 section: Some(s),
                 value: value.wrapping_sub(lay.sections[s].addr),
+                aether: false,
             },
             None => Assigned {
                 section: None,
                 value,
+                aether: cur.is_none() && read_dot && !v.force_absolute,
             },
         };
         self.symbols.insert(a.name.clone(), assigned);
@@ -342,9 +358,14 @@ impl<'a> Walk<'a> {
             };
             let v = self.value_of(lay, a);
             lay.global_value[id as usize] = v;
-            let shndx = a
-                .section
-                .map_or(elf::SHN_ABS, |s| lay.sections[s].shndx as u16);
+            let shndx = match (a.section, a.aether) {
+                (Some(s), _) => lay.sections[s].shndx as u16,
+                (None, true) => lay
+                    .sections
+                    .first()
+                    .map_or(elf::SHN_ABS, |s| s.shndx as u16),
+                (None, false) => elf::SHN_ABS,
+            };
             lay.synthetic_section.insert(id as SymbolId, shndx);
         }
     }
@@ -356,10 +377,13 @@ struct PassContext<'b> {
     lay: &'b Layout,
     dot: u64,
     sec: Option<usize>,
+    /// The expression read the location counter.
+    dot_read: std::cell::Cell<bool>,
 }
 
 impl EvalContext for PassContext<'_> {
     fn dot(&self) -> Result<Value> {
+        self.dot_read.set(true);
         Ok(match self.sec {
             Some(i) => {
                 let s = &self.lay.sections[i];
@@ -703,7 +727,8 @@ fn place_segments(config: &Config, lay: &mut Layout, loads: &[Load], headers: u6
         }
         _ => None,
     };
-    // A PT_GNU_RELRO per run of RELRO sections, its end rounded up to a common page.
+    // A PT_GNU_RELRO per run of RELRO sections (`.relro_padding`, when there is one, ends
+    // the run on a common-page boundary).
     let mut relros = Vec::new();
     let mut run: Option<(usize, usize)> = None;
     let relro = |os: &OutputSection| is_relro(&config.z, &os.name, os.sh_type, os.flags);
@@ -721,7 +746,6 @@ fn place_segments(config: &Config, lay: &mut Layout, loads: &[Load], headers: u6
     runs.extend(run);
     for (f, l) in runs {
         let (a, b) = (&lay.sections[f], &lay.sections[l]);
-        let end = align_to(b.offset + b.size, config.common_page_size());
         relros.push(Segment {
             p_type: elf::PT_GNU_RELRO,
             flags: elf::PF_R,
@@ -729,14 +753,14 @@ fn place_segments(config: &Config, lay: &mut Layout, loads: &[Load], headers: u6
             vaddr: a.addr,
             lma_offset: a.lma_offset,
             filesz: b.offset + b.file_size() - a.offset,
-            memsz: end - a.offset,
+            memsz: b.addr + b.size - a.addr,
             align: 1,
         });
     }
     let notes = note_groups(lay);
     segs.extend(special_headers(config, lay, tls, relros, &notes));
-    let nphdr = ((headers - EHDR_SIZE) / PHDR_SIZE) as usize;
-    while segs.len() < nphdr {
+    // mold's --spare-program-headers: PT_NULL entries a later tool may fill in.
+    for _ in 0..config.spare_program_headers {
         segs.push(Segment {
             p_type: elf::PT_NULL,
             flags: 0,

@@ -76,7 +76,13 @@ pub(super) fn arrange(
             None if commands::kept_when_empty(o, false) => {
                 let f = flags & ((if non_alloc { 0 } else { ALLOC }) | WRITE);
                 let i = sections.len() as u32;
-                sections.push(OutputSection::new(&o.name, elf::SHT_PROGBITS, f));
+                // lld makes an empty `.bss` NOBITS, any other empty section PROGBITS.
+                let ty = if o.name == ".bss" {
+                    elf::SHT_NOBITS
+                } else {
+                    elf::SHT_PROGBITS
+                };
+                sections.push(OutputSection::new(&o.name, ty, f));
                 by_name.insert(o.name.clone(), i);
                 i
             }

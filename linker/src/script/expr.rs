@@ -210,41 +210,49 @@ pub enum Expr {
 }
 
 impl Expr {
-    /// The symbols the expression reads, in order (lld's `referencedSymbols`: each is kept by
-    /// the link and may load an archive member).
-    pub fn symbols(&self) -> Vec<String> {
-        fn walk(e: &Expr, out: &mut Vec<String>, depth: u32) {
+    /// Calls `f` on the expression and every expression inside it, outermost first.
+    pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+        fn walk(e: &Expr, f: &mut dyn FnMut(&Expr), depth: u32) {
             if depth > MAX_EVAL_DEPTH {
                 return;
             }
-            let mut go = |x: &Expr| walk(x, out, depth + 1);
+            f(e);
             match e {
-                Expr::Symbol(name, _) => out.push(name.clone()),
                 Expr::Unary(_, a)
                 | Expr::Absolute(a)
                 | Expr::Align(a, _)
                 | Expr::Log2Ceil(a)
                 | Expr::SegmentStart(_, a)
-                | Expr::Assert(a, _, _) => go(a),
+                | Expr::Assert(a, _, _) => walk(a, f, depth + 1),
                 Expr::Binary(_, a, b, _)
                 | Expr::AlignTo(a, b, _)
                 | Expr::DataSegmentAlign(a, b)
                 | Expr::DataSegmentRelroEnd(a, b)
                 | Expr::Max(a, b)
                 | Expr::Min(a, b) => {
-                    go(a);
-                    go(b);
+                    walk(a, f, depth + 1);
+                    walk(b, f, depth + 1);
                 }
                 Expr::Ternary(a, b, c) => {
-                    go(a);
-                    go(b);
-                    go(c);
+                    walk(a, f, depth + 1);
+                    walk(b, f, depth + 1);
+                    walk(c, f, depth + 1);
                 }
                 _ => {}
             }
         }
+        walk(self, f, 0);
+    }
+
+    /// The symbols the expression reads, in order (lld's `referencedSymbols`: each is kept by
+    /// the link and may load an archive member).
+    pub fn symbols(&self) -> Vec<String> {
         let mut out = Vec::new();
-        walk(self, &mut out, 0);
+        self.visit(&mut |e| {
+            if let Expr::Symbol(name, _) = e {
+                out.push(name.clone());
+            }
+        });
         out
     }
 }

@@ -1,0 +1,493 @@
+//! Linker scripts' `SECTIONS` (issue #14), differential against ld.lld-22: the same script and
+//! inputs are linked by both and the layouts must be the same — every allocated section's
+//! address, file offset, size, flags and alignment, every program header (load addresses
+//! included), every symbol's value and section — and the programs run the same. What cannot
+//! be the same is named where it is skipped: the bytes of `.comment` (each linker signs it),
+//! and so the offsets of the non-allocated sections after it.
+
+use libtest_mimic::Arguments;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+use weld_tests::linkerr::{self, link_both};
+use weld_tests::tools::Linker;
+use weld_tests::{paths, run, tools, Check};
+
+fn main() {
+    let args = Arguments::from_args();
+    let trials = weld_tests::dir_trials(
+        "script_sections",
+        &[
+            ("freestanding_image", freestanding_image),
+            ("kernel_style_image_with_at", kernel_style_image_with_at),
+            ("gnu_default_script_hosted", gnu_default_script_hosted),
+            ("patterns_sorts_and_keep", patterns_sorts_and_keep),
+            ("orphans_placed_like_lld", orphans_placed_like_lld),
+            ("dot_backward_like_lld", dot_backward_like_lld),
+            ("not_yet_is_an_error", not_yet_is_an_error),
+        ],
+    );
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// Freestanding code: writes "hi\n" and exits with 0 when the symbols the script defines
+/// make sense.
+const START_C: &str = r#"
+extern char __data_start[], _edata[], __bss_start[], _end[];
+int counter = 5;
+int zero;
+const char msg[] = "hi\n";
+static long sys3(long n, long a, long b, long c) {
+  long r;
+  __asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+  return r;
+}
+void _start(void) {
+  sys3(1, 1, (long)msg, 3);
+  long ok = _edata > __data_start && (unsigned long)_end >= (unsigned long)__bss_start
+            && counter == 5 && zero == 0;
+  sys3(60, ok ? 0 : 1, 0, 0);
+}
+"#;
+
+/// Freestanding code that only exits with 0.
+const PLAIN_START_C: &str = "void _start(void) {\n\
+      __asm__ volatile(\"syscall\" : : \"a\"(60L), \"D\"(0L));\n\
+      __builtin_unreachable();\n\
+    }\n";
+
+fn compile(dir: &Path, name: &str, src: &str, flags: &[&str]) -> Check {
+    let mut all = vec![
+        "-fno-pic",
+        "-ffreestanding",
+        "-fno-asynchronous-unwind-tables",
+    ];
+    all.extend_from_slice(flags);
+    linkerr::compile(dir, &format!("{name}.c"), src, &all).map(|_| ())
+}
+
+/// Both linkers on `args -o out.{lld,weld}` in `dir`; both must succeed.
+fn link_ok(dir: &Path, args: &[&str]) -> Check {
+    for (linker, out) in [(tools::lld()?, "out.lld"), (tools::weld()?, "out.weld")] {
+        let mut cmd = Command::new(&linker);
+        cmd.current_dir(dir).args(args).args(["-o", out]);
+        run::run(&mut cmd, run::LINK_TIMEOUT)?.ok(&format!("linking {out}"))?;
+    }
+    Ok(())
+}
+
+fn runs_with(program: &Path, code: i32, stdout: &str) -> Check {
+    let out = run::run(&mut Command::new(program), run::TOOL_TIMEOUT)?;
+    if out.code != Some(code) || String::from_utf8_lossy(&out.stdout) != stdout {
+        return Err(format!(
+            "{} should print {stdout:?} and exit with {code}:\n{}",
+            program.display(),
+            out.report()
+        ));
+    }
+    Ok(())
+}
+
+/// The layout facts of an output: section rows (allocated ones whole; the others by name,
+/// type and flags), program header rows, symbols (value and section name).
+struct Facts {
+    sections: Vec<String>,
+    segments: Vec<String>,
+    symbols: BTreeMap<String, (String, String)>,
+}
+
+fn facts(file: &Path) -> Result<Facts, String> {
+    let text = weld_tests::dynelf::readelf(&["-SlW"], file)?;
+    let mut sections = Vec::new();
+    let mut segments = Vec::new();
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    for line in text.lines() {
+        let l = line.trim();
+        if let Some((idx, rest)) = l.strip_prefix('[').and_then(|l| l.split_once(']')) {
+            let t: Vec<&str> = rest.split_whitespace().collect();
+            if t.len() < 9 || t[0] == "Nr" {
+                continue;
+            }
+            names.insert(idx.trim().to_string(), t[0].to_string());
+            // Name Type Address Off Size ES Flg [Lk Inf] Al: flags may be empty, so the
+            // columns after ES are read from the end.
+            let alloc = t.len() >= 10 && t[6].contains('A');
+            if alloc {
+                sections.push(t.join(" "));
+            } else {
+                sections.push(format!("{} {} (not allocated)", t[0], t[1]));
+            }
+            continue;
+        }
+        let t: Vec<&str> = l.split_whitespace().collect();
+        if t.len() >= 7
+            && t[1].starts_with("0x")
+            && t[0].chars().all(|c| c.is_ascii_uppercase() || c == '_')
+        {
+            segments.push(t.join(" "));
+        }
+    }
+    let syms = weld_tests::dynelf::readelf(&["-sW"], file)?;
+    let mut symbols = BTreeMap::new();
+    let mut in_symtab = false;
+    for line in syms.lines() {
+        if line.starts_with("Symbol table '.symtab'") {
+            in_symtab = true;
+            continue;
+        }
+        if line.starts_with("Symbol table") {
+            in_symtab = false;
+        }
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if !in_symtab || t.len() < 8 || !t[0].ends_with(':') || t[0] == "Num:" {
+            continue;
+        }
+        let section = names.get(t[6]).cloned().unwrap_or_else(|| t[6].to_string());
+        symbols.insert(
+            t[7].to_string(),
+            (t[1].to_string(), format!("{} {}", t[3], section)),
+        );
+    }
+    Ok(Facts {
+        sections,
+        segments,
+        symbols,
+    })
+}
+
+/// The two outputs in `dir` have the same layout (see [`facts`]).
+fn same_layout(dir: &Path, lld: &str, weld: &str) -> Check {
+    let a = facts(&dir.join(lld))?;
+    let b = facts(&dir.join(weld))?;
+    let mut problems = Vec::new();
+    if a.sections != b.sections {
+        problems.push(format!(
+            "section headers differ:\nld.lld-22:\n  {}\nweld:\n  {}",
+            a.sections.join("\n  "),
+            b.sections.join("\n  ")
+        ));
+    }
+    if a.segments != b.segments {
+        problems.push(format!(
+            "program headers differ:\nld.lld-22:\n  {}\nweld:\n  {}",
+            a.segments.join("\n  "),
+            b.segments.join("\n  ")
+        ));
+    }
+    for (name, v) in &a.symbols {
+        match b.symbols.get(name) {
+            Some(w) if w == v => {}
+            other => problems.push(format!("symbol {name}: ld.lld-22 {v:?}, weld {other:?}")),
+        }
+    }
+    for name in b.symbols.keys() {
+        if !a.symbols.contains_key(name) {
+            problems.push(format!("symbol {name} only in weld's output"));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
+    }
+}
+
+/// Every allocated section with contents holds the same bytes in both outputs (relocations
+/// applied, data commands written).
+fn same_contents(dir: &Path, lld: &str, weld: &str) -> Check {
+    let text = weld_tests::dynelf::readelf(&["-SW"], &dir.join(lld))?;
+    let mut names = Vec::new();
+    for line in text.lines() {
+        let Some((_, rest)) = line
+            .trim()
+            .strip_prefix('[')
+            .and_then(|l| l.split_once(']'))
+        else {
+            continue;
+        };
+        let t: Vec<&str> = rest.split_whitespace().collect();
+        if t.len() >= 10 && t[6].contains('A') && t[1] != "NOBITS" {
+            names.push(t[0].to_string());
+        }
+    }
+    if names.is_empty() {
+        return Err(format!("{lld}: no allocated section with contents"));
+    }
+    for name in names {
+        let a = weld_tests::dynelf::readelf(&["-x", &name], &dir.join(lld))?;
+        let b = weld_tests::dynelf::readelf(&["-x", &name], &dir.join(weld))?;
+        if a != b {
+            return Err(format!("{name} differs:\nld.lld-22:\n{a}\nweld:\n{b}"));
+        }
+    }
+    Ok(())
+}
+
+/// The classic hand-written script: a start address, sections in a chosen order with
+/// alignment between them, symbols between sections, data commands, `/DISCARD/`.
+fn freestanding_image(dir: &Path) -> Check {
+    compile(dir, "a", START_C, &[])?;
+    paths::write(
+        &dir.join("s.lds"),
+        "SECTIONS {\n\
+           . = 0x400000 + SIZEOF_HEADERS;\n\
+           .text : { *(.text .text.*) }\n\
+           . = ALIGN(0x1000);\n\
+           .rodata : { *(.rodata .rodata.*) }\n\
+           . = ALIGN(0x1000);\n\
+           __data_start = .;\n\
+           .data : { *(.data .data.*) BYTE(0x11) . = ALIGN(8); QUAD(0x1122334455667788) }\n\
+           _edata = .;\n\
+           __bss_start = .;\n\
+           .bss : { *(.bss .bss.*) *(COMMON) }\n\
+           _end = .;\n\
+           /DISCARD/ : { *(.comment) *(.note.GNU-stack) }\n\
+         }\n",
+    )?;
+    link_ok(dir, &["-T", "s.lds", "a.o"])?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    same_contents(dir, "out.lld", "out.weld")?;
+    runs_with(&dir.join("out.lld"), 0, "hi\n")?;
+    runs_with(&dir.join("out.weld"), 0, "hi\n")
+}
+
+/// A kernel-style image: code linked at a high address and loaded low (`AT`), an entry
+/// section kept first, `KEEP` under `--gc-sections`, symbols inside sections, `LOADADDR`,
+/// sorted init calls, `NOLOAD`.
+fn kernel_style_image_with_at(dir: &Path) -> Check {
+    compile(
+        dir,
+        "k",
+        "__attribute__((section(\".head.text\"))) void entry(void) { for (;;) {} }\n\
+         int boot_data = 3;\n\
+         __attribute__((section(\".initcall.2\"), used)) static int c2 = 2;\n\
+         __attribute__((section(\".initcall.1\"), used)) static int c1 = 1;\n\
+         __attribute__((section(\".unused_fn\"))) int unused(void) { return 9; }\n\
+         __attribute__((section(\".scratch\"))) char scratch[4096];\n\
+         char stack[8192];\n",
+        &["-ffunction-sections", "-fdata-sections"],
+    )?;
+    paths::write(
+        &dir.join("k.lds"),
+        "ENTRY(entry)\n\
+         KERNEL_VMA = 0xffffffff80000000;\n\
+         SECTIONS {\n\
+           . = KERNEL_VMA + 0x100000;\n\
+           _text = .;\n\
+           .text : AT(ADDR(.text) - KERNEL_VMA) {\n\
+             KEEP(*(.head.text))\n\
+             *(.text .text.*)\n\
+           }\n\
+           _etext = .;\n\
+           . = ALIGN(4096);\n\
+           .rodata : { *(.rodata .rodata.*) }\n\
+           .init.data : {\n\
+             __initcall_start = .;\n\
+             KEEP(*(SORT_BY_NAME(.initcall.*)))\n\
+             __initcall_end = .;\n\
+           }\n\
+           . = ALIGN(4096);\n\
+           .data : { *(.data .data.*) LONG(0xdeadbeef) }\n\
+           _data_lma = LOADADDR(.data);\n\
+           .bss : { __bss_start = .; *(.bss .bss.*) *(COMMON) . = ALIGN(16); __bss_stop = .; }\n\
+           .scratch (NOLOAD) : { *(.scratch) }\n\
+           _end = .;\n\
+           /DISCARD/ : { *(.comment) *(.note.*) *(.eh_frame) }\n\
+         }\n",
+    )?;
+    link_ok(
+        dir,
+        &[
+            "-T",
+            "k.lds",
+            "--gc-sections",
+            "-z",
+            "max-page-size=4096",
+            "k.o",
+        ],
+    )?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    same_contents(dir, "out.lld", "out.weld")?;
+    let f = facts(&dir.join("out.weld"))?;
+    if f.symbols.contains_key("unused") {
+        return Err("--gc-sections kept `unused`, which nothing references".into());
+    }
+    if !f.symbols.contains_key("c1") || !f.symbols.contains_key("entry") {
+        return Err("KEEP did not keep the init calls and the entry section".into());
+    }
+    Ok(())
+}
+
+/// A hosted C program linked by gcc with GNU ld's own default script (`ld --verbose`), which
+/// uses most of the language: `PROVIDE`, `SEGMENT_START`, `DATA_SEGMENT_*`, `ONLY_IF_RO`/`RW`,
+/// `KEEP` with `SORT_BY_INIT_PRIORITY`, `EXCLUDE_FILE`, orphans.
+fn gnu_default_script_hosted(dir: &Path) -> Check {
+    let verbose = run::run(Command::new("ld.bfd").arg("--verbose"), run::TOOL_TIMEOUT)?
+        .ok("ld.bfd --verbose")?;
+    let text = String::from_utf8_lossy(&verbose.stdout).into_owned();
+    let script: Vec<&str> = text
+        .split("==================================================")
+        .collect();
+    let Some(body) = script.get(1) else {
+        return Err("ld.bfd --verbose printed no default script".into());
+    };
+    paths::write(&dir.join("gnu.lds"), body)?;
+    paths::write(
+        &dir.join("h.c"),
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\
+         __thread int tls_counter = 3;\n\
+         static int ctor_ran;\n\
+         __attribute__((constructor)) static void init(void) { ctor_ran = 1; }\n\
+         int main(int argc, char **argv) {\n\
+           char *p = malloc(32); strcpy(p, \"hello\");\n\
+           printf(\"%s %d %d %d\\n\", p, ctor_ran, tls_counter, argc);\n\
+           free(p); return 0;\n\
+         }\n",
+    )?;
+    let gcc = tools::find(tools::GCC)?;
+    let mut cc = Command::new(&gcc);
+    cc.current_dir(dir)
+        .args(["-no-pie", "-O1", "-c", "h.c", "-o", "h.o"]);
+    run::run(&mut cc, run::TOOL_TIMEOUT)?.ok("compiling h.c")?;
+    for (linker, out) in [(Linker::lld()?, "out.lld"), (Linker::weld()?, "out.weld")] {
+        let bin = linker.gcc_bin_dir()?;
+        let mut cmd = Command::new(&gcc);
+        cmd.current_dir(dir).arg("-B").arg(&bin).args([
+            "-no-pie",
+            "-Wl,-T,gnu.lds",
+            "h.o",
+            "-o",
+            out,
+        ]);
+        run::run(&mut cmd, run::LINK_TIMEOUT)?.ok(&format!("linking {out}"))?;
+    }
+    // The signature in `.comment` differs in length: the sections after it move.
+    same_layout(dir, "out.lld", "out.weld")?;
+    runs_with(&dir.join("out.lld"), 0, "hello 1 3 1\n")?;
+    runs_with(&dir.join("out.weld"), 0, "hello 1 3 1\n")
+}
+
+/// Input section descriptions: `archive:member` and `EXCLUDE_FILE` file patterns, the sorts,
+/// `INPUT_SECTION_FLAGS`, and which description takes a section when two could.
+fn patterns_sorts_and_keep(dir: &Path) -> Check {
+    compile(dir, "a", PLAIN_START_C, &[])?;
+    compile(
+        dir,
+        "m",
+        "__attribute__((section(\".s.b\"), aligned(4))) int b1 = 1;\n\
+         __attribute__((section(\".s.a\"), aligned(16))) int a1 = 2;\n\
+         __attribute__((section(\".s.c\"), aligned(8))) int c1 = 3;\n\
+         __attribute__((section(\".t.x\"))) const int x1 = 4;\n",
+        &[],
+    )?;
+    compile(
+        dir,
+        "n",
+        "__attribute__((section(\".s.a\"), aligned(4))) int a2 = 5;\n\
+         __attribute__((section(\".t.x\"))) const int x2 = 6;\n",
+        &[],
+    )?;
+    let mut ar = Command::new(tools::find(tools::AR)?);
+    ar.current_dir(dir).args(["rcs", "libn.a", "n.o"]);
+    run::run(&mut ar, run::TOOL_TIMEOUT)?.ok("ar")?;
+    paths::write(
+        &dir.join("p.lds"),
+        "SECTIONS {\n\
+           . = 0x500000;\n\
+           .text : { *(.text*) }\n\
+           .byname : { *(SORT_BY_NAME(.s.*)) }\n\
+           .member : { *libn.a:n.o(.t.x) }\n\
+           .others : { *(EXCLUDE_FILE(*libn.a:) .t.x) }\n\
+           .byalign : { *(SORT_BY_ALIGNMENT(.data*)) }\n\
+           .rw : { INPUT_SECTION_FLAGS(SHF_WRITE) *(.rodata*) }\n\
+           .ro : { *(.rodata*) }\n\
+           .rev : { *(REVERSE(.bss*)) }\n\
+         }\n",
+    )?;
+    link_ok(
+        dir,
+        &[
+            "-T", "p.lds", "a.o", "m.o", "libn.a", "-u", "a2", "-u", "x2",
+        ],
+    )?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    // The read-only and writable sections share pages under different permissions here (the
+    // script puts them back to back): neither output can run, both must hold the same bytes.
+    same_contents(dir, "out.lld", "out.weld")
+}
+
+/// Sections the script does not name go where lld puts them: next to the most similar section,
+/// not between a section and the symbol after it, after the first `. =`.
+fn orphans_placed_like_lld(dir: &Path) -> Check {
+    compile(
+        dir,
+        "o",
+        &format!(
+            "{PLAIN_START_C}\n\
+             __attribute__((section(\"orphan_rw\"))) int orw = 1;\n\
+             __attribute__((section(\"orphan_ro\"))) const int oro = 2;\n\
+             __attribute__((section(\"orphan_x\"))) int ox(void) {{ return 3; }}\n\
+             __attribute__((section(\".tdata\"))) int td = 4;\n"
+        ),
+        &[],
+    )?;
+    paths::write(
+        &dir.join("o.lds"),
+        "SECTIONS {\n\
+           start_sym = .;\n\
+           . = 0x600000;\n\
+           .text : { *(.text) }\n\
+           text_end = .;\n\
+           .rodata : { *(.rodata*) }\n\
+           .data : { *(.data) }\n\
+           data_end = .;\n\
+           . = ALIGN(0x1000);\n\
+           .bss : { *(.bss) }\n\
+         }\n",
+    )?;
+    link_ok(dir, &["-T", "o.lds", "o.o"])?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    same_contents(dir, "out.lld", "out.weld")
+}
+
+/// `.` moving backward inside an output section is lld's error, word for word.
+fn dot_backward_like_lld(dir: &Path) -> Check {
+    compile(dir, "a", PLAIN_START_C, &[])?;
+    paths::write(
+        &dir.join("b.lds"),
+        "SECTIONS {\n  . = 0x400000;\n  .text : { *(.text) . = 0x1000; }\n}\n",
+    )?;
+    let both = link_both(dir, &["-T", "b.lds", "a.o"])?;
+    // lld goes on to report what the negative size breaks; the first error is the cause.
+    both.same_first_error(
+        "b.lds:3: unable to move location counter (0x400009) backward to 0x1000 for section '.text'",
+    )
+}
+
+/// What is not implemented yet stops the link with one error naming it and its place.
+fn not_yet_is_an_error(dir: &Path) -> Check {
+    compile(dir, "a", START_C, &[])?;
+    paths::write(
+        &dir.join("m.lds"),
+        "MEMORY { ram (rwx) : ORIGIN = 0x400000, LENGTH = 1M }\n\
+         SECTIONS { .text : { *(.text) } > ram }\n",
+    )?;
+    let weld = tools::weld()?;
+    let out = run::run(
+        Command::new(&weld)
+            .current_dir(dir)
+            .args(["-T", "m.lds", "a.o", "-o", "out.weld"]),
+        run::LINK_TIMEOUT,
+    )?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    if out.code != Some(1) || !err.contains("not supported yet") || !err.contains("m.lds:") {
+        return Err(format!(
+            "expected one 'not supported yet' error:\n{}",
+            out.report()
+        ));
+    }
+    if dir.join("out.weld").exists() {
+        return Err("a failed link left out.weld".into());
+    }
+    Ok(())
+}
