@@ -577,9 +577,10 @@ pub struct Config {
     pub script_versions: Vec<(String, PathBuf)>,
     /// Linker scripts' `ASSERT`s outside `SECTIONS`, checked on the final layout.
     pub script_asserts: Vec<crate::script::ast::Assert>,
-    /// Linker scripts' `SECTIONS` commands, in command-line order (layout makes its command
-    /// list of them; `KEEP` descriptions are roots of the walk).
-    pub script_sections: Vec<crate::script::ast::Sections>,
+    /// Linker scripts' commands that shape the output (`SECTIONS`, `MEMORY`, `REGION_ALIAS`,
+    /// `PHDRS`), in command-line order: layout makes its command list of them; `KEEP`
+    /// descriptions are roots of the walk.
+    pub script_layout: Vec<crate::script::ast::Command>,
     /// `--default-script`/`-dT`: read when no `-T` script is given.
     pub default_script: Option<PathBuf>,
     pub dynamic_lists: Vec<PathBuf>,
@@ -646,6 +647,8 @@ pub struct Config {
     pub map_file: Option<PathBuf>,
     /// `-M` / `--print-map`: the map goes to stdout.
     pub print_map: bool,
+    /// `--print-memory-usage`: a linker script's memory regions and how full they are.
+    pub print_memory_usage: bool,
     pub why_extract: Option<PathBuf>,
     pub why_live: Vec<String>,
     pub time: bool,
@@ -755,7 +758,7 @@ impl Default for Config {
             script_versions: Vec::new(),
             default_script: None,
             script_asserts: Vec::new(),
-            script_sections: Vec::new(),
+            script_layout: Vec::new(),
             dynamic_lists: Vec::new(),
             // lld 22 reports version-script names that match nothing unless --undefined-version.
             no_undefined_version: true,
@@ -789,6 +792,7 @@ impl Default for Config {
             relr_glibc: false,
             map_file: None,
             print_map: false,
+            print_memory_usage: false,
             why_extract: None,
             why_live: Vec::new(),
             time: false,

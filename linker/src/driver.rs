@@ -63,10 +63,10 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         None => config,
     };
     // The output-section commands: a script's `SECTIONS`, else the built-in list.
-    let mut commands = if config.script_sections.is_empty() {
+    let mut commands = if config.script_layout.is_empty() {
         layout::commands::SectionCommands::built_in()
     } else {
-        layout::commands::SectionCommands::from_script(&config.script_sections)
+        layout::commands::SectionCommands::from_script(&config.script_layout)
             .map_err(|e| vec![e])?
     };
     check_target_known(&config, &res)?;
@@ -124,6 +124,11 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     };
     let mut lay = lay_out_until_stable(&mut t, &config, &res, scan, decided)?;
     check_script_asserts(&config, &res, &lay)?;
+    if config.print_memory_usage {
+        if let Some(script) = &lay.script {
+            print!("{}", script.memory_usage());
+        }
+    }
     if config.emit_relocs {
         crate::write::emit_relocs::warn_discarded(&config, &res, &lay).map_err(|e| vec![e])?;
     }

@@ -1028,7 +1028,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--orphan-handling"], Value, NotYet, "Control how orphan sections are handled when linker script used", "", accept},
     opt! {["--sort-section"], Value, NotYet, "Specifies sections sorting rule when linkerscript is used", "", accept},
     opt! {["--enable-non-contiguous-regions"], Flag, NotYet, "Spill input sections to later matching output sections to avoid memory region overflow", "", accept},
-    opt! {["--print-memory-usage"], Flag, NotYet, "Report target memory usage", "", accept},
+    opt! {["--print-memory-usage"], Flag, Implemented, "Report target memory usage", "", |s, _| { s.config.print_memory_usage = true; Ok(()) }},
     opt! {["--EB"], Flag, IgnoredTuningOnly, "Accepted and ignored, as lld does (it only selects OUTPUT_FORMAT's big-endian name)", "Select the big-endian format in OUTPUT_FORMAT", accept},
     opt! {["--EL"], Flag, IgnoredTuningOnly, "Select the little-endian format in OUTPUT_FORMAT (x86-64 is little-endian)", "Select the little-endian format in OUTPUT_FORMAT", accept},
     // ---- Inputs and positional state ----

@@ -785,6 +785,7 @@ pub fn layout(
             data_values: vec![0; a.data.len()],
             data: a.data,
             symbols: Vec::new(),
+            regions: Vec::new(),
         }
     });
     for v in common_index.values_mut().chain(copy_chunk.iter_mut()) {

@@ -15,7 +15,8 @@ use crate::error::{Error, Result};
 use crate::input::input_files::SectionKind;
 use crate::resolve::Resolved;
 use crate::script::ast::{
-    self, Assert, Assignment, Constraint, OutputSection, OutputSectionCommand, SectionsCommand,
+    self, Assert, Assignment, Command, Constraint, OutputSection, OutputSectionCommand,
+    SectionsCommand,
 };
 use crate::script::matching::ScriptFileName;
 
@@ -53,6 +54,10 @@ pub struct SectionCommands {
     /// By command: an `ONLY_IF_RO`/`ONLY_IF_RW` description whose inputs do not meet its
     /// constraint, handled as if it were not there ([`SectionCommands::settle_constraints`]).
     disabled: Vec<bool>,
+    /// `MEMORY` regions, in script order.
+    pub regions: Vec<ast::MemoryRegion>,
+    /// `REGION_ALIAS(alias, region)`: the alias and the region's index.
+    pub aliases: Vec<(String, usize)>,
 }
 
 impl SectionCommands {
@@ -61,47 +66,91 @@ impl SectionCommands {
         SectionCommands::default()
     }
 
-    /// The list `SECTIONS` commands make, in script order (lld concatenates several). What
-    /// layout does not implement yet is an error naming it and where it was written.
-    pub fn from_script(sections: &[ast::Sections]) -> Result<Self> {
+    /// The list a script's `SECTIONS` commands make, in script order (lld concatenates
+    /// several), with its `MEMORY` regions and `REGION_ALIAS`es. What layout does not
+    /// implement yet is an error naming it and where it was written.
+    pub fn from_script(script: &[Command]) -> Result<Self> {
         let not_yet = |what: &str, loc: &ast::Loc| {
             Err(Error(format!(
                 "{loc}: linker script command not supported yet: {what}"
             )))
         };
-        let mut commands = Vec::new();
-        for s in sections {
-            if let Some(insert) = &s.insert {
-                return not_yet("INSERT", &insert.loc);
-            }
-            for c in &s.commands {
-                commands.push(match c {
-                    SectionsCommand::Assignment(a) => SectionCommand::Assign(a.clone()),
-                    SectionsCommand::Assert(a) => SectionCommand::Assert(a.clone()),
-                    SectionsCommand::Overlay(o) => return not_yet("OVERLAY", &o.loc),
-                    SectionsCommand::Output(o) => {
-                        if o.region.is_some() || o.lma_region.is_some() {
-                            return not_yet("memory regions (> region, AT> region)", &o.loc);
-                        }
-                        if !o.phdrs.is_empty() {
-                            return not_yet("program headers (:phdr)", &o.loc);
-                        }
-                        if o.align_with_input {
-                            // lld's own message.
+        let mut out = SectionCommands::default();
+        let mut has_sections = false;
+        for c in script {
+            match c {
+                Command::Memory(regions) => {
+                    for r in regions {
+                        if out.region(&r.name).is_some() {
                             return Err(Error(format!(
-                                "{}: ALIGN_WITH_INPUT is not supported",
-                                o.loc
+                                "{}: region '{}' already defined",
+                                r.loc, r.name
                             )));
                         }
-                        SectionCommand::Output((**o).clone())
+                        out.regions.push(r.clone());
                     }
-                });
+                }
+                Command::RegionAlias { alias, region, loc } => {
+                    if out.region(alias).is_some() {
+                        return Err(Error(format!(
+                            "{loc}: redefinition of memory region '{alias}'"
+                        )));
+                    }
+                    let Some(i) = out.region(region) else {
+                        return Err(Error(format!(
+                            "{loc}: memory region '{region}' is not defined"
+                        )));
+                    };
+                    out.aliases.push((alias.clone(), i));
+                }
+                Command::Sections(s) => {
+                    has_sections = true;
+                    if let Some(insert) = &s.insert {
+                        return not_yet("INSERT", &insert.loc);
+                    }
+                    for c in &s.commands {
+                        out.commands.push(match c {
+                            SectionsCommand::Assignment(a) => SectionCommand::Assign(a.clone()),
+                            SectionsCommand::Assert(a) => SectionCommand::Assert(a.clone()),
+                            SectionsCommand::Overlay(o) => return not_yet("OVERLAY", &o.loc),
+                            SectionsCommand::Output(o) => {
+                                if !o.phdrs.is_empty() {
+                                    return not_yet("program headers (:phdr)", &o.loc);
+                                }
+                                if o.align_with_input {
+                                    // lld's own message.
+                                    return Err(Error(format!(
+                                        "{}: ALIGN_WITH_INPUT is not supported",
+                                        o.loc
+                                    )));
+                                }
+                                SectionCommand::Output((**o).clone())
+                            }
+                        });
+                    }
+                }
+                _ => {}
             }
         }
-        Ok(SectionCommands {
-            commands,
-            disabled: Vec::new(),
-        })
+        if !has_sections && !out.regions.is_empty() {
+            if let Some(r) = out.regions.first() {
+                return not_yet("MEMORY without SECTIONS", &r.loc);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The index of memory region `name` (or of the region an alias names).
+    pub fn region(&self, name: &str) -> Option<usize> {
+        self.regions
+            .iter()
+            .position(|r| r.name == name)
+            .or_else(|| {
+                self.aliases
+                    .iter()
+                    .find(|(a, _)| a == name)
+                    .map(|&(_, i)| i)
+            })
     }
 
     /// Decides the `ONLY_IF_RO`/`ONLY_IF_RW` descriptions as lld does once the set of live
@@ -330,6 +379,7 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Vec<Placement> 
                 &out[first..],
                 &sections[o as usize],
                 &is_symbol_assignment,
+                !commands.regions.is_empty(),
             );
         out.insert(at, Placement::Section(o));
     }
@@ -355,6 +405,7 @@ fn orphan_position(
     placed: &[Placement],
     sec: &Placed,
     is_symbol_assignment: &dyn Fn(&Placement) -> bool,
+    must_after: bool,
 ) -> usize {
     let end = placed.len();
     if !sec.alloc {
@@ -382,7 +433,9 @@ fn orphan_position(
     let Some(mut i) = anchor else {
         return end;
     };
-    if at(i).is_some_and(|s| s.rank <= sec.rank) {
+    // With memory regions (or program headers), lld never places an orphan before its anchor:
+    // it continues the anchor's region.
+    if must_after || at(i).is_some_and(|s| s.rank <= sec.rank) {
         i += 1;
         let mut j = i;
         while j < end {
@@ -458,6 +511,8 @@ mod tests {
     fn script(names: &[&str]) -> SectionCommands {
         SectionCommands {
             disabled: Vec::new(),
+            regions: Vec::new(),
+            aliases: Vec::new(),
             commands: names
                 .iter()
                 .map(|n| {

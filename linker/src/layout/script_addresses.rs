@@ -59,10 +59,11 @@ pub(super) fn assign(
     };
     let result = assign_with(config, res, commands, lay, &script);
     lay.script = Some(script);
-    let (data_values, symbols) = result?;
+    let (data_values, symbols, regions) = result?;
     if let Some(s) = lay.script.as_mut() {
         s.data_values = data_values;
         s.symbols = symbols;
+        s.regions = regions;
     }
     Ok(())
 }
@@ -73,8 +74,9 @@ fn assign_with(
     commands: &SectionCommands,
     lay: &mut Layout,
     script: &ScriptLayout,
-) -> Result<(Vec<u64>, Vec<SymbolId>)> {
-    let (loads, other_count) = plan_loads(config, commands, script, lay);
+) -> Result<(Vec<u64>, Vec<SymbolId>, Vec<(String, u64, u64)>)> {
+    let (mem_region, lma_region) = find_regions(config, commands, script, lay)?;
+    let (loads, other_count) = plan_loads(config, commands, script, lay, &mem_region, &lma_region);
     let nphdr = loads.len() + other_count + config.spare_program_headers;
     let headers = EHDR_SIZE + PHDR_SIZE * nphdr as u64;
 
@@ -87,6 +89,9 @@ fn assign_with(
         symbols: HashMap::new(),
         asserts: Vec::new(),
         errors: Vec::new(),
+        mem_region,
+        lma_region,
+        regions: Regions::default(),
         data_values: vec![0; script.data.len()],
     };
     let mut settled = false;
@@ -108,6 +113,7 @@ fn assign_with(
     if !settled {
         return Err(Error("address assignment did not converge".to_string()));
     }
+    check_regions(commands, lay, &walk)?;
     for a in &walk.asserts {
         check_assert(a, &walk.context(lay, 0, None))?;
     }
@@ -125,7 +131,16 @@ fn assign_with(
         .keys()
         .filter_map(|n| res.symtab.lookup(n.as_bytes()))
         .collect();
-    Ok((walk.data_values, symbols))
+    // As lld lists them: each region, then each alias again under the region's name.
+    let regions = (0..commands.regions.len())
+        .chain(commands.aliases.iter().map(|&(_, r)| r))
+        .map(|r| {
+            let (origin, length) = walk.regions.bounds[r];
+            let used = walk.regions.cur[r].wrapping_sub(origin);
+            (commands.regions[r].name.clone(), used, length)
+        })
+        .collect();
+    Ok((walk.data_values, symbols, regions))
 }
 
 fn check_assert(a: &Assert, cx: &dyn EvalContext) -> Result<()> {
@@ -133,6 +148,18 @@ fn check_assert(a: &Assert, cx: &dyn EvalContext) -> Result<()> {
         return Err(Error(a.message.clone()));
     }
     Ok(())
+}
+
+/// Where each memory region stands during a walk.
+#[derive(Default)]
+struct Regions {
+    /// Origin and length.
+    bounds: Vec<(u64, u64)>,
+    /// The next free address.
+    cur: Vec<u64>,
+    /// The current section's memory and load regions.
+    mem: Option<usize>,
+    lma: Option<usize>,
 }
 
 /// The walk's state across passes.
@@ -147,6 +174,11 @@ struct Walk<'a> {
     asserts: Vec<Assert>,
     /// Errors a walk found, reported if the last walk finds them too.
     errors: Vec<String>,
+    /// By output section: its memory region and load region (indices in the command list's
+    /// regions).
+    mem_region: Vec<Option<usize>>,
+    lma_region: Vec<Option<usize>>,
+    regions: Regions,
     data_values: Vec<u64>,
 }
 
@@ -165,6 +197,20 @@ impl<'a> Walk<'a> {
     fn pass(&mut self, lay: &mut Layout) -> Result<()> {
         self.asserts.clear();
         self.errors.clear();
+        // Each region starts at its origin.
+        let mut bounds = Vec::with_capacity(self.commands.regions.len());
+        for r in &self.commands.regions {
+            let cx = self.context(lay, 0, None);
+            let origin = expr::eval(&r.origin, &cx)?.value();
+            let length = expr::eval(&r.length, &cx)?.value();
+            bounds.push((origin, length));
+        }
+        self.regions = Regions {
+            cur: bounds.iter().map(|b| b.0).collect(),
+            bounds,
+            mem: None,
+            lma: None,
+        };
         let mut dot = self.config.image_base.unwrap_or(0);
         // The section the location counter is relative to: the last one walked (lld keeps it
         // after the section ends, so `_etext = .;` after `.text` belongs to `.text`).
@@ -192,6 +238,11 @@ impl<'a> Walk<'a> {
                     };
                     let saved = dot;
                     let explicit = desc.and_then(|d| d.addr.as_ref());
+                    let (mem, lma_region) = (self.mem_region[i], self.lma_region[i]);
+                    let same_mem = self.regions.mem == mem;
+                    let prev_lma_default = self.regions.lma.is_none();
+                    self.regions.mem = mem;
+                    self.regions.lma = lma_region;
                     if !alloc {
                         dot = 0;
                     } else if tbss {
@@ -200,8 +251,20 @@ impl<'a> Walk<'a> {
                         } else {
                             dot = tbss_addr;
                         }
-                    } else if let Some(e) = explicit {
-                        dot = expr::eval(e, &self.context(lay, dot, cur))?.value();
+                    } else {
+                        // An explicit address wins over the region's position.
+                        if let (Some(r), None) = (mem, explicit) {
+                            dot = self.regions.cur[r];
+                        }
+                        if let Some(e) = explicit {
+                            dot = expr::eval(e, &self.context(lay, dot, cur))?.value();
+                        }
+                        // Moved past the region's position: the gap is the region's too.
+                        if let Some(r) = mem {
+                            if self.regions.cur[r] < dot {
+                                self.regions.cur[r] = dot;
+                            }
+                        }
                     }
                     let mut align = lay.sections[i].align.max(1);
                     if let Some(e) = desc.and_then(|d| d.align.as_ref()) {
@@ -217,13 +280,24 @@ impl<'a> Walk<'a> {
                     lay.sections[i].align = align;
                     // As lld: an explicit address is taken as written, unaligned.
                     if explicit.is_none() {
+                        let before = dot;
                         dot = align_to(dot, align);
+                        self.expand(dot - before);
                     }
                     lay.sections[i].addr = dot;
                     cur = Some(i);
+                    // The load address: `AT(...)`, else `AT> region`'s position, else the
+                    // previous section's offset while the regions stay the same (GNU ld's
+                    // heuristics, as lld follows them).
                     if let Some(e) = desc.and_then(|d| d.lma.as_ref()) {
                         let lma = expr::eval(e, &self.context(lay, dot, cur))?.value();
                         lma_offset = lma.wrapping_sub(dot);
+                    } else if let Some(r) = lma_region {
+                        let start = align_to(self.regions.cur[r], align);
+                        self.regions.cur[r] = start;
+                        lma_offset = start.wrapping_sub(dot);
+                    } else if !same_mem || !prev_lma_default {
+                        lma_offset = 0;
                     }
                     lay.sections[i].lma_offset = if alloc { lma_offset } else { 0 };
                     dot = self.walk_body(lay, i, dot)?;
@@ -252,18 +326,30 @@ impl<'a> Walk<'a> {
             .as_ref()
             .and_then(|b| self.commands.output(b.command));
         lay.sections[i].size = 0;
+        let padding = lay
+            .synthetic_index
+            .get(&Synthetic::RelroPadding)
+            .copied()
+            .filter(|&(os, _)| os as usize == i);
+        if let Some((_, c)) = padding {
+            lay.sections[i].chunks[c as usize].size = 0;
+        }
         for item in items {
             match *item {
                 BodyItem::Chunks(start, end) => {
+                    let before = dot;
                     for c in &mut lay.sections[i].chunks[start as usize..end as usize] {
                         dot = align_to(dot, c.align.max(1));
                         c.offset = dot - addr;
                         dot += c.size;
                     }
+                    self.expand(dot - before);
                 }
                 BodyItem::Command(n) => match desc.and_then(|d| d.commands.get(n as usize)) {
                     Some(OutputSectionCommand::Assignment(a)) => {
+                        let before = dot;
                         dot = self.assign_symbol(a, lay, dot, Some(i), true)?;
+                        self.expand(dot.wrapping_sub(before));
                     }
                     Some(OutputSectionCommand::Assert(a)) => self.asserts.push(a.clone()),
                     _ => {}
@@ -272,13 +358,12 @@ impl<'a> Walk<'a> {
             lay.sections[i].size = dot.wrapping_sub(addr);
         }
         // `.relro_padding` fills its section up to a common-page boundary (lld).
-        if let Some(&(os, c)) = lay.synthetic_index.get(&Synthetic::RelroPadding) {
-            if os as usize == i {
-                let end = align_to(dot, self.config.common_page_size());
-                lay.sections[i].chunks[c as usize].size += end - dot;
-                dot = end;
-                lay.sections[i].size = dot - addr;
-            }
+        if let Some((_, c)) = padding {
+            let end = align_to(dot, self.config.common_page_size());
+            lay.sections[i].chunks[c as usize].size = end - dot;
+            self.expand(end - dot);
+            dot = end;
+            lay.sections[i].size = dot - addr;
         }
         Ok(dot)
     }
@@ -347,6 +432,17 @@ impl<'a> Walk<'a> {
         match a.section {
             Some(s) => lay.sections[s].addr.wrapping_add(a.value),
             None => a.value,
+        }
+    }
+
+    /// The location counter moved `d` bytes inside the current section: its memory region
+    /// grows, and its load region when it has another one (lld's `expandMemoryRegions`).
+    fn expand(&mut self, d: u64) {
+        if let Some(r) = self.regions.mem {
+            self.regions.cur[r] = self.regions.cur[r].wrapping_add(d);
+        }
+        if let Some(r) = self.regions.lma.filter(|&l| Some(l) != self.regions.mem) {
+            self.regions.cur[r] = self.regions.cur[r].wrapping_add(d);
         }
     }
 
@@ -447,8 +543,9 @@ impl EvalContext for PassContext<'_> {
         self.walk.config.common_page_size()
     }
 
-    fn memory_region(&self, _name: &str) -> Option<(u64, u64)> {
-        None
+    fn memory_region(&self, name: &str) -> Option<(u64, u64)> {
+        let r = self.walk.commands.region(name)?;
+        self.walk.regions.bounds.get(r).copied()
     }
 
     fn is_defined(&self, name: &str, _order: u32) -> bool {
@@ -492,6 +589,8 @@ fn plan_loads(
     commands: &SectionCommands,
     script: &ScriptLayout,
     lay: &Layout,
+    mem_region: &[Option<usize>],
+    lma_region: &[Option<usize>],
 ) -> (Vec<Load>, usize) {
     let paged = !config.paging_disabled();
     let mut loads: Vec<Load> = Vec::new();
@@ -534,11 +633,17 @@ fn plan_loads(
         if incompatible != 0 {
             open = false;
         }
+        // A new PT_LOAD where the memory region changes, or the load region unless only the
+        // headers are in the current one.
         let joins = open
             && !relro_end
-            && loads
-                .last()
-                .is_some_and(|l| !has_lma(i) || (l.headers && l.sections.is_empty()));
+            && loads.last().is_some_and(|l| {
+                // The headers' load starts with the ELF header, which is in no region.
+                let first = l.sections.first().copied().filter(|_| !l.headers);
+                let same_mem = first.and_then(|f| mem_region[f]) == mem_region[i];
+                let same_lma = !has_lma(i) && first.and_then(|f| lma_region[f]) == lma_region[i];
+                same_mem && (same_lma || (l.headers && l.sections.is_empty()))
+            });
         if joins {
             if let Some(l) = loads.last_mut() {
                 l.flags |= new_flags;
@@ -773,5 +878,114 @@ fn place_segments(config: &Config, lay: &mut Layout, loads: &[Load], headers: u6
         });
     }
     lay.segments = segs;
+    Ok(())
+}
+
+/// Each output section's memory region and load region (lld's `findMemoryRegion`): the one
+/// its description names; for an orphan, the region of the section before it; else the first
+/// region whose attributes suit its flags. With regions, an allocated section without one is
+/// an error.
+#[allow(clippy::type_complexity)]
+fn find_regions(
+    config: &Config,
+    commands: &SectionCommands,
+    script: &ScriptLayout,
+    lay: &Layout,
+) -> Result<(Vec<Option<usize>>, Vec<Option<usize>>)> {
+    let n = lay.sections.len();
+    let (mut mem, mut lma) = (vec![None; n], vec![None; n]);
+    if commands.regions.is_empty() {
+        return Ok((mem, lma));
+    }
+    let mut hint: Option<usize> = None;
+    for step in &script.sequence {
+        let Placement::Section(i) = *step else {
+            continue;
+        };
+        let i = i as usize;
+        let os = &lay.sections[i];
+        let desc = script.bodies[i]
+            .as_ref()
+            .and_then(|b| commands.output(b.command));
+        if let Some(name) = desc.and_then(|d| d.lma_region.as_ref()) {
+            lma[i] = Some(
+                commands
+                    .region(name)
+                    .ok_or_else(|| Error(format!("memory region '{name}' not declared")))?,
+            );
+        }
+        if !os.is_alloc() {
+            if desc.and_then(|d| d.region.as_ref()).is_some() && !os.chunks.is_empty() {
+                config.warn(&format!(
+                    "ignoring memory region assignment for non-allocatable section '{}'",
+                    os.name
+                ))?;
+            }
+            continue;
+        }
+        if let Some(name) = desc.and_then(|d| d.region.as_ref()) {
+            let r = commands
+                .region(name)
+                .ok_or_else(|| Error(format!("memory region '{name}' not declared")))?;
+            mem[i] = Some(r);
+            hint = Some(r);
+            continue;
+        }
+        // An orphan continues the region of the section before it.
+        if desc.is_none() {
+            if let Some(h) = hint {
+                mem[i] = Some(h);
+                continue;
+            }
+        }
+        let flags = os.flags as u32;
+        let found = commands.regions.iter().position(|r| {
+            let a = r.attrs;
+            if flags & a.neg_flags != 0 || !flags & a.neg_inv_flags != 0 {
+                return false;
+            }
+            flags & a.flags != 0 || !flags & a.inv_flags != 0
+        });
+        match found {
+            Some(r) => {
+                mem[i] = Some(r);
+                hint = None;
+            }
+            None => {
+                return Err(Error(format!(
+                    "no memory region specified for section '{}'",
+                    os.name
+                )))
+            }
+        }
+    }
+    Ok((mem, lma))
+}
+
+/// lld's region overflow check: each section must end inside its memory region, and its load
+/// address range inside its load region.
+fn check_regions(commands: &SectionCommands, lay: &Layout, walk: &Walk) -> Result<()> {
+    let check = |r: usize, os: &OutputSection, addr: u64| -> Result<()> {
+        let (origin, length) = walk.regions.bounds[r];
+        let end = addr.wrapping_add(os.size);
+        let region_end = origin.wrapping_add(length);
+        if end > region_end {
+            return Err(Error(format!(
+                "section '{}' will not fit in region '{}': overflowed by {} bytes",
+                os.name,
+                commands.regions[r].name,
+                end - region_end
+            )));
+        }
+        Ok(())
+    };
+    for (i, os) in lay.sections.iter().enumerate() {
+        if let Some(r) = walk.mem_region[i] {
+            check(r, os, os.addr)?;
+        }
+        if let Some(r) = walk.lma_region[i] {
+            check(r, os, os.addr.wrapping_add(os.lma_offset))?;
+        }
+    }
     Ok(())
 }

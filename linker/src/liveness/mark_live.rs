@@ -201,7 +201,7 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
     let targets = RelocTargets::new(res, fid, base);
     let gc_on = config.gc_sections;
     // A linker script's KEEP descriptions: the sections they take are roots.
-    let keeps = crate::script::matching::keep_descriptions(&config.script_sections);
+    let keeps = crate::script::matching::keep_descriptions(&config.script_layout);
     let script_name = (gc_on && !keeps.is_empty()).then(|| {
         let n = f.script_name();
         (n, n.for_script())

@@ -50,4 +50,33 @@ pub struct ScriptLayout {
     /// The symbols script assignments gave values (the linker's own definitions of those
     /// names, `_end` and the like, give way to them).
     pub symbols: Vec<crate::resolve::symbol_table::SymbolId>,
+    /// Each `MEMORY` region: name, bytes used, length.
+    pub regions: Vec<(String, u64, u64)>,
+}
+
+impl ScriptLayout {
+    /// `--print-memory-usage`, in lld's format.
+    pub fn memory_usage(&self) -> String {
+        fn size(v: u64) -> String {
+            if v & 0x3fff_ffff == 0 {
+                format!("{:>10} GB", v >> 30)
+            } else if v & 0xf_ffff == 0 {
+                format!("{:>10} MB", v >> 20)
+            } else if v & 0x3ff == 0 {
+                format!("{:>10} KB", v >> 10)
+            } else {
+                format!(" {v:>10} B")
+            }
+        }
+        let mut out = String::from("Memory region         Used Size  Region Size  %age Used\n");
+        for (name, used, length) in &self.regions {
+            out.push_str(&format!("{name:>16}: {}", size(*used)));
+            if *length != 0 {
+                let percent = *used as f64 * 100.0 / *length as f64;
+                out.push_str(&format!("{}    {percent:6.2}%", size(*length)));
+            }
+            out.push('\n');
+        }
+        out
+    }
 }

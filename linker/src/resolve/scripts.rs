@@ -9,8 +9,9 @@
 //! - symbol assignments outside `SECTIONS` (`PROVIDE`, `PROVIDE_HIDDEN`, `HIDDEN`
 //!   included): definitions, as `--defsym` makes them (lld implements `--defsym` as one);
 //! - `ASSERT(cond, message)` outside `SECTIONS`: checked on the final layout;
-//! - `SECTIONS`: kept for layout, which makes its command list of it; the symbols it assigns
-//!   are definitions whose values the walk over the commands gives;
+//! - `SECTIONS`, `MEMORY`, `REGION_ALIAS`: kept for layout, which makes its command list of
+//!   them; the symbols `SECTIONS` assigns are definitions whose values the walk over the
+//!   commands gives;
 //! - `OUTPUT_ARCH` is ignored, as by lld; `OUTPUT_FORMAT` and `TARGET` are checked.
 //!
 //! (`INPUT`, `GROUP`, `AS_NEEDED`, `SEARCH_DIR` and `EXTERN` act during resolution.) What
@@ -92,12 +93,12 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                     }
                     let out = amended.get_or_insert_with(|| config.clone());
                     out.defsyms.extend(placed_definitions(s));
-                    out.script_sections.push(s.clone());
+                    out.script_layout.push(c.clone());
                 }
-                Command::Memory(_) => return unsupported("MEMORY", path.to_string()),
-                Command::RegionAlias { loc, .. } => {
-                    return unsupported("REGION_ALIAS", loc.to_string())
-                }
+                Command::Memory(_) | Command::RegionAlias { .. } => amended
+                    .get_or_insert_with(|| config.clone())
+                    .script_layout
+                    .push(c.clone()),
                 Command::Phdrs(_) => return unsupported("PHDRS", path.to_string()),
                 Command::Output(_) => return unsupported("OUTPUT", path.to_string()),
                 Command::Assert(a) => amended

@@ -6,7 +6,7 @@
 //! patterns also exclude a member by its own name.
 
 use super::ast::{
-    InputSectionDesc, OutputSectionCommand, Pattern, SectionPattern, Sections, SectionsCommand,
+    Command, InputSectionDesc, OutputSectionCommand, Pattern, SectionPattern, SectionsCommand,
 };
 
 /// The names of an input file a script pattern may be matched against.
@@ -90,13 +90,17 @@ impl InputSectionDesc {
     }
 }
 
-/// The `KEEP(...)` input section descriptions of `SECTIONS` commands: the input sections they
+/// The `KEEP(...)` input section descriptions of `SECTIONS` commands in `commands`: the input sections they
 /// take, whichever description places them, are roots for `--gc-sections` (lld's
 /// `shouldKeep`).
-pub fn keep_descriptions(sections: &[Sections]) -> Vec<&InputSectionDesc> {
-    sections
+pub fn keep_descriptions(commands: &[Command]) -> Vec<&InputSectionDesc> {
+    commands
         .iter()
-        .flat_map(|s| &s.commands)
+        .filter_map(|c| match c {
+            Command::Sections(s) => Some(&s.commands),
+            _ => None,
+        })
+        .flatten()
         .filter_map(|c| match c {
             SectionsCommand::Output(o) => Some(&o.commands),
             _ => None,
