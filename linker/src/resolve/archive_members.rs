@@ -270,8 +270,23 @@ impl Resolver<'_> {
             symbol: self.out.symtab.get(id).display_name(),
         });
         if bitcode {
+            let a = &self.out.archives[archive as usize];
+            let member_name = match &a.source {
+                LazySource::Archive(ar) => Some(
+                    ar.member_at(offset)
+                        .map_err(|e| err!("{}: {e}", a.path.display()))?
+                        .name,
+                ),
+                LazySource::Object(_) => None,
+            };
+            let path = a.path.clone();
+            let origin = member_name.map(|name| super::thin_index::MemberOrigin {
+                archive: &path,
+                name,
+                header_offset: offset,
+            });
             self.loading_member = true;
-            let r = self.add_bitcode(display, data);
+            let r = self.add_bitcode(display, data, origin);
             self.loading_member = false;
             r?;
         } else {
