@@ -274,8 +274,8 @@ fn walk_and_lto(
     };
     // lld sets LTO up on every link, bitcode or not: its checks and messages come here.
     let lto_setup = crate::liveness::lto_link::setup(config, &res).map_err(|e| vec![e])?;
+    resolve::thin_index::create_linked_objects_file(config).map_err(|e| vec![e])?;
     if res.bitcode.is_empty() {
-        resolve::thin_index::write_empty_linked_objects_file(config).map_err(|e| vec![e])?;
         write_unlinked_index_files(config, &res, &Default::default())?;
         let out = (!skips_linked_output(config)).then_some(out);
         return Ok((res, out));

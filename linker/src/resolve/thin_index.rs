@@ -133,9 +133,10 @@ pub fn write_unlinked_index_files(config: &Config, ids: &[String]) -> Result<()>
     Ok(())
 }
 
-/// `--thinlto-index-only=FILE` with no bitcode in the link: LLVM never runs, but lld has opened
-/// (and so emptied) the list before reading any input.
-pub fn write_empty_linked_objects_file(config: &Config) -> Result<()> {
+/// `--thinlto-index-only=FILE`: the list is created (empty) as LTO is set up, bitcode or not,
+/// as lld does; LLVM's index writer then fills it. Creating it here reports a bad path in lld's
+/// words, before any work is done.
+pub fn create_linked_objects_file(config: &Config) -> Result<()> {
     let t = &config.lto.thin_index;
     if t.index_only && !t.index_only_file.is_empty() {
         create_empty(&t.index_only_file)?;
