@@ -218,8 +218,8 @@ const SAVE_TEMPS_STAGES: &[&str] = &[
 /// the combinations it refuses, in its words and order.
 fn thinlto_index_options(
     t: &mut crate::config::ThinLtoIndexOptions,
-    prefix_replace: &Option<(String, String)>,
-    object_suffix_replace: &Option<(String, String)>,
+    prefix_replace: Option<&(String, String)>,
+    object_suffix_replace: Option<&(String, String)>,
 ) -> Result<()> {
     // `--thinlto-index-only` implies writing the index files.
     t.emit_index_files |= t.index_only;
@@ -261,8 +261,8 @@ fn thinlto_index_options(
 fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
     thinlto_index_options(
         &mut st.config.lto.thin_index,
-        &st.thinlto_prefix_replace,
-        &st.thinlto_object_suffix_replace,
+        st.thinlto_prefix_replace.as_deref(),
+        st.thinlto_object_suffix_replace.as_deref(),
     )?;
     let c = &mut st.config;
     if c.split_stack_adjust_size < 0 {

@@ -48,8 +48,9 @@ pub struct ParseState {
     pub compress_debug_sections: Option<String>,
     /// The last `--thinlto-prefix-replace=` and `--thinlto-object-suffix-replace=`, each with
     /// its spelling, checked at the end (lld reads only the last; its message quotes it).
-    pub thinlto_prefix_replace: Option<(String, String)>,
-    pub thinlto_object_suffix_replace: Option<(String, String)>,
+    /// Boxed: rarely given, and the state is moved around whole.
+    pub thinlto_prefix_replace: Option<Box<(String, String)>>,
+    pub thinlto_object_suffix_replace: Option<Box<(String, String)>>,
 }
 
 impl ParseState {
