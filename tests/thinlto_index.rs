@@ -64,11 +64,16 @@ int main(void) {
   return 0;
 }
 "#;
-/// Calls back into main.c: the import lists go both ways.
+/// Calls back into main.c: the import lists go both ways. `helper` is called only from dead
+/// native code (`DEAD_C`).
 const B_C: &str = r#"int bump(void);
 static int sq(int x) { return x * x; }
 int f(int x) { bump(); return sq(x) + 1; }
+int helper(int x) { return x * 7; }
 "#;
+/// A native object whose only function nothing calls: under `--gc-sections` it is dead, and
+/// weld's graph does not count its reference to `helper`; lld's rule does.
+const DEAD_C: &str = "int helper(int);\nint dead_fn(int x) { return helper(x); }\n";
 /// The archive member the program needs.
 const G_C: &str = "int bump(void);\nint g(int x) { bump(); return 3 * x; }\n";
 /// The archive member nothing extracts: lld writes an empty index file for it.
@@ -90,6 +95,7 @@ fn build_inputs(dir: &Path, sub: &str) -> Check {
         ("g.c", G_C),
         ("u.c", U_C),
         ("full.c", FULL_C),
+        ("dead.c", DEAD_C),
     ] {
         paths::write(&d.join(name), text)?;
     }
@@ -110,6 +116,13 @@ fn build_inputs(dir: &Path, sub: &str) -> Check {
         &["-Xclang", "-fthin-link-bitcode=b.min.o"],
     )?;
     lto::compile(&d, &d.join("full.c"), "full.o", Lto::Full, &[])?;
+    lto::compile(
+        &d,
+        &d.join("dead.c"),
+        "dead.o",
+        Lto::Native,
+        &["-ffunction-sections"],
+    )?;
     lto::archive(&d, lto::LLVM_AR, "lib.a", &["g.o", "u.o"])?;
     Ok(())
 }
@@ -610,14 +623,19 @@ fn plugin_opt_spellings(dir: &Path) -> Check {
     Ok(())
 }
 
-/// Under `--gc-sections` weld's graph decides what LTO is told; the files written are still
-/// lld's, and the distributed build from weld's files works.
+/// Under `--gc-sections` weld's graph decides what LTO is told, in index-only mode as in
+/// process: `helper` (b.o), which only dead native code (`dead.o`) calls, is visible to regular
+/// objects for lld but not for weld. The files written are still lld's; b.o's index differs,
+/// and the object the distributed backend makes from it has no `helper` (internalized, then
+/// dropped), where lld's has one. The distributed build from weld's files links (the dead
+/// reference goes with its section) and runs.
 fn gc_sections(dir: &Path) -> Check {
     build_inputs(dir, "inputs")?;
     let args = [
         &["-flto=thin"],
         INPUTS,
         &[
+            "dead.o",
             "-Wl,--gc-sections",
             "-Wl,--thinlto-index-only=list.txt",
             "-Wl,--lto-obj-path=full.native.o",
@@ -628,14 +646,36 @@ fn gc_sections(dir: &Path) -> Check {
     same_files(&l, &w, false)?;
     let list = same_list(&l, &w, "list.txt")?;
     let member = member_module(&list)?;
-    extract_member(&w.dir, "lib.a", "g.o", &member)?;
+    for d in [&l.dir, &w.dir] {
+        extract_member(d, "lib.a", "g.o", &member)?;
+    }
     let mut natives = Vec::new();
     for m in &list {
         let native = format!("{m}.native.o");
         backend(&w.dir, m, &format!("{m}.thinlto.bc"), &native)?;
         natives.push(native);
     }
+    backend(&l.dir, "b.o", "b.o.thinlto.bc", "b.o.native.o")?;
+    let helper = |d: &Path| -> Result<bool, String> {
+        Ok(lto::defined_symbols(&d.join("b.o.native.o"))?.contains_key("helper"))
+    };
+    if !helper(&l.dir)? {
+        return Err(
+            "lld's index should keep helper, which dead native code calls: \
+                    the test no longer shows the difference"
+                .to_string(),
+        );
+    }
+    if helper(&w.dir)? {
+        return Err(
+            "weld's index kept helper, which only dead native code calls: the index files \
+             do not follow weld's graph"
+                .to_string(),
+        );
+    }
     natives.push("full.native.o".to_string());
+    natives.push("dead.o".to_string());
+    natives.push("-Wl,--gc-sections".to_string());
     final_link_and_run(&w.dir, &natives)
 }
 
