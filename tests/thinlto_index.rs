@@ -10,8 +10,18 @@
 //! the program must print what the in-process ThinLTO build of the same inputs prints.
 //!
 //! The index files' bytes are not compared: weld tells LTO what its precise graph says is
-//! visible to regular objects, which may differ from lld's; only the names and the list are
-//! lld's contract with a distributed build system.
+//! visible to regular objects, which may differ from lld's (`gc_sections` shows where); only
+//! the names and the list are lld's contract with a distributed build system.
+//!
+//! * `index_only`: `--thinlto-index-only=FILE`, `--thinlto-emit-imports-files`, an archive
+//!   member, a member nothing extracts, a full-LTO module (`--lto-obj-path`).
+//! * `prefix_replace_native`: `--thinlto-prefix-replace=OLD;NEW;NATIVE`.
+//! * `object_suffix_replace`: `--thinlto-object-suffix-replace=` on minimized bitcode.
+//! * `emit_index_files`: `--thinlto-emit-index-files` writes the files and links.
+//! * `plugin_opt_spellings`: the `-plugin-opt=` forms.
+//! * `gc_sections`: the index files follow weld's graph, not lld's rule.
+//! * `rlib_member`: a Rust rlib's bitcode member.
+//! * `no_bitcode`, `single_module` (`--thinlto-single-module=`), `errors` (lld's messages).
 //!
 //! Work directories stay under `target/weld-tests/thinlto_index/` for inspection.
 
@@ -39,6 +49,7 @@ fn main() {
             ("emit_index_files", emit_index_files),
             ("plugin_opt_spellings", plugin_opt_spellings),
             ("gc_sections", gc_sections),
+            ("rlib_member", rlib_member),
             ("no_bitcode", no_bitcode),
             ("single_module", single_module),
             ("errors", errors),
@@ -302,6 +313,11 @@ fn backend(dir: &Path, module: &str, index: &str, native: &str) -> Check {
 /// Links `objects` (native, relative to `dir`) with weld into `dir/final`, runs it and compares
 /// its output with the in-process ThinLTO build's.
 fn final_link_and_run(dir: &Path, objects: &[String]) -> Check {
+    final_link_and_run_expecting(dir, objects, EXPECTED)
+}
+
+/// [`final_link_and_run`] for a program that must print `expected`.
+fn final_link_and_run_expecting(dir: &Path, objects: &[String], expected: &str) -> Check {
     let weld = Linker::weld()?;
     let mut cmd = Command::new(tools::find(tools::CLANG)?);
     cmd.current_dir(dir)
@@ -316,10 +332,10 @@ fn final_link_and_run(dir: &Path, objects: &[String]) -> Check {
         ));
     }
     let ran = lto::run_program(dir, &dir.join("final"), &[])?;
-    if !ran.success() || ran.stdout_str() != EXPECTED {
+    if !ran.success() || ran.stdout_str() != expected {
         return Err(format!(
             "the distributed build's program does not do what the in-process build does \
-             (expected {EXPECTED:?})\n{}",
+             (expected {expected:?})\n{}",
             ran.report()
         ));
     }
@@ -677,6 +693,63 @@ fn gc_sections(dir: &Path) -> Check {
     natives.push("dead.o".to_string());
     natives.push("-Wl,--gc-sections".to_string());
     final_link_and_run(&w.dir, &natives)
+}
+
+/// A Rust rlib built for cross-language LTO (`-C linker-plugin-lto`): its bitcode member is
+/// named as lld names it (`librs.rlib(librs.rs.HASH-cgu.0.rcgu.o at OFFSET)`), `lib.rmeta` is
+/// not a module, and the distributed build compiles the Rust module with clang-22 (rustc's
+/// LLVM is 22 too).
+fn rlib_member(dir: &Path) -> Check {
+    let d = dir.join("inputs");
+    std::fs::create_dir_all(&d).map_err(|e| e.to_string())?;
+    paths::write(
+        &d.join("rs.rs"),
+        "#![no_std]\n#[no_mangle]\npub extern \"C\" fn rs_add(a: i32, b: i32) -> i32 { a.wrapping_add(b) }\n",
+    )?;
+    let mut cmd = Command::new(tools::find(lto::RUSTC)?);
+    cmd.current_dir(&d).args([
+        "--crate-type=rlib",
+        "--crate-name",
+        "rs",
+        "-C",
+        "linker-plugin-lto",
+        "-C",
+        "opt-level=2",
+        "-C",
+        "panic=abort",
+        "rs.rs",
+        "-o",
+        "librs.rlib",
+    ]);
+    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("rustc")?;
+    paths::write(
+        &d.join("m.c"),
+        "#include <stdio.h>\nint rs_add(int, int);\nint main(void) { printf(\"%d\\n\", rs_add(40, 2)); return 0; }\n",
+    )?;
+    lto::compile(&d, &d.join("m.c"), "m.o", Lto::Thin, &[])?;
+    let args = [
+        "-flto=thin",
+        "m.o",
+        "librs.rlib",
+        "-Wl,--thinlto-index-only=list.txt",
+    ];
+    let (l, w) = link_both(dir, &args)?;
+    same_files(&l, &w, false)?;
+    let list = same_list(&l, &w, "list.txt")?;
+    let member = list
+        .iter()
+        .find(|m| m.starts_with("librs.rlib(librs.rs.") && m.ends_with(")"))
+        .cloned()
+        .ok_or_else(|| format!("no rlib member module in the list: {list:?}"))?;
+    let name = member["librs.rlib(".len()..member.find(" at ").ok_or("no offset")?].to_string();
+    extract_member(&w.dir, "librs.rlib", &name, &member)?;
+    let mut natives = Vec::new();
+    for m in &list {
+        let native = format!("{m}.native.o");
+        backend(&w.dir, m, &format!("{m}.thinlto.bc"), &native)?;
+        natives.push(native);
+    }
+    final_link_and_run_expecting(&w.dir, &natives, "42\n")
 }
 
 /// No bitcode joins the link (only an archive of bitcode nothing extracts): LLVM never runs,
