@@ -20,7 +20,7 @@
 //! * `emit_index_files`: `--thinlto-emit-index-files` writes the files and links.
 //! * `plugin_opt_spellings`: the `-plugin-opt=` forms.
 //! * `gc_sections`: the index files follow weld's graph, not lld's rule.
-//! * `rlib_member`: a Rust rlib's bitcode member.
+//! * `rlib_member`: a Rust rlib's bitcode member; `fat_lto_member`: a fat LTO object's.
 //! * `no_bitcode`, `single_module` (`--thinlto-single-module=`), `errors` (lld's messages).
 //!
 //! Work directories stay under `target/weld-tests/thinlto_index/` for inspection.
@@ -50,6 +50,7 @@ fn main() {
             ("plugin_opt_spellings", plugin_opt_spellings),
             ("gc_sections", gc_sections),
             ("rlib_member", rlib_member),
+            ("fat_lto_member", fat_lto_member),
             ("no_bitcode", no_bitcode),
             ("single_module", single_module),
             ("errors", errors),
@@ -750,6 +751,39 @@ fn rlib_member(dir: &Path) -> Check {
         natives.push(native);
     }
     final_link_and_run_expecting(&w.dir, &natives, "42\n")
+}
+
+/// With `--fat-lto-objects`, an archive member's `.llvm.lto` bitcode is the module: it is
+/// named as the member is (`libg.a(g.o at OFFSET)`), as lld names it.
+fn fat_lto_member(dir: &Path) -> Check {
+    build_inputs(dir, "inputs")?;
+    let d = dir.join("inputs");
+    lto::compile(
+        &d,
+        &d.join("g.c"),
+        "gfat.o",
+        Lto::Thin,
+        &["-ffat-lto-objects"],
+    )?;
+    lto::archive(&d, lto::LLVM_AR, "libg.a", &["gfat.o"])?;
+    let args = [
+        "-flto=thin",
+        "main.o",
+        "b.o",
+        "full.o",
+        "libg.a",
+        "-Wl,--fat-lto-objects",
+        "-Wl,--thinlto-index-only=list.txt",
+    ];
+    let (l, w) = link_both(dir, &args)?;
+    same_files(&l, &w, false)?;
+    let list = same_list(&l, &w, "list.txt")?;
+    if !list.iter().any(|m| m.starts_with("libg.a(gfat.o at ")) {
+        return Err(format!(
+            "no libg.a(gfat.o at N) module in the list: {list:?}"
+        ));
+    }
+    Ok(())
 }
 
 /// No bitcode joins the link (only an archive of bitcode nothing extracts): LLVM never runs,

@@ -524,7 +524,7 @@ impl Resolver<'_> {
             }
             FileKind::ElfRelocatable => {
                 let file = ObjectFile::parse(name, None, data)?;
-                self.add_object_or_fat_bitcode(file)?;
+                self.add_object_or_fat_bitcode(file, None)?;
             }
             FileKind::Archive => self.add_archive(path, data, input)?,
             FileKind::ElfShared => {

@@ -11,11 +11,16 @@ use object::elf;
 impl Resolver<'_> {
     /// With `--fat-lto-objects`, an object carrying `.llvm.lto` bitcode is linked from that
     /// bitcode instead of its native code (lld's behaviour); otherwise the native code is used.
-    pub(super) fn add_object_or_fat_bitcode(&mut self, file: ObjectFile) -> Result<()> {
+    /// `member`: which archive member the object is, if one.
+    pub(super) fn add_object_or_fat_bitcode(
+        &mut self,
+        file: ObjectFile,
+        member: Option<super::thin_index::MemberOrigin<'_>>,
+    ) -> Result<()> {
         if self.config.lto.fat_lto_objects {
             if let Some(sec) = file.sections.iter().find(|s| s.name == b".llvm.lto") {
                 let data = sec.data;
-                return self.add_bitcode(file.name, data, None);
+                return self.add_bitcode(file.name, data, member);
             }
         }
         self.add_object(file)
