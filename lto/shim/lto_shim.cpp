@@ -1259,6 +1259,7 @@ struct WeldLto {
   std::unique_ptr<raw_fd_ostream> LinkedObjects;
   std::string LinkedObjectsPath;
   std::shared_ptr<IndexFiles> Indexes; // set when index files are written
+  bool IndexOnly = false;               // LLVM's index writer instead of backends
 };
 
 
@@ -1665,8 +1666,9 @@ int weld_lto_new(const WeldLtoConfig *C, WeldLto **Out, char **Err) {
   }
   lto::ThinBackend Backend;
   if (C->thin_index_only) {
-    // Opened before any input is read, as lld does: the list exists (empty)
-    // even when nothing is written into it.
+    W->IndexOnly = true;
+    // Opened before any input is added, as lld does, so the list exists
+    // (empty) even when no ThinLTO module is written into it.
     W->LinkedObjectsPath = str(C->thin_linked_objects_file);
     if (!W->LinkedObjectsPath.empty()) {
       std::error_code EC;
@@ -2021,8 +2023,9 @@ int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
     *Out = R.release();
     return fail(Err, "");
   }
-  if (!W->CacheDir.empty()) {
-    // Pruning mirrors lld: the policy was validated in weld_lto_new.
+  // Pruning mirrors lld, which does not prune after an index-only run (its
+  // backend uses no cache). The policy was validated in weld_lto_new.
+  if (!W->CacheDir.empty() && !W->IndexOnly) {
     Expected<CachePruningPolicy> P = parseCachePruningPolicy(W->CachePolicy);
     if (P)
       pruneCache(W->CacheDir, *P, R->Files);
