@@ -392,24 +392,10 @@ fn lto_config(config: &Config, setup: LtoSetup) -> lto::LtoConfig {
         basic_block_sections: setup.basic_block_sections,
         basic_block_address_map: l.basic_block_address_map,
         unique_basic_block_section_names: l.unique_basic_block_section_names,
-        thin_index_files: thin_index_files(config),
+        thin_index_files: crate::resolve::thin_index::lto_index_files(config),
         thin_modules_to_compile: l.thin_index.single_modules.clone(),
         ..Default::default()
     }
-}
-
-/// Distributed ThinLTO's index files, as the options ask for them (`None`: none).
-fn thin_index_files(config: &Config) -> Option<lto::ThinIndexFiles> {
-    let t = &config.lto.thin_index;
-    t.emit_index_files.then(|| lto::ThinIndexFiles {
-        index_only: t.index_only,
-        emit_imports_files: t.emit_imports_files,
-        prefix_old: t.prefix_old.clone(),
-        prefix_new: t.prefix_new.clone(),
-        native_prefix: t.prefix_native.clone(),
-        linked_objects_file: (!t.index_only_file.is_empty())
-            .then(|| std::path::PathBuf::from(&t.index_only_file)),
-    })
 }
 
 /// Runs LTO over every bitcode input and returns the native objects (named after their

@@ -41,6 +41,20 @@ pub fn module_id(config: &Config, display: &str, member: Option<MemberOrigin<'_>
     }
 }
 
+/// Distributed ThinLTO's index files as the options ask LTO for them (`None`: none).
+pub fn lto_index_files(config: &Config) -> Option<lto::ThinIndexFiles> {
+    let t = &config.lto.thin_index;
+    t.emit_index_files.then(|| lto::ThinIndexFiles {
+        index_only: t.index_only,
+        emit_imports_files: t.emit_imports_files,
+        prefix_old: t.prefix_old.clone(),
+        prefix_new: t.prefix_new.clone(),
+        native_prefix: t.prefix_native.clone(),
+        linked_objects_file: (!t.index_only_file.is_empty())
+            .then(|| std::path::PathBuf::from(&t.index_only_file)),
+    })
+}
+
 /// lld's `getThinLTOOutputFile`: `path` with a leading `old` replaced by `new`, and the
 /// directory the result names created (lld only warns when it cannot be).
 fn output_path(t: &ThinLtoIndexOptions, path: &str) -> String {
