@@ -1195,10 +1195,10 @@ struct WeldLtoConfig {
   uint8_t thin_emit_index_files;   // write them (also) while compiling
   uint8_t thin_emit_imports_files; // and a MODULE.imports next to each
   uint8_t reserved2[4];
-  WeldStr thin_prefix_old;          // --thinlto-prefix-replace=OLD;NEW;NATIVE
+  WeldStr thin_prefix_old; // --thinlto-prefix-replace=OLD;NEW;NATIVE
   WeldStr thin_prefix_new;
   WeldStr thin_native_prefix;
-  WeldStr thin_linked_objects_file; // --thinlto-index-only=FILE
+  WeldStr thin_linked_objects_file;       // --thinlto-index-only=FILE
   const WeldStr *thin_modules_to_compile; // --thinlto-single-module=
   size_t num_thin_modules_to_compile;
 };
@@ -1259,9 +1259,8 @@ struct WeldLto {
   std::unique_ptr<raw_fd_ostream> LinkedObjects;
   std::string LinkedObjectsPath;
   std::shared_ptr<IndexFiles> Indexes; // set when index files are written
-  bool IndexOnly = false;               // LLVM's index writer instead of backends
+  bool IndexOnly = false; // LLVM's index writer instead of backends
 };
-
 
 struct WeldLtoResult {
   std::vector<SmallString<0>> Bufs;                 // in-process output

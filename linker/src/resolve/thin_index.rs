@@ -92,21 +92,21 @@ pub fn unlinked_bitcode(config: &Config, res: &Resolved, linked: &HashSet<String
         match &a.source {
             LazySource::Object(data) => {
                 let id = module_id(config, &a.path.display().to_string(), None);
-                if is_bitcode(data) && !linked.contains(&id) {
+                if is_bitcode(config, data) && !linked.contains(&id) {
                     out.push(id);
                 }
             }
             LazySource::Archive(archive) => {
                 for m in archive.members().flatten() {
-                    // A thin member's bytes live in its own file: read only its first bytes.
-                    let bitcode = match m.bytes() {
-                        Some(b) => is_bitcode(b),
+                    // A thin member's bytes live in a file of its own (one that cannot be read
+                    // never joined the link either: nothing to say about it).
+                    let data = match m.bytes() {
+                        Some(b) => Some(b),
                         None => m
                             .thin_path(&a.path)
-                            .and_then(|p| std::fs::read(p).ok())
-                            .is_some_and(|b| is_bitcode(&b)),
+                            .and_then(|p| crate::input::input_files::map_file(&p).ok()),
                     };
-                    if !bitcode {
+                    if !data.is_some_and(|d| is_bitcode(config, d)) {
                         continue;
                     }
                     let origin = MemberOrigin {
@@ -126,8 +126,19 @@ pub fn unlinked_bitcode(config: &Config, res: &Resolved, linked: &HashSet<String
     out
 }
 
-fn is_bitcode(data: &[u8]) -> bool {
-    crate::input::input_files::classify(data) == crate::input::input_files::FileKind::Bitcode
+/// Whether an input would take part in LTO if it joined the link: bitcode, or with
+/// `--fat-lto-objects` an object carrying `.llvm.lto` bitcode (lld makes a lazy bitcode file
+/// of it).
+fn is_bitcode(config: &Config, data: &'static [u8]) -> bool {
+    use crate::input::input_files::{classify, FileKind, ObjectFile};
+    match classify(data) {
+        FileKind::Bitcode => true,
+        FileKind::ElfRelocatable if config.lto.fat_lto_objects => {
+            ObjectFile::parse(String::new(), None, data)
+                .is_ok_and(|f| f.sections.iter().any(|s| s.name == b".llvm.lto"))
+        }
+        _ => false,
+    }
 }
 
 /// What lld writes for each bitcode input that did not join the link, so a distributed build
