@@ -754,7 +754,8 @@ fn rlib_member(dir: &Path) -> Check {
 }
 
 /// With `--fat-lto-objects`, an archive member's `.llvm.lto` bitcode is the module: it is
-/// named as the member is (`libg.a(g.o at OFFSET)`), as lld names it.
+/// named as the member is (`libg.a(gfat.o at OFFSET)`), as lld names it, and a fat member
+/// nothing extracts gets an index file as a bitcode member would.
 fn fat_lto_member(dir: &Path) -> Check {
     build_inputs(dir, "inputs")?;
     let d = dir.join("inputs");
@@ -765,7 +766,14 @@ fn fat_lto_member(dir: &Path) -> Check {
         Lto::Thin,
         &["-ffat-lto-objects"],
     )?;
-    lto::archive(&d, lto::LLVM_AR, "libg.a", &["gfat.o"])?;
+    lto::compile(
+        &d,
+        &d.join("u.c"),
+        "ufat.o",
+        Lto::Thin,
+        &["-ffat-lto-objects"],
+    )?;
+    lto::archive(&d, lto::LLVM_AR, "libg.a", &["gfat.o", "ufat.o"])?;
     let args = [
         "-flto=thin",
         "main.o",
@@ -782,6 +790,14 @@ fn fat_lto_member(dir: &Path) -> Check {
         return Err(format!(
             "no libg.a(gfat.o at N) module in the list: {list:?}"
         ));
+    }
+    // The fat member nothing extracts gets the index that tells the backend to skip it.
+    let files = tree(&w.dir)?;
+    if !files
+        .iter()
+        .any(|f| f.starts_with("libg.a(ufat.o at ") && f.ends_with(").thinlto.bc"))
+    {
+        return Err(format!("no index file for libg.a's ufat.o: {files:?}"));
     }
     Ok(())
 }
