@@ -310,6 +310,44 @@ pub struct LtoOptions {
     pub remarks_with_hotness: bool,
     /// `None`: `auto`, from the profile summary; lld's default is 0.
     pub remarks_hotness_threshold: Option<u64>,
+    /// Distributed ThinLTO (see `ThinLtoIndexOptions`).
+    pub thin_index: ThinLtoIndexOptions,
+}
+
+/// Distributed ThinLTO's options, as lld reads them.
+#[derive(Clone, Debug, Default)]
+pub struct ThinLtoIndexOptions {
+    /// `--thinlto-index-only[=FILE]`: write index files, link nothing.
+    pub index_only: bool,
+    /// The last `--thinlto-index-only=` value (empty: no list of native objects).
+    pub index_only_file: String,
+    /// `--thinlto-emit-index-files` (also on with `index_only`, as in lld).
+    pub emit_index_files: bool,
+    /// `--thinlto-emit-imports-files`.
+    pub emit_imports_files: bool,
+    /// `--thinlto-prefix-replace=OLD;NEW[;NATIVE]` (empty strings: not given).
+    pub prefix_old: String,
+    pub prefix_new: String,
+    pub prefix_native: String,
+    /// `--thinlto-object-suffix-replace=OLD;NEW`.
+    pub object_suffix_replace: Option<(String, String)>,
+    /// `--thinlto-single-module=` values.
+    pub single_modules: Vec<String>,
+}
+
+impl ThinLtoIndexOptions {
+    /// The module path a bitcode file gets in index-only mode: lld's
+    /// `--thinlto-object-suffix-replace` applies to the file's own path (or
+    /// archive member's name) before it becomes the module id.
+    pub fn replace_object_suffix(&self, path: &str) -> String {
+        match &self.object_suffix_replace {
+            Some((old, new)) if self.index_only => match path.strip_suffix(old.as_str()) {
+                Some(stem) => format!("{stem}{new}"),
+                None => path.to_string(),
+            },
+            _ => path.to_string(),
+        }
+    }
 }
 
 impl Default for LtoOptions {
@@ -351,6 +389,7 @@ impl Default for LtoOptions {
             remarks_format: String::new(),
             remarks_with_hotness: false,
             remarks_hotness_threshold: Some(0),
+            thin_index: ThinLtoIndexOptions::default(),
         }
     }
 }

@@ -286,7 +286,9 @@ fn walk_and_lto(
     };
     // lld sets LTO up on every link, bitcode or not: its checks and messages come here.
     let lto_setup = crate::liveness::lto_link::setup(config, &res).map_err(|e| vec![e])?;
+    resolve::thin_index::create_linked_objects_file(config).map_err(|e| vec![e])?;
     if res.bitcode.is_empty() {
+        write_unlinked_index_files(config, &res, &Default::default())?;
         let out = (!skips_linked_output(config)).then_some(out);
         return Ok((res, out));
     }
@@ -324,6 +326,13 @@ fn walk_and_lto(
     } else {
         None
     };
+    // The modules LTO is given (`--gc-archive-members` may have left members out).
+    let linked: std::collections::HashSet<String> = res
+        .bitcode
+        .iter()
+        .filter(|b| b.file.is_some())
+        .map(|b| b.module_id.clone())
+        .collect();
     let objects = t.run("LTO", || {
         crate::liveness::lto_link::run_lto(
             config,
@@ -334,6 +343,7 @@ fn walk_and_lto(
             &mut out.report,
         )
     })?;
+    write_unlinked_index_files(config, &res, &linked)?;
     if skips_linked_output(config) {
         return Ok((res, None));
     }
@@ -643,9 +653,27 @@ fn finish_reports(
 }
 
 /// `--lto-emit-asm` and `--lto-emit-llvm` write LTO's output instead of a linked one, with or
-/// without bitcode in the link (lld then writes nothing at all).
+/// without bitcode in the link (lld then writes nothing at all); so do `--thinlto-index-only`
+/// (the index files are the output) and `--thinlto-single-module=` (for debugging LTO).
 fn skips_linked_output(config: &Config) -> bool {
-    config.lto.emit_asm || config.lto.emit_llvm
+    config.lto.emit_asm
+        || config.lto.emit_llvm
+        || config.lto.thin_index.index_only
+        || !config.lto.thin_index.single_modules.is_empty()
+}
+
+/// With ThinLTO index files, lld's empty ones for the bitcode inputs that did not join the link
+/// (`linked`: the module ids LTO was given).
+fn write_unlinked_index_files(
+    config: &Config,
+    res: &resolve::Resolved,
+    linked: &std::collections::HashSet<String>,
+) -> Result<(), Vec<Error>> {
+    if !config.lto.thin_index.emit_index_files {
+        return Ok(());
+    }
+    let ids = resolve::thin_index::unlinked_bitcode(config, res, linked);
+    resolve::thin_index::write_unlinked_index_files(config, &ids).map_err(|e| vec![e])
 }
 
 /// What lld still writes when LTO's output replaces the linked one: the reports about symbol

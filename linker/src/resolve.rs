@@ -29,6 +29,7 @@ pub mod scripts;
 mod shared_libraries;
 pub mod symbol_flags;
 pub mod symbol_table;
+pub mod thin_index;
 pub mod wrap;
 
 /// Where a new definition comes from, for duplicate-symbol messages.
@@ -138,8 +139,11 @@ pub const BITCODE_REFERRER: u32 = 1 << 31;
 
 /// A bitcode file taking part in the link.
 pub struct BitcodeInput {
-    /// Display name (`path` or `lib.a(member.o)`), also LTO's module id.
+    /// Display name (`path` or `lib.a(member.o)`).
     pub name: String,
+    /// LTO's module id: the display name, made unique; lld's id when ThinLTO index files are
+    /// written, since it names them (`thin_index::module_id`).
+    pub module_id: String,
     /// The module; taken by LTO when it runs.
     pub file: Option<lto::BitcodeFile>,
     /// Global symbol of each bitcode symbol, in the file's symbol order.
@@ -520,7 +524,7 @@ impl Resolver<'_> {
             }
             FileKind::ElfRelocatable => {
                 let file = ObjectFile::parse(name, None, data)?;
-                self.add_object_or_fat_bitcode(file)?;
+                self.add_object_or_fat_bitcode(file, None)?;
             }
             FileKind::Archive => self.add_archive(path, data, input)?,
             FileKind::ElfShared => {
@@ -541,7 +545,7 @@ impl Resolver<'_> {
                 let file = SharedFile::parse(name, default_soname, data, input.state.as_needed)?;
                 self.add_shared(file)?;
             }
-            FileKind::Bitcode => self.add_bitcode(name, data)?,
+            FileKind::Bitcode => self.add_bitcode(name, data, None)?,
             FileKind::LinkerScript => self.add_linker_script(path, data, input)?,
             FileKind::Unknown => {
                 if data.starts_with(b"\x7fELF") {

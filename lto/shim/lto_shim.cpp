@@ -1190,7 +1190,17 @@ struct WeldLtoConfig {
   uint8_t all_vtables_have_type_infos;
   uint8_t bb_addr_map;
   uint8_t unique_bb_section_names;
-  uint8_t reserved2[7];
+  // Distributed ThinLTO (lld's --thinlto-index-only and friends).
+  uint8_t thin_index_only;         // write index files instead of compiling
+  uint8_t thin_emit_index_files;   // write them (also) while compiling
+  uint8_t thin_emit_imports_files; // and a MODULE.imports next to each
+  uint8_t reserved2[4];
+  WeldStr thin_prefix_old; // --thinlto-prefix-replace=OLD;NEW;NATIVE
+  WeldStr thin_prefix_new;
+  WeldStr thin_native_prefix;
+  WeldStr thin_linked_objects_file;       // --thinlto-index-only=FILE
+  const WeldStr *thin_modules_to_compile; // --thinlto-single-module=
+  size_t num_thin_modules_to_compile;
 };
 
 struct WeldResolution {
@@ -1206,6 +1216,23 @@ struct WeldResolution {
 struct BitcodeCapture {
   std::mutex Mu;
   std::map<unsigned, SmallString<0>> Modules;
+};
+
+// Which added modules have had their index file written. The backends report
+// each module they wrote (from LLVM's threads); a module none wrote (a
+// full-LTO module, one a single-module run skipped) still gets an empty
+// index file after the run, as lld writes one for every bitcode input.
+struct IndexFiles {
+  std::mutex Mu;
+  std::vector<std::string> Pending; // in the order the modules were added
+  std::string OldPrefix, NewPrefix;
+  bool EmitImports = false;
+  bool SingleModule = false; // --thinlto-single-module: no empty files
+
+  void written(const std::string &Id) {
+    std::lock_guard<std::mutex> Lock(Mu);
+    llvm::erase(Pending, Id);
+  }
 };
 
 struct WeldLto {
@@ -1227,6 +1254,12 @@ struct WeldLto {
   std::string CacheDir, CachePolicy;
   size_t NumInputs = 0;
   bool Ran = false;
+  // Distributed ThinLTO: the list of native objects the final link takes
+  // (--thinlto-index-only=FILE), and the state the index writers share.
+  std::unique_ptr<raw_fd_ostream> LinkedObjects;
+  std::string LinkedObjectsPath;
+  std::shared_ptr<IndexFiles> Indexes; // set when index files are written
+  bool IndexOnly = false; // LLVM's index writer instead of backends
 };
 
 struct WeldLtoResult {
@@ -1307,17 +1340,25 @@ class GuardedThinBackend : public lto::ThinBackendProc {
   FileCache Cache;
   // The CFI function sets, part of every cache key.
   DenseSet<GlobalValue::GUID> CfiFunctionDefs, CfiFunctionDecls;
+  // With Indexes (--thinlto-emit-index-files), each module's index file
+  // (and imports file) is written as its backend starts, as LLVM's
+  // in-process backend does.
+  std::shared_ptr<IndexFiles> Indexes;
 
 public:
   GuardedThinBackend(
       const lto::Config &Conf, ModuleSummaryIndex &CombinedIndex,
       ThreadPoolStrategy Parallelism,
       const DenseMap<StringRef, GVSummaryMapTy> &ModuleToDefinedGVSummaries,
-      AddStreamFn AddStream, FileCache Cache)
+      AddStreamFn AddStream, FileCache Cache,
+      std::shared_ptr<IndexFiles> Indexes)
       : ThinBackendProc(Conf, CombinedIndex, ModuleToDefinedGVSummaries,
-                        /*OnWrite=*/nullptr, /*ShouldEmitImportsFiles=*/false,
+                        /*OnWrite=*/nullptr,
+                        /*ShouldEmitImportsFiles=*/Indexes &&
+                            Indexes->EmitImports,
                         Parallelism),
-        AddStream(std::move(AddStream)), Cache(std::move(Cache)) {
+        AddStream(std::move(AddStream)), Cache(std::move(Cache)),
+        Indexes(std::move(Indexes)) {
     for (GlobalValue::GUID G : CombinedIndex.cfiFunctionDefs().guids())
       CfiFunctionDefs.insert(G);
     for (GlobalValue::GUID G : CombinedIndex.cfiFunctionDecls().guids())
@@ -1332,6 +1373,12 @@ public:
       MapVector<StringRef, BitcodeModule> &ModuleMap) override {
     const GVSummaryMapTy &DefinedGlobals =
         ModuleToDefinedGVSummaries.find(BM.getModuleIdentifier())->second;
+    if (Indexes) {
+      std::string Id = BM.getModuleIdentifier().str();
+      if (Error E = emitFiles(ImportList, Id, Id))
+        return E;
+      Indexes->written(Id);
+    }
     // The lists live in LTO::runThinLTO until wait() returns.
     BackendThreadPool.async([this, Task, BM, &ImportList, &ExportList,
                              &ResolvedODR, &DefinedGlobals, &ModuleMap] {
@@ -1402,14 +1449,16 @@ private:
   }
 };
 
-lto::ThinBackend guardedThinBackend(ThreadPoolStrategy Parallelism) {
+lto::ThinBackend guardedThinBackend(ThreadPoolStrategy Parallelism,
+                                    std::shared_ptr<IndexFiles> Indexes) {
   return lto::ThinBackend(
-      [Parallelism](const lto::Config &Conf, ModuleSummaryIndex &CombinedIndex,
-                    const DenseMap<StringRef, GVSummaryMapTy> &Defined,
-                    AddStreamFn AddStream, FileCache Cache) {
+      [Parallelism, Indexes](const lto::Config &Conf,
+                             ModuleSummaryIndex &CombinedIndex,
+                             const DenseMap<StringRef, GVSummaryMapTy> &Defined,
+                             AddStreamFn AddStream, FileCache Cache) {
         return std::make_unique<GuardedThinBackend>(
             Conf, CombinedIndex, Parallelism, Defined, std::move(AddStream),
-            std::move(Cache));
+            std::move(Cache), Indexes);
       },
       Parallelism);
 }
@@ -1605,8 +1654,41 @@ int weld_lto_new(const WeldLtoConfig *C, WeldLto **Out, char **Err) {
       return failWith(Err, "invalid LTO cache policy: ", P.takeError());
   }
 
-  lto::ThinBackend Backend =
-      guardedThinBackend(heavyweight_hardware_concurrency(C->thin_jobs));
+  for (size_t I = 0; I < C->num_thin_modules_to_compile; I++)
+    Conf.ThinLTOModulesToCompile.push_back(str(C->thin_modules_to_compile[I]));
+  if (C->thin_index_only || C->thin_emit_index_files) {
+    W->Indexes = std::make_shared<IndexFiles>();
+    W->Indexes->OldPrefix = str(C->thin_prefix_old);
+    W->Indexes->NewPrefix = str(C->thin_prefix_new);
+    W->Indexes->EmitImports = C->thin_emit_imports_files != 0;
+    W->Indexes->SingleModule = C->num_thin_modules_to_compile != 0;
+  }
+  lto::ThinBackend Backend;
+  if (C->thin_index_only) {
+    W->IndexOnly = true;
+    // Opened before any input is added, as lld does, so the list exists
+    // (empty) even when no ThinLTO module is written into it.
+    W->LinkedObjectsPath = str(C->thin_linked_objects_file);
+    if (!W->LinkedObjectsPath.empty()) {
+      std::error_code EC;
+      W->LinkedObjects = std::make_unique<raw_fd_ostream>(
+          W->LinkedObjectsPath, EC, sys::fs::OF_None);
+      if (EC)
+        return fail(Err, "cannot open " + W->LinkedObjectsPath + ": " +
+                             EC.message());
+    }
+    std::shared_ptr<IndexFiles> Indexes = W->Indexes;
+    // LLVM's own writer, so the files are what lld writes for the same
+    // resolutions; it writes the modules in the order they were added.
+    Backend = lto::createWriteIndexesThinBackend(
+        hardware_concurrency(C->thin_jobs), W->Indexes->OldPrefix,
+        W->Indexes->NewPrefix, str(C->thin_native_prefix),
+        W->Indexes->EmitImports, W->LinkedObjects.get(),
+        [Indexes](const std::string &Id) { Indexes->written(Id); });
+  } else {
+    Backend = guardedThinBackend(heavyweight_hardware_concurrency(C->thin_jobs),
+                                 W->Indexes);
+  }
   W->L = std::make_unique<lto::LTO>(std::move(Conf), std::move(Backend),
                                     C->partitions ? C->partitions : 1, Kind);
   *Out = W.release();
@@ -1657,6 +1739,10 @@ int weld_lto_add(WeldLto *W, WeldInput *In, const WeldResolution *Res,
     if (Error E = W->L->add(std::move(Owned->File), R))
       return failWith(Msg, Id + ": ", std::move(E));
     W->NumInputs++;
+    if (W->Indexes) {
+      std::lock_guard<std::mutex> Lock(W->Indexes->Mu);
+      W->Indexes->Pending.push_back(Id);
+    }
     return 0;
   });
   if (Poisoned)
@@ -1755,6 +1841,43 @@ static std::optional<std::string> checkSettings(const WeldLto &W) {
   return std::nullopt;
 }
 
+// After a run that wrote index files: an empty index file (and imports file)
+// for each module no backend wrote one for, as lld writes them (a full-LTO
+// module has no ThinLTO index, but a distributed build expects a file per
+// bitcode input), then the list of native objects closed.
+static int finishIndexFiles(WeldLto &W, char **Err) {
+  if (W.Indexes && !W.Indexes->SingleModule) {
+    std::vector<std::string> Pending;
+    {
+      std::lock_guard<std::mutex> Lock(W.Indexes->Mu);
+      Pending = W.Indexes->Pending;
+    }
+    for (const std::string &Id : Pending) {
+      std::string Path = lto::getThinLTOOutputFile(Id, W.Indexes->OldPrefix,
+                                                   W.Indexes->NewPrefix);
+      std::vector<std::string> Files = {Path + ".thinlto.bc"};
+      if (W.Indexes->EmitImports)
+        Files.push_back(Path + ".imports");
+      for (const std::string &F : Files) {
+        std::error_code EC;
+        raw_fd_ostream OS(F, EC, sys::fs::OF_None);
+        if (EC)
+          return fail(Err, "cannot open " + F + ": " + EC.message());
+      }
+    }
+  }
+  if (W.LinkedObjects) {
+    W.LinkedObjects->close();
+    if (std::error_code EC = W.LinkedObjects->error()) {
+      // An unchecked stream error would end the process when it is freed.
+      W.LinkedObjects->clear_error();
+      return fail(Err, "cannot write " + W.LinkedObjectsPath + ": " +
+                           EC.message());
+    }
+  }
+  return 0;
+}
+
 // On failure *Out is still set: its diagnostics hold LLVM's error messages,
 // and Err holds LTO's own error when it is not one of them (may be empty).
 int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
@@ -1764,7 +1887,7 @@ int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
   auto R = std::make_unique<WeldLtoResult>();
   if (W->NumInputs == 0) {
     *Out = R.release();
-    return 0;
+    return finishIndexFiles(*W, Err);
   }
   if (std::optional<std::string> Bad = checkSettings(*W)) {
     *Out = R.release();
@@ -1899,8 +2022,9 @@ int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
     *Out = R.release();
     return fail(Err, "");
   }
-  if (!W->CacheDir.empty()) {
-    // Pruning mirrors lld: the policy was validated in weld_lto_new.
+  // Pruning mirrors lld, which does not prune after an index-only run (its
+  // backend uses no cache). The policy was validated in weld_lto_new.
+  if (!W->CacheDir.empty() && !W->IndexOnly) {
     Expected<CachePruningPolicy> P = parseCachePruningPolicy(W->CachePolicy);
     if (P)
       pruneCache(W->CacheDir, *P, R->Files);
@@ -1908,7 +2032,7 @@ int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
       consumeError(P.takeError());
   }
   *Out = R.release();
-  return 0;
+  return finishIndexFiles(*W, Err);
 }
 
 size_t weld_lto_result_num_tasks(const WeldLtoResult *R) {
@@ -1958,6 +2082,27 @@ void weld_lto_exit(int Code) { _exit(Code); }
 // sizeof(WeldLtoConfig), which the Rust mirror checks before every use: the
 // two declarations are kept in step by hand.
 size_t weld_lto_config_size(void) { return sizeof(WeldLtoConfig); }
+
+// lld's index file for a bitcode input that did not join the link (an
+// archive member nothing extracted): an empty summary index flagged so the
+// distributed backend skips the module.
+int weld_lto_write_empty_index(const char *Path, size_t Len, char **Err) {
+  initOnce();
+  std::string P(Path, Len);
+  std::error_code EC;
+  raw_fd_ostream OS(P, EC, sys::fs::OF_None);
+  if (EC)
+    return fail(Err, "cannot open " + P + ": " + EC.message());
+  ModuleSummaryIndex Index(/*HaveGVs=*/false);
+  Index.setSkipModuleByDistributedBackend();
+  writeIndexToFile(Index, OS);
+  OS.close();
+  if (std::error_code WEC = OS.error()) {
+    OS.clear_error();
+    return fail(Err, "cannot write " + P + ": " + WEC.message());
+  }
+  return 0;
+}
 
 // The bitcode of one task with emit_llvm; len 0 when there is none.
 void weld_lto_result_bitcode(const WeldLtoResult *R, size_t Task,

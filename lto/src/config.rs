@@ -49,6 +49,34 @@ pub enum BasicBlockSections {
     List(Vec<u8>),
 }
 
+/// Distributed ThinLTO's index files (lld's `--thinlto-index-only`,
+/// `--thinlto-emit-index-files` and the options that shape them). Each
+/// ThinLTO module `M` gets `M.thinlto.bc`, its slice of the combined summary
+/// index as LLVM's own writer makes it, from which `clang -fthinlto-index=`
+/// compiles the module elsewhere; a module with no ThinLTO index (full LTO)
+/// gets an empty file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ThinIndexFiles {
+    /// Write the index files instead of compiling the ThinLTO modules
+    /// (`--thinlto-index-only`); otherwise they are written while compiling
+    /// (`--thinlto-emit-index-files`).
+    pub index_only: bool,
+    /// Also write `M.imports`, the modules `M` imports from, one per line.
+    pub emit_imports_files: bool,
+    /// `--thinlto-prefix-replace=OLD;NEW;NATIVE`: a module path starting with
+    /// `prefix_old` has its files written under `prefix_new` instead, and is
+    /// listed under `native_prefix` (or `prefix_new` if empty) in
+    /// `linked_objects_file`. Missing directories are created.
+    pub prefix_old: String,
+    /// See [`prefix_old`](Self::prefix_old).
+    pub prefix_new: String,
+    /// See [`prefix_old`](Self::prefix_old).
+    pub native_prefix: String,
+    /// With `index_only`, where to list the native object each ThinLTO module
+    /// becomes, in link order, for the final link (`--thinlto-index-only=FILE`).
+    pub linked_objects_file: Option<PathBuf>,
+}
+
 /// How to run LTO. `Default` matches lld's defaults.
 #[derive(Clone, Debug)]
 pub struct LtoConfig {
@@ -157,6 +185,12 @@ pub struct LtoConfig {
     pub basic_block_address_map: bool,
     /// `--lto-unique-basic-block-section-names`.
     pub unique_basic_block_section_names: bool,
+    /// Distributed ThinLTO index files to write, if any (see
+    /// [`ThinIndexFiles`]).
+    pub thin_index_files: Option<ThinIndexFiles>,
+    /// `--thinlto-single-module=`: compile only the ThinLTO modules whose id
+    /// contains one of these strings (for debugging); empty compiles all.
+    pub thin_modules_to_compile: Vec<String>,
 }
 
 impl Default for LtoConfig {
@@ -201,6 +235,8 @@ impl Default for LtoConfig {
             basic_block_sections: BasicBlockSections::Default,
             basic_block_address_map: false,
             unique_basic_block_section_names: false,
+            thin_index_files: None,
+            thin_modules_to_compile: Vec::new(),
         }
     }
 }

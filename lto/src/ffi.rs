@@ -220,7 +220,16 @@ mod sys {
         pub all_vtables_have_type_infos: u8,
         pub bb_addr_map: u8,
         pub unique_bb_section_names: u8,
-        pub reserved2: [u8; 7],
+        pub thin_index_only: u8,
+        pub thin_emit_index_files: u8,
+        pub thin_emit_imports_files: u8,
+        pub reserved2: [u8; 4],
+        pub thin_prefix_old: WeldStr,
+        pub thin_prefix_new: WeldStr,
+        pub thin_native_prefix: WeldStr,
+        pub thin_linked_objects_file: WeldStr,
+        pub thin_modules_to_compile: *const WeldStr,
+        pub num_thin_modules_to_compile: usize,
     }
 
     #[repr(C)]
@@ -315,6 +324,11 @@ mod sys {
             text: *mut WeldStr,
         );
         pub fn weld_lto_config_size() -> usize;
+        pub fn weld_lto_write_empty_index(
+            path: *const c_char,
+            len: usize,
+            err: *mut *mut c_char,
+        ) -> i32;
         pub fn weld_lto_result_bitcode(r: *const WeldLtoResult, task: usize, data: *mut WeldStr);
         pub fn weld_lto_result_free(r: *mut WeldLtoResult);
 
@@ -703,6 +717,12 @@ pub(crate) fn lto_new(cfg: &LtoConfig) -> Result<RawLto, String> {
         s.as_ref()
             .map_or(empty, |s| WeldStr::from_bytes(s.as_bytes()))
     };
+    let single: Vec<WeldStr> = cfg
+        .thin_modules_to_compile
+        .iter()
+        .map(|m| WeldStr::from_bytes(m.as_bytes()))
+        .collect();
+    let idx = &cfg.thin_index_files;
     let (bb_sections, bb_list) = match &cfg.basic_block_sections {
         BasicBlockSections::Default => (0, empty),
         BasicBlockSections::All => (1, empty),
@@ -764,7 +784,24 @@ pub(crate) fn lto_new(cfg: &LtoConfig) -> Result<RawLto, String> {
         all_vtables_have_type_infos: cfg.all_vtables_have_type_infos.into(),
         bb_addr_map: cfg.basic_block_address_map.into(),
         unique_bb_section_names: cfg.unique_basic_block_section_names.into(),
-        reserved2: [0; 7],
+        thin_index_only: idx.as_ref().is_some_and(|i| i.index_only).into(),
+        thin_emit_index_files: idx.is_some().into(),
+        thin_emit_imports_files: idx.as_ref().is_some_and(|i| i.emit_imports_files).into(),
+        reserved2: [0; 4],
+        thin_prefix_old: idx
+            .as_ref()
+            .map_or(empty, |i| WeldStr::from_bytes(i.prefix_old.as_bytes())),
+        thin_prefix_new: idx
+            .as_ref()
+            .map_or(empty, |i| WeldStr::from_bytes(i.prefix_new.as_bytes())),
+        thin_native_prefix: idx
+            .as_ref()
+            .map_or(empty, |i| WeldStr::from_bytes(i.native_prefix.as_bytes())),
+        thin_linked_objects_file: idx
+            .as_ref()
+            .map_or(empty, |i| path_str(&i.linked_objects_file)),
+        thin_modules_to_compile: single.as_ptr(),
+        num_thin_modules_to_compile: single.len(),
     };
     let mut out = ptr::null_mut();
     let mut err = ptr::null_mut();
@@ -773,6 +810,17 @@ pub(crate) fn lto_new(cfg: &LtoConfig) -> Result<RawLto, String> {
     Ok(RawLto(
         NonNull::new(out).ok_or("LLVM returned no LTO object")?,
     ))
+}
+
+pub(crate) fn write_empty_index(path: &std::path::Path) -> Result<(), String> {
+    sys::load()?;
+    let p = path.as_os_str().as_bytes();
+    let mut err = ptr::null_mut();
+    // SAFETY: `p` is valid for its length; the shim copies it.
+    check(
+        unsafe { sys::weld_lto_write_empty_index(p.as_ptr().cast(), p.len(), &mut err) },
+        err,
+    )
 }
 
 pub(crate) fn lto_add(lto: &mut RawLto, input: RawInput, res: &[Resolution]) -> Result<(), String> {

@@ -34,6 +34,10 @@ pub(crate) fn llvm_version() -> Option<&'static str> {
     None
 }
 
+pub(crate) fn write_empty_index(_path: &std::path::Path) -> Result<(), String> {
+    Err(NO_LLVM.to_string())
+}
+
 /// Uninhabited: no input can be opened without LLVM.
 pub(crate) enum RawInput {}
 

@@ -38,10 +38,15 @@
 //! `.init_array`, and an `.llvm_addrsig` section (`SHT_LLVM_ADDRSIG`) that a
 //! linker without ICF simply drops.
 //!
-//! Not implemented yet: distributed ThinLTO (`--thinlto-index-only`, which
-//! needs `createWriteIndexesThinBackend`, and DTLTO's
-//! `--thinlto-distributor=`, which needs `createOutOfProcessThinBackend`).
-//! Both would be another backend choice in the shim's `weld_lto_new`.
+//! # Distributed ThinLTO
+//!
+//! With [`LtoConfig::thin_index_files`] the run writes each ThinLTO module's
+//! index file (`M.thinlto.bc`) with LLVM's own index-writing backend
+//! (`createWriteIndexesThinBackend`, when only the indexes are wanted) or
+//! while the in-process backends compile (`--thinlto-emit-index-files`);
+//! [`write_empty_thin_index`] writes the file lld writes for a bitcode input
+//! that did not join the link. Not implemented: DTLTO's
+//! `--thinlto-distributor=` (`createOutOfProcessThinBackend`).
 
 #![deny(missing_docs)]
 
@@ -60,7 +65,7 @@ mod ffi;
 #[path = "ffi_stub.rs"]
 mod ffi;
 
-pub use config::{BasicBlockSections, LtoConfig, LtoKind, RelocModel};
+pub use config::{BasicBlockSections, LtoConfig, LtoKind, RelocModel, ThinIndexFiles};
 pub use input::{
     BitcodeFile, Comdat, ComdatSelection, CommonInfo, Symbol, SymbolFlags, Symbols, Visibility,
 };
@@ -101,6 +106,13 @@ pub fn llvm_failure() -> Option<String> {
 /// must be flushed first.
 pub fn exit_after_llvm_failure(code: i32) -> ! {
     ffi::exit_now(code)
+}
+
+/// Writes at `path` the index file lld writes for a bitcode input that did
+/// not join the link (an archive member nothing extracted): an empty summary
+/// index flagged so that a distributed backend skips the module.
+pub fn write_empty_thin_index(path: &std::path::Path) -> Result<(), String> {
+    ffi::write_empty_index(path)
 }
 
 /// The version of the LLVM library weld runs against (e.g. `"22.1.8"`), or

@@ -205,7 +205,18 @@ impl Lto {
         stats.tasks = out.tasks.len();
         stats.cache_hits = out.cache_hits as usize;
         if let Some(path) = &config.obj_path {
-            write_obj_path(path, &out.tasks).map_err(LtoError::from)?;
+            // Index-only runs compile no ThinLTO module: only the full-LTO
+            // object (task 0) exists to be written, as lld writes it.
+            let index_only = config
+                .thin_index_files
+                .as_ref()
+                .is_some_and(|i| i.index_only);
+            let tasks = if index_only {
+                &out.tasks[..out.tasks.len().min(1)]
+            } else {
+                &out.tasks[..]
+            };
+            write_obj_path(path, tasks).map_err(LtoError::from)?;
         }
         let mut objects = Vec::new();
         for (task, (data, module_name, from_cache)) in out.tasks.into_iter().enumerate() {

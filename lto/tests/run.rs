@@ -422,3 +422,52 @@ int main(int argc, char **argv) { volatile char big[4096]; big[argc] = 1; printf
         assert!(e.contains("badasm.o") || flag == "-flto", "{e}");
     }
 }
+
+#[test]
+fn thin_index_only_writes_indexes_and_the_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile(dir.path(), "main.c", MAIN_SRC, &["-flto=thin", "-O2"]);
+    let b = compile(dir.path(), "foo.c", FOO_SRC, &["-flto=thin", "-O2"]);
+    // Module ids name the files written: absolute, so they land in the temporary directory.
+    let id = |n: &str| dir.path().join(n).display().to_string();
+    let files = vec![open(&a, &id("main.o")), open(&b, &id("foo.o"))];
+    let list = dir.path().join("list.txt");
+    let out = lto_run(
+        LtoConfig {
+            thin_index_files: Some(lto::ThinIndexFiles {
+                index_only: true,
+                emit_imports_files: true,
+                linked_objects_file: Some(list.clone()),
+                ..Default::default()
+            }),
+            ..exe_config()
+        },
+        files,
+        &["main"],
+    );
+    assert!(
+        out.objects.is_empty(),
+        "index-only compiles no ThinLTO module"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&list).unwrap(),
+        format!("{}\n{}\n", id("main.o"), id("foo.o")),
+        "the native objects, in the order the modules were added"
+    );
+    for m in ["main.o", "foo.o"] {
+        let index = std::fs::read(id(&format!("{m}.thinlto.bc"))).unwrap();
+        assert!(index.starts_with(b"BC\xc0\xde"), "{m}'s index is bitcode");
+    }
+    let imports = std::fs::read_to_string(id("main.o.imports")).unwrap();
+    assert!(imports.lines().any(|l| l == id("foo.o")), "{imports:?}");
+
+    // What lld writes for bitcode that did not join the link.
+    let skipped = dir.path().join("lazy.o.thinlto.bc");
+    lto::write_empty_thin_index(&skipped).unwrap();
+    assert!(std::fs::read(&skipped).unwrap().starts_with(b"BC\xc0\xde"));
+    assert!(
+        lto::write_empty_thin_index(&dir.path().join("no/such/dir/x.thinlto.bc"))
+            .unwrap_err()
+            .starts_with("cannot open ")
+    );
+}

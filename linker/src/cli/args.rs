@@ -213,7 +213,57 @@ const SAVE_TEMPS_STAGES: &[&str] = &[
 ];
 
 /// The checks and derivations that need the whole command line.
+/// lld's reading of the distributed ThinLTO options: `OLD;NEW` values split at the first `;`
+/// (the prefix's third part, the native object prefix, is everything after the second), and
+/// the combinations it refuses, in its words and order.
+fn thinlto_index_options(
+    t: &mut crate::config::ThinLtoIndexOptions,
+    prefix_replace: Option<&(String, String)>,
+    object_suffix_replace: Option<&(String, String)>,
+) -> Result<()> {
+    // `--thinlto-index-only` implies writing the index files.
+    t.emit_index_files |= t.index_only;
+    let split = |(spelling, v): &(String, String)| -> Result<(String, String)> {
+        match v.split_once(';') {
+            Some((old, new)) => Ok((old.to_string(), new.to_string())),
+            None => bail!("{spelling} expects 'old;new' format, but got {v}"),
+        }
+    };
+    if let Some(arg) = object_suffix_replace {
+        t.object_suffix_replace = Some(split(arg)?);
+    }
+    if let Some(arg) = prefix_replace {
+        let (old, rest) = split(arg)?;
+        let (new, native) = rest.split_once(';').unwrap_or((&rest, ""));
+        t.prefix_old = old;
+        t.prefix_new = new.to_string();
+        t.prefix_native = native.to_string();
+    }
+    if t.emit_index_files && !t.index_only {
+        if object_suffix_replace.is_some() {
+            bail!(
+                "--thinlto-object-suffix-replace is not supported with --thinlto-emit-index-files"
+            );
+        }
+        if prefix_replace.is_some() {
+            bail!("--thinlto-prefix-replace is not supported with --thinlto-emit-index-files");
+        }
+    }
+    if !t.prefix_native.is_empty() && t.index_only_file.is_empty() {
+        bail!(
+            "--thinlto-prefix-replace=old_dir;new_dir;obj_dir must be used with \
+             --thinlto-index-only="
+        );
+    }
+    Ok(())
+}
+
 fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
+    thinlto_index_options(
+        &mut st.config.lto.thin_index,
+        st.thinlto_prefix_replace.as_deref(),
+        st.thinlto_object_suffix_replace.as_deref(),
+    )?;
     let c = &mut st.config;
     if c.split_stack_adjust_size < 0 {
         bail!("--split-stack-adjust-size: size must be >= 0");
@@ -1202,10 +1252,11 @@ mod tests {
             error("-plugin-opt bogus a.o"),
             "-plugin-opt=: unknown plugin option 'bogus'"
         );
-        assert_eq!(
-            error("-plugin-opt thinlto-index-only a.o"),
-            "option -plugin-opt=thinlto-index-only is not implemented yet"
-        );
+        let t = config("-plugin-opt thinlto-index-only=l.txt a.o")
+            .lto
+            .thin_index;
+        assert!(t.index_only && t.emit_index_files);
+        assert_eq!(t.index_only_file, "l.txt");
         let c = config("-plugin-opt=cache-dir=/c2 --plugin-opt=jobs=0 --plugin foo a.o");
         assert_eq!(c.lto.cache_dir, Some(PathBuf::from("/c2")));
         assert_eq!(c.lto.jobs, None);
@@ -1391,10 +1442,74 @@ mod tests {
     }
 
     #[test]
+    fn distributed_thinlto_options() {
+        let t = config(
+            "--thinlto-index-only=a --thinlto-index-only=b --thinlto-emit-imports-files \
+             --thinlto-prefix-replace=x --thinlto-prefix-replace=o/;n/;j/;k \
+             --thinlto-object-suffix-replace=.min.o;.o --thinlto-single-module=m a.o",
+        )
+        .lto
+        .thin_index;
+        assert!(t.index_only && t.emit_index_files && t.emit_imports_files);
+        assert_eq!(t.index_only_file, "b");
+        assert_eq!(
+            (
+                t.prefix_old.as_str(),
+                t.prefix_new.as_str(),
+                t.prefix_native.as_str()
+            ),
+            ("o/", "n/", "j/;k")
+        );
+        assert_eq!(
+            t.object_suffix_replace,
+            Some((".min.o".to_string(), ".o".to_string()))
+        );
+        assert_eq!(t.single_modules, ["m"]);
+        assert_eq!(t.replace_object_suffix("d/x.min.o"), "d/x.o");
+        assert_eq!(t.replace_object_suffix("d/x.o"), "d/x.o");
+        let t =
+            config("--plugin-opt=thinlto-emit-imports-files -plugin-opt=thinlto-index-only a.o")
+                .lto
+                .thin_index;
+        assert!(t.index_only && t.emit_imports_files && t.index_only_file.is_empty());
+        // lld's wording, quoting the spelling used.
+        for (args, want) in [
+            (
+                "--thinlto-prefix-replace=x a.o",
+                "--thinlto-prefix-replace= expects 'old;new' format, but got x",
+            ),
+            (
+                "-plugin-opt=thinlto-prefix-replace=x a.o",
+                "-plugin-opt=thinlto-prefix-replace= expects 'old;new' format, but got x",
+            ),
+            (
+                "--plugin-opt=thinlto-object-suffix-replace=x a.o",
+                "--plugin-opt=thinlto-object-suffix-replace= expects 'old;new' format, but got x",
+            ),
+            (
+                "--thinlto-emit-index-files --thinlto-prefix-replace=a;b a.o",
+                "--thinlto-prefix-replace is not supported with --thinlto-emit-index-files",
+            ),
+            (
+                "--thinlto-emit-index-files --thinlto-prefix-replace=a;b \
+                 --thinlto-object-suffix-replace=a;b a.o",
+                "--thinlto-object-suffix-replace is not supported with --thinlto-emit-index-files",
+            ),
+            (
+                "--thinlto-index-only --thinlto-prefix-replace=a;b;c a.o",
+                "--thinlto-prefix-replace=old_dir;new_dir;obj_dir must be used with \
+                 --thinlto-index-only=",
+            ),
+        ] {
+            assert_eq!(error(args), want, "{args}");
+        }
+    }
+
+    #[test]
     fn not_yet_and_unknown() {
         assert_eq!(
-            error("--thinlto-index-only a.o"),
-            "option --thinlto-index-only is not implemented yet"
+            error("--thinlto-distributor=d a.o"),
+            "option --thinlto-distributor= is not implemented yet"
         );
         assert_eq!(
             error("--emit-relocs -s a.o"),

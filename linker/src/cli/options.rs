@@ -378,6 +378,17 @@ fn lto_opt_level(s: &ParseState, v: &str, what: &str) -> Result<u8> {
     Ok(n as u8)
 }
 
+/// `--thinlto-index-only[=FILE]` and its `-plugin-opt=` spellings: the last value given names
+/// the list of native objects (lld's `getLastArgValue`).
+fn thinlto_index_only(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    let t = &mut s.config.lto.thin_index;
+    t.index_only = true;
+    if let Some(file) = v {
+        t.index_only_file = file.to_string();
+    }
+    Ok(())
+}
+
 /// `--thinlto-jobs=`, `-plugin-opt=jobs=`: a count, `0` or `all` meaning every hardware thread.
 fn thinlto_jobs(s: &mut ParseState, v: &str) -> Result<()> {
     s.config.lto.jobs = match v {
@@ -1180,11 +1191,11 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--plugin-opt=cache-dir="], Joined, Implemented, "LLVMgold's spelling of --thinlto-cache-dir= (weld extension)", "(LLVMgold.so option; lld rejects it)", |s, v| { s.config.lto.cache_dir = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--plugin-opt=cache-policy="], Joined, Implemented, "LLVMgold's spelling of --thinlto-cache-policy (weld extension)", "(LLVMgold.so option; lld rejects it)", |s, v| { s.config.lto.cache_policy = Some(value(v).to_string()); Ok(()) }},
     opt! {["--plugin-opt=thinlto"], Joined, IgnoredTuningOnly, "Ignored: each module's summary decides ThinLTO or regular LTO", "Ignored for compatibility with LLVMgold.so", accept},
-    opt! {["--plugin-opt=thinlto-index-only"], Flag, NotYet, "Alias for --thinlto-index-only", "", accept},
-    opt! {["--plugin-opt=thinlto-index-only="], Joined, NotYet, "Alias for --thinlto-index-only=", "", accept},
-    opt! {["--plugin-opt=thinlto-emit-imports-files"], Flag, NotYet, "Alias for --thinlto-emit-imports-files", "", accept},
-    opt! {["--plugin-opt=thinlto-prefix-replace="], Joined, NotYet, "Alias for --thinlto-prefix-replace=", "", accept},
-    opt! {["--plugin-opt=thinlto-object-suffix-replace="], Joined, NotYet, "Alias for --thinlto-object-suffix-replace=", "", accept},
+    opt! {["--plugin-opt=thinlto-index-only"], Flag, Implemented, "Alias for --thinlto-index-only", "", thinlto_index_only},
+    opt! {["--plugin-opt=thinlto-index-only="], Joined, Implemented, "Alias for --thinlto-index-only=", "", thinlto_index_only},
+    opt! {["--plugin-opt=thinlto-emit-imports-files"], Flag, Implemented, "Alias for --thinlto-emit-imports-files", "", |s, _| { s.config.lto.thin_index.emit_imports_files = true; Ok(()) }},
+    opt! {["--plugin-opt=thinlto-prefix-replace="], Joined, Implemented, "Alias for --thinlto-prefix-replace=", "", |s, v| { s.thinlto_prefix_replace = Some(Box::new((s.spelling.clone(), value(v).to_string()))); Ok(()) }},
+    opt! {["--plugin-opt=thinlto-object-suffix-replace="], Joined, Implemented, "Alias for --thinlto-object-suffix-replace=", "", |s, v| { s.thinlto_object_suffix_replace = Some(Box::new((s.spelling.clone(), value(v).to_string()))); Ok(()) }},
     opt! {["--plugin-opt=debug-pass-manager"], Flag, Implemented, "Alias for --lto-debug-pass-manager", "", |s, _| { s.config.lto.debug_pass_manager = true; Ok(()) }},
     opt! {["--plugin-opt=disable-verify"], Flag, IgnoredTuningOnly, "Alias for --disable-verify", "", accept},
     opt! {["--plugin-opt=dwo_dir="], Joined, Implemented, "Directory to store .dwo files when LTO and debug fission are used", "", |s, v| { s.config.lto.dwo_dir = value(v).to_string(); Ok(()) }},
@@ -1243,13 +1254,13 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--opt-remarks-format"], Separate, Implemented, "The format used for serializing remarks (default: YAML)", "", |s, v| { s.config.lto.remarks_format = value(v).to_string(); Ok(()) }},
     opt! {["--opt-remarks-with-hotness"], Flag, Implemented, "Include hotness information in the optimization remarks file", "", |s, _| { s.config.lto.remarks_with_hotness = true; Ok(()) }},
     opt! {["--opt-remarks-hotness-threshold"], Value, Implemented, "Minimum profile count required for an optimization remark to be output. Use 'auto' to apply the threshold from profile summary", "", remarks_hotness_threshold},
-    opt! {["--thinlto-index-only"], Flag, NotYet, "Write per-module ThinLTO index files and stop (distributed ThinLTO)", "", accept},
-    opt! {["--thinlto-index-only="], Joined, NotYet, "As --thinlto-index-only, and list the native object files in <file>", "", accept},
-    opt! {["--thinlto-emit-imports-files"], Flag, NotYet, "Write a .imports file per module (distributed ThinLTO)", "", accept},
-    opt! {["--thinlto-emit-index-files"], Flag, NotYet, "Write per-module ThinLTO index files and continue linking", "", accept},
-    opt! {["--thinlto-prefix-replace="], Joined, NotYet, "Replace a prefix of ThinLTO output paths: old;new", "", accept},
-    opt! {["--thinlto-object-suffix-replace="], Joined, NotYet, "Replace a suffix of ThinLTO object paths: old;new", "", accept},
-    opt! {["--thinlto-single-module="], Joined, NotYet, "Specify a single module to compile in ThinLTO mode, for debugging only", "", accept},
+    opt! {["--thinlto-index-only"], Flag, Implemented, "Write per-module ThinLTO index files and stop (distributed ThinLTO)", "", thinlto_index_only},
+    opt! {["--thinlto-index-only="], Joined, Implemented, "As --thinlto-index-only, and list the native object files in <file>", "", thinlto_index_only},
+    opt! {["--thinlto-emit-imports-files"], Flag, Implemented, "Write a .imports file per module (distributed ThinLTO)", "", |s, _| { s.config.lto.thin_index.emit_imports_files = true; Ok(()) }},
+    opt! {["--thinlto-emit-index-files"], Flag, Implemented, "Write per-module ThinLTO index files and continue linking", "", |s, _| { s.config.lto.thin_index.emit_index_files = true; Ok(()) }},
+    opt! {["--thinlto-prefix-replace="], Joined, Implemented, "Replace a prefix of ThinLTO output paths: old;new[;native object prefix]", "", |s, v| { s.thinlto_prefix_replace = Some(Box::new((s.spelling.clone(), value(v).to_string()))); Ok(()) }},
+    opt! {["--thinlto-object-suffix-replace="], Joined, Implemented, "Replace a suffix of ThinLTO object paths: old;new", "", |s, v| { s.thinlto_object_suffix_replace = Some(Box::new((s.spelling.clone(), value(v).to_string()))); Ok(()) }},
+    opt! {["--thinlto-single-module="], Joined, Implemented, "Specify a single module to compile in ThinLTO mode, for debugging only", "", |s, v| { s.config.lto.thin_index.single_modules.push(value(v).to_string()); Ok(()) }},
     opt! {["--thinlto-distributor="], Joined, NotYet, "Distributor to use for ThinLTO backend compilations", "", accept},
     opt! {["--thinlto-distributor-arg="], Joined, NotYet, "Arguments to pass to the ThinLTO distributor", "", accept},
     opt! {["--thinlto-remote-compiler="], Joined, NotYet, "Compiler for the ThinLTO distributor to invoke for ThinLTO backend compilations", "", accept},

@@ -392,6 +392,8 @@ fn lto_config(config: &Config, setup: LtoSetup) -> lto::LtoConfig {
         basic_block_sections: setup.basic_block_sections,
         basic_block_address_map: l.basic_block_address_map,
         unique_basic_block_section_names: l.unique_basic_block_section_names,
+        thin_index_files: crate::resolve::thin_index::lto_index_files(config),
+        thin_modules_to_compile: l.thin_index.single_modules.clone(),
         ..Default::default()
     }
 }

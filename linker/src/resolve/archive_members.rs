@@ -269,18 +269,32 @@ impl Resolver<'_> {
             extracted: display.clone(),
             symbol: self.out.symtab.get(id).display_name(),
         });
+        // Which member it is, for the module id of its bitcode (or its `.llvm.lto` section's).
+        let a = &self.out.archives[archive as usize];
+        let member_name = match &a.source {
+            LazySource::Archive(ar) => Some(
+                ar.member_at(offset)
+                    .map_err(|e| err!("{}: {e}", a.path.display()))?
+                    .name,
+            ),
+            LazySource::Object(_) => None,
+        };
+        let path = a.path.clone();
+        let origin = member_name.map(|name| super::thin_index::MemberOrigin {
+            archive: &path,
+            name,
+            header_offset: offset,
+        });
         if bitcode {
             self.loading_member = true;
-            let r = self.add_bitcode(display, data);
+            let r = self.add_bitcode(display, data, origin);
             self.loading_member = false;
             r?;
         } else {
             // A lazy object is no archive member (`--exclude-libs` does not apply to it).
-            let a = &self.out.archives[archive as usize];
-            let archive_path =
-                matches!(a.source, LazySource::Archive(_)).then(|| a.path.display().to_string());
+            let archive_path = member_name.is_some().then(|| path.display().to_string());
             let file = ObjectFile::parse(display, archive_path, data)?;
-            self.add_object_or_fat_bitcode(file)?;
+            self.add_object_or_fat_bitcode(file, origin)?;
         }
         self.out.extractions.extend(record);
         Ok(())

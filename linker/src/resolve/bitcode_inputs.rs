@@ -11,25 +11,37 @@ use object::elf;
 impl Resolver<'_> {
     /// With `--fat-lto-objects`, an object carrying `.llvm.lto` bitcode is linked from that
     /// bitcode instead of its native code (lld's behaviour); otherwise the native code is used.
-    pub(super) fn add_object_or_fat_bitcode(&mut self, file: ObjectFile) -> Result<()> {
+    /// `member`: which archive member the object is, if one.
+    pub(super) fn add_object_or_fat_bitcode(
+        &mut self,
+        file: ObjectFile,
+        member: Option<super::thin_index::MemberOrigin<'_>>,
+    ) -> Result<()> {
         if self.config.lto.fat_lto_objects {
             if let Some(sec) = file.sections.iter().find(|s| s.name == b".llvm.lto") {
                 let data = sec.data;
-                return self.add_bitcode(file.name, data);
+                return self.add_bitcode(file.name, data, member);
             }
         }
         self.add_object(file)
     }
 
     /// Adds an LLVM bitcode module: its symbols take part in resolution like any others.
-    pub(super) fn add_bitcode(&mut self, name: String, data: &'static [u8]) -> Result<()> {
+    /// `member` says which archive member it is, for its module id.
+    pub(super) fn add_bitcode(
+        &mut self,
+        name: String,
+        data: &'static [u8],
+        member: Option<super::thin_index::MemberOrigin<'_>>,
+    ) -> Result<()> {
         self.trace(&name);
         let index = self.out.bitcode.len() as u32;
         // LTO needs distinct module ids; the same member can appear in two archives.
-        let mut module_id = name.clone();
+        let id = super::thin_index::module_id(self.config, &name, member);
+        let mut module_id = id.clone();
         let mut n = 1;
-        while self.out.bitcode.iter().any(|b| b.name == module_id) {
-            module_id = format!("{name}.{n}");
+        while self.out.bitcode.iter().any(|b| b.module_id == module_id) {
+            module_id = format!("{id}.{n}");
             n += 1;
         }
         let bc = lto::BitcodeFile::open_owned(data, &module_id).map_err(|e| {
@@ -150,6 +162,7 @@ impl Resolver<'_> {
         }
         self.out.bitcode.push(BitcodeInput {
             name,
+            module_id,
             file: Some(bc),
             syms,
             discarded,
