@@ -24,6 +24,8 @@ fn main() {
             ("patterns_sorts_and_keep", patterns_sorts_and_keep),
             ("orphans_placed_like_lld", orphans_placed_like_lld),
             ("dot_backward_like_lld", dot_backward_like_lld),
+            ("memory_regions_firmware", memory_regions_firmware),
+            ("region_overflow_like_lld", region_overflow_like_lld),
             ("not_yet_is_an_error", not_yet_is_an_error),
         ],
     );
@@ -450,6 +452,57 @@ fn orphans_placed_like_lld(dir: &Path) -> Check {
     same_contents(dir, "out.lld", "out.weld")
 }
 
+/// Firmware-style: code and constants in flash, data linked in RAM but loaded in flash after
+/// the code (`> ram AT> rom`), `REGION_ALIAS`, `ORIGIN`/`LENGTH`, `LOADADDR`; and
+/// `--print-memory-usage` prints what lld prints.
+fn memory_regions_firmware(dir: &Path) -> Check {
+    compile(dir, "a", START_C, &[])?;
+    paths::write(
+        &dir.join("mem.lds"),
+        "MEMORY {\n\
+           rom (rx) : ORIGIN = 0x100000, LENGTH = 64K\n\
+           ram (rwx) : ORIGIN = 0x200000, LENGTH = 16K\n\
+         }\n\
+         REGION_ALIAS(\"REGION_DATA\", ram);\n\
+         SECTIONS {\n\
+           .text : { *(.text .text.*) } > rom\n\
+           .rodata : { *(.rodata .rodata.*) } > rom\n\
+           _sidata = LOADADDR(.data);\n\
+           .data : { __data_start = .; *(.data .data.*) LONG(ORIGIN(ram)) LONG(LENGTH(rom)) _edata = .; } > REGION_DATA AT> rom\n\
+           .bss (NOLOAD) : { __bss_start = .; *(.bss .bss.*) *(COMMON) _end = .; } > ram\n\
+           /DISCARD/ : { *(.comment) *(.note.GNU-stack) *(.eh_frame) }\n\
+         }\n",
+    )?;
+    let mut usage = Vec::new();
+    for (linker, out) in [(tools::lld()?, "out.lld"), (tools::weld()?, "out.weld")] {
+        let mut cmd = Command::new(&linker);
+        cmd.current_dir(dir)
+            .args(["-T", "mem.lds", "a.o", "--print-memory-usage", "-o", out]);
+        let o = run::run(&mut cmd, run::LINK_TIMEOUT)?.ok(&format!("linking {out}"))?;
+        usage.push(String::from_utf8_lossy(&o.stdout).into_owned());
+    }
+    if usage[0] != usage[1] || !usage[0].contains("Memory region") {
+        return Err(format!(
+            "--print-memory-usage differs:\nld.lld-22:\n{}\nweld:\n{}",
+            usage[0], usage[1]
+        ));
+    }
+    same_layout(dir, "out.lld", "out.weld")?;
+    same_contents(dir, "out.lld", "out.weld")
+}
+
+/// A section that does not fit its region: lld's message.
+fn region_overflow_like_lld(dir: &Path) -> Check {
+    compile(dir, "a", PLAIN_START_C, &[])?;
+    paths::write(
+        &dir.join("ov.lds"),
+        "MEMORY { rom (rx) : ORIGIN = 0x100000, LENGTH = 4 }\n\
+         SECTIONS { .text : { *(.text) } > rom }\n",
+    )?;
+    let both = link_both(dir, &["-T", "ov.lds", "a.o"])?;
+    both.same_first_error("section '.text' will not fit in region 'rom': overflowed by 5 bytes")
+}
+
 /// `.` moving backward inside an output section is lld's error, word for word.
 fn dot_backward_like_lld(dir: &Path) -> Check {
     compile(dir, "a", PLAIN_START_C, &[])?;
@@ -466,11 +519,10 @@ fn dot_backward_like_lld(dir: &Path) -> Check {
 
 /// What is not implemented yet stops the link with one error naming it and its place.
 fn not_yet_is_an_error(dir: &Path) -> Check {
-    compile(dir, "a", START_C, &[])?;
+    compile(dir, "a", PLAIN_START_C, &[])?;
     paths::write(
         &dir.join("m.lds"),
-        "MEMORY { ram (rwx) : ORIGIN = 0x400000, LENGTH = 1M }\n\
-         SECTIONS { .text : { *(.text) } > ram }\n",
+        "SECTIONS {\n  .text : { *(.text) }\n  OVERLAY : { .o1 { *(.o1) } .o2 { *(.o2) } }\n}\n",
     )?;
     let weld = tools::weld()?;
     let out = run::run(
