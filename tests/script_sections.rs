@@ -26,6 +26,8 @@ fn main() {
             ("dot_backward_like_lld", dot_backward_like_lld),
             ("memory_regions_firmware", memory_regions_firmware),
             ("region_overflow_like_lld", region_overflow_like_lld),
+            ("phdrs_listed_by_the_script", phdrs_listed_by_the_script),
+            ("phdrs_errors_like_lld", phdrs_errors_like_lld),
             ("not_yet_is_an_error", not_yet_is_an_error),
         ],
     );
@@ -489,6 +491,66 @@ fn memory_regions_firmware(dir: &Path) -> Check {
     }
     same_layout(dir, "out.lld", "out.weld")?;
     same_contents(dir, "out.lld", "out.weld")
+}
+
+/// `PHDRS`: headers in the first load (`FILEHDR PHDRS`), `PT_PHDR`, a note segment, a stack
+/// segment with `FLAGS`, a load with `AT`; sections inherit the headers of the one before.
+fn phdrs_listed_by_the_script(dir: &Path) -> Check {
+    compile(dir, "a", START_C, &[])?;
+    compile(
+        dir,
+        "n",
+        "__attribute__((section(\".note.x\"), aligned(4))) const int note[4] = {4, 4, 1, 0};\n\
+         __attribute__((section(\".boot\"))) int boot_flag = 1;\n",
+        &[],
+    )?;
+    paths::write(
+        &dir.join("ph.lds"),
+        "PHDRS {\n\
+           headers PT_PHDR PHDRS;\n\
+           text PT_LOAD FILEHDR PHDRS;\n\
+           data PT_LOAD;\n\
+           note PT_NOTE;\n\
+           stack PT_GNU_STACK FLAGS(6);\n\
+           boot PT_LOAD AT(0x9000) FLAGS(7);\n\
+         }\n\
+         SECTIONS {\n\
+           . = 0x400000 + SIZEOF_HEADERS;\n\
+           .text : { *(.text*) } :text\n\
+           .rodata : { *(.rodata*) }\n\
+           .note : { *(.note.*) } :text :note\n\
+           . = ALIGN(0x1000);\n\
+           __data_start = .;\n\
+           .data : { *(.data*) } :data\n\
+           _edata = .;\n\
+           __bss_start = .;\n\
+           .bss : { *(.bss*) }\n\
+           _end = .;\n\
+           .boot 0x800000 : { *(.boot) LONG(1) } :boot\n\
+           /DISCARD/ : { *(.comment) *(.eh_frame) }\n\
+         }\n",
+    )?;
+    link_ok(dir, &["-T", "ph.lds", "a.o", "n.o"])?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    same_contents(dir, "out.lld", "out.weld")?;
+    runs_with(&dir.join("out.lld"), 0, "hi\n")?;
+    runs_with(&dir.join("out.weld"), 0, "hi\n")
+}
+
+/// Headers that do not fit below the first section, and a header no `PHDRS` lists.
+fn phdrs_errors_like_lld(dir: &Path) -> Check {
+    compile(dir, "a", PLAIN_START_C, &[])?;
+    paths::write(
+        &dir.join("fit.lds"),
+        "PHDRS { text PT_LOAD FILEHDR PHDRS; }\nSECTIONS { . = 0x10; .text : { *(.text) } :text }\n",
+    )?;
+    link_both(dir, &["-T", "fit.lds", "a.o"])?.same_first_error("could not allocate headers")?;
+    paths::write(
+        &dir.join("name.lds"),
+        "PHDRS { text PT_LOAD; }\nSECTIONS { .text : { *(.text) } :nope }\n",
+    )?;
+    link_both(dir, &["-T", "name.lds", "a.o"])?
+        .same_first_error("name.lds:2: program header 'nope' is not listed in PHDRS")
 }
 
 /// A section that does not fit its region: lld's message.

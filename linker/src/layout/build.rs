@@ -525,7 +525,12 @@ pub fn layout(
         DynTables::default()
     };
     let interp = interp::contents(config, dynamic_output);
-    add_synth(&mut b, interp::chunk(&interp));
+    // A script listing program headers without a PT_INTERP has no room for `.interp` (lld).
+    let interp_listed =
+        commands.phdrs.is_empty() || commands.phdrs.iter().any(|p| p.phdr_type == elf::PT_INTERP);
+    if interp_listed {
+        add_synth(&mut b, interp::chunk(&interp));
+    }
     if has_dynamic {
         add_synth(&mut b, Some(dynsym::dynsym_chunk(&dyn_tables)));
         for c in versions::chunks(&dyn_tables) {

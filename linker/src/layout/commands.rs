@@ -58,6 +58,8 @@ pub struct SectionCommands {
     pub regions: Vec<ast::MemoryRegion>,
     /// `REGION_ALIAS(alias, region)`: the alias and the region's index.
     pub aliases: Vec<(String, usize)>,
+    /// `PHDRS`: the program headers, as the script lists them.
+    pub phdrs: Vec<ast::Phdr>,
 }
 
 impl SectionCommands {
@@ -103,6 +105,7 @@ impl SectionCommands {
                     };
                     out.aliases.push((alias.clone(), i));
                 }
+                Command::Phdrs(p) => out.phdrs.extend(p.iter().cloned()),
                 Command::Sections(s) => {
                     has_sections = true;
                     if let Some(insert) = &s.insert {
@@ -114,9 +117,6 @@ impl SectionCommands {
                             SectionsCommand::Assert(a) => SectionCommand::Assert(a.clone()),
                             SectionsCommand::Overlay(o) => return not_yet("OVERLAY", &o.loc),
                             SectionsCommand::Output(o) => {
-                                if !o.phdrs.is_empty() {
-                                    return not_yet("program headers (:phdr)", &o.loc);
-                                }
                                 if o.align_with_input {
                                     // lld's own message.
                                     return Err(Error(format!(
@@ -135,6 +135,11 @@ impl SectionCommands {
         if !has_sections && !out.regions.is_empty() {
             if let Some(r) = out.regions.first() {
                 return not_yet("MEMORY without SECTIONS", &r.loc);
+            }
+        }
+        if !has_sections && !out.phdrs.is_empty() {
+            if let Some(p) = out.phdrs.first() {
+                return not_yet("PHDRS without SECTIONS", &p.loc);
             }
         }
         Ok(out)
@@ -379,7 +384,7 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Vec<Placement> 
                 &out[first..],
                 &sections[o as usize],
                 &is_symbol_assignment,
-                !commands.regions.is_empty(),
+                !commands.regions.is_empty() || !commands.phdrs.is_empty(),
             );
         out.insert(at, Placement::Section(o));
     }
@@ -513,6 +518,7 @@ mod tests {
             disabled: Vec::new(),
             regions: Vec::new(),
             aliases: Vec::new(),
+            phdrs: Vec::new(),
             commands: names
                 .iter()
                 .map(|n| {

@@ -76,8 +76,17 @@ fn assign_with(
     script: &ScriptLayout,
 ) -> Result<(Vec<u64>, Vec<SymbolId>, Vec<(String, u64, u64)>)> {
     let (mem_region, lma_region) = find_regions(config, commands, script, lay)?;
-    let (loads, other_count) = plan_loads(config, commands, script, lay, &mem_region, &lma_region);
-    let nphdr = loads.len() + other_count + config.spare_program_headers;
+    // With PHDRS the script lists the program headers; without, lld makes them from flags.
+    let mut listed = plan_listed(config, commands, script, lay)?;
+    let (loads, nphdr) = match &listed {
+        Some(l) => (l.loads(), l.entries.len() + config.spare_program_headers),
+        None => {
+            let (loads, others) =
+                plan_loads(config, commands, script, lay, &mem_region, &lma_region);
+            let n = loads.len() + others + config.spare_program_headers;
+            (loads, n)
+        }
+    };
     let headers = EHDR_SIZE + PHDR_SIZE * nphdr as u64;
 
     let mut walk = Walk {
@@ -125,7 +134,14 @@ fn assign_with(
             walk.data_values[i] = expr::eval(expr, &walk.context(lay, 0, None))?.value();
         }
     }
-    place_segments(config, lay, &loads, headers)?;
+    if let Some(l) = listed.as_mut() {
+        for (e, cmd) in l.entries.iter_mut().zip(&commands.phdrs) {
+            if let Some(at) = &cmd.lma {
+                e.paddr = Some(expr::eval(at, &walk.context(lay, 0, None))?.value());
+            }
+        }
+    }
+    place_segments(config, lay, &loads, headers, listed.as_ref())?;
     let symbols = walk
         .symbols
         .keys()
@@ -678,10 +694,18 @@ fn plan_loads(
 }
 
 /// Headers, file offsets and program headers once addresses are final.
-fn place_segments(config: &Config, lay: &mut Layout, loads: &[Load], headers: u64) -> Result<()> {
+fn place_segments(
+    config: &Config,
+    lay: &mut Layout,
+    loads: &[Load],
+    headers: u64,
+    listed: Option<&Listed>,
+) -> Result<()> {
     let page = config.max_page_size();
     // allocateHeaders: the headers go at the start of the page below the first section, if
-    // they fit there; otherwise they are in no segment and there is no PT_PHDR.
+    // they fit there; otherwise they are in no segment and there is no PT_PHDR. A script
+    // that puts them in a segment itself (FILEHDR, PHDRS) may put them anywhere below the
+    // first section, but they must fit.
     let min = lay
         .sections
         .iter()
@@ -689,10 +713,19 @@ fn place_segments(config: &Config, lay: &mut Layout, loads: &[Load], headers: u6
         .map(|s| s.addr)
         .min()
         .unwrap_or(0);
-    let base = min - min % page;
+    let explicit = listed.is_some_and(|l| l.entries.iter().any(|e| e.filehdr || e.phdrs));
+    let base = if explicit { 0 } else { min - min % page };
     let paged = !config.paging_disabled();
-    let headers_fit = paged && headers <= min - base;
-    let header_addr = base;
+    let headers_fit = (paged || explicit) && headers <= min - base;
+    if explicit && !headers_fit {
+        return Err(Error("could not allocate headers".into()));
+    }
+    let header_addr = if explicit {
+        let a = min - headers;
+        a - a % page
+    } else {
+        base
+    };
 
     // File offsets: a load's first section at an offset congruent to its address modulo the
     // load's alignment; the others at their distance from it.
@@ -744,6 +777,13 @@ fn place_segments(config: &Config, lay: &mut Layout, loads: &[Load], headers: u6
     }
     lay.non_alloc_start = off;
     lay.place_non_alloc();
+
+    if let Some(listed) = listed {
+        let mut segs = listed.segments(lay, page, headers, header_addr);
+        push_spare(config, &mut segs);
+        lay.segments = segs;
+        return Ok(());
+    }
 
     // Program headers in lld's order.
     let mut segs = Vec::new();
@@ -864,19 +904,7 @@ fn place_segments(config: &Config, lay: &mut Layout, loads: &[Load], headers: u6
     }
     let notes = note_groups(lay);
     segs.extend(special_headers(config, lay, tls, relros, &notes));
-    // mold's --spare-program-headers: PT_NULL entries a later tool may fill in.
-    for _ in 0..config.spare_program_headers {
-        segs.push(Segment {
-            p_type: elf::PT_NULL,
-            flags: 0,
-            offset: 0,
-            vaddr: 0,
-            lma_offset: 0,
-            filesz: 0,
-            memsz: 0,
-            align: 0,
-        });
-    }
+    push_spare(config, &mut segs);
     lay.segments = segs;
     Ok(())
 }
@@ -988,4 +1016,190 @@ fn check_regions(commands: &SectionCommands, lay: &Layout, walk: &Walk) -> Resul
         }
     }
     Ok(())
+}
+
+/// mold's `--spare-program-headers`: `PT_NULL` entries a later tool may fill in.
+fn push_spare(config: &Config, segs: &mut Vec<Segment>) {
+    for _ in 0..config.spare_program_headers {
+        segs.push(Segment {
+            p_type: elf::PT_NULL,
+            flags: 0,
+            offset: 0,
+            vaddr: 0,
+            lma_offset: 0,
+            filesz: 0,
+            memsz: 0,
+            align: 0,
+        });
+    }
+}
+
+/// One program header a `PHDRS` command lists, with the sections that go in it.
+struct ListedPhdr {
+    p_type: u32,
+    flags: u32,
+    filehdr: bool,
+    phdrs: bool,
+    /// `AT(...)`: the physical address, once evaluated.
+    paddr: Option<u64>,
+    sections: Vec<usize>,
+}
+
+/// The program headers of a `PHDRS` command (lld's `LinkerScript::createPhdrs`).
+struct Listed {
+    entries: Vec<ListedPhdr>,
+}
+
+impl Listed {
+    /// The `PT_LOAD`s, for file offsets: a section is in the last one that lists it.
+    fn loads(&self) -> Vec<Load> {
+        self.entries
+            .iter()
+            .filter(|e| e.p_type == elf::PT_LOAD)
+            .map(|e| Load {
+                sections: e.sections.clone(),
+                headers: e.filehdr || e.phdrs,
+                flags: e.flags,
+            })
+            .collect()
+    }
+
+    /// The program headers once addresses and offsets are final (lld's `setPhdrs`): each
+    /// spans its first to its last member, the headers first when it holds them.
+    fn segments(&self, lay: &Layout, page: u64, headers: u64, header_addr: u64) -> Vec<Segment> {
+        self.entries
+            .iter()
+            .map(|e| {
+                let mut align = if e.p_type == elf::PT_LOAD { page } else { 0 };
+                if e.phdrs {
+                    align = align.max(8);
+                }
+                for &s in &e.sections {
+                    align = align.max(lay.sections[s].align);
+                }
+                let first = e.sections.first().map(|&s| &lay.sections[s]);
+                let last = e.sections.last().map(|&s| &lay.sections[s]);
+                // Where it starts: the ELF header, the program headers, or its first section.
+                let start = if e.filehdr {
+                    Some((0, header_addr, first.map_or(0, |f| f.lma_offset)))
+                } else if e.phdrs {
+                    Some((
+                        EHDR_SIZE,
+                        header_addr + EHDR_SIZE,
+                        first.map_or(0, |f| f.lma_offset),
+                    ))
+                } else {
+                    first.map(|f| (f.offset, f.addr, f.lma_offset))
+                };
+                let Some((offset, vaddr, lma_offset)) = start else {
+                    return Segment {
+                        p_type: e.p_type,
+                        flags: e.flags,
+                        offset: 0,
+                        vaddr: 0,
+                        lma_offset: 0,
+                        filesz: 0,
+                        memsz: 0,
+                        align,
+                    };
+                };
+                let (end_off, end_addr) = match last {
+                    Some(s) => (s.offset + s.file_size(), s.addr + s.size),
+                    None => (headers, header_addr + headers),
+                };
+                let lma_offset = match e.paddr {
+                    Some(p) => p.wrapping_sub(vaddr),
+                    None => lma_offset,
+                };
+                Segment {
+                    p_type: e.p_type,
+                    flags: e.flags,
+                    offset,
+                    vaddr,
+                    lma_offset,
+                    filesz: end_off.saturating_sub(offset),
+                    memsz: end_addr.wrapping_sub(vaddr),
+                    align,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The `PHDRS` plan, or `None` without one: each allocated section goes in the headers its
+/// description lists (`:name`, `:NONE` for none), else in those of the section before it,
+/// the first section in the first `PT_LOAD`; a header without `FLAGS` takes its sections'
+/// permissions.
+fn plan_listed(
+    config: &Config,
+    commands: &SectionCommands,
+    script: &ScriptLayout,
+    lay: &Layout,
+) -> Result<Option<Listed>> {
+    if commands.phdrs.is_empty() {
+        return Ok(None);
+    }
+    let mut entries = Vec::with_capacity(commands.phdrs.len());
+    for p in &commands.phdrs {
+        let flags = match &p.flags {
+            Some(e) => Some(
+                expr::eval_constant(e)
+                    .ok_or_else(|| Error(format!("{}: FLAGS must be a constant", p.loc)))??
+                    as u32,
+            ),
+            None => None,
+        };
+        entries.push((
+            flags.is_some(),
+            ListedPhdr {
+                p_type: p.phdr_type,
+                flags: flags.unwrap_or(elf::PF_R),
+                filehdr: p.filehdr,
+                phdrs: p.phdrs,
+                paddr: None,
+                sections: Vec::new(),
+            },
+        ));
+    }
+    let mut current: Vec<String> = commands
+        .phdrs
+        .iter()
+        .find(|p| p.phdr_type == elf::PT_LOAD)
+        .map(|p| vec![p.name.clone()])
+        .unwrap_or_default();
+    for step in &script.sequence {
+        let Placement::Section(i) = *step else {
+            continue;
+        };
+        let i = i as usize;
+        let os = &lay.sections[i];
+        if !os.is_alloc() {
+            continue;
+        }
+        let desc = script.bodies[i]
+            .as_ref()
+            .and_then(|b| commands.output(b.command));
+        if let Some(d) = desc.filter(|d| !d.phdrs.is_empty()) {
+            current = d.phdrs.clone();
+        }
+        for name in &current {
+            if name == "NONE" {
+                continue;
+            }
+            let Some(k) = commands.phdrs.iter().position(|p| &p.name == name) else {
+                let loc = desc.map_or(String::new(), |d| d.loc.to_string());
+                return Err(Error(format!(
+                    "{loc}: program header '{name}' is not listed in PHDRS"
+                )));
+            };
+            let (explicit, e) = &mut entries[k];
+            e.sections.push(i);
+            if !*explicit {
+                e.flags |= phdr_flags(config, os);
+            }
+        }
+    }
+    Ok(Some(Listed {
+        entries: entries.into_iter().map(|(_, e)| e).collect(),
+    }))
 }

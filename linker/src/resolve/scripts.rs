@@ -9,7 +9,7 @@
 //! - symbol assignments outside `SECTIONS` (`PROVIDE`, `PROVIDE_HIDDEN`, `HIDDEN`
 //!   included): definitions, as `--defsym` makes them (lld implements `--defsym` as one);
 //! - `ASSERT(cond, message)` outside `SECTIONS`: checked on the final layout;
-//! - `SECTIONS`, `MEMORY`, `REGION_ALIAS`: kept for layout, which makes its command list of
+//! - `SECTIONS`, `MEMORY`, `REGION_ALIAS`, `PHDRS`: kept for layout, which makes its command list of
 //!   them; the symbols `SECTIONS` assigns are definitions whose values the walk over the
 //!   commands gives;
 //! - `OUTPUT_ARCH` is ignored, as by lld; `OUTPUT_FORMAT` and `TARGET` are checked.
@@ -95,11 +95,11 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                     out.defsyms.extend(placed_definitions(s));
                     out.script_layout.push(c.clone());
                 }
-                Command::Memory(_) | Command::RegionAlias { .. } => amended
+                Command::Memory(_) | Command::RegionAlias { .. } | Command::Phdrs(_) => amended
                     .get_or_insert_with(|| config.clone())
                     .script_layout
                     .push(c.clone()),
-                Command::Phdrs(_) => return unsupported("PHDRS", path.to_string()),
+
                 Command::Output(_) => return unsupported("OUTPUT", path.to_string()),
                 Command::Assert(a) => amended
                     .get_or_insert_with(|| config.clone())
