@@ -28,6 +28,7 @@ fn main() {
             ("region_overflow_like_lld", region_overflow_like_lld),
             ("phdrs_listed_by_the_script", phdrs_listed_by_the_script),
             ("phdrs_errors_like_lld", phdrs_errors_like_lld),
+            ("options_with_a_script", options_with_a_script),
             ("not_yet_is_an_error", not_yet_is_an_error),
         ],
     );
@@ -551,6 +552,40 @@ fn phdrs_errors_like_lld(dir: &Path) -> Check {
     )?;
     link_both(dir, &["-T", "name.lds", "a.o"])?
         .same_first_error("name.lds:2: program header 'nope' is not listed in PHDRS")
+}
+
+/// Options that act on a script's layout: `-Ttext` (and the orphan placement it changes),
+/// `--sort-section`, `--orphan-handling=warn|error` (lld's words).
+fn options_with_a_script(dir: &Path) -> Check {
+    compile(
+        dir,
+        "a",
+        &format!(
+            "{PLAIN_START_C}\n\
+             __attribute__((section(\".d.b\"), aligned(4))) int b1 = 1;\n\
+             __attribute__((section(\".d.a\"), aligned(16))) int a1 = 2;\n"
+        ),
+        &[],
+    )?;
+    paths::write(
+        &dir.join("o.lds"),
+        "SECTIONS { . = 0x400000; .text : { *(.text) } .d : { *(.d.*) } }\n",
+    )?;
+    link_ok(
+        dir,
+        &[
+            "-T",
+            "o.lds",
+            "a.o",
+            "-Ttext=0x500000",
+            "--sort-section=name",
+        ],
+    )?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    link_ok(dir, &["-T", "o.lds", "a.o", "--sort-section=alignment"])?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    let warn = link_both(dir, &["-T", "o.lds", "a.o", "--orphan-handling=error"])?;
+    warn.same_first_error("a.o:(.comment) is being placed in '.comment'")
 }
 
 /// A section that does not fit its region: lld's message.

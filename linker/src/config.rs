@@ -131,6 +131,21 @@ pub enum DefsymValue {
     Placed(crate::script::expr::Expr),
 }
 
+/// `--orphan-handling=place|warn|error`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrphanHandling {
+    Place,
+    Warn,
+    Error,
+}
+
+/// `--sort-section=name|alignment`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortSection {
+    Name,
+    Alignment,
+}
+
 /// `-z cet-report=`: what to say about input objects that lack the IBT or SHSTK property.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CetReport {
@@ -688,6 +703,10 @@ pub struct Config {
     pub print_map: bool,
     /// `--print-memory-usage`: a linker script's memory regions and how full they are.
     pub print_memory_usage: bool,
+    /// `--orphan-handling`: what to say of input sections a `SECTIONS` command does not place.
+    pub orphan_handling: OrphanHandling,
+    /// `--sort-section`: how input section descriptions without a sort keyword sort.
+    pub sort_section: Option<SortSection>,
     pub why_extract: Option<PathBuf>,
     pub why_live: Vec<String>,
     pub time: bool,
@@ -832,6 +851,8 @@ impl Default for Config {
             map_file: None,
             print_map: false,
             print_memory_usage: false,
+            orphan_handling: OrphanHandling::Place,
+            sort_section: None,
             why_extract: None,
             why_live: Vec::new(),
             time: false,

@@ -16,8 +16,8 @@ use std::path::PathBuf;
 use crate::cli::option_values::{parse_decimal, parse_defsym, parse_int};
 use crate::cli::parse_state::ParseState;
 use crate::config::{
-    BuildId, CallGraphSort, CetReport, Compression, Discard, HashStyle, IcfLevel, InputKind, Strip,
-    UnresolvedPolicy,
+    BuildId, CallGraphSort, CetReport, Compression, Discard, HashStyle, IcfLevel, InputKind,
+    OrphanHandling, SortSection, Strip, UnresolvedPolicy,
 };
 use crate::error::{Error, Result};
 use crate::{bail, err};
@@ -535,6 +535,25 @@ fn parse_hex(hex: &str) -> Result<Vec<u8>> {
         .collect()
 }
 
+fn orphan_handling(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    s.config.orphan_handling = match value(v) {
+        "place" => OrphanHandling::Place,
+        "warn" => OrphanHandling::Warn,
+        "error" => OrphanHandling::Error,
+        other => bail!("unknown --orphan-handling mode: {other}"),
+    };
+    Ok(())
+}
+
+fn sort_section(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    s.config.sort_section = match value(v) {
+        "name" => Some(SortSection::Name),
+        "alignment" => Some(SortSection::Alignment),
+        other => bail!("unknown --sort-section rule: {other}"),
+    };
+    Ok(())
+}
+
 fn hash_style(s: &mut ParseState, v: Option<&str>) -> Result<()> {
     s.config.hash_style = match value(v) {
         "sysv" => HashStyle::Sysv,
@@ -1036,8 +1055,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--script", "-T"], Value, Implemented, "Read linker script", "", |s, v| { s.add_input(InputKind::Script(PathBuf::from(value(v)))); Ok(()) }},
     opt! {["--default-script"], Value, Implemented, "In the absence of --script, read this default linker script", "", |s, v| { s.config.default_script = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["-dT"], Separate, Implemented, "Alias for --default-script", "", |s, v| { s.config.default_script = Some(PathBuf::from(value(v))); Ok(()) }},
-    opt! {["--orphan-handling"], Value, NotYet, "Control how orphan sections are handled when linker script used", "", accept},
-    opt! {["--sort-section"], Value, NotYet, "Specifies sections sorting rule when linkerscript is used", "", accept},
+    opt! {["--orphan-handling"], Value, Implemented, "Control how orphan sections are handled when linker script used", "", orphan_handling},
+    opt! {["--sort-section"], Value, Implemented, "Specifies sections sorting rule when linkerscript is used", "", sort_section},
     opt! {["--enable-non-contiguous-regions"], Flag, NotYet, "Spill input sections to later matching output sections to avoid memory region overflow", "", accept},
     opt! {["--print-memory-usage"], Flag, Implemented, "Report target memory usage", "", |s, _| { s.config.print_memory_usage = true; Ok(()) }},
     opt! {["--EB"], Flag, IgnoredTuningOnly, "Accepted and ignored, as lld does (it only selects OUTPUT_FORMAT's big-endian name)", "Select the big-endian format in OUTPUT_FORMAT", accept},

@@ -160,6 +160,37 @@ fn apply_section_order(b: &mut Builder, order: &HashMap<(FileId, u32), i64>) {
     }
 }
 
+/// lld's rank bit for sections `--section-start` gives no address.
+const RF_NOT_ADDR_SET: u32 = 1 << 27;
+
+/// `--orphan-handling`: each input section no `SECTIONS` description takes is reported as lld
+/// reports it (`a.o:(.text.x) is being placed in '.text'`), as a warning or an error.
+#[derive(Default)]
+struct OrphanReport {
+    /// The first error (`--orphan-handling=error`), returned once all were seen.
+    first_error: Option<crate::error::Error>,
+}
+
+impl OrphanReport {
+    fn report(&mut self, config: &Config, what: &str, name: &str) -> Result<()> {
+        let msg = format!("{what} is being placed in '{name}'");
+        match config.orphan_handling {
+            crate::config::OrphanHandling::Place => Ok(()),
+            crate::config::OrphanHandling::Warn => config.warn(&msg),
+            crate::config::OrphanHandling::Error => {
+                self.first_error.get_or_insert(crate::error::Error(msg));
+                Ok(())
+            }
+        }
+    }
+}
+
+/// An input section that goes to an output section as itself (lld's input sections: not
+/// `.eh_frame`, whose records the linker rebuilds, nor metadata).
+fn places_output(sec: &InputSection) -> bool {
+    sec.kind.is_copied() || sec.kind == SectionKind::Comment
+}
+
 /// Where the commands put the input sections of one file (`None` for orphans), when a
 /// `SECTIONS` command is given: computed as each file's sections go to output sections, read
 /// again when each output section's chunks are put in description order.
@@ -235,6 +266,7 @@ pub fn layout(
     let mut merge_of = HashMap::new();
     let mut has_comment_input = false;
     let scripted = commands.has_sections();
+    let mut orphans = OrphanReport::default();
     let mut taken: TakenByFile = if scripted {
         res.files
             .iter()
@@ -265,8 +297,16 @@ pub fn layout(
             if oname == commands::DISCARD {
                 continue;
             }
-            if let Some(t) = t {
-                taken[fi][si] = Some(t);
+            match t {
+                Some(t) => taken[fi][si] = Some(t),
+                None if scripted && places_output(sec) => {
+                    orphans.report(
+                        config,
+                        &format!("{}:({})", file.name, sec.name_str()),
+                        oname,
+                    )?;
+                }
+                None => {}
             }
             match sec.kind {
                 // lld: the output's own build ID replaces an input's (an `-r` output made with
@@ -488,11 +528,18 @@ pub fn layout(
     };
     let eh_frame_discarded =
         place_synthetic(".eh_frame", u64::from(elf::SHF_ALLOC)).0 == commands::DISCARD;
+    let mut orphan_reports: Vec<String> = Vec::new();
+    let mut orphan_names: Vec<&str> = Vec::new();
     let mut add_synth = |b: &mut Builder, chunk: Option<SyntheticChunk>| {
         let Some(c) = chunk else {
             return;
         };
         let (oname, t) = place_synthetic(c.osec, c.flags);
+        // lld does not report its `.relro_padding`, which no script is expected to place.
+        if scripted && t.is_none() && c.kind != Synthetic::RelroPadding {
+            orphan_reports.push(format!("<internal>:({})", c.osec));
+            orphan_names.push(oname);
+        }
         // Without `.eh_frame` there is nothing for `.eh_frame_hdr` to index.
         if oname == commands::DISCARD || c.kind == Synthetic::EhFrameHdr && eh_frame_discarded {
             return;
@@ -675,6 +722,15 @@ pub fn layout(
     if let Some(index) = &debug_indexes.gdb_index {
         add_synth(&mut b, index.chunk(config));
     }
+    // lld reports its own sections in the order it makes them: `.comment` first.
+    let mut reports: Vec<(&String, &&str)> = orphan_reports.iter().zip(&orphan_names).collect();
+    reports.sort_by_key(|(what, _)| !what.ends_with("(.comment)"));
+    for (what, name) in reports {
+        orphans.report(config, what, name)?;
+    }
+    if let Some(e) = orphans.first_error {
+        return Err(e);
+    }
     if let Some(&(os, _)) = synthetic_index.get(&Synthetic::Comment) {
         b.sections[os as usize].entsize = 1;
     }
@@ -689,6 +745,7 @@ pub fn layout(
     if scripted {
         taken_other.synthetic = synth_taken;
         arranged = Some(super::script_sections::arrange(
+            config.sort_section,
             res,
             commands,
             &mut b.sections,
@@ -730,16 +787,22 @@ pub fn layout(
         .iter()
         .map(|&i| {
             let s = &b.sections[i as usize];
+            // As lld: sections given an address by `--section-start` come first.
+            let start = s
+                .is_alloc()
+                .then(|| config.section_start(&s.name))
+                .flatten();
             commands::Placed {
                 name: &s.name,
-                rank: section_rank(&config.z, &s.name, s.sh_type, s.flags),
+                // lld's rank has a top bit for "no address set": an orphan is then as unlike
+                // a section with a `--section-start` address as can be.
+                rank: match start {
+                    Some(_) => 0,
+                    None => section_rank(&config.z, &s.name, s.sh_type, s.flags) | RF_NOT_ADDR_SET,
+                },
                 alloc: s.is_alloc(),
                 has_inputs: !s.chunks.is_empty(),
-                // As lld: sections given an address by `--section-start` come first.
-                start: s
-                    .is_alloc()
-                    .then(|| config.section_start(&s.name))
-                    .flatten(),
+                start,
             }
         })
         .collect();

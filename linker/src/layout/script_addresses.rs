@@ -253,6 +253,8 @@ impl<'a> Walk<'a> {
                         (os.is_alloc(), tbss)
                     };
                     let saved = dot;
+                    // `--section-start`/`-Ttext` win over the script's address (lld).
+                    let start = self.config.section_start(&lay.sections[i].name);
                     let explicit = desc.and_then(|d| d.addr.as_ref());
                     let (mem, lma_region) = (self.mem_region[i], self.lma_region[i]);
                     let same_mem = self.regions.mem == mem;
@@ -269,10 +271,12 @@ impl<'a> Walk<'a> {
                         }
                     } else {
                         // An explicit address wins over the region's position.
-                        if let (Some(r), None) = (mem, explicit) {
+                        if let (Some(r), None, None) = (mem, explicit, start) {
                             dot = self.regions.cur[r];
                         }
-                        if let Some(e) = explicit {
+                        if let Some(a) = start {
+                            dot = a;
+                        } else if let Some(e) = explicit {
                             dot = expr::eval(e, &self.context(lay, dot, cur))?.value();
                         }
                         // Moved past the region's position: the gap is the region's too.
@@ -295,7 +299,7 @@ impl<'a> Walk<'a> {
                     }
                     lay.sections[i].align = align;
                     // As lld: an explicit address is taken as written, unaligned.
-                    if explicit.is_none() {
+                    if explicit.is_none() && start.is_none() {
                         let before = dot;
                         dot = align_to(dot, align);
                         self.expand(dot - before);

@@ -10,11 +10,13 @@
 //! - `BYTE`/`SHORT`/`LONG`/`QUAD`/`SQUAD` become chunks of their own;
 //! - chunks are put in description order: by description, then by section pattern, each
 //!   pattern's sections sorted as the pattern says (`SORT_BY_NAME`, `SORT_BY_ALIGNMENT`,
-//!   `SORT_BY_INIT_PRIORITY`, `REVERSE`, nested: the inner sort first), else in input order;
+//!   `SORT_BY_INIT_PRIORITY`, `REVERSE`, nested: the inner sort first; `--sort-section` for a
+//!   pattern without one), else in input order;
 //!   chunks no description took (orphans of the section's name) come last;
 //! - `SUBALIGN` replaces the alignment of the description's input sections.
 
 use super::commands::{self, SectionCommands, Taken};
+use crate::config::SortSection;
 use crate::error::{Error, Result};
 use crate::input::input_files::FileId;
 use crate::input::section_rules::init_priority;
@@ -46,6 +48,7 @@ pub struct Arranged {
 /// See the module documentation.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn arrange(
+    sort_section: Option<SortSection>,
     res: &Resolved,
     commands: &SectionCommands,
     sections: &mut Vec<OutputSection>,
@@ -164,7 +167,15 @@ pub(super) fn arrange(
                 end += 1;
             }
             if let Some(t) = key {
-                if let Some((outer, inner)) = pattern_sorts(commands, t) {
+                if let Some((mut outer, inner)) = pattern_sorts(commands, t) {
+                    // `--sort-section` sorts what the script leaves unsorted.
+                    if outer == SortKind::Default {
+                        outer = match sort_section {
+                            Some(SortSection::Name) => SortKind::Name,
+                            Some(SortSection::Alignment) => SortKind::Alignment,
+                            None => SortKind::Default,
+                        };
+                    }
                     let run = &mut idx[start..end];
                     sort_run(run, inner, &os.chunks, &name_of);
                     sort_run(run, outer, &os.chunks, &name_of);
