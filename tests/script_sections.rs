@@ -29,6 +29,7 @@ fn main() {
             ("phdrs_listed_by_the_script", phdrs_listed_by_the_script),
             ("phdrs_errors_like_lld", phdrs_errors_like_lld),
             ("options_with_a_script", options_with_a_script),
+            ("overlaps_like_lld", overlaps_like_lld),
             ("not_yet_is_an_error", not_yet_is_an_error),
         ],
     );
@@ -586,6 +587,18 @@ fn options_with_a_script(dir: &Path) -> Check {
     same_layout(dir, "out.lld", "out.weld")?;
     let warn = link_both(dir, &["-T", "o.lds", "a.o", "--orphan-handling=error"])?;
     warn.same_first_error("a.o:(.comment) is being placed in '.comment'")
+}
+
+/// Two sections at one address: lld's overlap errors, all of them, word for word.
+fn overlaps_like_lld(dir: &Path) -> Check {
+    compile(dir, "a", &format!("{PLAIN_START_C}\nint d = 1;\n"), &[])?;
+    paths::write(
+        &dir.join("ovl.lds"),
+        "SECTIONS {\n  . = 0x400000;\n  .text : { *(.text) }\n  .data 0x400000 : { *(.data) }\n}\n",
+    )?;
+    let both = link_both(dir, &["-T", "ovl.lds", "a.o"])?;
+    both.same_first_error("section .text virtual address range overlaps with .data")?;
+    both.same_stderr()
 }
 
 /// A section that does not fit its region: lld's message.

@@ -1,0 +1,71 @@
+//! lld's last checks of a finished layout (`Writer::checkSections`): every section ends inside
+//! the address space, and no two sections share file bytes, virtual addresses or load
+//! addresses. A linker script can ask for any of these (`. = 0x1000;` inside a section, two
+//! sections at one address, `AT` pointing into another section); the built-in layout never
+//! does.
+
+use crate::error::Error;
+use crate::output::layout::Layout;
+use crate::output::sections::OutputSection;
+use object::elf;
+
+/// The errors, in lld's order and words.
+pub fn check(lay: &Layout) -> Vec<Error> {
+    let mut errors = Vec::new();
+    for os in &lay.sections {
+        if os.addr.checked_add(os.size).is_none() {
+            errors.push(Error(format!(
+                "section {} at 0x{:X} of size 0x{:X} exceeds available address space",
+                os.name, os.addr, os.size
+            )));
+        }
+    }
+    let with_size = || lay.sections.iter().filter(|s| s.size > 0);
+    let file: Vec<(&OutputSection, u64)> = with_size()
+        .filter(|s| !s.is_nobits())
+        .map(|s| (s, s.offset))
+        .collect();
+    overlaps("file", file, &mut errors);
+    // TLS sections are mapped elsewhere at run time: their ranges may overlap others.
+    let loaded = || with_size().filter(|s| s.is_alloc() && s.flags & u64::from(elf::SHF_TLS) == 0);
+    overlaps(
+        "virtual address",
+        loaded().map(|s| (s, s.addr)).collect(),
+        &mut errors,
+    );
+    overlaps(
+        "load address",
+        loaded()
+            .map(|s| (s, s.addr.wrapping_add(s.lma_offset)))
+            .collect(),
+        &mut errors,
+    );
+    errors
+}
+
+/// lld's `checkOverlap`: sorted by start, each range against the one before it.
+fn overlaps(what: &str, mut ranges: Vec<(&OutputSection, u64)>, errors: &mut Vec<Error>) {
+    ranges.sort_by_key(|&(_, start)| start);
+    let range = |start: u64, size: u64| {
+        format!(
+            "[0x{:X}, 0x{:X}]",
+            start,
+            start.wrapping_add(size).wrapping_sub(1)
+        )
+    };
+    for pair in ranges.windows(2) {
+        let ((a, a_start), (b, b_start)) = (pair[0], pair[1]);
+        if b_start >= a_start.wrapping_add(a.size) {
+            continue;
+        }
+        errors.push(Error(format!(
+            "section {} {what} range overlaps with {}\n>>> {} range is {}\n>>> {} range is {}",
+            a.name,
+            b.name,
+            a.name,
+            range(a_start, a.size),
+            b.name,
+            range(b_start, b.size)
+        )));
+    }
+}
