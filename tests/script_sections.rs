@@ -230,19 +230,20 @@ fn same_contents(dir: &Path, lld: &str, weld: &str) -> Check {
 }
 
 /// The classic hand-written script: a start address, sections in a chosen order with
-/// alignment between them, symbols between sections, data commands, `/DISCARD/`.
+/// alignment between them, symbols between sections, data commands, fill patterns,
+/// `/DISCARD/`.
 fn freestanding_image(dir: &Path) -> Check {
     compile(dir, "a", START_C, &[])?;
     paths::write(
         &dir.join("s.lds"),
         "SECTIONS {\n\
            . = 0x400000 + SIZEOF_HEADERS;\n\
-           .text : { *(.text .text.*) }\n\
+           .text : { *(.text .text.*) . = ALIGN(64); } =0x90c3\n\
            . = ALIGN(0x1000);\n\
            .rodata : { *(.rodata .rodata.*) }\n\
            . = ALIGN(0x1000);\n\
            __data_start = .;\n\
-           .data : { *(.data .data.*) BYTE(0x11) . = ALIGN(8); QUAD(0x1122334455667788) }\n\
+           .data : { *(.data .data.*) . += 6; FILL(0x11223344); BYTE(0x11) . = ALIGN(16); QUAD(0x1122334455667788) }\n\
            _edata = .;\n\
            __bss_start = .;\n\
            .bss : { *(.bss .bss.*) *(COMMON) }\n\

@@ -105,11 +105,10 @@ pub(super) fn arrange(
             }
             None => {}
         }
-        if o.fill.is_some() {
-            return Err(Error(format!(
-                "{}: linker script command not supported yet: =fill / FILL",
-                o.loc
-            )));
+        if let Some(e) = &o.fill {
+            let v = expr::eval_constant(e)
+                .ok_or_else(|| Error(format!("{}: fill must be a constant", o.loc)))??;
+            os.fill = Some((v as u32).to_be_bytes());
         }
         for (bi, c) in o.commands.iter().enumerate() {
             if let OutputSectionCommand::Data { size, .. } = c {

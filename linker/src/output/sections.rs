@@ -122,6 +122,9 @@ pub struct OutputSection {
     pub offset: u64,
     /// Load address minus address (a linker script's `AT`, lld's `lmaOffset`); 0 otherwise.
     pub lma_offset: u64,
+    /// A linker script's `=fill` / `FILL(...)`: the 4-byte pattern (big-endian, as lld reads
+    /// it) the gaps between chunks are filled with.
+    pub fill: Option<[u8; 4]>,
     pub link: u32,
     pub info: u32,
     /// Index in the section header table (1-based; 0 is the null section).
@@ -157,6 +160,7 @@ impl OutputSection {
             addr: 0,
             offset: 0,
             lma_offset: 0,
+            fill: None,
             link: 0,
             info: 0,
             shndx: 0,

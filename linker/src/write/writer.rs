@@ -34,13 +34,20 @@ struct Job {
 #[derive(Clone, Copy)]
 enum JobKind {
     Headers,
-    /// A chunk, and in an executable section the padding up to the next one.
+    /// A chunk, and in a section with a filler (`int3` in executable ones, a script's `=fill`)
+    /// the padding up to the next one.
     Chunk {
         osec: u32,
         chunk: u32,
+        /// Where the padding starts in the filler's pattern: gaps start the pattern afresh
+        /// after each input section, but a script's data commands (`BYTE`, ...) are written
+        /// over the fill, which runs on under them (lld).
+        phase: u8,
     },
-    /// Filler before the first chunk of an executable section.
-    Fill,
+    /// The padding before an output section's first chunk, filled with its pattern.
+    Fill {
+        osec: u32,
+    },
     SectionHeaders,
     /// A compressed section's bytes, `Elf64_Chdr` included.
     Compressed {
@@ -203,17 +210,23 @@ pub fn write_output(
         // lld fills the padding between pieces of executable sections with traps (`int3`), or
         // with NOPs after a section whose last jump `--optimize-bb-jumps` deleted (execution
         // falls through it): each chunk's job covers the padding after it.
-        let exec = os.flags & u64::from(elf::SHF_EXECINSTR) != 0;
+        // A linker script's `=fill` pattern fills the gaps of any section the same way.
+        let fills = filler(os).is_some();
         let first = os.chunks.iter().map(|c| c.offset).min().unwrap_or(os.size);
-        if exec && first > 0 {
+        if fills && first > 0 {
             jobs.push(Job {
                 offset: os.offset,
                 len: first,
-                what: JobKind::Fill,
+                what: JobKind::Fill { osec: oi as u32 },
             });
         }
+        let mut gap_origin = 0u64;
         for (ci, c) in os.chunks.iter().enumerate() {
-            let end = if exec {
+            if !matches!(c.kind, ChunkKind::Data(_)) {
+                gap_origin = c.offset + c.size;
+            }
+            let phase = ((c.offset + c.size).wrapping_sub(gap_origin) % 4) as u8;
+            let end = if fills {
                 os.chunks.get(ci + 1).map_or(os.size, |n| n.offset)
             } else {
                 c.offset + c.size
@@ -228,6 +241,7 @@ pub fn write_output(
                 what: JobKind::Chunk {
                     osec: oi as u32,
                     chunk: ci as u32,
+                    phase,
                 },
             });
         }
@@ -274,14 +288,19 @@ pub fn write_output(
             let r = match what {
                 JobKind::Headers => write_headers(config, lay, buf),
                 JobKind::SectionHeaders => write_section_headers(lay, buf),
-                JobKind::Chunk { osec, chunk } => {
+                JobKind::Chunk { osec, chunk, phase } => {
                     let c = &lay.sections[osec as usize].chunks[chunk as usize];
                     let (body, padding) = buf.split_at_mut((c.size as usize).min(buf.len()));
-                    fill_padding(&lay.rewrites, c.kind, padding);
+                    if let Some(mut pattern) = filler(&lay.sections[osec as usize]) {
+                        pattern.rotate_left(usize::from(phase));
+                        fill_padding(&lay.rewrites, c.kind, pattern, padding);
+                    }
                     write_chunk(config, res, lay, debug, &addr_map, osec, chunk, body)
                 }
-                JobKind::Fill => {
-                    buf.fill(TRAP_FILL);
+                JobKind::Fill { osec } => {
+                    if let Some(pattern) = filler(&lay.sections[osec as usize]) {
+                        fill_pattern(pattern, buf);
+                    }
                     Ok(())
                 }
                 JobKind::Compressed { osec } => {
@@ -682,15 +701,31 @@ const NOPS: [&[u8]; 9] = [
     &[0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00],
 ];
 
+/// What fills the gaps of output section `os` (lld's `getFiller`): the script's `=fill`
+/// pattern when it is not zero, else `int3` in an executable section; `None`: zeros.
+fn filler(os: &crate::output::sections::OutputSection) -> Option<[u8; 4]> {
+    match os.fill {
+        Some(f) => (f != [0; 4]).then_some(f),
+        None => (os.flags & u64::from(elf::SHF_EXECINSTR) != 0).then_some([TRAP_FILL; 4]),
+    }
+}
+
+/// Repeats the 4-byte `pattern` over `buf`, from its start (as lld's `fill`).
+fn fill_pattern(pattern: [u8; 4], buf: &mut [u8]) {
+    for (i, b) in buf.iter_mut().enumerate() {
+        *b = pattern[i % 4];
+    }
+}
+
 /// Fills the padding after a piece of an executable section: NOPs (as many 9-byte ones as fit,
 /// then one of the rest) after a section that lost its final jump, `int3` elsewhere.
-fn fill_padding(rewrites: &CodeRewrites, kind: ChunkKind, buf: &mut [u8]) {
+fn fill_padding(rewrites: &CodeRewrites, kind: ChunkKind, pattern: [u8; 4], buf: &mut [u8]) {
     let falls_through = match kind {
         ChunkKind::Input { file, sec } => rewrites.dropped(file, sec) > 0,
         _ => false,
     };
     if !falls_through {
-        buf.fill(TRAP_FILL);
+        fill_pattern(pattern, buf);
         return;
     }
     let mut rest = buf;
