@@ -73,7 +73,7 @@ fn root_suffix(r: RootReason) -> &'static str {
         reason::INLINE_ASM => " (inline asm)",
         reason::DEFSYM => " (--defsym)",
         reason::CODEGEN_CALLEE => " (may be called by code generation)",
-        reason::SCRIPT_KEEP => " (KEEP in a linker script)",
+        reason::SCRIPT_KEEP => " (KEEP in linker script)",
         _ => "",
     }
 }
@@ -253,9 +253,35 @@ impl WhyLive<'_> {
 
     /// `write_rooted` for a section (or bitcode) node that is a root.
     fn write_rooted_node(&mut self, head: &str, n: NodeId, r: RootReason) {
+        if r == reason::SCRIPT_KEEP {
+            if let Some(rule) = self.keep_rule(n) {
+                // lld's words, then the rule itself (lld does not name it).
+                let _ = writeln!(self.out, "{head} (KEEP in linker script: {rule})");
+                return;
+            }
+        }
         self.write_rooted(head, r, |w| {
             w.mark.section_of(n).and_then(|(f, _)| w.eh_frame_label(f))
         });
+    }
+
+    /// The `KEEP(...)` description of the link's scripts that takes section node `n`, as
+    /// `FILE:LINE: KEEP(...)`.
+    fn keep_rule(&self, n: NodeId) -> Option<String> {
+        let (f, si) = self.mark.section_of(n)?;
+        let file = &self.res.files[f as usize];
+        let sec = file.sections.get(si)?;
+        let name = file.script_name();
+        let full = name.for_script();
+        self.res.scripts.iter().find_map(|script| {
+            crate::script::matching::keep_descriptions(&script.script.commands)
+                .into_iter()
+                .find(|d| {
+                    d.pattern_for(&name, &full, sec.name_str(), sec.flags())
+                        .is_some()
+                })
+                .map(|d| format!("{}: {}", d.loc, d.text))
+        })
     }
 
     /// The symbol lld names as the one keeping section node `n` live when the first relocation
