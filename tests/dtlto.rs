@@ -302,10 +302,14 @@ fn c_program(dir: &Path) -> Check {
     let j = Json::parse(&jobs)?;
     let n = j.at("jobs")?.as_arr()?.len();
     if n != 3 {
-        return Err(format!("expected 3 jobs (main.o, b.o, lib.a(g.o)), got {n}\n{jobs}"));
+        return Err(format!(
+            "expected 3 jobs (main.o, b.o, lib.a(g.o)), got {n}\n{jobs}"
+        ));
     }
     if !jobs.contains("lib.a(g.o at ") || jobs.contains("u.o") {
-        return Err(format!("the archive member is not named as lld names it\n{jobs}"));
+        return Err(format!(
+            "the archive member is not named as lld names it\n{jobs}"
+        ));
     }
     let args = common_args(&jobs)?;
     if !args.first().is_some_and(|c| c.contains("clang")) {
@@ -318,7 +322,10 @@ fn c_program(dir: &Path) -> Check {
             .filter(|f| f.contains(".native.o") || f.contains(" at "))
             .collect();
         if !left.is_empty() {
-            return Err(format!("{}: temporary files left: {left:?}", x.dir.display()));
+            return Err(format!(
+                "{}: temporary files left: {left:?}",
+                x.dir.display()
+            ));
         }
     }
     Ok(())
@@ -359,18 +366,25 @@ fn no_remote_compiler(dir: &Path) -> Check {
             "-Wl,--thinlto-distributor-arg={}",
             dir.join("dist.py").display()
         ));
-        args.push(format!("-Wl,--thinlto-distributor-arg=--save={}", save.display()));
+        args.push(format!(
+            "-Wl,--thinlto-distributor-arg=--save={}",
+            save.display()
+        ));
         args.push("-Wl,--thinlto-distributor-arg=--fail".to_string());
         let l = link_in(dir, label, &linker, &args)?;
         if l.out.success() {
-            return Err(format!("{label}: a failing distributor should fail the link"));
+            return Err(format!(
+                "{label}: a failing distributor should fail the link"
+            ));
         }
         jobs.push(l);
     }
     let text = same_jobs(&jobs[0], &jobs[1])?;
     let args = common_args(&text)?;
     if args.first().map(String::as_str) != Some("") {
-        return Err(format!("the remote compiler should be empty, as lld leaves it: {args:?}"));
+        return Err(format!(
+            "the remote compiler should be empty, as lld leaves it: {args:?}"
+        ));
     }
     Ok(())
 }
@@ -407,7 +421,10 @@ fn rlib(dir: &Path) -> Check {
     for (label, linker) in [("lld", Linker::lld()?), ("weld", Linker::weld()?)] {
         let save = dir.join(label).join("job.json");
         let mut args = strings(&["-flto=thin", "m.o", "librs.rlib"]);
-        args.extend(through_distributor(dir, &[&format!("--save={}", save.display())])?);
+        args.extend(through_distributor(
+            dir,
+            &[&format!("--save={}", save.display())],
+        )?);
         let l = link_in(dir, label, &linker, &args)?;
         runs(&l, label, "42\n")?;
         out.push(l);
@@ -451,7 +468,10 @@ fn fails_as_lld(dir: &Path, dist: &[&str], want: &str) -> Check {
         ));
     }
     if !errors[1].contains(want) {
-        return Err(format!("unexpected error: {} (expected {want:?})", errors[1]));
+        return Err(format!(
+            "unexpected error: {} (expected {want:?})",
+            errors[1]
+        ));
     }
     Ok(())
 }
@@ -509,7 +529,10 @@ fn cache(dir: &Path) -> Check {
     let mut args = strings(PROGRAM);
     args.push(format!("-Wl,--thinlto-cache-dir={}", cache.display()));
     args.push("-Wl,--stats".to_string());
-    args.extend(through_distributor(dir, &[&format!("--save={}", save.display())])?);
+    args.extend(through_distributor(
+        dir,
+        &[&format!("--save={}", save.display())],
+    )?);
     let first = link_in(dir, "first", &weld, &args)?;
     runs(&first, "weld (cold cache)", EXPECTED)?;
     let s = lto::lto_stats(&first.out.stderr_str())?.ok_or("no LTO stats")?;

@@ -836,7 +836,8 @@ pub(crate) fn lto_new(cfg: &LtoConfig) -> Result<RawLto, String> {
         num_dtlto_compiler_prepend_args: prepend_args.len(),
         dtlto_compiler_args: compiler_args.as_ptr(),
         num_dtlto_compiler_args: compiler_args.len(),
-        dtlto_linker_output: dtlto.map_or(empty, |d| WeldStr::from_bytes(d.linker_output.as_bytes())),
+        dtlto_linker_output: dtlto
+            .map_or(empty, |d| WeldStr::from_bytes(d.linker_output.as_bytes())),
     };
     let mut out = ptr::null_mut();
     let mut err = ptr::null_mut();

@@ -154,7 +154,12 @@ impl Lto {
         } = file;
         if archive_member.is_some() || fat_lto_object {
             let (archive, member) = archive_member.unwrap_or_default();
-            ffi::set_input_origin(&mut raw, archive.as_bytes(), member.as_bytes(), fat_lto_object);
+            ffi::set_input_origin(
+                &mut raw,
+                archive.as_bytes(),
+                member.as_bytes(),
+                fat_lto_object,
+            );
         }
         if resolutions.len() != data.symbols.len() {
             return Err(format!(
