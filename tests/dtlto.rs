@@ -17,8 +17,12 @@
 //!   lld leaves it.
 //! * `rlib`: a Rust rlib's bitcode member built with `-C linker-plugin-lto` goes through
 //!   the distributor; the program runs.
+//! * `thin_archive_and_fat_object`: a thin archive's member is named by its own path, a fat
+//!   object's `.llvm.lto` bitcode is written to a file of its own (`--fat-lto-objects`).
 //! * `distributor_fails`, `missing_object`: lld's errors, exit 1, no output, no file left.
-//! * `function_count`: `--stats`'s "LTO functions" is the in-process link's.
+//! * `function_count`: `--stats`'s "LTO functions" is the in-process link's, with and without
+//!   `--gc-sections` (where weld's precise graph internalizes what only dead native code
+//!   calls: the distributed backends must see the same resolutions).
 //! * `cache`: with `--thinlto-cache-dir`, a second link takes every module from the cache and
 //!   does not run the distributor, as lld does.
 //!
@@ -47,6 +51,7 @@ fn main() {
             ("compiler_args", compiler_args),
             ("no_remote_compiler", no_remote_compiler),
             ("rlib", rlib),
+            ("thin_archive_and_fat_object", thin_archive_and_fat_object),
             ("distributor_fails", distributor_fails),
             ("missing_object", missing_object),
             ("function_count", function_count),
@@ -142,6 +147,9 @@ int helper(int x) { return x * 7; }
 const G_C: &str = "int bump(void);\nint g(int x) { bump(); return 3 * x; }\n";
 /// The archive member nothing extracts.
 const U_C: &str = "int unused(int x) { return x - 1; }\n";
+/// A native object whose only function nothing calls: under `--gc-sections` it is dead, and
+/// weld's graph does not count its reference to `helper`.
+const DEAD_C: &str = "int helper(int);\nint dead_fn(int x) { return helper(x); }\n";
 
 const EXPECTED: &str = "sum=65 counter=10\n";
 
@@ -155,6 +163,14 @@ fn build_inputs(dir: &Path) -> Check {
         lto::compile(&d, &d.join(name), &obj, Lto::Thin, &[])?;
     }
     lto::archive(&d, lto::LLVM_AR, "lib.a", &["g.o", "u.o"])?;
+    paths::write(&d.join("dead.c"), DEAD_C)?;
+    lto::compile(
+        &d,
+        &d.join("dead.c"),
+        "dead.o",
+        Lto::Native,
+        &["-ffunction-sections"],
+    )?;
     Ok(())
 }
 
@@ -168,12 +184,16 @@ struct Linked {
     out: Output,
 }
 
-/// `dir/<label>/`, a fresh copy of `dir/inputs/`.
+/// `dir/<label>/`, a fresh copy of the files of `dir/inputs/`.
 fn prepare(dir: &Path, label: &str) -> Result<PathBuf, String> {
     let own = dir.join(label);
     paths::fresh_dir(&own)?;
     for e in std::fs::read_dir(dir.join("inputs")).map_err(|e| e.to_string())? {
         let e = e.map_err(|e| e.to_string())?;
+        // Directories are the test's to copy (a thin archive's members).
+        if e.path().is_dir() {
+            continue;
+        }
         std::fs::copy(e.path(), own.join(e.file_name()))
             .map_err(|err| format!("cannot copy {}: {err}", e.path().display()))?;
     }
@@ -436,6 +456,55 @@ fn rlib(dir: &Path) -> Check {
     Ok(())
 }
 
+fn thin_archive_and_fat_object(dir: &Path) -> Check {
+    build_inputs(dir)?;
+    let d = dir.join("inputs");
+    lto::compile(
+        &d,
+        &d.join("b.c"),
+        "bfat.o",
+        Lto::Thin,
+        &["-ffat-lto-objects"],
+    )?;
+    // A thin archive's members stay where they are: `sub/g.o` is read by the remote compiler.
+    let sub = d.join("sub");
+    std::fs::create_dir_all(&sub).map_err(|e| e.to_string())?;
+    std::fs::copy(d.join("g.o"), sub.join("g.o")).map_err(|e| e.to_string())?;
+    let mut cmd = Command::new(tools::find(lto::LLVM_AR)?);
+    cmd.current_dir(&d).args(["rcsT", "libthin.a", "sub/g.o"]);
+    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("llvm-ar-22 rcsT")?;
+    let mut out = Vec::new();
+    for (label, linker) in [("lld", Linker::lld()?), ("weld", Linker::weld()?)] {
+        let own = prepare(dir, label)?;
+        let osub = own.join("sub");
+        std::fs::create_dir_all(&osub).map_err(|e| e.to_string())?;
+        std::fs::copy(sub.join("g.o"), osub.join("g.o")).map_err(|e| e.to_string())?;
+        let save = own.join("job.json");
+        let mut args = strings(&[
+            "-flto=thin",
+            "main.o",
+            "bfat.o",
+            "libthin.a",
+            "-Wl,--fat-lto-objects",
+        ]);
+        args.extend(through_distributor(
+            dir,
+            &[&format!("--save={}", save.display())],
+        )?);
+        let l = link(&own, &linker, &args)?;
+        runs(&l, label, EXPECTED)?;
+        out.push(l);
+    }
+    let jobs = same_jobs(&out[0], &out[1])?;
+    if !jobs.contains("\"sub/g.o\"") || !jobs.contains("\"bfat.o.2.PID.o\"") {
+        return Err(format!(
+            "expected the thin member as sub/g.o and the fat object's bitcode as \
+             bfat.o.2.PID.o\n{jobs}"
+        ));
+    }
+    Ok(())
+}
+
 /// Links with each linker through a distributor given `dist`; both must fail with the same
 /// error (lld's words, `weld:` for `ld.lld-22:`, process ids aside), exit 1, and leave no
 /// output and no file behind.
@@ -505,17 +574,37 @@ fn functions(out: &Output) -> Result<usize, String> {
 fn function_count(dir: &Path) -> Check {
     build_inputs(dir)?;
     let weld = Linker::weld()?;
-    let mut args = strings(PROGRAM);
-    args.push("-Wl,--stats".to_string());
-    let in_process = link_in(dir, "in_process", &weld, &args)?;
-    runs(&in_process, "in-process weld", EXPECTED)?;
-    args.extend(through_distributor(dir, &[])?);
-    let distributed = link_in(dir, "distributed", &weld, &args)?;
-    runs(&distributed, "weld through the distributor", EXPECTED)?;
-    let (a, b) = (functions(&in_process.out)?, functions(&distributed.out)?);
-    if a == 0 || a != b {
+    let mut counts = Vec::new();
+    for gc in [false, true] {
+        let mut args = strings(PROGRAM);
+        args.push("dead.o".to_string());
+        args.push("-Wl,--stats".to_string());
+        if gc {
+            args.push("-Wl,--gc-sections".to_string());
+        }
+        let tag = if gc { "_gc" } else { "" };
+        let in_process = link_in(dir, &format!("in_process{tag}"), &weld, &args)?;
+        runs(&in_process, "in-process weld", EXPECTED)?;
+        args.extend(through_distributor(dir, &[])?);
+        let distributed = link_in(dir, &format!("distributed{tag}"), &weld, &args)?;
+        runs(&distributed, "weld through the distributor", EXPECTED)?;
+        let (a, b) = (functions(&in_process.out)?, functions(&distributed.out)?);
+        if a == 0 || a != b {
+            return Err(format!(
+                "LTO functions{}: {a} in process, {b} through the distributor (must be equal, \
+                 not 0)",
+                if gc { " with --gc-sections" } else { "" }
+            ));
+        }
+        counts.push(a);
+    }
+    // `helper` is dropped under --gc-sections (only dead native code calls it): one function
+    // fewer, in both modes.
+    if counts[1] >= counts[0] {
         return Err(format!(
-            "LTO functions: {a} in process, {b} through the distributor (must be equal, not 0)"
+            "LTO functions: {} without --gc-sections, {} with: weld's precise graph should drop \
+             helper",
+            counts[0], counts[1]
         ));
     }
     Ok(())
