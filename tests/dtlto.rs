@@ -17,6 +17,10 @@
 //!   lld leaves it.
 //! * `rlib`: a Rust rlib's bitcode member built with `-C linker-plugin-lto` goes through
 //!   the distributor; the program runs.
+//! * `rust_program`: a Rust program (std, a main crate built with `-C linker-plugin-lto`)
+//!   linked by rustc through clang-22 and the distributor (`-Wl,--thinlto-distributor=`:
+//!   rustc passes no `-flto=thin`, so clang's own DTLTO flags do nothing): both programs run
+//!   and print the same, and the job files are the same.
 //! * `thin_archive_and_fat_object`: a thin archive's member is named by its own path, a fat
 //!   object's `.llvm.lto` bitcode is written to a file of its own (`--fat-lto-objects`).
 //! * `distributor_fails`, `missing_object`: lld's errors, exit 1, no output, no file left.
@@ -51,6 +55,7 @@ fn main() {
             ("compiler_args", compiler_args),
             ("no_remote_compiler", no_remote_compiler),
             ("rlib", rlib),
+            ("rust_program", rust_program),
             ("thin_archive_and_fat_object", thin_archive_and_fat_object),
             ("distributor_fails", distributor_fails),
             ("missing_object", missing_object),
@@ -501,6 +506,67 @@ fn thin_archive_and_fat_object(dir: &Path) -> Check {
             "expected the thin member as sub/g.o and the fat object's bitcode as \
              bfat.o.2.PID.o\n{jobs}"
         ));
+    }
+    Ok(())
+}
+
+const RUST_MAIN: &str = r#"use std::collections::BTreeMap;
+#[inline(never)]
+fn count(words: &[&str]) -> BTreeMap<String, usize> {
+    let mut m = BTreeMap::new();
+    for w in words {
+        *m.entry(w.to_string()).or_insert(0) += 1;
+    }
+    m
+}
+fn main() {
+    let m = count(&["a", "b", "a", "c", "b", "a"]);
+    for (k, v) in &m {
+        println!("{k}={v}");
+    }
+}
+"#;
+
+fn rust_program(dir: &Path) -> Check {
+    let d = dir.join("inputs");
+    std::fs::create_dir_all(&d).map_err(|e| e.to_string())?;
+    paths::write(&d.join("main.rs"), RUST_MAIN)?;
+    let script = dir.join("dist.py");
+    paths::write(&script, DISTRIBUTOR)?;
+    let clang = tools::find(tools::CLANG)?;
+    let mut out = Vec::new();
+    for (label, linker) in [("lld", Linker::lld()?), ("weld", Linker::weld()?)] {
+        let own = prepare(dir, label)?;
+        let save = own.join("job.json");
+        let mut cmd = Command::new(tools::find(lto::RUSTC)?);
+        cmd.current_dir(&own)
+            .args(["-C", "linker-plugin-lto", "-C", "opt-level=2", "-C"])
+            .arg(format!("linker={}", clang.display()));
+        for a in lto::use_linker(&linker) {
+            cmd.arg("-C").arg(format!("link-arg={a}"));
+        }
+        for a in [
+            format!("--thinlto-distributor={}", python()?),
+            format!("--thinlto-distributor-arg={}", script.display()),
+            format!("--thinlto-distributor-arg=--save={}", save.display()),
+            format!("--thinlto-remote-compiler={}", clang.display()),
+        ] {
+            cmd.arg("-C").arg(format!("link-arg=-Wl,{a}"));
+        }
+        cmd.args(["main.rs", "-o", "prog"]);
+        let l = Linked {
+            dir: own.clone(),
+            out: run::run(&mut cmd, run::LINK_TIMEOUT)?,
+        };
+        runs(&l, label, "a=3\nb=2\nc=1\n")?;
+        if !save.exists() {
+            return Err(format!("{label}: the distributor was not run"));
+        }
+        out.push(l);
+    }
+    let jobs = same_jobs(&out[0], &out[1])?;
+    if !jobs.contains(".rcgu.o") {
+        return Err(format!("no job for the Rust crate's bitcode\n{jobs}"));
     }
     Ok(())
 }
