@@ -15,6 +15,8 @@
 //!   command line, where lld puts them.
 //! * `no_remote_compiler`: without `--thinlto-remote-compiler=`, the compiler is empty, as
 //!   lld leaves it.
+//! * `emit_index_files`: with `--thinlto-emit-index-files`, the files left beside the program
+//!   are lld's (process ids aside).
 //! * `rlib`: a Rust rlib's bitcode member built with `-C linker-plugin-lto` goes through
 //!   the distributor; the program runs.
 //! * `rust_program`: a Rust program (std, a main crate built with `-C linker-plugin-lto`)
@@ -54,6 +56,7 @@ fn main() {
             ("c_program", c_program),
             ("compiler_args", compiler_args),
             ("no_remote_compiler", no_remote_compiler),
+            ("emit_index_files", emit_index_files),
             ("rlib", rlib),
             ("rust_program", rust_program),
             ("thin_archive_and_fat_object", thin_archive_and_fat_object),
@@ -410,6 +413,38 @@ fn no_remote_compiler(dir: &Path) -> Check {
         return Err(format!(
             "the remote compiler should be empty, as lld leaves it: {args:?}"
         ));
+    }
+    Ok(())
+}
+
+fn emit_index_files(dir: &Path) -> Check {
+    build_inputs(dir)?;
+    let (l, w) = link_both(dir, &["-Wl,--thinlto-emit-index-files"], &[])?;
+    runs(&l, "lld", EXPECTED)?;
+    runs(&w, "weld", EXPECTED)?;
+    same_jobs(&l, &w)?;
+    let names = |x: &Linked| -> Result<BTreeSet<String>, String> {
+        Ok(lto::listing(&x.dir)?
+            .iter()
+            .map(|n| without_pids(n))
+            .collect())
+    };
+    let (ln, wn) = (names(&l)?, names(&w)?);
+    if ln != wn {
+        return Err(format!(
+            "the files written differ from lld's\n  only lld's: {:?}\n  only weld's: {:?}",
+            ln.difference(&wn).collect::<Vec<_>>(),
+            wn.difference(&ln).collect::<Vec<_>>()
+        ));
+    }
+    for want in [
+        "main.o.thinlto.bc",
+        "b.o.thinlto.bc",
+        "lib.a(g.o at 90).thinlto.bc",
+    ] {
+        if !wn.contains(want) {
+            return Err(format!("no {want} among {wn:?}"));
+        }
     }
     Ok(())
 }
