@@ -327,6 +327,32 @@ pub struct LtoOptions {
     pub remarks_hotness_threshold: Option<u64>,
     /// Distributed ThinLTO (see `ThinLtoIndexOptions`).
     pub thin_index: ThinLtoIndexOptions,
+    /// DTLTO: ThinLTO backends run by an external distributor.
+    pub dtlto: DtltoOptions,
+}
+
+/// DTLTO's options (`--thinlto-distributor=` and its companions), as lld reads them: strings
+/// passed to LLVM's out-of-process backend unchanged.
+#[derive(Clone, Debug, Default)]
+pub struct DtltoOptions {
+    /// `--thinlto-distributor=` (empty: in-process ThinLTO).
+    pub distributor: String,
+    /// `--thinlto-distributor-arg=`, in order.
+    pub distributor_args: Vec<String>,
+    /// `--thinlto-remote-compiler=` (empty when not given, as in lld: clang's driver passes
+    /// its own path).
+    pub remote_compiler: String,
+    /// `--thinlto-remote-compiler-prepend-arg=`, in order.
+    pub remote_compiler_prepend_args: Vec<String>,
+    /// `--thinlto-remote-compiler-arg=`, in order.
+    pub remote_compiler_args: Vec<String>,
+}
+
+impl DtltoOptions {
+    /// Whether ThinLTO backends go to a distributor. lld's index-only mode wins over it.
+    pub fn enabled(&self) -> bool {
+        !self.distributor.is_empty()
+    }
 }
 
 /// Distributed ThinLTO's options, as lld reads them.
@@ -405,6 +431,7 @@ impl Default for LtoOptions {
             remarks_with_hotness: false,
             remarks_hotness_threshold: Some(0),
             thin_index: ThinLtoIndexOptions::default(),
+            dtlto: DtltoOptions::default(),
         }
     }
 }

@@ -30,6 +30,7 @@
 #include "llvm/Bitstream/BitstreamReader.h"
 #include "llvm/CodeGen/CommandFlags.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/DTLTO/DTLTO.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -461,6 +462,12 @@ struct WeldInput {
   MemoryBufferRef Buffer;
   std::unique_ptr<lto::InputFile> File;
   WeldInputInfo Info;
+  // Where the bitcode came from (weld_lto_input_set_origin), for DTLTO, which
+  // must give the remote compiler a file of its own for an archive member or
+  // the bitcode section of a fat object. The InputFile keeps StringRefs to
+  // the strings, so weld_lto_add hands them to WeldLto with the module id.
+  std::unique_ptr<std::string> ArchivePath, MemberName;
+  bool FatLTOObject = false;
 };
 
 const char *weld_lto_llvm_version(void) { return LLVM_VERSION_STRING; }
@@ -783,6 +790,17 @@ int weld_lto_input_open(const uint8_t *Data, size_t Len, const char *Id,
   }
   *Out = In.release();
   return 0;
+}
+
+// Says that the input is member `Member` of archive `Archive` (both empty:
+// it is not), and whether its bitcode is a fat object's `.llvm.lto` section.
+// Only DTLTO looks at either.
+void weld_lto_input_set_origin(WeldInput *In, const char *Archive,
+                               size_t ArchiveLen, const char *Member,
+                               size_t MemberLen, uint8_t FatLTOObject) {
+  In->ArchivePath = std::make_unique<std::string>(Archive, ArchiveLen);
+  In->MemberName = std::make_unique<std::string>(Member, MemberLen);
+  In->FatLTOObject = FatLTOObject != 0;
 }
 
 void weld_lto_input_free(WeldInput *In) {
@@ -1201,6 +1219,17 @@ struct WeldLtoConfig {
   WeldStr thin_linked_objects_file;       // --thinlto-index-only=FILE
   const WeldStr *thin_modules_to_compile; // --thinlto-single-module=
   size_t num_thin_modules_to_compile;
+  // DTLTO (lld's --thinlto-distributor= and companions); no distributor:
+  // ThinLTO backends run in process.
+  WeldStr dtlto_distributor;
+  const WeldStr *dtlto_distributor_args;
+  size_t num_dtlto_distributor_args;
+  WeldStr dtlto_compiler;
+  const WeldStr *dtlto_compiler_prepend_args;
+  size_t num_dtlto_compiler_prepend_args;
+  const WeldStr *dtlto_compiler_args;
+  size_t num_dtlto_compiler_args;
+  WeldStr dtlto_linker_output;
 };
 
 struct WeldResolution {
@@ -1235,9 +1264,19 @@ struct IndexFiles {
   }
 };
 
+// DTLTO's settings. LLVM's out-of-process backend and its DTLTO driver keep
+// StringRefs to them, so they live as long as the LTO object.
+struct DtltoStrings {
+  std::string Distributor, Compiler, LinkerOutput;
+  std::vector<std::string> DistributorArgs, CompilerPrependArgs, CompilerArgs;
+  std::vector<StringRef> DistributorArgRefs, CompilerPrependArgRefs,
+      CompilerArgRefs;
+};
+
 struct WeldLto {
   std::shared_ptr<DiagSink> Diags;
   std::shared_ptr<BitcodeCapture> Bitcode; // set with emit_llvm
+  std::unique_ptr<DtltoStrings> Dtlto;     // set when a distributor is given
   std::unique_ptr<lto::LTO> L;
   // What weld_lto_run checks before LLVM sees it: LLVM reports a bad pipeline
   // or plugin with report_fatal_error (exit or crash), and a bad remarks
@@ -1248,6 +1287,8 @@ struct WeldLto {
   std::string Triple; // of the first input: the target the pipelines are for
   // Module ids referenced by BitcodeModules inside L; they must outlive run().
   std::vector<std::unique_ptr<std::string>> Ids;
+  // Archive paths and member names the InputFiles in L refer to (DTLTO).
+  std::vector<std::unique_ptr<std::string>> Origins;
   // Every added input's bytes (owned by the caller until run() returns), so a
   // failed run can find which input LLVM refused to read.
   std::vector<MemoryBufferRef> Buffers;
@@ -1685,12 +1726,53 @@ int weld_lto_new(const WeldLtoConfig *C, WeldLto **Out, char **Err) {
         W->Indexes->NewPrefix, str(C->thin_native_prefix),
         W->Indexes->EmitImports, W->LinkedObjects.get(),
         [Indexes](const std::string &Id) { Indexes->written(Id); });
+  } else if (C->dtlto_distributor.len) {
+    // LLVM's own out-of-process backend, so the job file and the way the
+    // distributor is run are LLVM's, as with lld; its parallelism (lld's
+    // choice) only bounds the index writing done here.
+    auto D = std::make_unique<DtltoStrings>();
+    auto strs = [](const WeldStr *V, size_t N, std::vector<std::string> &Out,
+                   std::vector<StringRef> &Refs) {
+      for (size_t I = 0; I < N; I++)
+        Out.push_back(str(V[I]));
+      for (const std::string &A : Out)
+        Refs.push_back(A);
+    };
+    D->Distributor = str(C->dtlto_distributor);
+    D->Compiler = str(C->dtlto_compiler);
+    D->LinkerOutput = str(C->dtlto_linker_output);
+    strs(C->dtlto_distributor_args, C->num_dtlto_distributor_args,
+         D->DistributorArgs, D->DistributorArgRefs);
+    strs(C->dtlto_compiler_prepend_args, C->num_dtlto_compiler_prepend_args,
+         D->CompilerPrependArgs, D->CompilerPrependArgRefs);
+    strs(C->dtlto_compiler_args, C->num_dtlto_compiler_args, D->CompilerArgs,
+         D->CompilerArgRefs);
+    std::shared_ptr<IndexFiles> Indexes = W->Indexes;
+    Backend = lto::createOutOfProcessThinBackend(
+        hardware_concurrency(C->thin_jobs),
+        [Indexes](const std::string &Id) {
+          if (Indexes)
+            Indexes->written(Id);
+        },
+        /*ShouldEmitIndexFiles=*/C->thin_emit_index_files != 0,
+        /*ShouldEmitImportsFiles=*/C->thin_emit_imports_files != 0,
+        D->LinkerOutput, D->Distributor, D->DistributorArgRefs, D->Compiler,
+        D->CompilerPrependArgRefs, D->CompilerArgRefs,
+        /*SaveTemps=*/C->save_temps_prefix.len != 0);
+    W->Dtlto = std::move(D);
   } else {
     Backend = guardedThinBackend(heavyweight_hardware_concurrency(C->thin_jobs),
                                  W->Indexes);
   }
-  W->L = std::make_unique<lto::LTO>(std::move(Conf), std::move(Backend),
-                                    C->partitions ? C->partitions : 1, Kind);
+  if (W->Dtlto)
+    // The DTLTO driver gives an archive member (or a fat object's bitcode) a
+    // file of its own for the remote compiler, and removes it after the run.
+    W->L = std::make_unique<lto::DTLTO>(
+        std::move(Conf), std::move(Backend), C->partitions ? C->partitions : 1,
+        Kind, W->Dtlto->LinkerOutput, /*SaveTemps=*/C->save_temps_prefix.len != 0);
+  else
+    W->L = std::make_unique<lto::LTO>(std::move(Conf), std::move(Backend),
+                                      C->partitions ? C->partitions : 1, Kind);
   *Out = W.release();
   return 0;
 }
@@ -1727,6 +1809,13 @@ int weld_lto_add(WeldLto *W, WeldInput *In, const WeldResolution *Res,
   W->Ids.push_back(std::move(Owned->ModuleId));
   const std::string &Id = *W->Ids.back();
   W->Buffers.push_back(Owned->Buffer);
+  if (Owned->ArchivePath && !Owned->ArchivePath->empty()) {
+    W->Origins.push_back(std::move(Owned->ArchivePath));
+    StringRef Archive = *W->Origins.back();
+    W->Origins.push_back(std::move(Owned->MemberName));
+    Owned->File->setArchivePathAndName(Archive, *W->Origins.back());
+  }
+  Owned->File->fatLTOObject(Owned->FatLTOObject);
   if (W->Triple.empty())
     W->Triple = Owned->File->getTargetTriple().str();
   if (Poisoned) {

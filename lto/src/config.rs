@@ -77,6 +77,39 @@ pub struct ThinIndexFiles {
     pub linked_objects_file: Option<PathBuf>,
 }
 
+/// DTLTO: the ThinLTO backends run out of process, through LLVM's own
+/// out-of-process backend (`createOutOfProcessThinBackend`) and its `DTLTO`
+/// driver, as lld 22 runs them (`--thinlto-distributor=` and companions).
+///
+/// After the thin link, LLVM writes each module's index file and one JSON
+/// job file, `{"common": {"linker_output", "args", "inputs"}, "jobs":
+/// [{"args", "inputs", "outputs"}]}` (a job's command line is `common.args`
+/// followed by its own `args`, the remote compiler first), and runs
+/// `distributor distributor_args... JSON`. The native objects it leaves are
+/// read back as if compiled in process; the ThinLTO cache works as in
+/// process (only the modules it misses are sent). Archive members (bitcode
+/// with no file of its own) are written next to the output for the remote
+/// compiler and removed afterwards; a thin archive's members are named by
+/// their own paths.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dtlto {
+    /// The distributor program, run as given (not searched in `PATH`).
+    pub distributor: String,
+    /// Its arguments, before the JSON file's path.
+    pub distributor_args: Vec<String>,
+    /// The compiler each job runs (`common.args[0]`); lld leaves it empty
+    /// when not given (clang's driver passes its own path).
+    pub remote_compiler: String,
+    /// Arguments put before the compiler's own in every job.
+    pub remote_compiler_prepend_args: Vec<String>,
+    /// Arguments added after the compiler's own in every job.
+    pub remote_compiler_args: Vec<String>,
+    /// The linker's output file: it names the link in the JSON
+    /// (`common.linker_output`) and its directory receives the archive
+    /// members written for the remote compiler.
+    pub linker_output: String,
+}
+
 /// How to run LTO. `Default` matches lld's defaults.
 #[derive(Clone, Debug)]
 pub struct LtoConfig {
@@ -191,6 +224,10 @@ pub struct LtoConfig {
     /// `--thinlto-single-module=`: compile only the ThinLTO modules whose id
     /// contains one of these strings (for debugging); empty compiles all.
     pub thin_modules_to_compile: Vec<String>,
+    /// DTLTO: compile the ThinLTO modules through a distributor (see
+    /// [`Dtlto`]); `None` compiles them in process. Index-only runs
+    /// ([`ThinIndexFiles::index_only`]) ignore it, as lld does.
+    pub dtlto: Option<Dtlto>,
 }
 
 impl Default for LtoConfig {
@@ -237,6 +274,7 @@ impl Default for LtoConfig {
             unique_basic_block_section_names: false,
             thin_index_files: None,
             thin_modules_to_compile: Vec::new(),
+            dtlto: None,
         }
     }
 }

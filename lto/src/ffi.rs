@@ -230,6 +230,15 @@ mod sys {
         pub thin_linked_objects_file: WeldStr,
         pub thin_modules_to_compile: *const WeldStr,
         pub num_thin_modules_to_compile: usize,
+        pub dtlto_distributor: WeldStr,
+        pub dtlto_distributor_args: *const WeldStr,
+        pub num_dtlto_distributor_args: usize,
+        pub dtlto_compiler: WeldStr,
+        pub dtlto_compiler_prepend_args: *const WeldStr,
+        pub num_dtlto_compiler_prepend_args: usize,
+        pub dtlto_compiler_args: *const WeldStr,
+        pub num_dtlto_compiler_args: usize,
+        pub dtlto_linker_output: WeldStr,
     }
 
     #[repr(C)]
@@ -261,6 +270,14 @@ mod sys {
             err: *mut *mut c_char,
         ) -> i32;
         pub fn weld_lto_input_free(input: *mut WeldInput);
+        pub fn weld_lto_input_set_origin(
+            input: *mut WeldInput,
+            archive: *const c_char,
+            archive_len: usize,
+            member: *const c_char,
+            member_len: usize,
+            fat_lto_object: u8,
+        );
         pub fn weld_lto_input_info(input: *const WeldInput, out: *mut WeldInputInfo);
         pub fn weld_lto_input_num_symbols(input: *const WeldInput) -> usize;
         pub fn weld_lto_input_symbol(input: *const WeldInput, i: usize, out: *mut WeldSymbol);
@@ -723,6 +740,15 @@ pub(crate) fn lto_new(cfg: &LtoConfig) -> Result<RawLto, String> {
         .map(|m| WeldStr::from_bytes(m.as_bytes()))
         .collect();
     let idx = &cfg.thin_index_files;
+    // lld's index-only mode wins over a distributor.
+    let dtlto = cfg
+        .dtlto
+        .as_ref()
+        .filter(|d| !d.distributor.is_empty() && !idx.as_ref().is_some_and(|i| i.index_only));
+    let no_args: &[String] = &[];
+    let dist_args = strs(dtlto.map_or(no_args, |d| &d.distributor_args));
+    let prepend_args = strs(dtlto.map_or(no_args, |d| &d.remote_compiler_prepend_args));
+    let compiler_args = strs(dtlto.map_or(no_args, |d| &d.remote_compiler_args));
     let (bb_sections, bb_list) = match &cfg.basic_block_sections {
         BasicBlockSections::Default => (0, empty),
         BasicBlockSections::All => (1, empty),
@@ -802,6 +828,16 @@ pub(crate) fn lto_new(cfg: &LtoConfig) -> Result<RawLto, String> {
             .map_or(empty, |i| path_str(&i.linked_objects_file)),
         thin_modules_to_compile: single.as_ptr(),
         num_thin_modules_to_compile: single.len(),
+        dtlto_distributor: dtlto.map_or(empty, |d| WeldStr::from_bytes(d.distributor.as_bytes())),
+        dtlto_distributor_args: dist_args.as_ptr(),
+        num_dtlto_distributor_args: dist_args.len(),
+        dtlto_compiler: dtlto.map_or(empty, |d| WeldStr::from_bytes(d.remote_compiler.as_bytes())),
+        dtlto_compiler_prepend_args: prepend_args.as_ptr(),
+        num_dtlto_compiler_prepend_args: prepend_args.len(),
+        dtlto_compiler_args: compiler_args.as_ptr(),
+        num_dtlto_compiler_args: compiler_args.len(),
+        dtlto_linker_output: dtlto
+            .map_or(empty, |d| WeldStr::from_bytes(d.linker_output.as_bytes())),
     };
     let mut out = ptr::null_mut();
     let mut err = ptr::null_mut();
@@ -821,6 +857,22 @@ pub(crate) fn write_empty_index(path: &std::path::Path) -> Result<(), String> {
         unsafe { sys::weld_lto_write_empty_index(p.as_ptr().cast(), p.len(), &mut err) },
         err,
     )
+}
+
+/// Where an input's bitcode came from: `member` of `archive` (both empty: not
+/// an archive member), or a fat object's `.llvm.lto` section.
+pub(crate) fn set_input_origin(input: &mut RawInput, archive: &[u8], member: &[u8], fat: bool) {
+    // SAFETY: a valid handle; the shim copies both strings.
+    unsafe {
+        sys::weld_lto_input_set_origin(
+            input.0.as_ptr(),
+            archive.as_ptr().cast(),
+            archive.len(),
+            member.as_ptr().cast(),
+            member.len(),
+            fat.into(),
+        )
+    }
 }
 
 pub(crate) fn lto_add(lto: &mut RawLto, input: RawInput, res: &[Resolution]) -> Result<(), String> {

@@ -62,6 +62,10 @@ pub(crate) fn open_input(_bytes: &[u8], _module_id: &str) -> Result<(RawInput, I
     Err(NO_LLVM.to_string())
 }
 
+pub(crate) fn set_input_origin(input: &mut RawInput, _archive: &[u8], _member: &[u8], _fat: bool) {
+    match *input {}
+}
+
 pub(crate) fn read_summary(raw: &RawInput) -> Result<SummaryGraph, String> {
     match *raw {}
 }

@@ -251,6 +251,10 @@ pub struct BitcodeFile {
     pub(crate) data: InputData,
     pub(crate) module_id: String,
     pub(crate) bytes: Bytes,
+    /// (archive, member name) for an archive member (DTLTO).
+    pub(crate) archive_member: Option<(String, String)>,
+    /// The `.llvm.lto` section of a fat object (DTLTO).
+    pub(crate) fat_lto_object: bool,
 }
 
 impl BitcodeFile {
@@ -280,7 +284,25 @@ impl BitcodeFile {
             data,
             module_id: module_id.to_string(),
             bytes,
+            archive_member: None,
+            fat_lto_object: false,
         })
+    }
+
+    /// Says that this bitcode is member `member` (its name as the archive
+    /// stores it) of the archive at `archive`, as lld tells LLVM. Only DTLTO
+    /// ([`crate::LtoConfig::dtlto`]) uses it: an archive member has no file
+    /// the remote compiler could read, so LLVM writes one (a thin archive's
+    /// member is read where it lies).
+    pub fn set_archive_member(&mut self, archive: &str, member: &str) {
+        self.archive_member = Some((archive.to_string(), member.to_string()));
+    }
+
+    /// Says that this bitcode is the `.llvm.lto` section of a fat object
+    /// (`--fat-lto-objects`), which DTLTO must likewise write to a file of
+    /// its own for the remote compiler.
+    pub fn set_fat_lto_object(&mut self) {
+        self.fat_lto_object = true;
     }
 
     /// The module identifier given to [`open`](Self::open).

@@ -45,8 +45,11 @@
 //! (`createWriteIndexesThinBackend`, when only the indexes are wanted) or
 //! while the in-process backends compile (`--thinlto-emit-index-files`);
 //! [`write_empty_thin_index`] writes the file lld writes for a bitcode input
-//! that did not join the link. Not implemented: DTLTO's
-//! `--thinlto-distributor=` (`createOutOfProcessThinBackend`).
+//! that did not join the link. With [`LtoConfig::dtlto`] the ThinLTO
+//! backends run out of process: LLVM's `createOutOfProcessThinBackend` and
+//! `DTLTO` driver hand the jobs to a distributor program (see [`Dtlto`]);
+//! [`BitcodeFile::set_archive_member`] tells them which inputs are archive
+//! members, whose bitcode they must write to files of their own.
 
 #![deny(missing_docs)]
 
@@ -65,7 +68,7 @@ mod ffi;
 #[path = "ffi_stub.rs"]
 mod ffi;
 
-pub use config::{BasicBlockSections, LtoConfig, LtoKind, RelocModel, ThinIndexFiles};
+pub use config::{BasicBlockSections, Dtlto, LtoConfig, LtoKind, RelocModel, ThinIndexFiles};
 pub use input::{
     BitcodeFile, Comdat, ComdatSelection, CommonInfo, Symbol, SymbolFlags, Symbols, Visibility,
 };

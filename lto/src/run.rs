@@ -145,11 +145,22 @@ impl Lto {
     /// need from it first.
     pub fn add(&mut self, file: BitcodeFile, resolutions: &[Resolution]) -> Result<(), String> {
         let BitcodeFile {
-            raw,
+            mut raw,
             data,
             module_id,
             bytes,
+            archive_member,
+            fat_lto_object,
         } = file;
+        if archive_member.is_some() || fat_lto_object {
+            let (archive, member) = archive_member.unwrap_or_default();
+            ffi::set_input_origin(
+                &mut raw,
+                archive.as_bytes(),
+                member.as_bytes(),
+                fat_lto_object,
+            );
+        }
         if resolutions.len() != data.symbols.len() {
             return Err(format!(
                 "{module_id}: {} symbol resolutions given for {} symbols",

@@ -471,3 +471,78 @@ fn thin_index_only_writes_indexes_and_the_list() {
             .starts_with("cannot open ")
     );
 }
+
+/// A distributor for LLVM's DTLTO job file, as a `python3 -c` program: runs each job's command
+/// line (`common.args` + the job's `args`) and exits with the first failure's status.
+const RUN_JOBS: &str = r#"
+import json, subprocess, sys
+d = json.load(open(sys.argv[-1]))
+for j in d["jobs"]:
+    r = subprocess.run(d["common"]["args"] + j["args"])
+    if r.returncode:
+        sys.exit(r.returncode)
+"#;
+
+/// The two modules written to `dir` under absolute module ids (the remote compiler reads them
+/// by their ids), and a DTLTO configuration running `distributor args...`.
+fn dtlto_setup(
+    dir: &std::path::Path,
+    distributor: &str,
+    args: &[&str],
+) -> (Vec<BitcodeFile>, LtoConfig) {
+    let mut files = Vec::new();
+    for (name, src) in [("main", MAIN_SRC), ("foo", FOO_SRC)] {
+        let bytes = compile(dir, &format!("{name}.c"), src, &["-flto=thin", "-O2"]);
+        let path = dir.join(format!("{name}.o"));
+        std::fs::write(&path, &bytes).unwrap();
+        files.push(open(&bytes, &path.display().to_string()));
+    }
+    let config = LtoConfig {
+        dtlto: Some(lto::Dtlto {
+            distributor: distributor.to_string(),
+            distributor_args: args.iter().map(|a| a.to_string()).collect(),
+            remote_compiler: tool("clang-22").display().to_string(),
+            linker_output: dir.join("prog").display().to_string(),
+            ..Default::default()
+        }),
+        ..exe_config()
+    };
+    (files, config)
+}
+
+#[test]
+fn dtlto_compiles_through_the_distributor() {
+    let dir = tempfile::tempdir().unwrap();
+    let python = tool("python3").display().to_string();
+    let (files, config) = dtlto_setup(dir.path(), &python, &["-c", RUN_JOBS]);
+    let out = lto_run(config, files, &["main"]);
+    assert_eq!(out.objects.len(), 2, "one object per ThinLTO module");
+    assert!(out.stats.functions_compiled >= 2, "{:?}", out.stats);
+    let objs: Vec<Vec<u8>> = out.objects.into_iter().map(|o| o.data).collect();
+    assert_eq!(link_and_run(dir.path(), &objs), "result 42\n");
+    // LLVM's temporary files (indexes, job file, objects) are gone.
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".native.o") || n.ends_with(".json"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
+
+#[test]
+fn dtlto_distributor_failure_is_llvms_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let fail = tool("false").display().to_string();
+    let (files, config) = dtlto_setup(dir.path(), &fail, &[]);
+    let refs: Vec<&BitcodeFile> = files.iter().collect();
+    let res = resolve(&refs, &["main"]);
+    let mut lto = Lto::new(config).unwrap();
+    for (f, r) in files.into_iter().zip(res) {
+        lto.add(f, &r).unwrap();
+    }
+    let err = lto.run().unwrap_err();
+    assert_eq!(
+        err.messages,
+        ["DTLTO backend compilation: distributor execution failed."]
+    );
+}

@@ -1506,11 +1506,28 @@ mod tests {
     }
 
     #[test]
-    fn not_yet_and_unknown() {
-        assert_eq!(
-            error("--thinlto-distributor=d a.o"),
-            "option --thinlto-distributor= is not implemented yet"
+    fn dtlto_options() {
+        let c = config(
+            "--thinlto-distributor=/usr/bin/d --thinlto-distributor-arg=x \
+             --thinlto-distributor-arg=-y --thinlto-remote-compiler=/usr/bin/cc \
+             --thinlto-remote-compiler-prepend-arg=p --thinlto-remote-compiler-arg=a1 \
+             --thinlto-remote-compiler-arg=a2 a.o",
         );
+        let d = &c.lto.dtlto;
+        assert!(d.enabled());
+        assert_eq!(d.distributor, "/usr/bin/d");
+        assert_eq!(d.distributor_args, ["x", "-y"]);
+        assert_eq!(d.remote_compiler, "/usr/bin/cc");
+        assert_eq!(d.remote_compiler_prepend_args, ["p"]);
+        assert_eq!(d.remote_compiler_args, ["a1", "a2"]);
+        // lld leaves the compiler empty when it is not given.
+        let c = config("--thinlto-distributor=d a.o");
+        assert!(c.lto.dtlto.remote_compiler.is_empty());
+        assert!(!config("a.o").lto.dtlto.enabled());
+    }
+
+    #[test]
+    fn not_yet_and_unknown() {
         assert_eq!(
             error("--emit-relocs -s a.o"),
             "--strip-all and --emit-relocs may not be used together"

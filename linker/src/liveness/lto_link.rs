@@ -394,6 +394,15 @@ fn lto_config(config: &Config, setup: LtoSetup) -> lto::LtoConfig {
         unique_basic_block_section_names: l.unique_basic_block_section_names,
         thin_index_files: crate::resolve::thin_index::lto_index_files(config),
         thin_modules_to_compile: l.thin_index.single_modules.clone(),
+        dtlto: l.dtlto.enabled().then(|| lto::Dtlto {
+            distributor: l.dtlto.distributor.clone(),
+            distributor_args: l.dtlto.distributor_args.clone(),
+            remote_compiler: l.dtlto.remote_compiler.clone(),
+            remote_compiler_prepend_args: l.dtlto.remote_compiler_prepend_args.clone(),
+            remote_compiler_args: l.dtlto.remote_compiler_args.clone(),
+            // lld names the link by -o as given.
+            linker_output: config.output.display().to_string(),
+        }),
         ..Default::default()
     }
 }

@@ -20,7 +20,7 @@ impl Resolver<'_> {
         if self.config.lto.fat_lto_objects {
             if let Some(sec) = file.sections.iter().find(|s| s.name == b".llvm.lto") {
                 let data = sec.data;
-                return self.add_bitcode(file.name, data, member);
+                return self.add_bitcode_from(file.name, data, member, true);
             }
         }
         self.add_object(file)
@@ -34,6 +34,18 @@ impl Resolver<'_> {
         data: &'static [u8],
         member: Option<super::thin_index::MemberOrigin<'_>>,
     ) -> Result<()> {
+        self.add_bitcode_from(name, data, member, false)
+    }
+
+    /// [`add_bitcode`](Self::add_bitcode) of bitcode that is a fat object's `.llvm.lto`
+    /// section (`fat`) or a file's contents.
+    fn add_bitcode_from(
+        &mut self,
+        name: String,
+        data: &'static [u8],
+        member: Option<super::thin_index::MemberOrigin<'_>>,
+        fat: bool,
+    ) -> Result<()> {
         self.trace(&name);
         let index = self.out.bitcode.len() as u32;
         // LTO needs distinct module ids; the same member can appear in two archives.
@@ -44,7 +56,7 @@ impl Resolver<'_> {
             module_id = format!("{id}.{n}");
             n += 1;
         }
-        let bc = lto::BitcodeFile::open_owned(data, &module_id).map_err(|e| {
+        let mut bc = lto::BitcodeFile::open_owned(data, &module_id).map_err(|e| {
             // The bridge names the module already; say it once, as lld does.
             let e = e
                 .strip_prefix(&format!("{module_id}: "))
@@ -56,6 +68,17 @@ impl Resolver<'_> {
                 .to_string();
             err!("{name}: {e}")
         })?;
+        // What DTLTO needs to give the remote compiler a file it can read (lld tells LLVM the
+        // same of every bitcode input).
+        if let Some(m) = member {
+            bc.set_archive_member(
+                &m.archive.display().to_string(),
+                &String::from_utf8_lossy(m.name),
+            );
+        }
+        if fat {
+            bc.set_fat_lto_object();
+        }
         // lld rejects a module for another machine before doing anything with it.
         let triple = bc.target_triple();
         if !triple.is_empty() && !triple.starts_with("x86_64") {

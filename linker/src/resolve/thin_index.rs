@@ -23,10 +23,12 @@ pub struct MemberOrigin<'a> {
 /// file (`lib.a(m.o)`), but when index files are written the id names them, and a distributed
 /// build looks for lld's names: a member is `ARCHIVE(FILE at OFFSET)` (the header's offset
 /// keeps two members of the same name apart), and in index-only mode
-/// `--thinlto-object-suffix-replace` rewrites the file's own name first.
+/// `--thinlto-object-suffix-replace` rewrites the file's own name first. DTLTO takes lld's
+/// names too: LLVM names the file it writes for a member after the id, and the job file the
+/// distributor receives should be lld's.
 pub fn module_id(config: &Config, display: &str, member: Option<MemberOrigin<'_>>) -> String {
     let t = &config.lto.thin_index;
-    if !t.emit_index_files {
+    if !t.emit_index_files && !config.lto.dtlto.enabled() {
         return display.to_string();
     }
     match member {
