@@ -30,7 +30,7 @@ pub const INTERNAL_FILE: &str = "<internal>";
 #[derive(Clone, Debug)]
 pub enum SectionCommand {
     /// An output section description.
-    Output(OutputSection),
+    Output(Box<OutputSection>),
     /// A symbol assignment between output sections (`.` included).
     Assign(Assignment),
     /// `ASSERT` between output sections.
@@ -124,7 +124,7 @@ impl SectionCommands {
                                         o.loc
                                     )));
                                 }
-                                SectionCommand::Output((**o).clone())
+                                SectionCommand::Output(o.clone())
                             }
                         });
                     }
@@ -225,15 +225,19 @@ impl SectionCommands {
             .iter()
             .enumerate()
             .filter_map(|(i, c)| match c {
-                SectionCommand::Output(o) => Some((i, o)),
+                SectionCommand::Output(o) if !self.is_disabled(i) => Some((i, &**o)),
                 _ => None,
             })
+    }
+
+    fn is_disabled(&self, i: usize) -> bool {
+        self.disabled.get(i).copied().unwrap_or(false)
     }
 
     /// The output section description of command `i`.
     pub fn output(&self, i: u32) -> Option<&OutputSection> {
         match self.commands.get(i as usize)? {
-            SectionCommand::Output(o) => Some(o),
+            SectionCommand::Output(o) if !self.is_disabled(i as usize) => Some(&**o),
             _ => None,
         }
     }
@@ -527,7 +531,7 @@ mod tests {
                     }
                     let mut o = OutputSection::named(n.to_string(), false, loc());
                     o.commands.push(input("*", &[&format!("{n}*")]));
-                    SectionCommand::Output(o)
+                    SectionCommand::Output(Box::new(o))
                 })
                 .collect(),
         }

@@ -39,6 +39,13 @@ struct Assigned {
     aether: bool,
 }
 
+/// What the walk leaves for the layout (see `ScriptLayout`).
+struct Walked {
+    data_values: Vec<u64>,
+    symbols: Vec<SymbolId>,
+    regions: Vec<(String, u64, u64)>,
+}
+
 /// One `PT_LOAD` as planned from section flags: its sections (indices), whether the headers
 /// are in it, its permissions.
 struct Load {
@@ -59,7 +66,11 @@ pub(super) fn assign(
     };
     let result = assign_with(config, res, commands, lay, &script);
     lay.script = Some(script);
-    let (data_values, symbols, regions) = result?;
+    let Walked {
+        data_values,
+        symbols,
+        regions,
+    } = result?;
     if let Some(s) = lay.script.as_mut() {
         s.data_values = data_values;
         s.symbols = symbols;
@@ -74,7 +85,7 @@ fn assign_with(
     commands: &SectionCommands,
     lay: &mut Layout,
     script: &ScriptLayout,
-) -> Result<(Vec<u64>, Vec<SymbolId>, Vec<(String, u64, u64)>)> {
+) -> Result<Walked> {
     let (mem_region, lma_region) = find_regions(config, commands, script, lay)?;
     // With PHDRS the script lists the program headers; without, lld makes them from flags.
     let mut listed = plan_listed(config, commands, script, lay)?;
@@ -156,7 +167,11 @@ fn assign_with(
             (commands.regions[r].name.clone(), used, length)
         })
         .collect();
-    Ok((walk.data_values, symbols, regions))
+    Ok(Walked {
+        data_values: walk.data_values,
+        symbols,
+        regions,
+    })
 }
 
 fn check_assert(a: &Assert, cx: &dyn EvalContext) -> Result<()> {
@@ -754,11 +769,10 @@ fn place_segments(
             load_first[li] = Some((0, header_addr));
         }
     }
-    for i in 0..lay.sections.len() {
-        if !lay.sections[i].is_alloc() {
+    for (i, os) in lay.sections.iter_mut().enumerate() {
+        if !os.is_alloc() {
             continue;
         }
-        let os = &lay.sections[i];
         let (addr, nobits, align, size) = (os.addr, os.is_nobits(), os.align, os.size);
         let offset = match load_of[i].map(|l| (l, load_first[l])) {
             Some((l, None)) => {
@@ -776,7 +790,7 @@ fn place_segments(
             None => align_to(off, align),
             Some((_, Some((first_off, first_addr)))) => first_off + (addr - first_addr),
         };
-        lay.sections[i].offset = offset;
+        os.offset = offset;
         off = offset + if nobits { 0 } else { size };
     }
     lay.non_alloc_start = off;
