@@ -30,6 +30,7 @@ fn main() {
             ("phdrs_errors_like_lld", phdrs_errors_like_lld),
             ("options_with_a_script", options_with_a_script),
             ("overlaps_like_lld", overlaps_like_lld),
+            ("overlay", overlay),
             ("not_yet_is_an_error", not_yet_is_an_error),
         ],
     );
@@ -590,6 +591,31 @@ fn options_with_a_script(dir: &Path) -> Check {
     warn.same_first_error("a.o:(.comment) is being placed in '.comment'")
 }
 
+/// `OVERLAY`: sections at one address loaded one after the other, the location counter past
+/// the largest; their shared addresses are no overlap error.
+fn overlay(dir: &Path) -> Check {
+    compile(
+        dir,
+        "o",
+        &format!(
+            "{PLAIN_START_C}\n\
+             __attribute__((section(\".ov1\"))) int f1(void) {{ return 1; }}\n\
+             __attribute__((section(\".ov2\"))) int f2(void) {{ return 2; }}\n\
+             __attribute__((section(\".ov2\"))) int f2b(void) {{ return 22; }}\n"
+        ),
+        &[],
+    )?;
+    paths::write(
+        &dir.join("ovr.lds"),
+        "SECTIONS {\n . = 0x400000;\n .text : { *(.text) }\n\
+         OVERLAY 0x500000 : AT(0x600000) { .ov1 { *(.ov1) } .ov2 { *(.ov2) } }\n\
+         after = .;\n .data : { *(.data) }\n}\n",
+    )?;
+    link_ok(dir, &["-T", "ovr.lds", "o.o"])?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    same_contents(dir, "out.lld", "out.weld")
+}
+
 /// Two sections at one address: lld's overlap errors, all of them, word for word.
 fn overlaps_like_lld(dir: &Path) -> Check {
     compile(dir, "a", &format!("{PLAIN_START_C}\nint d = 1;\n"), &[])?;
@@ -633,7 +659,7 @@ fn not_yet_is_an_error(dir: &Path) -> Check {
     compile(dir, "a", PLAIN_START_C, &[])?;
     paths::write(
         &dir.join("m.lds"),
-        "SECTIONS {\n  .text : { *(.text) }\n  OVERLAY : { .o1 { *(.o1) } .o2 { *(.o2) } }\n}\n",
+        "SECTIONS { .foo : { *(.foo) } } INSERT AFTER .text;\n",
     )?;
     let weld = tools::weld()?;
     let out = run::run(

@@ -115,7 +115,10 @@ impl SectionCommands {
                         out.commands.push(match c {
                             SectionsCommand::Assignment(a) => SectionCommand::Assign(a.clone()),
                             SectionsCommand::Assert(a) => SectionCommand::Assert(a.clone()),
-                            SectionsCommand::Overlay(o) => return not_yet("OVERLAY", &o.loc),
+                            SectionsCommand::Overlay(o) => {
+                                out.commands.extend(overlay(o));
+                                continue;
+                            }
                             SectionsCommand::Output(o) => {
                                 if o.align_with_input {
                                     // lld's own message.
@@ -293,6 +296,80 @@ impl SectionCommands {
     }
 }
 
+/// An `OVERLAY` as lld reads it: its sections share one address (the overlay's, else the
+/// location counter for the first, the first's for the others) and load one after the other
+/// (from `AT(...)`, else where the first loads); then the location counter moves past the
+/// largest. Written as the descriptions and the assignment that say so
+/// (`ADDR(first)`, `LOADADDR(prev) + SIZEOF(prev)`), followed by [`overlay_end`].
+fn overlay(ov: &ast::Overlay) -> Vec<SectionCommand> {
+    use crate::script::expr::{BinOp, Expr};
+    let mut out = Vec::new();
+    let Some(first) = ov.sections.first() else {
+        return vec![SectionCommand::Assign(dot_assignment(
+            Expr::Dot(ov.loc.clone()),
+            ov,
+        ))];
+    };
+    let mut prev: Option<&OutputSection> = None;
+    for sec in &ov.sections {
+        let mut o = sec.clone();
+        o.in_overlay = true;
+        match prev {
+            None => {
+                o.addr = ov.addr.clone();
+                o.lma = ov.lma.clone();
+            }
+            Some(p) => {
+                o.addr = Some(Expr::Addr(first.name.clone(), ov.loc.clone()));
+                o.lma = Some(Expr::Binary(
+                    BinOp::Add,
+                    Box::new(Expr::LoadAddr(p.name.clone(), ov.loc.clone())),
+                    Box::new(Expr::SizeOf(p.name.clone())),
+                    ov.loc.clone(),
+                ));
+            }
+        }
+        out.push(SectionCommand::Output(Box::new(o)));
+        prev = Some(sec);
+    }
+    out.push(overlay_end(ov));
+    out
+}
+
+/// The assignment that ends an `OVERLAY`: `. = ADDR(first) + MAX(SIZEOF(a), SIZEOF(b), ...)`.
+fn overlay_end(ov: &ast::Overlay) -> SectionCommand {
+    use crate::script::expr::{BinOp, Expr};
+    let Some(first) = ov.sections.first() else {
+        return SectionCommand::Assign(dot_assignment(Expr::Dot(ov.loc.clone()), ov));
+    };
+    let largest = ov
+        .sections
+        .iter()
+        .map(|s| Expr::SizeOf(s.name.clone()))
+        .reduce(|a, b| Expr::Max(Box::new(a), Box::new(b)))
+        .unwrap_or(Expr::Number(0));
+    let end = Expr::Binary(
+        BinOp::Add,
+        Box::new(Expr::Addr(first.name.clone(), ov.loc.clone())),
+        Box::new(largest),
+        ov.loc.clone(),
+    );
+    SectionCommand::Assign(dot_assignment(end, ov))
+}
+
+fn dot_assignment(expr: crate::script::expr::Expr, ov: &ast::Overlay) -> Assignment {
+    Assignment {
+        name: ".".into(),
+        op: ast::AssignOp::Set,
+        expr,
+        provide: false,
+        hidden: false,
+        order: u32::MAX,
+        text: ". = <end of OVERLAY>".into(),
+        loc: ov.loc.clone(),
+    }
+}
+
 /// Whether lld keeps output section description `o` when no input section went to it (lld's
 /// `isDiscardable` negated): it moves the location counter, holds data, or asserts; or an
 /// expression names it (`ADDR(.x)`), which `named_in_expressions` says.
@@ -300,7 +377,9 @@ pub fn kept_when_empty(o: &OutputSection, named_in_expressions: bool) -> bool {
     if o.name == DISCARD {
         return false;
     }
+    // An overlay's sections are named by the expressions that place the others.
     named_in_expressions
+        || o.in_overlay
         || o.commands.iter().any(|c| match c {
             OutputSectionCommand::Input(_) | OutputSectionCommand::Constructors => false,
             // An assignment to a symbol keeps it only if the symbol is defined (a `PROVIDE`

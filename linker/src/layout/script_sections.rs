@@ -92,6 +92,7 @@ pub(super) fn arrange(
             None => continue,
         };
         let os = &mut sections[osec as usize];
+        os.in_overlay = o.in_overlay;
         match &o.section_type {
             Some(SectionType::NoLoad) => os.sh_type = elf::SHT_NOBITS,
             Some(SectionType::Copy | SectionType::Info | SectionType::Overlay) => {

@@ -25,12 +25,14 @@ pub fn check(lay: &Layout) -> Vec<Error> {
         .filter(|s| !s.is_nobits())
         .map(|s| (s, s.offset))
         .collect();
-    overlaps("file", file, &mut errors);
+    overlaps("file", file, false, &mut errors);
     // TLS sections are mapped elsewhere at run time: their ranges may overlap others.
     let loaded = || with_size().filter(|s| s.is_alloc() && s.flags & u64::from(elf::SHF_TLS) == 0);
+    // An OVERLAY's sections share their addresses on purpose.
     overlaps(
         "virtual address",
         loaded().map(|s| (s, s.addr)).collect(),
+        true,
         &mut errors,
     );
     overlaps(
@@ -38,13 +40,19 @@ pub fn check(lay: &Layout) -> Vec<Error> {
         loaded()
             .map(|s| (s, s.addr.wrapping_add(s.lma_offset)))
             .collect(),
+        false,
         &mut errors,
     );
     errors
 }
 
 /// lld's `checkOverlap`: sorted by start, each range against the one before it.
-fn overlaps(what: &str, mut ranges: Vec<(&OutputSection, u64)>, errors: &mut Vec<Error>) {
+fn overlaps(
+    what: &str,
+    mut ranges: Vec<(&OutputSection, u64)>,
+    virtual_addresses: bool,
+    errors: &mut Vec<Error>,
+) {
     ranges.sort_by_key(|&(_, start)| start);
     let range = |start: u64, size: u64| {
         format!(
@@ -55,7 +63,9 @@ fn overlaps(what: &str, mut ranges: Vec<(&OutputSection, u64)>, errors: &mut Vec
     };
     for pair in ranges.windows(2) {
         let ((a, a_start), (b, b_start)) = (pair[0], pair[1]);
-        if b_start >= a_start.wrapping_add(a.size) {
+        if b_start >= a_start.wrapping_add(a.size)
+            || virtual_addresses && a.in_overlay && b.in_overlay
+        {
             continue;
         }
         errors.push(Error(format!(

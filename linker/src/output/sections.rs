@@ -125,6 +125,8 @@ pub struct OutputSection {
     /// A linker script's `=fill` / `FILL(...)`: the 4-byte pattern (big-endian, as lld reads
     /// it) the gaps between chunks are filled with.
     pub fill: Option<[u8; 4]>,
+    /// In a linker script's `OVERLAY`: it shares its addresses with the overlay's others.
+    pub in_overlay: bool,
     pub link: u32,
     pub info: u32,
     /// Index in the section header table (1-based; 0 is the null section).
@@ -161,6 +163,7 @@ impl OutputSection {
             offset: 0,
             lma_offset: 0,
             fill: None,
+            in_overlay: false,
             link: 0,
             info: 0,
             shndx: 0,
