@@ -854,6 +854,7 @@ pub fn layout(
             data: a.data,
             symbols: Vec::new(),
             regions: Vec::new(),
+            assignments: Default::default(),
         }
     });
     for v in common_index.values_mut().chain(copy_chunk.iter_mut()) {

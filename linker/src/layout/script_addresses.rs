@@ -16,7 +16,7 @@ use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::input::section_rules::{align_to, is_relro};
 use crate::output::layout::Layout;
-use crate::output::script_layout::{BodyItem, Placement, ScriptLayout};
+use crate::output::script_layout::{AssignmentSpans, BodyItem, Placement, ScriptLayout};
 use crate::output::sections::{OutputSection, Segment, Synthetic, EHDR_SIZE, PHDR_SIZE};
 use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
@@ -44,6 +44,7 @@ struct Walked {
     data_values: Vec<u64>,
     symbols: Vec<SymbolId>,
     regions: Vec<(String, u64, u64)>,
+    spans: AssignmentSpans,
 }
 
 /// One `PT_LOAD` as planned from section flags: its sections (indices), whether the headers
@@ -70,11 +71,13 @@ pub(super) fn assign(
         data_values,
         symbols,
         regions,
+        spans,
     } = result?;
     if let Some(s) = lay.script.as_mut() {
         s.data_values = data_values;
         s.symbols = symbols;
         s.regions = regions;
+        s.assignments = spans;
     }
     Ok(())
 }
@@ -109,6 +112,7 @@ fn assign_with(
         symbols: HashMap::new(),
         asserts: Vec::new(),
         errors: Vec::new(),
+        spans: AssignmentSpans::default(),
         mem_region,
         lma_region,
         regions: Regions::default(),
@@ -171,6 +175,7 @@ fn assign_with(
         data_values: walk.data_values,
         symbols,
         regions,
+        spans: walk.spans,
     })
 }
 
@@ -205,6 +210,8 @@ struct Walk<'a> {
     asserts: Vec<Assert>,
     /// Errors a walk found, reported if the last walk finds them too.
     errors: Vec<String>,
+    /// Where the assignments were evaluated (`-Map`).
+    spans: AssignmentSpans,
     /// By output section: its memory region and load region (indices in the command list's
     /// regions).
     mem_region: Vec<Option<usize>>,
@@ -228,6 +235,7 @@ impl<'a> Walk<'a> {
     fn pass(&mut self, lay: &mut Layout) -> Result<()> {
         self.asserts.clear();
         self.errors.clear();
+        self.spans.clear();
         // Each region starts at its origin.
         let mut bounds = Vec::with_capacity(self.commands.regions.len());
         for r in &self.commands.regions {
@@ -252,7 +260,15 @@ impl<'a> Walk<'a> {
             match *step {
                 Placement::Command(c) => match &self.commands.commands[c as usize] {
                     SectionCommand::Assign(a) => {
+                        let before = dot;
                         dot = self.assign_symbol(a, lay, dot, cur, false)?;
+                        // lld's map leaves out a PROVIDE nothing needed.
+                        if a.name == "." || self.defines(&a.name) {
+                            self.spans.insert(
+                                (None, c),
+                                (before, dot.wrapping_sub(before), a.text.clone()),
+                            );
+                        }
                     }
                     SectionCommand::Assert(a) => self.asserts.push(a.clone()),
                     SectionCommand::Output(_) => {}
@@ -385,6 +401,12 @@ impl<'a> Walk<'a> {
                         let before = dot;
                         dot = self.assign_symbol(a, lay, dot, Some(i), true)?;
                         self.expand(dot.wrapping_sub(before));
+                        if a.name == "." || self.defines(&a.name) {
+                            self.spans.insert(
+                                (Some(i as u32), n),
+                                (before, dot.wrapping_sub(before), a.text.clone()),
+                            );
+                        }
                     }
                     Some(OutputSectionCommand::Assert(a)) => self.asserts.push(a.clone()),
                     _ => {}
@@ -392,13 +414,13 @@ impl<'a> Walk<'a> {
             }
             lay.sections[i].size = dot.wrapping_sub(addr);
         }
-        // `.relro_padding` fills its section up to a common-page boundary (lld).
+        // `.relro_padding` fills its section up to a common-page boundary, without moving the
+        // location counter (lld: `DATA_SEGMENT_RELRO_END` right after it does).
         if let Some((_, c)) = padding {
             let end = align_to(dot, self.config.common_page_size());
             lay.sections[i].chunks[c as usize].size = end - dot;
             self.expand(end - dot);
-            dot = end;
-            lay.sections[i].size = dot - addr;
+            lay.sections[i].size = end - addr;
         }
         Ok(dot)
     }

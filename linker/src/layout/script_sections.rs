@@ -112,12 +112,13 @@ pub(super) fn arrange(
             os.fill = Some((v as u32).to_be_bytes());
         }
         for (bi, c) in o.commands.iter().enumerate() {
-            if let OutputSectionCommand::Data { size, .. } = c {
+            if let OutputSectionCommand::Data { size, text, .. } = c {
                 let i = data.len() as u32;
                 data.push(DataCommand {
                     command: ci as u32,
                     item: bi as u32,
                     size: *size,
+                    text: text.clone(),
                 });
                 data_taken.push(Taken {
                     command: ci as u32,

@@ -29,13 +29,20 @@ pub struct Body {
     pub items: Vec<BodyItem>,
 }
 
-/// A data command's chunk: where its expression is (command, body item) and its size.
-#[derive(Clone, Copy, Debug)]
+/// A data command's chunk: where its expression is (command, body item), its size, and its
+/// text for `-Map`.
+#[derive(Clone, Debug)]
 pub struct DataCommand {
     pub command: u32,
     pub item: u32,
     pub size: u8,
+    pub text: String,
 }
+
+/// Where each symbol assignment of `SECTIONS` was evaluated, for `-Map`: by (output section
+/// for one inside a section, command or body item index), the location counter before it,
+/// how far it moved it, and the assignment's text.
+pub type AssignmentSpans = hashbrown::HashMap<(Option<u32>, u32), (u64, u64, String)>;
 
 /// See the module documentation.
 #[derive(Clone, Debug, Default)]
@@ -52,6 +59,8 @@ pub struct ScriptLayout {
     pub symbols: Vec<crate::resolve::symbol_table::SymbolId>,
     /// Each `MEMORY` region: name, bytes used, length.
     pub regions: Vec<(String, u64, u64)>,
+    /// See [`AssignmentSpans`].
+    pub assignments: AssignmentSpans,
 }
 
 impl ScriptLayout {
