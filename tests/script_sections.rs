@@ -360,14 +360,35 @@ fn gnu_default_script_hosted(dir: &Path) -> Check {
     for (linker, out) in [(Linker::lld()?, "out.lld"), (Linker::weld()?, "out.weld")] {
         let bin = linker.gcc_bin_dir()?;
         let mut cmd = Command::new(&gcc);
-        cmd.current_dir(dir).arg("-B").arg(&bin).args([
-            "-no-pie",
-            "-Wl,-T,gnu.lds",
-            "h.o",
-            "-o",
-            out,
-        ]);
+        cmd.current_dir(dir)
+            .arg("-B")
+            .arg(&bin)
+            .args(["-no-pie", "-Wl,-T,gnu.lds", "h.o", "-o", out])
+            .arg(format!("-Wl,-Map,{out}.map"));
         run::run(&mut cmd, run::LINK_TIMEOUT)?.ok(&format!("linking {out}"))?;
+    }
+    // The maps follow the script: assignments between and inside sections, data commands.
+    let map = |f: &str| -> Result<Vec<String>, String> {
+        let text = std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"))?;
+        Ok(text
+            .lines()
+            .filter(|l| !l.contains(".comment"))
+            .map(str::to_string)
+            .collect())
+    };
+    let (a, b) = (map("out.lld.map")?, map("out.weld.map")?);
+    if a != b {
+        let first = a
+            .iter()
+            .zip(&b)
+            .position(|(x, y)| x != y)
+            .unwrap_or(a.len().min(b.len()));
+        return Err(format!(
+            "-Map differs from line {}:\nld.lld-22: {:?}\nweld:      {:?}",
+            first + 1,
+            a.get(first),
+            b.get(first)
+        ));
     }
     // The signature in `.comment` differs in length: the sections after it move.
     same_layout(dir, "out.lld", "out.weld")?;
