@@ -31,6 +31,7 @@ fn main() {
             ("options_with_a_script", options_with_a_script),
             ("overlaps_like_lld", overlaps_like_lld),
             ("overlay", overlay),
+            ("nocrossrefs_like_lld", nocrossrefs_like_lld),
             ("not_yet_is_an_error", not_yet_is_an_error),
         ],
     );
@@ -635,6 +636,39 @@ fn overlay(dir: &Path) -> Check {
     link_ok(dir, &["-T", "ovr.lds", "o.o"])?;
     same_layout(dir, "out.lld", "out.weld")?;
     same_contents(dir, "out.lld", "out.weld")
+}
+
+/// `NOCROSSREFS` and `NOCROSSREFS_TO`: a reference between the listed sections is lld's
+/// error, naming the place and the symbol.
+fn nocrossrefs_like_lld(dir: &Path) -> Check {
+    compile(
+        dir,
+        "n",
+        &format!(
+            "{PLAIN_START_C}\n\
+             __attribute__((section(\".a\"), noinline)) int fa(void) {{ return 1; }}\n\
+             __attribute__((section(\".b\"))) int fb(void) {{ return fa() + 1; }}\n\
+             static __attribute__((section(\".c\"), used)) int cdata = 3;\n\
+             __attribute__((section(\".b\"))) int fb2(void) {{ return cdata; }}\n"
+        ),
+        &[],
+    )?;
+    let sections = "SECTIONS { . = 0x400000; .text : { *(.text) } .a : { *(.a) } .b : { *(.b) } .c : { *(.c) } }\n";
+    paths::write(
+        &dir.join("all.lds"),
+        format!("{sections}NOCROSSREFS(.a .b .c)\n"),
+    )?;
+    let both = link_both(dir, &["-T", "all.lds", "n.o"])?;
+    both.same_stderr()?;
+    paths::write(
+        &dir.join("to.lds"),
+        format!("{sections}NOCROSSREFS_TO(.c .b)\n"),
+    )?;
+    let both = link_both(dir, &["-T", "to.lds", "n.o"])?;
+    both.same_first_error(
+        "n.o:(function fb2: .b+0x12): prohibited cross reference from '.b' to '.c' in '.c'",
+    )?;
+    both.same_stderr()
 }
 
 /// Two sections at one address: lld's overlap errors, all of them, word for word.

@@ -60,6 +60,8 @@ pub struct SectionCommands {
     pub aliases: Vec<(String, usize)>,
     /// `PHDRS`: the program headers, as the script lists them.
     pub phdrs: Vec<ast::Phdr>,
+    /// `NOCROSSREFS(sections)` (false) and `NOCROSSREFS_TO(target, sections)` (true).
+    pub no_cross_refs: Vec<(Vec<String>, bool)>,
 }
 
 impl SectionCommands {
@@ -106,6 +108,9 @@ impl SectionCommands {
                     out.aliases.push((alias.clone(), i));
                 }
                 Command::Phdrs(p) => out.phdrs.extend(p.iter().cloned()),
+                Command::NoCrossRefs { sections, to, .. } => {
+                    out.no_cross_refs.push((sections.clone(), *to));
+                }
                 Command::Sections(s) => {
                     has_sections = true;
                     if let Some(insert) = &s.insert {
@@ -602,6 +607,7 @@ mod tests {
             regions: Vec::new(),
             aliases: Vec::new(),
             phdrs: Vec::new(),
+            no_cross_refs: Vec::new(),
             commands: names
                 .iter()
                 .map(|n| {

@@ -4,10 +4,15 @@
 //! sections at one address, `AT` pointing into another section); the built-in layout never
 //! does.
 
+use super::commands::SectionCommands;
 use crate::error::Error;
 use crate::output::layout::Layout;
 use crate::output::sections::OutputSection;
+use crate::resolve::symbol_table::SymbolDef;
+use crate::resolve::Resolved;
 use object::elf;
+use object::read::elf::Rela;
+use object::LittleEndian as LE;
 
 /// The errors, in lld's order and words.
 pub fn check(lay: &Layout) -> Vec<Error> {
@@ -78,4 +83,67 @@ fn overlaps(
             range(b_start, b.size)
         )));
     }
+}
+
+/// `NOCROSSREFS(a, b, ...)`: no relocation in one of the output sections may refer to a symbol
+/// defined in another of them; `NOCROSSREFS_TO(t, a, ...)`: none in `a, ...` to one in `t`.
+/// lld's check (`checkNoCrossRefs`) and words.
+pub fn cross_references(res: &Resolved, commands: &SectionCommands, lay: &Layout) -> Vec<Error> {
+    let mut errors = Vec::new();
+    if commands.no_cross_refs.is_empty() {
+        return errors;
+    }
+    let osec_name = |o: u32| lay.sections.get(o as usize).map(|s| s.name.as_str());
+    for (fi, f) in res.files.iter().enumerate() {
+        for (si, sec) in f.sections.iter().enumerate() {
+            let Some(from) = lay.sec_osec[fi].get(si).copied().and_then(osec_name) else {
+                continue;
+            };
+            for (list, to_first) in &commands.no_cross_refs {
+                if !list.iter().any(|n| n == from) || *to_first && list[0] == from {
+                    continue;
+                }
+                for r in sec.relocs {
+                    let index = r.r_sym(LE, false) as usize;
+                    let Some(sym) = f.symbols.get(index) else {
+                        continue;
+                    };
+                    // Where the symbol is defined: a local in its section, a global where its
+                    // winning definition is.
+                    let (df, dsec) = match res.global_of(fi as u32, index) {
+                        Some(g) => match res.symtab.get(g).def {
+                            SymbolDef::Defined { file, index } => {
+                                let file_obj = &res.files[file as usize];
+                                match file_obj.sym_section(index as usize) {
+                                    Some(s) => (file as usize, s),
+                                    None => continue,
+                                }
+                            }
+                            _ => continue,
+                        },
+                        None => match f.sym_section(index) {
+                            Some(s) => (fi, s),
+                            None => continue,
+                        },
+                    };
+                    let Some(to) = lay.sec_osec[df].get(dsec).copied().and_then(osec_name) else {
+                        continue;
+                    };
+                    if to == from || !list.iter().any(|n| n == to) || *to_first && list[0] != to {
+                        continue;
+                    }
+                    let target = if sym.st_type() == elf::STT_SECTION {
+                        res.files[df].sections[dsec].name_str().to_string()
+                    } else {
+                        String::from_utf8_lossy(f.sym_name(index)).into_owned()
+                    };
+                    errors.push(Error(format!(
+                        "{}: prohibited cross reference from '{from}' to '{target}' in '{to}'",
+                        f.location(si, r.r_offset(LE))
+                    )));
+                }
+            }
+        }
+    }
+    errors
 }

@@ -9,7 +9,7 @@
 //! - symbol assignments outside `SECTIONS` (`PROVIDE`, `PROVIDE_HIDDEN`, `HIDDEN`
 //!   included): definitions, as `--defsym` makes them (lld implements `--defsym` as one);
 //! - `ASSERT(cond, message)` outside `SECTIONS`: checked on the final layout;
-//! - `SECTIONS`, `MEMORY`, `REGION_ALIAS`, `PHDRS`: kept for layout, which makes its command list of
+//! - `SECTIONS`, `MEMORY`, `REGION_ALIAS`, `PHDRS`, `NOCROSSREFS`: kept for layout, which makes its command list of
 //!   them; the symbols `SECTIONS` assigns are definitions whose values the walk over the
 //!   commands gives;
 //! - `OUTPUT_ARCH` is ignored, as by lld; `OUTPUT_FORMAT` and `TARGET` are checked.
@@ -105,9 +105,10 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                     .get_or_insert_with(|| config.clone())
                     .script_asserts
                     .push(a.clone()),
-                Command::NoCrossRefs { loc, .. } => {
-                    return unsupported("NOCROSSREFS", loc.to_string())
-                }
+                Command::NoCrossRefs { .. } => amended
+                    .get_or_insert_with(|| config.clone())
+                    .script_layout
+                    .push(c.clone()),
                 Command::OverwriteSections(_) => {
                     return unsupported("OVERWRITE_SECTIONS", path.to_string())
                 }
