@@ -103,7 +103,8 @@ def _connect(opts):
         try:
             client = Client(timeout=f"{timeout}s", set_as_default=False, **kwargs)
         except Exception as e:  # OSError/TimeoutError mostly; anything means "unreachable"
-            raise Fatal(f"cannot reach {where} within {timeout:g}s: {e}") from None
+            why = str(e).strip() or type(e).__name__
+            raise Fatal(f"cannot reach {where} within {timeout:g}s: {why}") from None
         cluster = None
     else:
         n = opts.workers or os.cpu_count() or 1
@@ -181,14 +182,14 @@ def _write_outputs(outputs: dict) -> None:
         os.replace(tmp, path)
 
 
-def _describe_failure(job, exc) -> str:
+def _describe_failure(job, exc, tries: int) -> str:
     name = type(exc).__name__
     if name == "KilledWorker":
         return (f"the job for {job.label} was running on every worker that died while running "
                 f"it ({exc}); giving up")
     if name == "CancelledError":
         return f"the job for {job.label} was cancelled (did the scheduler go away?)"
-    return f"the job for {job.label} failed on every try:\n{exc}"
+    return f"the job for {job.label} failed on every try ({tries} in all):\n{exc}"
 
 
 def run(opts) -> int:
@@ -253,7 +254,7 @@ def run(opts) -> int:
                 pass
     if failures:
         for job, exc in failures:
-            _say(_describe_failure(job, exc))
+            _say(_describe_failure(job, exc, opts.retries + 1))
         _say(f"{len(failures)} of {len(plan.jobs)} backend compilations failed")
         return 1
     missing = [o for job in plan.jobs for o in job.outputs if not os.path.exists(o)]
@@ -275,7 +276,10 @@ def main(argv=None) -> int:
         return run(opts)
     except Fatal as e:
         _say(str(e))
-        return 2
+        # Leave at once: a half-connected Dask client can spend seconds closing itself in
+        # finalizers, and the message is all the user needs.
+        sys.stdout.flush()
+        os._exit(2)
     except KeyboardInterrupt:
         _say("interrupted")
         return 130
