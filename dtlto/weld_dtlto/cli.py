@@ -182,6 +182,42 @@ def _write_outputs(outputs: dict) -> None:
         os.replace(tmp, path)
 
 
+def _finished(client, futures, grace: float):
+    """Yields the futures as they finish. Raises Fatal when the cluster has had no worker (or
+    no scheduler) for `grace` seconds while jobs are left: they would wait forever."""
+    import asyncio
+    import distributed
+    timeouts = (TimeoutError, asyncio.TimeoutError, getattr(distributed, "TimeoutError", TimeoutError))
+    pending = list(futures)
+    alone_since = None
+    while pending:
+        try:
+            # wait() works on the current client; ours is not the process-wide default.
+            with client.as_current():
+                done, not_done = distributed.wait(pending, timeout=1.0,
+                                                  return_when="FIRST_COMPLETED")
+        except timeouts:  # nothing finished in the last second
+            done, not_done = set(), pending
+        for fut in pending:
+            if fut in done:
+                yield fut
+        pending = [f for f in pending if f in not_done]
+        if not pending or done:
+            alone_since = None
+            continue
+        try:
+            workers = len(client.nthreads()) if client.status == "running" else 0
+        except Exception:
+            workers = 0
+        if workers:
+            alone_since = None
+        elif alone_since is None:
+            alone_since = time.monotonic()
+        elif time.monotonic() - alone_since > grace:
+            raise Fatal(f"the cluster has had no workers (or lost its scheduler) for "
+                        f"{grace:g}s with {len(pending)} of {len(futures)} jobs left; giving up")
+
+
 def _describe_failure(job, exc, tries: int) -> str:
     name = type(exc).__name__
     if name == "KilledWorker":
@@ -210,7 +246,6 @@ def run(opts) -> int:
 
     import cloudpickle
     cloudpickle.register_pickle_by_value(worker_mod)
-    from distributed import as_completed
 
     client, cluster = _connect(opts)
     try:
@@ -225,7 +260,7 @@ def run(opts) -> int:
             futures[fut] = job
         progress = Progress(len(futures))
         failures = []
-        for fut in as_completed(list(futures), loop=client.loop):
+        for fut in _finished(client, list(futures), opts.connect_timeout):
             job = futures[fut]
             if fut.status == "finished":
                 result = fut.result()
