@@ -18,6 +18,8 @@
 //! * `worker_killed`: on a cluster of its own, one job is slow (a wrapper compiler sleeps); the
 //!   worker running it is SIGKILLed mid-job; the job reruns on the other worker and the link
 //!   succeeds.
+//! * `all_workers_gone`: the only worker of a cluster of its own dies mid-job: the link fails
+//!   with a clear message within a bound instead of waiting for workers forever.
 //! * `scheduler_down`: an unreachable address and a stale scheduler file: a clear message within
 //!   the connect timeout's bound, the link fails, no output file.
 //! * `compiler_fails`: the compiler fails on one module: the error shows that job's command line
@@ -100,7 +102,10 @@ fn main() {
             .iter()
             .map(|l| format!("{} ({})", l.label, l.path.display()))
             .collect();
-        eprintln!("dask_dtlto: linking through Dask with: {}", names.join(", "));
+        eprintln!(
+            "dask_dtlto: linking through Dask with: {}",
+            names.join(", ")
+        );
         for n in &notes {
             eprintln!("dask_dtlto: {n}");
         }
@@ -111,6 +116,7 @@ fn main() {
         ("cxx_no_shared_fs", cxx_no_shared_fs),
         ("rust", rust),
         ("worker_killed", worker_killed),
+        ("all_workers_gone", all_workers_gone),
         ("scheduler_down", scheduler_down),
         ("compiler_fails", compiler_fails),
         ("version_mismatch", version_mismatch),
@@ -119,12 +125,15 @@ fn main() {
     for &(name, case) in cases {
         for linker in &linkers {
             let (linker, shared) = (linker.clone(), shared.clone());
-            trials.push(Trial::test(format!("{name}::{}", linker.label), move || {
-                let dir = paths::work_root().join(GROUP).join(name).join(linker.label);
-                paths::fresh_dir(&dir)?;
-                case(&dir, &linker, &shared)
-                    .map_err(|e| format!("{e}\nwork directory: {}", dir.display()).into())
-            }));
+            trials.push(Trial::test(
+                format!("{name}::{}", linker.label),
+                move || {
+                    let dir = paths::work_root().join(GROUP).join(name).join(linker.label);
+                    paths::fresh_dir(&dir)?;
+                    case(&dir, &linker, &shared)
+                        .map_err(|e| format!("{e}\nwork directory: {}", dir.display()).into())
+                },
+            ));
         }
     }
     let conclusion = libtest_mimic::run(&args, trials);
@@ -343,11 +352,18 @@ impl Cluster {
 
 /// The driver arguments that make `linker` send its ThinLTO backends to weld-dtlto, which gets
 /// `dist_args`, with `compiler` as the remote compiler.
-fn dtlto_args(linker: &Linker, compiler: &Path, dist_args: &[String]) -> Result<Vec<String>, String> {
+fn dtlto_args(
+    linker: &Linker,
+    compiler: &Path,
+    dist_args: &[String],
+) -> Result<Vec<String>, String> {
     let mut v = vec![
         "-fuse-ld=lld".to_string(),
         format!("--ld-path={}", linker.path.display()),
-        format!("-Wl,--thinlto-distributor={}", venv_tool("weld-dtlto")?.display()),
+        format!(
+            "-Wl,--thinlto-distributor={}",
+            venv_tool("weld-dtlto")?.display()
+        ),
         format!("-Wl,--thinlto-remote-compiler={}", compiler.display()),
     ];
     for a in dist_args {
@@ -401,7 +417,10 @@ fn link_ok(o: Output, what: &str) -> Result<Output, String> {
 /// each of `needles` in its stderr.
 fn failed_cleanly(o: &Output, out: &Path, needles: &[&str]) -> Check {
     if o.success() || o.code.is_none() {
-        return Err(format!("the link should fail with an exit status\n{}", o.report()));
+        return Err(format!(
+            "the link should fail with an exit status\n{}",
+            o.report()
+        ));
     }
     if out.exists() {
         return Err(format!(
@@ -573,7 +592,13 @@ fn copy_cxx(shared: &Shared, to: &Path) -> Check {
 }
 
 /// clang++-22 linking the C++ objects in `dir` (named with `prefix`) into `out`, plus `extra`.
-fn cxx_link(dir: &Path, prefix: &str, out: &str, extra: &[String], limit: Duration) -> Result<Output, String> {
+fn cxx_link(
+    dir: &Path,
+    prefix: &str,
+    out: &str,
+    extra: &[String],
+    limit: Duration,
+) -> Result<Output, String> {
     let mut cmd = Command::new(tools::find(tools::CLANGXX)?);
     cmd.current_dir(dir).args(["-flto=thin", "-O2"]);
     for o in CXX_OBJECTS.iter().chain([&CXX_ARCHIVE]) {
@@ -636,7 +661,12 @@ fn cxx_no_shared_fs(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
         cxx_link(&link_dir, "../obj/", "prog", &args, DTLTO_LINK)?,
         "the --no-shared-fs link through the Dask cluster",
     )?;
-    same_run(&link_dir, &reference, &link_dir.join("prog"), &cxx_expected())
+    same_run(
+        &link_dir,
+        &reference,
+        &link_dir.join("prog"),
+        &cxx_expected(),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -703,31 +733,42 @@ fn rust(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
         rustc(dir, "prog", &args, DTLTO_LINK)?,
         "rustc linking through the Dask cluster",
     )?;
-    same_run(dir, &dir.join("reference"), &dir.join("prog"), RUST_EXPECTED)
+    same_run(
+        dir,
+        &dir.join("reference"),
+        &dir.join("prog"),
+        RUST_EXPECTED,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
 // Faults
 
-/// One worker dies (SIGKILL to its process group) while it runs a job; the job reruns on the
-/// other worker and the link succeeds.
-fn worker_killed(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
-    copy_cxx(shared, dir)?;
-    let reference = cxx_reference(dir, "")?;
-    let cluster = Cluster::start(&dir.join("cluster"), 2)?;
-    // describe.o's job is slow the first time: the wrapper records its pid, then sleeps.
+/// A wrapper compiler that, the first time it compiles describe.o, records its pid in
+/// `dir/slow.pid` and sleeps `secs` seconds.
+fn slow_wrapper(dir: &Path, secs: u32) -> Result<PathBuf, String> {
     let marker = dir.join("slow.pid");
-    let cc = wrapper(
+    wrapper(
         dir,
         "slow-cc",
         &format!(
-            "case \" $* \" in *\" describe.o \"*)\n  if mkdir {dir}/slow.once 2>/dev/null; then echo $$ > {marker}.tmp; mv {marker}.tmp {marker}; sleep 5; fi;;\nesac\nexec {cc} \"$@\"\n",
+            "case \" $* \" in *\" describe.o \"*)\n  if mkdir {dir}/slow.once 2>/dev/null; then echo $$ > {marker}.tmp; mv {marker}.tmp {marker}; sleep {secs}; fi;;\nesac\nexec {cc} \"$@\"\n",
             dir = dir.display(),
             marker = marker.display(),
             cc = clang22()?.display()
         ),
-    )?;
-    let args = dtlto_args(linker, &cc, &[cluster.scheduler_arg()])?;
+    )
+}
+
+/// Links the C++ program in `dir` on another thread while the slow job runs, and kills (SIGKILL,
+/// whole process group) the worker of `cluster` running it. Returns the link's output and the
+/// killed worker's name.
+fn link_and_kill_the_slow_worker(
+    dir: &Path,
+    cluster: &Cluster,
+    args: Vec<String>,
+) -> Result<(Output, String), String> {
+    let marker = dir.join("slow.pid");
     let link_dir = dir.to_path_buf();
     let link = std::thread::spawn(move || cxx_link(&link_dir, "", "prog", &args, DTLTO_LINK));
     let start = Instant::now();
@@ -757,17 +798,61 @@ fn worker_killed(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
         .workers
         .iter()
         .find(|w| w.pgid == pgid)
-        .ok_or_else(|| format!("the slow job (pid {pid}, group {pgid}) runs in no worker of this cluster"))?;
+        .ok_or_else(|| {
+            format!("the slow job (pid {pid}, group {pgid}) runs in no worker of this cluster")
+        })?;
     victim.kill();
-    let killed_at = start.elapsed();
     let o = link.join().map_err(|_| "the link thread panicked")??;
-    let o = link_ok(o, "the link after a worker was killed")?;
-    if !dir.join("slow.once").is_dir() {
-        return Err("the slow path never ran".into());
+    Ok((
+        o,
+        format!("{} (killed after {:?})", victim.what, start.elapsed()),
+    ))
+}
+
+/// One worker dies (SIGKILL to its process group) while it runs a job; the job reruns on the
+/// other worker and the link succeeds.
+fn worker_killed(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
+    copy_cxx(shared, dir)?;
+    let reference = cxx_reference(dir, "")?;
+    let cluster = Cluster::start(&dir.join("cluster"), 2)?;
+    let cc = slow_wrapper(dir, 5)?;
+    let args = dtlto_args(linker, &cc, &[cluster.scheduler_arg()])?;
+    let (o, victim) = link_and_kill_the_slow_worker(dir, &cluster, args)?;
+    let o = link_ok(o, &format!("the link after {victim} was killed"))?;
+    same_run(dir, &reference, &dir.join("prog"), &cxx_expected())
+        .map_err(|e| format!("{e}\n({victim})\n{}", o.report()))
+}
+
+/// The only worker dies mid-job: the link fails within a bound, saying why.
+fn all_workers_gone(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
+    copy_cxx(shared, dir)?;
+    let cluster = Cluster::start(&dir.join("cluster"), 1)?;
+    let cc = slow_wrapper(dir, 60)?;
+    let args = dtlto_args(
+        linker,
+        &cc,
+        &[
+            cluster.scheduler_arg(),
+            format!("--connect-timeout={CONNECT_TIMEOUT_S}"),
+        ],
+    )?;
+    let (o, victim) = link_and_kill_the_slow_worker(dir, &cluster, args)?;
+    failed_cleanly(
+        &o,
+        &dir.join("prog"),
+        &[&format!(
+            "the cluster has had no workers (or lost its scheduler) for {CONNECT_TIMEOUT_S}s"
+        )],
+    )
+    .map_err(|e| format!("{e}\n({victim})"))?;
+    if o.elapsed > SCHEDULER_DOWN_BOUND {
+        return Err(format!(
+            "with no workers left the link took {:?}, more than {SCHEDULER_DOWN_BOUND:?}\n{}",
+            o.elapsed,
+            o.report()
+        ));
     }
-    same_run(dir, &reference, &dir.join("prog"), &cxx_expected()).map_err(|e| {
-        format!("{e}\n(worker {} killed after {killed_at:?})\n{}", victim.what, o.report())
-    })
+    Ok(())
 }
 
 fn scheduler_down(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
@@ -824,7 +909,11 @@ fn compiler_fails(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
         ),
     )?;
     let cluster = shared.cluster()?;
-    let args = dtlto_args(linker, &cc, &[cluster.scheduler_arg(), "--retries=1".into()])?;
+    let args = dtlto_args(
+        linker,
+        &cc,
+        &[cluster.scheduler_arg(), "--retries=1".into()],
+    )?;
     let o = cxx_link(dir, "", "prog", &args, DTLTO_LINK)?;
     let cmd_start = format!("{} -c --target=", cc.display());
     failed_cleanly(
