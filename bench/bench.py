@@ -571,6 +571,18 @@ WORKLOADS = {
         "lto": True,
         "checks": [(["-v"], "Lua 5.4"), ([LUA_SCRIPT], "check.lua: ok")],
     },
+    # Distributed ThinLTO (issue #16): the ThinLTO backends run as Dask tasks on a local
+    # scheduler and two workers (weld-dtlto from .venv/, made by scripts/setup), started and
+    # stopped by the bench. CPU time and RSS are the linker's and the distributor's, not the
+    # workers'. weld runs ThinLTO in process until it speaks DTLTO (its label says which).
+    "c-project-lto-dask": {
+        "capture": "lua-lto",
+        "about": "c-project-lto with the ThinLTO backends on a local two-worker Dask cluster "
+                 "(weld-dtlto)",
+        "lto": True,
+        "dask": True,
+        "checks": [(["-v"], "Lua 5.4"), ([LUA_SCRIPT], "check.lua: ok")],
+    },
     "rust-bin": {
         "capture": "ripgrep",
         "about": "ripgrep 15.2.0 from crates.io, linked through rustc",
@@ -611,10 +623,91 @@ DEFAULT_WORKLOADS = [w for w, d in WORKLOADS.items() if not d.get("hidden")]
 # Linkers and one timed run.
 # --------------------------------------------------------------------------------------------
 
-def linkers(weld, use_bfd, effect=False):
+def weld_has_dtlto(weld):
+    """True once weld's --help lists --thinlto-distributor= without "not implemented yet"."""
+    try:
+        text = subprocess.run([weld, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, errors="replace", timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    line = next((ln for ln in text.splitlines() if "--thinlto-distributor=" in ln), None)
+    return line is not None and "not implemented" not in line
+
+
+class DaskCluster:
+    """`dask scheduler` and two `dask worker`s on 127.0.0.1 (from .venv/), each in a process
+    group of its own, killed with their groups on exit."""
+
+    def __init__(self, workdir, workers=2):
+        self.workdir, self.n, self.procs = workdir, workers, []
+        self.venv = os.path.join(ROOT, ".venv", "bin")
+        self.file = os.path.join(workdir, "scheduler.json")
+
+    def spawn(self, name, argv):
+        log_f = open(os.path.join(self.workdir, name + ".log"), "wb")
+        self.procs.append(subprocess.Popen(argv, cwd=self.workdir, stdin=subprocess.DEVNULL,
+                                           stdout=log_f, stderr=subprocess.STDOUT,
+                                           start_new_session=True))
+        log_f.close()
+
+    def __enter__(self):
+        dask = os.path.join(self.venv, "dask")
+        if not os.access(dask, os.X_OK):
+            raise BenchError(f"{dask} is missing: run scripts/setup (it makes .venv/ with "
+                             "weld-dtlto and dask)")
+        shutil.rmtree(self.workdir, ignore_errors=True)
+        os.makedirs(self.workdir)
+        try:
+            self.spawn("scheduler", [dask, "scheduler", "--host", "127.0.0.1", "--port", "0",
+                                     "--no-dashboard", "--scheduler-file", self.file])
+            for i in range(self.n):
+                self.spawn(f"worker{i}", [dask, "worker", "--scheduler-file", self.file,
+                                          "--host", "127.0.0.1", "--nworkers", "1",
+                                          "--nthreads", "1", "--no-dashboard"])
+            sh([os.path.join(self.venv, "python"), "-c",
+                "import sys, time\nfrom distributed import Client\n"
+                "t = time.monotonic()\n"
+                "while time.monotonic() - t < 60:\n"
+                "    try:\n        c = Client(scheduler_file=sys.argv[1], timeout='10s'); break\n"
+                "    except (OSError, ValueError): time.sleep(0.2)\n"
+                f"c.wait_for_workers({self.n}, timeout=60)\nc.close()\n", self.file],
+               what=f"starting a Dask cluster (logs in {self.workdir})", quiet=True)
+        except BaseException:
+            self.__exit__()
+            raise
+        log(f"  dask: scheduler and {self.n} workers up ({self.file})")
+        return self
+
+    def __exit__(self, *exc):
+        for p in reversed(self.procs):
+            try:
+                os.killpg(p.pid, 9)
+            except OSError:
+                pass
+            p.wait()
+        self.procs = []
+
+    def link_args(self):
+        """lld's (and weld's) options that send the ThinLTO backends to this cluster."""
+        return [f"--thinlto-distributor={os.path.join(self.venv, 'weld-dtlto')}",
+                f"--thinlto-distributor-arg=--scheduler-file={self.file}",
+                f"--thinlto-remote-compiler={shutil.which(CLANG) or CLANG}"]
+
+
+def linkers(weld, use_bfd, effect=False, dtlto=None):
     """The linkers of a workload. LTO-effect workloads compare weld, weld with
     --gc-archive-members and ld.lld-22 only (mold and ld.bfd run LTO through LLVMgold.so, which
-    has no part in what they measure)."""
+    has no part in what they measure). Distributed workloads (`dtlto`: the distributor options)
+    compare weld and ld.lld-22; weld runs ThinLTO in process until it supports DTLTO."""
+    if dtlto is not None:
+        has = weld_has_dtlto(weld)
+        return [
+            {"name": "weld", "kind": "weld", "bin": weld,
+             "label": "weld (DTLTO)" if has else "weld (in-process ThinLTO: no DTLTO yet)",
+             "extra": list(dtlto) if has else []},
+            {"name": "lld", "kind": "lld", "bin": LLD, "label": "ld.lld-22 (DTLTO)",
+             "extra": list(dtlto)},
+        ]
     if effect:
         return [
             {"name": "weld", "kind": "weld", "bin": weld, "label": "weld", "extra": []},
@@ -887,6 +980,13 @@ def determinism_check(wname, weld, lto, rsp, repro, out):
 
 
 def bench_workload(wname, args_ns, weld, errors):
+    if WORKLOADS[wname].get("dask"):
+        with DaskCluster(os.path.join(args_ns.tmpdir, wname + "-dask")) as cluster:
+            return bench_one_workload(wname, args_ns, weld, errors, cluster.link_args())
+    return bench_one_workload(wname, args_ns, weld, errors)
+
+
+def bench_one_workload(wname, args_ns, weld, errors, dtlto=None):
     wl = WORKLOADS[wname]
     cap = load_capture(wl["capture"])
     cdir = capture_dir(wl["capture"])
@@ -912,7 +1012,7 @@ def bench_workload(wname, args_ns, weld, errors):
         plugin_rsp = os.path.join(outdir, "link-plugin.rsp")
         with open(plugin_rsp, "w", encoding="utf-8") as f:
             f.write("\n".join(quote_rsp(a) for a in plugin_args) + "\n")
-    lks = linkers(weld, args_ns.bfd, effect)
+    lks = linkers(weld, args_ns.bfd, effect, dtlto)
     res = {"workload": wname, "about": wl["about"], "program": cap.get("program", ""),
            "inputs": cap["inputs"], "input_bytes": cap["input_bytes"], "linkers": {},
            "lto": lto, "effect": effect}
@@ -1422,6 +1522,12 @@ compiled by LTO (defined STT_FUNC symbols in the objects --lto-obj-path keeps in
 run, counted the same way for both linkers), the LTO time of every counted run (weld: the
 `LTO` phase of --time; lld: the `LTO` scope of --time-trace), the output size and the size of
 its SHF_ALLOC sections.
+
+Distributed ThinLTO (c-project-lto-dask): c-project-lto with the ThinLTO backends sent by
+--thinlto-distributor to weld-dtlto (.venv/, from scripts/setup), which runs them on a local
+`dask scheduler` and two `dask worker`s (one thread each) that the bench starts and stops. Only
+weld and ld.lld-22 run it; CPU time and RSS are the linker's and the distributor's, not the
+workers'. Until weld supports DTLTO it runs ThinLTO in process there, and its label says so.
 
 Exit status: non-zero if preparing a workload fails, any linker fails to link, or a linked
 program fails its check. One case is reported in the table instead: ld.bfd being unable to
