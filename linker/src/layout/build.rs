@@ -223,12 +223,16 @@ fn place(
     commands: &SectionCommands,
     lay: &mut Layout,
 ) -> Result<()> {
-    if lay.script.is_some() {
+    if lay.script.as_ref().is_some_and(|s| !s.insert_only) {
         // The walk fills addresses in as it goes: expressions read symbol values.
         return super::script_addresses::assign(config, res, commands, lay);
     }
     assign_addresses(config, lay)?;
     lay.fill_addresses(res);
+    if lay.script.is_some() {
+        // `INSERT`ed commands on the built-in layout: their symbols where they stand.
+        super::script_addresses::assign_in_place(config, res, commands, lay)?;
+    }
     Ok(())
 }
 
@@ -265,7 +269,10 @@ pub fn layout(
         .collect();
     let mut merge_of = HashMap::new();
     let mut has_comment_input = false;
-    let scripted = commands.has_sections();
+    // A script's descriptions say where input sections go; only a `SECTIONS` without `INSERT`
+    // replaces the built-in layout (lld's `hasSectionsCommand`).
+    let scripted = commands.has_descriptions();
+    let sections_command = commands.has_sections();
     let mut orphans = OrphanReport::default();
     let mut taken: TakenByFile = if scripted {
         res.files
@@ -299,7 +306,7 @@ pub fn layout(
             }
             match t {
                 Some(t) => taken[fi][si] = Some(t),
-                None if scripted && places_output(sec) => {
+                None if sections_command && places_output(sec) => {
                     orphans.report(
                         config,
                         &format!("{}:({})", file.name, sec.name_str()),
@@ -536,7 +543,7 @@ pub fn layout(
         };
         let (oname, t) = place_synthetic(c.osec, c.flags);
         // lld does not report its `.relro_padding`, which no script is expected to place.
-        if scripted && t.is_none() && c.kind != Synthetic::RelroPadding {
+        if sections_command && t.is_none() && c.kind != Synthetic::RelroPadding {
             orphan_reports.push(format!("<internal>:({})", c.osec));
             orphan_names.push(oname);
         }
@@ -626,7 +633,7 @@ pub fn layout(
     add_synth(&mut b, got::got_chunk(&scan));
     // Under `SECTIONS`, lld pads the RELRO region only where the script marks its end.
     let relro_padding = relro_padding::chunk(config, &b.sections)
-        .filter(|_| !scripted || commands.relro_end().is_some());
+        .filter(|_| !sections_command || commands.relro_end().is_some());
     add_synth(&mut b, relro_padding);
     add_synth(&mut b, got::gotplt_chunk(res, &scan));
     add_synth(&mut b, got::igotplt_chunk(&scan));
@@ -806,7 +813,7 @@ pub fn layout(
             }
         })
         .collect();
-    let placements = commands::order(commands, &placed);
+    let placements = commands::order(commands, &placed)?;
     let order: Vec<u32> = placements
         .iter()
         .filter_map(|p| match *p {
@@ -852,6 +859,7 @@ pub fn layout(
             bodies,
             data_values: vec![0; a.data.len()],
             data: a.data,
+            insert_only: !sections_command,
             symbols: Vec::new(),
             regions: Vec::new(),
             assignments: Default::default(),

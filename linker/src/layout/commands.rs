@@ -62,6 +62,21 @@ pub struct SectionCommands {
     pub phdrs: Vec<ast::Phdr>,
     /// `NOCROSSREFS(sections)` (false) and `NOCROSSREFS_TO(target, sections)` (true).
     pub no_cross_refs: Vec<(Vec<String>, bool)>,
+    /// `SECTIONS { ... } INSERT AFTER|BEFORE name`: the commands each one added.
+    pub inserts: Vec<Inserted>,
+    /// A `SECTIONS` without `INSERT` (lld's `hasSectionsCommand`): the script lays the output
+    /// out; else the built-in layout does, with inserted commands where they say.
+    sections_command: bool,
+}
+
+/// The commands `first..end` of the list came from a `SECTIONS` that ends in `INSERT`: they go
+/// after (or before) output section `target` of the built-in layout.
+#[derive(Clone, Debug)]
+pub struct Inserted {
+    pub first: usize,
+    pub end: usize,
+    pub after: bool,
+    pub target: String,
 }
 
 impl SectionCommands {
@@ -112,9 +127,15 @@ impl SectionCommands {
                     out.no_cross_refs.push((sections.clone(), *to));
                 }
                 Command::Sections(s) => {
-                    has_sections = true;
-                    if let Some(insert) = &s.insert {
-                        return not_yet("INSERT", &insert.loc);
+                    let first = out.commands.len();
+                    match &s.insert {
+                        Some(insert) => out.inserts.push(Inserted {
+                            first,
+                            end: first,
+                            after: insert.after,
+                            target: insert.section.clone(),
+                        }),
+                        None => has_sections = true,
                     }
                     for c in &s.commands {
                         out.commands.push(match c {
@@ -136,10 +157,16 @@ impl SectionCommands {
                             }
                         });
                     }
+                    if s.insert.is_some() {
+                        if let Some(ins) = out.inserts.last_mut() {
+                            ins.end = out.commands.len();
+                        }
+                    }
                 }
                 _ => {}
             }
         }
+        out.sections_command = has_sections;
         if !has_sections && !out.regions.is_empty() {
             if let Some(r) = out.regions.first() {
                 return not_yet("MEMORY without SECTIONS", &r.loc);
@@ -222,8 +249,15 @@ impl SectionCommands {
         }
     }
 
-    /// Whether the list comes from a `SECTIONS` command (the built-in one has none).
+    /// Whether a `SECTIONS` command without `INSERT` lays the output out (the built-in list
+    /// has none).
     pub fn has_sections(&self) -> bool {
+        self.sections_command
+    }
+
+    /// Whether a script's descriptions decide where some input sections go (`SECTIONS`, with
+    /// or without `INSERT`).
+    pub fn has_descriptions(&self) -> bool {
         !self.commands.is_empty()
     }
 
@@ -415,14 +449,18 @@ pub use crate::output::script_layout::Placement;
 /// address, then by rank, ties in creation order (lld's `sortSections`). With one: the
 /// sections the commands describe and the other commands in command order, and each orphan,
 /// taken by rank, placed after the most similar of them (`orphan_position`).
-pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Vec<Placement> {
+pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Result<Vec<Placement>> {
     if !commands.has_sections() {
         let mut by_rank: Vec<u32> = (0..sections.len() as u32).collect();
         by_rank.sort_by_key(|&i| {
             let s = &sections[i as usize];
             (s.start.is_none(), s.start.unwrap_or(0), s.rank)
         });
-        return by_rank.into_iter().map(Placement::Section).collect();
+        let mut out: Vec<Placement> = by_rank.into_iter().map(Placement::Section).collect();
+        for ins in &commands.inserts {
+            insert(commands, sections, ins, &mut out)?;
+        }
+        return Ok(out);
     }
     let mut scripted: Vec<(usize, Placement)> = Vec::new();
     let mut orphans: Vec<u32> = Vec::new();
@@ -476,7 +514,46 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Vec<Placement> 
             );
         out.insert(at, Placement::Section(o));
     }
-    out
+    Ok(out)
+}
+
+/// lld's `processInsertCommands`: an `INSERT`ed `SECTIONS`'s output sections and assignments,
+/// in their order, go right after (or before) output section `target`.
+fn insert(
+    commands: &SectionCommands,
+    sections: &[Placed],
+    ins: &Inserted,
+    out: &mut Vec<Placement>,
+) -> Result<()> {
+    let group: Vec<Placement> = (ins.first..ins.end)
+        .filter_map(|c| match &commands.commands[c] {
+            SectionCommand::Output(o) => sections
+                .iter()
+                .position(|s| s.name == o.name)
+                .map(|i| Placement::Section(i as u32)),
+            _ => Some(Placement::Command(c as u32)),
+        })
+        .collect();
+    out.retain(|p| !group.contains(p));
+    let target = out.iter().position(
+        |p| matches!(p, Placement::Section(i) if sections[*i as usize].name == ins.target),
+    );
+    let Some(t) = target else {
+        let name = (ins.first..ins.end)
+            .find_map(|c| match &commands.commands[c] {
+                SectionCommand::Output(o) => Some(o.name.as_str()),
+                _ => None,
+            })
+            .unwrap_or("");
+        let how = if ins.after { "after" } else { "before" };
+        return Err(Error(format!(
+            "unable to insert {name} {how} {}",
+            ins.target
+        )));
+    };
+    let at = if ins.after { t + 1 } else { t };
+    out.splice(at..at, group);
+    Ok(())
 }
 
 /// How alike two ranks are: the number of leading rank bits they share, each bit being one of
@@ -608,6 +685,8 @@ mod tests {
             aliases: Vec::new(),
             phdrs: Vec::new(),
             no_cross_refs: Vec::new(),
+            inserts: Vec::new(),
+            sections_command: true,
             commands: names
                 .iter()
                 .map(|n| {
@@ -667,7 +746,7 @@ mod tests {
         s.push(placed(".text.hot", 10));
         s[2].start = Some(0x1000);
         let cmds = SectionCommands::built_in();
-        let o = order(&cmds, &s);
+        let o = order(&cmds, &s).unwrap();
         assert_eq!(
             names(&cmds, &s, &o),
             [".bss", ".text", ".text.hot", ".data"]
@@ -703,7 +782,7 @@ mod tests {
             placed(".rodata", 0b0101_0000),
         ];
         let cmds = script(&[".data", ".text"]);
-        let o = order(&cmds, &s);
+        let o = order(&cmds, &s).unwrap();
         assert_eq!(names(&cmds, &s, &o), [".data", ".text", ".rodata"]);
     }
 
@@ -712,7 +791,7 @@ mod tests {
         let mut s = vec![placed(".text", 1), placed(".comment", 0)];
         s[1].alloc = false;
         let cmds = script(&[".text"]);
-        let o = order(&cmds, &s);
+        let o = order(&cmds, &s).unwrap();
         assert_eq!(names(&cmds, &s, &o), [".text", ".comment"]);
     }
 
@@ -724,7 +803,7 @@ mod tests {
             placed(".x", 0b0010),
         ];
         let cmds = script(&[".text", ".data"]);
-        let o = order(&cmds, &s);
+        let o = order(&cmds, &s).unwrap();
         assert_eq!(names(&cmds, &s, &o), [".text", ".x", ".data"]);
     }
 
@@ -736,7 +815,7 @@ mod tests {
             placed(".data.x", 0b1000),
         ];
         let cmds = script(&["=.", ".text", ".data", "=_edata", ".bss"]);
-        let o = order(&cmds, &s);
+        let o = order(&cmds, &s).unwrap();
         assert_eq!(
             names(&cmds, &s, &o),
             ["=.", ".text", ".data", "=_edata", ".data.x"]

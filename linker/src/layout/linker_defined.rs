@@ -164,6 +164,10 @@ pub(super) fn define_synthetic_symbols(
             };
             lay.global_value[id as usize] =
                 lay.global_value[t as usize].wrapping_add(*addend as u64);
+            // An alias of a symbol the linker or a script defined is in the same section.
+            if let Some(&shndx) = lay.synthetic_section.get(&t) {
+                lay.synthetic_section.insert(id, shndx);
+            }
         }
     }
     // __start_SEC / __stop_SEC for C-identifier-named output sections.

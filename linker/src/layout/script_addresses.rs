@@ -39,6 +39,162 @@ struct Assigned {
     aether: bool,
 }
 
+/// Under `INSERT` only, the built-in layout has placed every section (the inserted ones where
+/// the script says): the script's symbol assignments take their values where they stand — the
+/// location counter is the end of what comes before them — and its `ASSERT`s are checked. An
+/// assignment to the location counter would move sections the built-in layout placed: that is
+/// not supported yet.
+pub(super) fn assign_in_place(
+    config: &Config,
+    res: &Resolved,
+    commands: &SectionCommands,
+    lay: &mut Layout,
+) -> Result<()> {
+    let Some(script) = lay.script.take() else {
+        return Ok(());
+    };
+    let result = assign_in_place_with(config, res, commands, lay, &script);
+    lay.script = Some(script);
+    let (symbols, spans, data_values) = result?;
+    if let Some(s) = lay.script.as_mut() {
+        s.symbols = symbols;
+        s.assignments = spans;
+        s.data_values = data_values;
+    }
+    Ok(())
+}
+
+fn assign_in_place_with(
+    config: &Config,
+    res: &Resolved,
+    commands: &SectionCommands,
+    lay: &mut Layout,
+    script: &ScriptLayout,
+) -> Result<(Vec<SymbolId>, AssignmentSpans, Vec<u64>)> {
+    let n = lay.sections.len();
+    let mut walk = Walk {
+        config,
+        res,
+        commands,
+        script,
+        headers: EHDR_SIZE + PHDR_SIZE * lay.segments.len() as u64,
+        symbols: HashMap::new(),
+        asserts: Vec::new(),
+        errors: Vec::new(),
+        spans: AssignmentSpans::default(),
+        mem_region: vec![None; n],
+        lma_region: vec![None; n],
+        regions: Regions::default(),
+        data_values: vec![0; script.data.len()],
+    };
+    let no_dot = |a: &Assignment| -> Result<()> {
+        if a.name == "." {
+            return Err(Error(format!(
+                "{}: linker script command not supported yet: assignment to the location counter with INSERT",
+                a.loc
+            )));
+        }
+        Ok(())
+    };
+    // Expressions may read symbols assigned later: evaluate until the values settle.
+    for _ in 0..MAX_PASSES {
+        let before = walk.symbols.clone();
+        walk.asserts.clear();
+        walk.spans.clear();
+        let mut dot = 0u64;
+        let mut cur: Option<usize> = None;
+        for step in &script.sequence {
+            match *step {
+                Placement::Command(c) => match &commands.commands[c as usize] {
+                    SectionCommand::Assign(a) => {
+                        no_dot(a)?;
+                        walk.assign_symbol(a, lay, dot, cur, false)?;
+                        if walk.defines(&a.name) {
+                            walk.spans.insert((None, c), (dot, 0, a.text.clone()));
+                        }
+                    }
+                    SectionCommand::Assert(a) => walk.asserts.push(a.clone()),
+                    SectionCommand::Output(_) => {}
+                },
+                Placement::Section(i) => {
+                    let i = i as usize;
+                    let (addr, size) = (lay.sections[i].addr, lay.sections[i].size);
+                    cur = Some(i);
+                    dot = addr;
+                    let desc = script.bodies[i]
+                        .as_ref()
+                        .and_then(|b| commands.output(b.command).map(|d| (b, d)));
+                    if let Some((body, desc)) = desc {
+                        for item in &body.items {
+                            match *item {
+                                BodyItem::Chunks(start, end) => {
+                                    if let Some(c) =
+                                        lay.sections[i].chunks[start as usize..end as usize].last()
+                                    {
+                                        dot = addr + c.offset + c.size;
+                                    }
+                                }
+                                BodyItem::Command(k) => match desc.commands.get(k as usize) {
+                                    Some(OutputSectionCommand::Assignment(a)) => {
+                                        no_dot(a)?;
+                                        walk.assign_symbol(a, lay, dot, cur, true)?;
+                                        if walk.defines(&a.name) {
+                                            walk.spans.insert(
+                                                (Some(i as u32), k),
+                                                (dot, 0, a.text.clone()),
+                                            );
+                                        }
+                                    }
+                                    Some(OutputSectionCommand::Assert(a)) => {
+                                        walk.asserts.push(a.clone())
+                                    }
+                                    _ => {}
+                                },
+                            }
+                        }
+                    }
+                    if lay.sections[i].is_alloc() {
+                        dot = addr + size;
+                    }
+                }
+            }
+        }
+        walk.store_symbols(lay);
+        if before == walk.symbols {
+            break;
+        }
+    }
+    for a in &walk.asserts {
+        check_assert(a, &walk.context(lay, 0, None))?;
+    }
+    let symbols = walk
+        .symbols
+        .keys()
+        .filter_map(|n| res.symtab.lookup(n.as_bytes()))
+        .collect();
+    let data_values = data_values(commands, script, &walk, lay)?;
+    Ok((symbols, walk.spans, data_values))
+}
+
+/// The values of the data commands (`BYTE(...)`, ...) on the final layout.
+fn data_values(
+    commands: &SectionCommands,
+    script: &ScriptLayout,
+    walk: &Walk,
+    lay: &Layout,
+) -> Result<Vec<u64>> {
+    let mut out = vec![0; script.data.len()];
+    for (i, d) in script.data.iter().enumerate() {
+        let o = commands.output(d.command);
+        if let Some(OutputSectionCommand::Data { expr, .. }) =
+            o.and_then(|o| o.commands.get(d.item as usize))
+        {
+            out[i] = expr::eval(expr, &walk.context(lay, 0, None))?.value();
+        }
+    }
+    Ok(out)
+}
+
 /// What the walk leaves for the layout (see `ScriptLayout`).
 struct Walked {
     data_values: Vec<u64>,
@@ -141,14 +297,7 @@ fn assign_with(
     for a in &walk.asserts {
         check_assert(a, &walk.context(lay, 0, None))?;
     }
-    for (i, d) in script.data.iter().enumerate() {
-        let o = commands.output(d.command);
-        if let Some(OutputSectionCommand::Data { expr, .. }) =
-            o.and_then(|o| o.commands.get(d.item as usize))
-        {
-            walk.data_values[i] = expr::eval(expr, &walk.context(lay, 0, None))?.value();
-        }
-    }
+    walk.data_values = data_values(commands, script, &walk, lay)?;
     if let Some(l) = listed.as_mut() {
         for (e, cmd) in l.entries.iter_mut().zip(&commands.phdrs) {
             if let Some(at) = &cmd.lma {

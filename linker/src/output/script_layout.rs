@@ -61,6 +61,9 @@ pub struct ScriptLayout {
     pub regions: Vec<(String, u64, u64)>,
     /// See [`AssignmentSpans`].
     pub assignments: AssignmentSpans,
+    /// Every `SECTIONS` ends in `INSERT`: the built-in layout places sections, with the
+    /// inserted ones where the script says; only the symbols are the script's.
+    pub insert_only: bool,
 }
 
 impl ScriptLayout {
