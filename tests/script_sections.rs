@@ -708,6 +708,29 @@ fn insert_after_a_default_section(dir: &Path) -> Check {
     runs_with(&dir.join("out.weld"), 0, "")
 }
 
+/// `OUTPUT(file)` names the output when `-o` does not, as in lld.
+fn output_command_names_the_file(dir: &Path) -> Check {
+    compile(dir, "a", PLAIN_START_C, &[])?;
+    paths::write(
+        &dir.join("op.lds"),
+        "OUTPUT(named.out)\nSECTIONS { . = 0x400000; .text : { *(.text) } }\n",
+    )?;
+    for linker in [tools::lld()?, tools::weld()?] {
+        let _ = std::fs::remove_file(dir.join("named.out"));
+        let mut cmd = Command::new(&linker);
+        cmd.current_dir(dir).args(["-T", "op.lds", "a.o"]);
+        run::run(&mut cmd, run::LINK_TIMEOUT)?.ok("linking")?;
+        if !dir.join("named.out").exists() || dir.join("a.out").exists() {
+            return Err(format!(
+                "{}: OUTPUT(named.out) did not name the output",
+                linker.display()
+            ));
+        }
+        runs_with(&dir.join("named.out"), 0, "")?;
+    }
+    Ok(())
+}
+
 /// Two sections at one address: lld's overlap errors, all of them, word for word.
 fn overlaps_like_lld(dir: &Path) -> Check {
     compile(dir, "a", &format!("{PLAIN_START_C}\nint d = 1;\n"), &[])?;

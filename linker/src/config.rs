@@ -496,6 +496,8 @@ impl Compression {
 #[derive(Clone, Debug)]
 pub struct Config {
     pub output: PathBuf,
+    /// `-o` was given (a linker script's `OUTPUT(file)` names the output only otherwise).
+    pub output_given: bool,
     pub output_kind: OutputKind,
     pub pie: bool,
     /// `-static` was given (no dynamic linking at all).
@@ -877,6 +879,7 @@ impl Default for Config {
             relr_glibc: false,
             map_file: None,
             print_map: false,
+            output_given: false,
             print_memory_usage: false,
             orphan_handling: OrphanHandling::Place,
             sort_section: None,

@@ -892,7 +892,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--demangle"], Flag, Implemented, "Demangle symbol names in diagnostics (default)", "Demangle symbol names (default)", |s, _| { s.config.demangle = true; Ok(()) }},
     opt! {["--no-demangle"], Flag, Implemented, "Do not demangle symbol names in diagnostics", "Do not demangle symbol names", |s, _| { s.config.demangle = false; Ok(()) }},
     // ---- Output ----
-    opt! {["-o", "--output"], Value, Implemented, "Path to file to write output", "", |s, v| { s.config.output = PathBuf::from(value(v)); Ok(()) }},
+    opt! {["-o", "--output"], Value, Implemented, "Path to file to write output", "", |s, v| { s.config.output = PathBuf::from(value(v)); s.config.output_given = true; Ok(()) }},
     opt! {["-m"], Value, Implemented, "Set target emulation (elf_x86_64 only)", "Set target emulation", emulation},
     opt! {["--oformat"], Value, Implemented, "Specify the binary format for the output object file (elf only)", "Specify the binary format for the output object file", |_, v| match value(v) {
         f if f.starts_with("elf") => Ok(()),

@@ -12,6 +12,7 @@
 //! - `SECTIONS`, `MEMORY`, `REGION_ALIAS`, `PHDRS`, `NOCROSSREFS`: kept for layout, which makes its command list of
 //!   them; the symbols `SECTIONS` assigns are definitions whose values the walk over the
 //!   commands gives;
+//! - `OUTPUT(file)`: the output file when `-o` names none;
 //! - `OUTPUT_ARCH` is ignored, as by lld; `OUTPUT_FORMAT` and `TARGET` are checked.
 //!
 //! (`INPUT`, `GROUP`, `AS_NEEDED`, `SEARCH_DIR` and `EXTERN` act during resolution.) What
@@ -100,7 +101,14 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                     .script_layout
                     .push(c.clone()),
 
-                Command::Output(_) => return unsupported("OUTPUT", path.to_string()),
+                // `OUTPUT(file)`: the output's name when `-o` gave none; the first one wins.
+                Command::Output(file) => {
+                    let out = amended.get_or_insert_with(|| config.clone());
+                    if !out.output_given {
+                        out.output = std::path::PathBuf::from(file);
+                        out.output_given = true;
+                    }
+                }
                 Command::Assert(a) => amended
                     .get_or_insert_with(|| config.clone())
                     .script_asserts
