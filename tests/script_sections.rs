@@ -36,6 +36,10 @@ fn main() {
                 "insert_after_a_default_section",
                 insert_after_a_default_section,
             ),
+            (
+                "output_command_names_the_file",
+                output_command_names_the_file,
+            ),
             ("not_yet_is_an_error", not_yet_is_an_error),
         ],
     );
