@@ -40,6 +40,7 @@ fn main() {
                 "output_command_names_the_file",
                 output_command_names_the_file,
             ),
+            ("thin_lto_with_a_script", thin_lto_with_a_script),
             ("not_yet_is_an_error", not_yet_is_an_error),
         ],
     );
@@ -710,6 +711,49 @@ fn insert_after_a_default_section(dir: &Path) -> Check {
     same_contents(dir, "out.lld", "out.weld")?;
     runs_with(&dir.join("out.lld"), 0, "")?;
     runs_with(&dir.join("out.weld"), 0, "")
+}
+
+/// ThinLTO under a script: a `KEEP`ed section defined in bitcode survives `--gc-sections`, a
+/// symbol only the script references is kept for it, and the program runs as lld's does.
+fn thin_lto_with_a_script(dir: &Path) -> Check {
+    let clang = tools::find(tools::CLANG)?;
+    paths::write(
+        &dir.join("m.c"),
+        "#include <stdio.h>\n\
+         __attribute__((section(\"mytab\"), used)) static const int tab[2] = {7, 8};\n\
+         int script_needs(void) { return 42; }\n\
+         extern const int __start_mytab[], __stop_mytab[];\n\
+         int main(void) { printf(\"%d %d\\n\", (int)(__stop_mytab - __start_mytab), __start_mytab[1]); return 0; }\n",
+    )?;
+    let mut cc = Command::new(&clang);
+    cc.current_dir(dir)
+        .args(["-flto=thin", "-O2", "-c", "m.c", "-o", "m.o"]);
+    run::run(&mut cc, run::TOOL_TIMEOUT)?.ok("compiling m.c")?;
+    paths::write(
+        &dir.join("l.lds"),
+        "SECTIONS { mytab : { KEEP(*(mytab)) } } INSERT AFTER .data;\nneeded = script_needs;\n",
+    )?;
+    for (linker, out) in [(tools::lld()?, "out.lld"), (tools::weld()?, "out.weld")] {
+        let mut cmd = Command::new(&clang);
+        cmd.current_dir(dir)
+            .arg("-fuse-ld=lld")
+            .arg(format!("--ld-path={}", linker.display()))
+            .args([
+                "-flto=thin",
+                "m.o",
+                "-Wl,-T,l.lds",
+                "-Wl,--gc-sections",
+                "-o",
+                out,
+            ]);
+        run::run(&mut cmd, run::LINK_TIMEOUT)?.ok(&format!("linking {out}"))?;
+        let f = facts(&dir.join(out))?;
+        if !f.symbols.contains_key("script_needs") || !f.symbols.contains_key("needed") {
+            return Err(format!("{out}: the symbol the script reads was not kept"));
+        }
+    }
+    runs_with(&dir.join("out.lld"), 0, "2 8\n")?;
+    runs_with(&dir.join("out.weld"), 0, "2 8\n")
 }
 
 /// `OUTPUT(file)` names the output when `-o` does not, as in lld.
