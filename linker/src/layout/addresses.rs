@@ -374,16 +374,7 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     if has_interp {
         let (os, _) = lay.synthetic_index[&Synthetic::Interp];
         let s = &lay.sections[os as usize];
-        segs.push(Segment {
-            p_type: elf::PT_INTERP,
-            flags: elf::PF_R,
-            offset: s.offset,
-            vaddr: s.addr,
-            lma_offset: 0,
-            filesz: s.size,
-            memsz: s.size,
-            align: 1,
-        });
+        segs.push(Segment::of_section(elf::PT_INTERP, elf::PF_R, s, 1));
     }
     // The first PT_LOAD covers the headers and the R sections; without paging (-N, -n) it
     // starts at the first section instead, as in lld.
@@ -457,16 +448,7 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     ));
     // Fill in unused slots so the header size computed above stays exact.
     while segs.len() < nphdr {
-        segs.push(Segment {
-            p_type: elf::PT_NULL,
-            flags: 0,
-            offset: 0,
-            vaddr: 0,
-            lma_offset: 0,
-            filesz: 0,
-            memsz: 0,
-            align: 0,
-        });
+        segs.push(Segment::empty(elf::PT_NULL, 0));
     }
     segs.truncate(nphdr);
     lay.segments = segs;
@@ -529,16 +511,7 @@ pub(super) fn special_headers(
     if lay.synthetic_index.contains_key(&Synthetic::EhFrameHdr) {
         let (os, _) = lay.synthetic_index[&Synthetic::EhFrameHdr];
         let s = &lay.sections[os as usize];
-        segs.push(Segment {
-            p_type: elf::PT_GNU_EH_FRAME,
-            flags: elf::PF_R,
-            offset: s.offset,
-            vaddr: s.addr,
-            lma_offset: 0,
-            filesz: s.size,
-            memsz: s.size,
-            align: 4,
-        });
+        segs.push(Segment::of_section(elf::PT_GNU_EH_FRAME, elf::PF_R, s, 4));
     }
     if !config.z.nognustack {
         segs.push(Segment {
@@ -571,16 +544,7 @@ pub(super) fn special_headers(
     if lay.synthetic_index.contains_key(&Synthetic::GnuProperty) {
         let (os, _) = lay.synthetic_index[&Synthetic::GnuProperty];
         let s = &lay.sections[os as usize];
-        segs.push(Segment {
-            p_type: elf::PT_GNU_PROPERTY,
-            flags: elf::PF_R,
-            offset: s.offset,
-            vaddr: s.addr,
-            lma_offset: 0,
-            filesz: s.size,
-            memsz: s.size,
-            align: 8,
-        });
+        segs.push(Segment::of_section(elf::PT_GNU_PROPERTY, elf::PF_R, s, 8));
     }
     for &(first, last) in notes {
         let a = &lay.sections[first];

@@ -990,16 +990,7 @@ fn place_segments(
     }
     if let Some(&(os, _)) = lay.synthetic_index.get(&Synthetic::Interp) {
         let s = &lay.sections[os as usize];
-        segs.push(Segment {
-            p_type: elf::PT_INTERP,
-            flags: elf::PF_R,
-            offset: s.offset,
-            vaddr: s.addr,
-            lma_offset: 0,
-            filesz: s.size,
-            memsz: s.size,
-            align: 1,
-        });
+        segs.push(Segment::of_section(elf::PT_INTERP, elf::PF_R, s, 1));
     }
     for (li, l) in loads.iter().enumerate() {
         let with_headers = l.headers && headers_fit;
@@ -1210,16 +1201,7 @@ fn check_regions(commands: &SectionCommands, lay: &Layout, walk: &Walk) -> Resul
 /// mold's `--spare-program-headers`: `PT_NULL` entries a later tool may fill in.
 fn push_spare(config: &Config, segs: &mut Vec<Segment>) {
     for _ in 0..config.spare_program_headers {
-        segs.push(Segment {
-            p_type: elf::PT_NULL,
-            flags: 0,
-            offset: 0,
-            vaddr: 0,
-            lma_offset: 0,
-            filesz: 0,
-            memsz: 0,
-            align: 0,
-        });
+        segs.push(Segment::empty(elf::PT_NULL, 0));
     }
 }
 

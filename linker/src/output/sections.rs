@@ -209,6 +209,36 @@ pub struct Segment {
     pub align: u64,
 }
 
+impl Segment {
+    /// A program header spanning one output section (`PT_INTERP`, `PT_GNU_EH_FRAME`, ...).
+    pub fn of_section(p_type: u32, flags: u32, os: &OutputSection, align: u64) -> Segment {
+        Segment {
+            p_type,
+            flags,
+            offset: os.offset,
+            vaddr: os.addr,
+            lma_offset: 0,
+            filesz: os.size,
+            memsz: os.size,
+            align,
+        }
+    }
+
+    /// An empty program header of type `p_type` (`PT_NULL` padding, `PT_GNU_STACK`, ...).
+    pub fn empty(p_type: u32, flags: u32) -> Segment {
+        Segment {
+            p_type,
+            flags,
+            offset: 0,
+            vaddr: 0,
+            lma_offset: 0,
+            filesz: 0,
+            memsz: 0,
+            align: 0,
+        }
+    }
+}
+
 /// Little-endian stores into output bytes.
 pub fn put16(b: &mut [u8], o: usize, v: u16) {
     b[o..o + 2].copy_from_slice(&v.to_le_bytes());
