@@ -5,7 +5,8 @@
 //! their values; `relayout` says what a first layout changes in the next; `script_values` is
 //! what script expressions read of a layout. Under a linker script's `SECTIONS`,
 //! `script_sections` gives the described sections their types and chunk order and
-//! `script_addresses` replaces `addresses`; `section_checks` is lld's last look at the result
+//! `script_addresses` (with `script_segments` for program headers and offsets) replaces
+//! `addresses`; `section_checks` is lld's last look at the result
 //! (address space, overlaps). The result is `crate::output::layout::Layout`.
 //! Nothing is written here.
 
@@ -17,5 +18,6 @@ pub mod relayout;
 pub mod reloc_sections;
 pub mod script_addresses;
 pub mod script_sections;
+pub mod script_segments;
 pub mod script_values;
 pub mod section_checks;
