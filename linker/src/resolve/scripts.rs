@@ -23,7 +23,7 @@ use crate::config::{Config, Defsym, DefsymValue, OutputKind};
 use crate::error::{Error, Result};
 use crate::input::linker_script::ScriptFile;
 use crate::script::ast::{
-    AssignOp, Assignment, Command, OutputSectionCommand, Sections, SectionsCommand,
+    AssignOp, Assignment, Command, OutputSection, OutputSectionCommand, Sections, SectionsCommand,
 };
 use crate::script::expr::{self, BinOp, Expr};
 
@@ -117,6 +117,8 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                     .get_or_insert_with(|| config.clone())
                     .script_layout
                     .push(c.clone()),
+                // lld orders and exports OVERWRITE_SECTIONS' sections and symbols in ways of
+                // its own, not matched yet.
                 Command::OverwriteSections(_) => {
                     return unsupported("OVERWRITE_SECTIONS", path.to_string())
                 }
@@ -166,28 +168,40 @@ fn placed_definitions(s: &Sections) -> Vec<Defsym> {
     let mut out = Vec::new();
     let mut add = |a: &Assignment| {
         if a.name != "." {
-            out.push(Defsym {
-                name: a.name.clone(),
-                value: DefsymValue::Placed(a.expr.clone()),
-                provide: a.provide,
-                hidden: a.hidden,
-            });
+            out.push(placed(a));
         }
     };
     for c in &s.commands {
         match c {
             SectionsCommand::Assignment(a) => add(a),
-            SectionsCommand::Output(o) => {
-                for c in &o.commands {
-                    if let OutputSectionCommand::Assignment(a) = c {
-                        add(a);
-                    }
+            SectionsCommand::Output(o) => out_extend(&mut add, o),
+            SectionsCommand::Overlay(ov) => {
+                for o in &ov.sections {
+                    out_extend(&mut add, o);
                 }
             }
-            SectionsCommand::Assert(_) | SectionsCommand::Overlay(_) => {}
+            SectionsCommand::Assert(_) => {}
         }
     }
     out
+}
+
+fn out_extend(add: &mut dyn FnMut(&Assignment), o: &OutputSection) {
+    for c in &o.commands {
+        if let OutputSectionCommand::Assignment(a) = c {
+            add(a);
+        }
+    }
+}
+
+/// A definition the walk over the commands gives its value.
+fn placed(a: &Assignment) -> Defsym {
+    Defsym {
+        name: a.name.clone(),
+        value: DefsymValue::Placed(a.expr.clone()),
+        provide: a.provide,
+        hidden: a.hidden,
+    }
 }
 
 /// `sym`, `sym + C`, `sym - C`, `C + sym` with constant `C`: the symbol and the addend.
