@@ -41,6 +41,7 @@ fn main() {
                 output_command_names_the_file,
             ),
             ("thin_lto_with_a_script", thin_lto_with_a_script),
+            ("compound_assignments", compound_assignments),
             ("not_yet_is_an_error", not_yet_is_an_error),
         ],
     );
@@ -754,6 +755,18 @@ fn thin_lto_with_a_script(dir: &Path) -> Check {
     }
     runs_with(&dir.join("out.lld"), 0, "2 8\n")?;
     runs_with(&dir.join("out.weld"), 0, "2 8\n")
+}
+
+/// Compound assignments outside `SECTIONS` (`+=`, `<<=`, `|=`): lld's values, sections and
+/// types (a `+=` keeps its section, `|=` is absolute, neither is an alias).
+fn compound_assignments(dir: &Path) -> Check {
+    compile(dir, "a", PLAIN_START_C, &[])?;
+    paths::write(
+        &dir.join("cp.lds"),
+        "foo = 0x10;\nfoo += 4;\nfoo <<= 1;\nbar = _start;\nbar += 8;\nbaz = ADDR(.text);\nbaz |= 1;\n",
+    )?;
+    link_ok(dir, &["-T", "cp.lds", "a.o"])?;
+    same_layout(dir, "out.lld", "out.weld")
 }
 
 /// `OUTPUT(file)` names the output when `-o` does not, as in lld.

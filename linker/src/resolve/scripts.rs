@@ -78,11 +78,14 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                         .push((padded, loc.file.to_path_buf()));
                 }
                 Command::Assignment(a) => {
-                    let d = definition(a, config.output_kind == OutputKind::Relocatable)?;
-                    amended
-                        .get_or_insert_with(|| config.clone())
-                        .defsyms
-                        .push(d);
+                    let relocatable = config.output_kind == OutputKind::Relocatable;
+                    let out = amended.get_or_insert_with(|| config.clone());
+                    let d = match a.op.bin_op() {
+                        None => definition(a, relocatable)?,
+                        // `sym += e` after an earlier `sym = ...`: the earlier value, then `+ e`.
+                        Some(op) => compound(a, op, &mut out.defsyms, relocatable)?,
+                    };
+                    out.defsyms.push(d);
                 }
                 Command::Target(t) if t.starts_with("elf") => {}
                 Command::Target(t) => {
@@ -202,6 +205,62 @@ fn placed(a: &Assignment) -> Defsym {
         provide: a.provide,
         hidden: a.hidden,
     }
+}
+
+/// A compound assignment outside `SECTIONS` (`foo += 4;`) as one definition: the expression of
+/// the earlier assignment of the same symbol combined with the right-hand side, replacing it.
+/// A symbol no earlier assignment (script or `--defsym`) defines would need its value from an
+/// object: not supported yet.
+fn compound(
+    a: &Assignment,
+    op: BinOp,
+    defsyms: &mut Vec<Defsym>,
+    relocatable: bool,
+) -> Result<Defsym> {
+    let Some(at) = defsyms.iter().rposition(|d| d.name == a.name) else {
+        return Err(Error(format!(
+            "{}: symbol assignment not supported yet: {} (no earlier assignment of {})",
+            a.loc, a.text, a.name
+        )));
+    };
+    let earlier = defsyms.remove(at);
+    let before = match earlier.value {
+        DefsymValue::Absolute(v) => Expr::Number(v),
+        DefsymValue::Symbol(target, addend) => Expr::Binary(
+            BinOp::Add,
+            Box::new(Expr::Symbol(target, a.loc.clone())),
+            Box::new(Expr::Number(addend as u64)),
+            a.loc.clone(),
+        ),
+        DefsymValue::Expr(e) | DefsymValue::Placed(e) => e,
+    };
+    // As lld: `+=` and `-=` keep a section-relative value in its section; the other operators
+    // give an absolute one. Either way the result is a plain value (no alias, no type).
+    let mut expr = Expr::Binary(
+        op,
+        Box::new(before),
+        Box::new(a.expr.clone()),
+        a.loc.clone(),
+    );
+    if !matches!(op, BinOp::Add | BinOp::Sub) {
+        expr = Expr::Absolute(Box::new(expr));
+    }
+    let value = match expr::eval_constant(&expr) {
+        Some(v) => DefsymValue::Absolute(v?),
+        None if relocatable => {
+            return Err(Error(format!(
+                "{}: symbol assignment not supported yet: {}",
+                a.loc, a.text
+            )))
+        }
+        None => DefsymValue::Expr(expr),
+    };
+    Ok(Defsym {
+        name: a.name.clone(),
+        value,
+        provide: earlier.provide && a.provide,
+        hidden: earlier.hidden || a.hidden,
+    })
 }
 
 /// `sym`, `sym + C`, `sym - C`, `C + sym` with constant `C`: the symbol and the addend.

@@ -107,6 +107,22 @@ pub enum AssignOp {
 }
 
 impl AssignOp {
+    /// The binary operator a compound assignment applies (`+=` is `+`); `None` for `=`.
+    pub fn bin_op(self) -> Option<BinOp> {
+        Some(match self {
+            AssignOp::Set => return None,
+            AssignOp::Add => BinOp::Add,
+            AssignOp::Sub => BinOp::Sub,
+            AssignOp::Mul => BinOp::Mul,
+            AssignOp::Div => BinOp::Div,
+            AssignOp::Shl => BinOp::Shl,
+            AssignOp::Shr => BinOp::Shr,
+            AssignOp::And => BinOp::And,
+            AssignOp::Xor => BinOp::Xor,
+            AssignOp::Or => BinOp::Or,
+        })
+    }
+
     /// The operator a token names.
     pub fn from_token(tok: &str) -> Option<AssignOp> {
         Some(match tok {
