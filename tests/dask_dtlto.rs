@@ -10,11 +10,20 @@
 //!
 //! * `cxx_shared_fs`: a multi-module C++ program (clang++-22 -flto=thin, one module in an
 //!   archive) linked through the cluster; it must print what the in-process ThinLTO build prints.
+//!   With weld, also (`same_code`): weld through the cluster made its in-process link's code
+//!   (the same `--stats` "LTO functions", not 0; the same defined functions, T/t/W; the same
+//!   `.text` size, both printed), and (`fewer_functions`) with `dead.o` (a native `dead_fn`
+//!   calling the bitcode `dead_only`) and `--gc-sections`, linked by lld and by weld through
+//!   the cluster and a recording distributor (`record-dtlto`, keeping the job file and the jobs'
+//!   native objects in `kept_<linker>/`), weld's jobs define fewer functions (T/t) than lld's:
+//!   `dead_only` is among lld's only. Both counts are printed.
 //! * `cxx_no_shared_fs`: the same with `--no-shared-fs`, linked from a directory that names the
 //!   objects as `../obj/...`; the compiler (a wrapper) refuses to run in the link's directory
 //!   tree, so the jobs really ran in scratch folders.
 //! * `rust`: a Rust program built by rustc with `-C linker-plugin-lto`, rustc linking through
-//!   clang-22 and the linker, through the cluster; same output as the in-process build.
+//!   clang-22 and the linker, through the cluster; same output as the in-process build. With
+//!   weld, the same checks as `cxx_shared_fs`'s (`dead.o`'s dead function calls the
+//!   `#[no_mangle]` `rust_dead_only`; rustc links with `--gc-sections`).
 //! * `worker_killed`: on a cluster of its own, one job is slow (a wrapper compiler sleeps); the
 //!   worker running it is SIGKILLed mid-job; the job reruns on the other worker and the link
 //!   succeeds.
@@ -31,6 +40,8 @@
 //! Work directories stay under `target/weld-tests/dask_dtlto/` (cluster logs in `_cluster/`).
 
 use libtest_mimic::{Arguments, Trial};
+use std::collections::BTreeSet;
+use std::ffi::OsStr;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -357,13 +368,20 @@ fn dtlto_args(
     compiler: &Path,
     dist_args: &[String],
 ) -> Result<Vec<String>, String> {
+    dtlto_args_via(linker, &venv_tool("weld-dtlto")?, compiler, dist_args)
+}
+
+/// `dtlto_args` with `distributor` in place of weld-dtlto.
+fn dtlto_args_via(
+    linker: &Linker,
+    distributor: &Path,
+    compiler: &Path,
+    dist_args: &[String],
+) -> Result<Vec<String>, String> {
     let mut v = vec![
         "-fuse-ld=lld".to_string(),
         format!("--ld-path={}", linker.path.display()),
-        format!(
-            "-Wl,--thinlto-distributor={}",
-            venv_tool("weld-dtlto")?.display()
-        ),
+        format!("-Wl,--thinlto-distributor={}", distributor.display()),
         format!("-Wl,--thinlto-remote-compiler={}", compiler.display()),
     ];
     for a in dist_args {
@@ -515,6 +533,8 @@ std::unique_ptr<Shape> make_circle(int radius) { return std::make_unique<Circle>
 std::string describe(const Shape &s) {
   return std::string(s.name()) + " area " + std::to_string(s.area());
 }
+// Only dead native code (dead.o in `cxx_shared_fs`) calls it.
+extern "C" int dead_only(int x) { return x * 7 + 1; }
 "#,
     ),
     // The archive member.
@@ -626,13 +646,71 @@ fn cxx_shared_fs(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
     copy_cxx(shared, dir)?;
     let reference = cxx_reference(dir, "")?;
     let cluster = shared.cluster()?;
-    let args = dtlto_args(linker, &clang22()?, &[cluster.scheduler_arg()])?;
-    link_ok(
+    let mut args = dtlto_args(linker, &clang22()?, &[cluster.scheduler_arg()])?;
+    let weld = linker.label == "weld";
+    if weld {
+        args.push("-Wl,--stats".to_string());
+    }
+    let o = link_ok(
         cxx_link(dir, "", "prog", &args, DTLTO_LINK)?,
         "the link through the Dask cluster",
     )?;
-    same_run(dir, &reference, &dir.join("prog"), &cxx_expected())
+    same_run(dir, &reference, &dir.join("prog"), &cxx_expected())?;
+    if !weld {
+        return Ok(());
+    }
+    // weld's in-process ThinLTO link of the same inputs.
+    let in_process = link_ok(
+        cxx_link(
+            dir,
+            "",
+            "in_process",
+            &in_process_args(linker),
+            run::LINK_TIMEOUT,
+        )?,
+        "weld's in-process ThinLTO link",
+    )?;
+    same_run(dir, &reference, &dir.join("in_process"), &cxx_expected())?;
+    same_code(
+        "C++",
+        (&dir.join("in_process"), &in_process),
+        (&dir.join("prog"), &o),
+    )?;
+    // The precise graph: `dead.o`'s `dead_fn` (dead under --gc-sections) is all that calls
+    // `dead_only` (describe.cpp).
+    paths::write(&dir.join("dead.c"), CXX_DEAD_C)?;
+    run::run_in(
+        dir,
+        clang22()?,
+        ["-c", "-O2", "-ffunction-sections", "dead.c", "-o", "dead.o"],
+        run::TOOL_TIMEOUT,
+    )?
+    .ok("compiling dead.c")?;
+    let extra = ["dead.o".to_string(), "-Wl,--gc-sections".to_string()];
+    let mut counts = Vec::new();
+    for l in [Linker::lld()?, linker.clone()] {
+        let keep = dir.join(format!("kept_{}", l.label));
+        let out = format!("gc_{}", l.label);
+        let mut args = recorded_args(dir, &l, &keep, cluster)?;
+        args.extend(extra.iter().cloned());
+        link_ok(
+            cxx_link(dir, "", &out, &args, DTLTO_LINK)?,
+            &format!("{}'s --gc-sections link through the cluster", l.label),
+        )?;
+        same_run(dir, &reference, &dir.join(&out), &cxx_expected())?;
+        counts.push(kept_functions(&keep)?);
+    }
+    fewer_functions(
+        "C++ with dead.o, --gc-sections",
+        "dead_only",
+        &counts[0],
+        &counts[1],
+    )
 }
+
+/// A native object whose only function is dead under --gc-sections and calls the bitcode
+/// function `dead_only` (describe.cpp), which nothing else calls.
+const CXX_DEAD_C: &str = "int dead_only(int);\nint dead_fn(int x) { return dead_only(x); }\n";
 
 fn cxx_no_shared_fs(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
     let obj = dir.join("obj");
@@ -688,6 +766,9 @@ mod words {
         m
     }
 }
+/// Only dead native code (dead.o in `rust`) calls it.
+#[no_mangle]
+pub extern "C" fn rust_dead_only(x: u64) -> u64 { x * 7 + 1 }
 fn main() {
     let v: Vec<Box<dyn shapes::Area>> = (1..5).map(|i| Box::new(shapes::Rect(i, i + 1)) as Box<dyn shapes::Area>).collect();
     println!("total area {}", shapes::total(&v));
@@ -706,6 +787,9 @@ fn rustc(dir: &Path, out: &str, link_args: &[String], limit: Duration) -> Result
         "opt-level=2",
         "-C",
         "codegen-units=4",
+        // The linker's stderr (weld's --stats) as a warning.
+        "-W",
+        "linker-messages",
         "-C",
         &format!("linker={}", clang22()?.display()),
     ]);
@@ -728,8 +812,12 @@ fn rust(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
         "rustc with in-process ThinLTO",
     )?;
     let cluster = shared.cluster()?;
-    let args = dtlto_args(linker, &clang22()?, &[cluster.scheduler_arg()])?;
-    link_ok(
+    let mut args = dtlto_args(linker, &clang22()?, &[cluster.scheduler_arg()])?;
+    let weld = linker.label == "weld";
+    if weld {
+        args.push("-Wl,--stats".to_string());
+    }
+    let o = link_ok(
         rustc(dir, "prog", &args, DTLTO_LINK)?,
         "rustc linking through the Dask cluster",
     )?;
@@ -738,7 +826,263 @@ fn rust(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
         &dir.join("reference"),
         &dir.join("prog"),
         RUST_EXPECTED,
+    )?;
+    if !weld {
+        return Ok(());
+    }
+    let in_process = link_ok(
+        rustc(
+            dir,
+            "in_process",
+            &in_process_args(linker),
+            run::TOOL_TIMEOUT,
+        )?,
+        "rustc with weld's in-process ThinLTO",
+    )?;
+    same_run(
+        dir,
+        &dir.join("reference"),
+        &dir.join("in_process"),
+        RUST_EXPECTED,
+    )?;
+    same_code(
+        "Rust",
+        (&dir.join("in_process"), &in_process),
+        (&dir.join("prog"), &o),
+    )?;
+    // The precise graph: rustc links with --gc-sections; `dead.o`'s `dead_fn` is dead and is
+    // all that calls `rust_dead_only`.
+    paths::write(&dir.join("dead.c"), RUST_DEAD_C)?;
+    run::run_in(
+        dir,
+        clang22()?,
+        ["-c", "-O2", "-ffunction-sections", "dead.c", "-o", "dead.o"],
+        run::TOOL_TIMEOUT,
+    )?
+    .ok("compiling dead.c")?;
+    let mut counts = Vec::new();
+    for l in [lld, linker.clone()] {
+        let keep = dir.join(format!("kept_{}", l.label));
+        let out = format!("gc_{}", l.label);
+        let mut args = recorded_args(dir, &l, &keep, cluster)?;
+        args.push("dead.o".to_string());
+        link_ok(
+            rustc(dir, &out, &args, DTLTO_LINK)?,
+            &format!("rustc linking through {} and the cluster", l.label),
+        )?;
+        same_run(dir, &dir.join("reference"), &dir.join(&out), RUST_EXPECTED)?;
+        counts.push(kept_functions(&keep)?);
+    }
+    fewer_functions("Rust with dead.o", "rust_dead_only", &counts[0], &counts[1])
+}
+
+/// A native object whose only function is dead (rustc links with --gc-sections) and calls
+/// `rust_dead_only` (main.rs), which nothing else calls.
+const RUST_DEAD_C: &str =
+    "unsigned long rust_dead_only(unsigned long);\nunsigned long dead_fn(unsigned long x) { return rust_dead_only(x); }\n";
+
+// ---------------------------------------------------------------------------------------------
+// weld's code through the cluster, against its in-process link and against lld's
+
+/// The driver arguments of weld's in-process ThinLTO link, with `--stats`.
+fn in_process_args(weld: &Linker) -> Vec<String> {
+    vec![
+        "-fuse-ld=lld".to_string(),
+        format!("--ld-path={}", weld.path.display()),
+        "-Wl,--stats".to_string(),
+    ]
+}
+
+/// The distributor `dir/record-dtlto`: runs weld-dtlto with its arguments but the first (a
+/// directory), then keeps the job file (`job.json`) and every job's native objects
+/// (`<job>-<name>`) in that directory.
+const RECORDER: &str = r#"import json, os, shutil, subprocess, sys
+keep = sys.argv[1]
+job_file = sys.argv[-1]
+os.makedirs(keep, exist_ok=True)
+shutil.copyfile(job_file, os.path.join(keep, "job.json"))
+status = subprocess.run([DTLTO] + sys.argv[2:]).returncode
+if status == 0:
+    with open(job_file) as f:
+        jobs = json.load(f)["jobs"]
+    for i, job in enumerate(jobs):
+        for out in job["outputs"]:
+            shutil.copyfile(out, os.path.join(keep, "%d-%s" % (i, os.path.basename(out))))
+sys.exit(status)
+"#;
+
+/// The driver arguments that link with `linker` through the cluster and the recording
+/// distributor, keeping the jobs' objects in `keep` (made fresh).
+fn recorded_args(
+    dir: &Path,
+    linker: &Linker,
+    keep: &Path,
+    cluster: &Cluster,
+) -> Result<Vec<String>, String> {
+    paths::fresh_dir(keep)?;
+    let body = RECORDER.replace(
+        "DTLTO",
+        &format!("{:?}", venv_tool("weld-dtlto")?.to_string_lossy()),
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let script = dir.join("record-dtlto");
+    paths::write(
+        &script,
+        format!("#!{}\n{body}", venv_tool("python")?.display()),
+    )?;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| format!("chmod {}: {e}", script.display()))?;
+    dtlto_args_via(
+        linker,
+        &script,
+        &clang22()?,
+        &[keep.display().to_string(), cluster.scheduler_arg()],
     )
+}
+
+/// `llvm-nm-22 --defined-only file`: the (type, name) of each defined symbol.
+fn defined(file: &Path) -> Result<Vec<(char, String)>, String> {
+    let o = run::run_in(
+        Path::new("."),
+        tools::find("llvm-nm-22")?,
+        [OsStr::new("--defined-only"), file.as_os_str()],
+        run::TOOL_TIMEOUT,
+    )?
+    .ok(&format!("llvm-nm-22 --defined-only {}", file.display()))?;
+    Ok(o.stdout_str()
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split_whitespace().rev();
+            let name = f.next()?;
+            let ty = f.next()?.chars().next()?;
+            Some((ty, name.to_string()))
+        })
+        .collect())
+}
+
+/// The defined function symbols of a program (types T, t and W).
+fn program_functions(exe: &Path) -> Result<BTreeSet<String>, String> {
+    Ok(defined(exe)?
+        .into_iter()
+        .filter(|(t, _)| matches!(t, 'T' | 't' | 'W'))
+        .map(|(_, n)| n)
+        .collect())
+}
+
+/// The size of a program's `.text` (`llvm-size-22 -A`).
+fn text_size(exe: &Path) -> Result<u64, String> {
+    let o = run::run_in(
+        Path::new("."),
+        tools::find("llvm-size-22")?,
+        [OsStr::new("-A"), exe.as_os_str()],
+        run::TOOL_TIMEOUT,
+    )?
+    .ok("llvm-size-22 -A")?;
+    o.stdout_str()
+        .lines()
+        .find_map(|l| {
+            let mut f = l.split_whitespace();
+            (f.next()? == ".text").then(|| f.next()?.parse().ok())?
+        })
+        .ok_or_else(|| format!("no .text in {}\n{}", exe.display(), o.report()))
+}
+
+/// weld's `--stats` line "LTO functions: N" (rustc shows the linker's stderr as a warning).
+fn lto_functions(o: &Output) -> Result<usize, String> {
+    o.stderr_str()
+        .lines()
+        .find_map(|l| {
+            let rest = l.split_once("LTO functions:")?.1;
+            rest.split_whitespace().next()?.parse().ok()
+        })
+        .ok_or_else(|| format!("no `LTO functions:` line from weld --stats\n{}", o.report()))
+}
+
+/// weld through the cluster made the code of its in-process link: the same "LTO functions"
+/// (not 0) and the same defined functions; the `.text` sizes are printed and must be equal.
+fn same_code(what: &str, in_process: (&Path, &Output), dtlto: (&Path, &Output)) -> Check {
+    let (a, b) = (lto_functions(in_process.1)?, lto_functions(dtlto.1)?);
+    eprintln!("dask_dtlto: {what}: weld's LTO functions: {a} in process, {b} through the cluster");
+    if a == 0 || a != b {
+        return Err(format!(
+            "{what}: LTO functions: {a} in process, {b} through the cluster (must be equal, not 0)"
+        ));
+    }
+    let (fa, fb) = (
+        program_functions(in_process.0)?,
+        program_functions(dtlto.0)?,
+    );
+    if fa != fb {
+        let only = |x: &BTreeSet<String>, y: &BTreeSet<String>| {
+            x.difference(y).cloned().collect::<Vec<_>>().join(" ")
+        };
+        return Err(format!(
+            "{what}: the programs define different functions\nonly in process: {}\nonly \
+             through the cluster: {}",
+            only(&fa, &fb),
+            only(&fb, &fa)
+        ));
+    }
+    let (ta, tb) = (text_size(in_process.0)?, text_size(dtlto.0)?);
+    eprintln!(
+        "dask_dtlto: {what}: {} functions; .text {ta} bytes in process, {tb} through the cluster",
+        fa.len()
+    );
+    // The backends get the same modules, indexes and options in both modes (the jobs' command
+    // lines carry what the in-process backends are given): the code is the same.
+    if ta != tb {
+        return Err(format!(
+            "{what}: .text is {ta} bytes in process, {tb} through the cluster"
+        ));
+    }
+    Ok(())
+}
+
+/// The functions (types T and t) the jobs whose objects `keep` holds compiled.
+fn kept_functions(keep: &Path) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut objects = 0;
+    for e in std::fs::read_dir(keep).map_err(|e| format!("{}: {e}", keep.display()))? {
+        let p = e.map_err(|e| e.to_string())?.path();
+        if p.file_name().is_some_and(|n| n == "job.json") {
+            continue;
+        }
+        objects += 1;
+        out.extend(
+            defined(&p)?
+                .into_iter()
+                .filter(|(t, _)| matches!(t, 'T' | 't'))
+                .map(|(_, n)| n),
+        );
+    }
+    if objects == 0 || !keep.join("job.json").is_file() {
+        return Err(format!(
+            "the recording distributor kept no job file or objects in {}",
+            keep.display()
+        ));
+    }
+    Ok(out)
+}
+
+/// weld's backends compiled fewer functions than lld's, `dead_only` among lld's only.
+fn fewer_functions(what: &str, dead_only: &str, lld: &[String], weld: &[String]) -> Check {
+    eprintln!(
+        "dask_dtlto: {what}: functions compiled through the cluster: weld {}, lld {}",
+        weld.len(),
+        lld.len()
+    );
+    let has = |v: &[String]| v.iter().any(|n| n == dead_only);
+    if weld.len() >= lld.len() || !has(lld) || has(weld) {
+        return Err(format!(
+            "{what}: weld's jobs compiled {} functions ({dead_only}: {}), lld's {} ({dead_only}: \
+             {}): weld's precise graph should leave out what only dead native code calls",
+            weld.len(),
+            has(weld),
+            lld.len(),
+            has(lld)
+        ));
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
