@@ -410,8 +410,9 @@ fn dot_assignment(expr: crate::script::expr::Expr, ov: &ast::Overlay) -> Assignm
 }
 
 /// Whether lld keeps output section description `o` when no input section went to it (lld's
-/// `isDiscardable` negated): it moves the location counter, holds data, or asserts; or an
-/// expression names it (`ADDR(.x)`), which `named_in_expressions` says.
+/// `isDiscardable` negated): it moves the location counter, holds data, asserts or assigns a
+/// symbol; or an expression names it (`ADDR(.x)`), which the caller says with
+/// `named_in_expressions` (weld does not track those yet and passes `false`).
 pub fn kept_when_empty(o: &OutputSection, named_in_expressions: bool) -> bool {
     if o.name == DISCARD {
         return false;
@@ -421,9 +422,8 @@ pub fn kept_when_empty(o: &OutputSection, named_in_expressions: bool) -> bool {
         || o.in_overlay
         || o.commands.iter().any(|c| match c {
             OutputSectionCommand::Input(_) | OutputSectionCommand::Constructors => false,
-            // An assignment to a symbol keeps it only if the symbol is defined (a `PROVIDE`
-            // nobody references is not): the caller treats those as kept, as lld does for a
-            // plain assignment.
+            // lld keeps it for an assignment whose symbol gets defined; a `PROVIDE` often does
+            // not, and is taken as not keeping it.
             OutputSectionCommand::Assignment(a) => a.name == "." || !a.provide,
             _ => true,
         })
