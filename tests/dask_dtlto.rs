@@ -210,7 +210,7 @@ impl Proc {
     }
 
     fn kill(&self) {
-        kill_group(self.pgid);
+        run::kill_group(self.pgid);
         if let Ok(mut c) = self.child.lock() {
             let _ = c.kill();
             let _ = c.wait();
@@ -230,15 +230,6 @@ impl Drop for Proc {
     fn drop(&mut self) {
         self.kill();
     }
-}
-
-fn kill_group(pgid: u32) {
-    let _ = Command::new("kill")
-        .args(["-KILL", "--", &format!("-{pgid}")])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
 }
 
 /// A `dask scheduler` and `n` `dask worker`s (one process, one thread each) on 127.0.0.1.

@@ -145,25 +145,12 @@ fn facts(file: &Path) -> Result<Facts, String> {
             segments.push(t.join(" "));
         }
     }
-    let syms = weld_tests::dynelf::readelf(&["-sW"], file)?;
     let mut symbols = BTreeMap::new();
-    let mut in_symtab = false;
-    for line in syms.lines() {
-        if line.starts_with("Symbol table '.symtab'") {
-            in_symtab = true;
-            continue;
-        }
-        if line.starts_with("Symbol table") {
-            in_symtab = false;
-        }
-        let t: Vec<&str> = line.split_whitespace().collect();
-        if !in_symtab || t.len() < 8 || !t[0].ends_with(':') || t[0] == "Num:" {
-            continue;
-        }
-        let section = names.get(t[6]).cloned().unwrap_or_else(|| t[6].to_string());
+    for t in weld_tests::dynelf::symtab_rows(file)? {
+        let section = names.get(&t[6]).cloned().unwrap_or_else(|| t[6].clone());
         symbols.insert(
-            t[7].to_string(),
-            (t[1].to_string(), format!("{} {}", t[3], section)),
+            t[7].clone(),
+            (t[1].clone(), format!("{} {}", t[3], section)),
         );
     }
     Ok(Facts {

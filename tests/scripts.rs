@@ -60,25 +60,18 @@ type Row = (u64, String, String, String, String);
 
 /// `readelf -sW`'s `.symtab` rows by name.
 fn symbols(file: &Path) -> Result<BTreeMap<String, Row>, String> {
-    let text = weld_tests::dynelf::readelf(&["-sW"], file)?;
     let mut out = BTreeMap::new();
-    let mut in_symtab = false;
-    for line in text.lines() {
-        if line.starts_with("Symbol table '.symtab'") {
-            in_symtab = true;
-            continue;
-        }
-        if line.starts_with("Symbol table") {
-            in_symtab = false;
-        }
-        let t: Vec<&str> = line.split_whitespace().collect();
-        if !in_symtab || t.len() < 8 || !t[0].ends_with(':') || t[0] == "Num:" {
-            continue;
-        }
-        let value = u64::from_str_radix(t[1], 16).map_err(|_| format!("bad value: {line}"))?;
+    for t in weld_tests::dynelf::symtab_rows(file)? {
+        let value = u64::from_str_radix(&t[1], 16).map_err(|_| format!("bad value: {t:?}"))?;
         out.insert(
-            t[7].to_string(),
-            (value, t[3].into(), t[4].into(), t[5].into(), t[6].into()),
+            t[7].clone(),
+            (
+                value,
+                t[3].clone(),
+                t[4].clone(),
+                t[5].clone(),
+                t[6].clone(),
+            ),
         );
     }
     Ok(out)

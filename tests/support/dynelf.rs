@@ -17,6 +17,29 @@ pub fn readelf(args: &[&str], file: &Path) -> Result<String, String> {
     Ok(out.stdout_str())
 }
 
+/// The rows of `.symtab` as `llvm-readelf -sW` prints them, split into their columns
+/// (`Num: Value Size Type Bind Vis Ndx Name`).
+pub fn symtab_rows(file: &Path) -> Result<Vec<Vec<String>>, String> {
+    let text = readelf(&["-sW"], file)?;
+    let mut rows = Vec::new();
+    let mut in_symtab = false;
+    for line in text.lines() {
+        if line.starts_with("Symbol table '.symtab'") {
+            in_symtab = true;
+            continue;
+        }
+        if line.starts_with("Symbol table") {
+            in_symtab = false;
+        }
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if !in_symtab || t.len() < 8 || !t[0].ends_with(':') || t[0] == "Num:" {
+            continue;
+        }
+        rows.push(t.into_iter().map(str::to_string).collect());
+    }
+    Ok(rows)
+}
+
 /// One entry of the dynamic section: `(NEEDED, "Shared library: [libc.so.6]")`.
 pub type DynEntry = (String, String);
 

@@ -208,8 +208,9 @@ pub fn run(cmd: &mut Command, limit: Duration) -> Result<Output, String> {
     })
 }
 
-/// Sends SIGKILL to the process group `pgid` (the group made for one command by `run`).
-fn kill_group(pgid: u32) {
+/// Sends SIGKILL to the process group `pgid` (the group made for one command by `run`, or one
+/// a test started itself).
+pub fn kill_group(pgid: u32) {
     let _ = Command::new("kill")
         .args(["-KILL", "--", &format!("-{pgid}")])
         .stdin(Stdio::null())

@@ -411,15 +411,13 @@ fn dot_assignment(expr: crate::script::expr::Expr, ov: &ast::Overlay) -> Assignm
 
 /// Whether lld keeps output section description `o` when no input section went to it (lld's
 /// `isDiscardable` negated): it moves the location counter, holds data, asserts or assigns a
-/// symbol; or an expression names it (`ADDR(.x)`), which the caller says with
-/// `named_in_expressions` (weld does not track those yet and passes `false`).
-pub fn kept_when_empty(o: &OutputSection, named_in_expressions: bool) -> bool {
+/// symbol. (lld also keeps one an expression names, `ADDR(.x)`; weld does not track those.)
+pub fn kept_when_empty(o: &OutputSection) -> bool {
     if o.name == DISCARD {
         return false;
     }
     // An overlay's sections are named by the expressions that place the others.
-    named_in_expressions
-        || o.in_overlay
+    o.in_overlay
         || o.commands.iter().any(|c| match c {
             OutputSectionCommand::Input(_) | OutputSectionCommand::Constructors => false,
             // lld keeps it for an assignment whose symbol gets defined; a `PROVIDE` often does

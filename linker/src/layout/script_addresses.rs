@@ -47,18 +47,9 @@ pub(super) fn assign_in_place(
     commands: &SectionCommands,
     lay: &mut Layout,
 ) -> Result<()> {
-    let Some(script) = lay.script.take() else {
-        return Ok(());
-    };
-    let result = assign_in_place_with(config, res, commands, lay, &script);
-    lay.script = Some(script);
-    let (symbols, spans, data_values) = result?;
-    if let Some(s) = lay.script.as_mut() {
-        s.symbols = symbols;
-        s.assignments = spans;
-        s.data_values = data_values;
-    }
-    Ok(())
+    with_script(lay, |lay, script| {
+        assign_in_place_with(config, res, commands, lay, script)
+    })
 }
 
 fn assign_in_place_with(
@@ -67,23 +58,18 @@ fn assign_in_place_with(
     commands: &SectionCommands,
     lay: &mut Layout,
     script: &ScriptLayout,
-) -> Result<(Vec<SymbolId>, AssignmentSpans, Vec<u64>)> {
+) -> Result<Walked> {
     let n = lay.sections.len();
-    let mut walk = Walk {
+    let headers = EHDR_SIZE + PHDR_SIZE * lay.segments.len() as u64;
+    let mut walk = Walk::new(
         config,
         res,
         commands,
         script,
-        headers: EHDR_SIZE + PHDR_SIZE * lay.segments.len() as u64,
-        symbols: HashMap::new(),
-        asserts: Vec::new(),
-        errors: Vec::new(),
-        spans: AssignmentSpans::default(),
-        mem_region: vec![None; n],
-        lma_region: vec![None; n],
-        regions: Regions::default(),
-        data_values: vec![0; script.data.len()],
-    };
+        headers,
+        vec![None; n],
+        vec![None; n],
+    );
     let no_dot = |a: &Assignment| -> Result<()> {
         if a.name == "." {
             return Err(Error(format!(
@@ -164,32 +150,28 @@ fn assign_in_place_with(
     for a in &walk.asserts {
         check_assert(a, &walk.context(lay, 0, None))?;
     }
-    let symbols = walk
-        .symbols
-        .keys()
-        .filter_map(|n| res.symtab.lookup(n.as_bytes()))
-        .collect();
-    let data_values = data_values(commands, script, &walk, lay)?;
-    Ok((symbols, walk.spans, data_values))
+    walk.finish(lay, Vec::new())
 }
 
-/// The values of the data commands (`BYTE(...)`, ...) on the final layout.
-fn data_values(
-    commands: &SectionCommands,
-    script: &ScriptLayout,
-    walk: &Walk,
-    lay: &Layout,
-) -> Result<Vec<u64>> {
-    let mut out = vec![0; script.data.len()];
-    for (i, d) in script.data.iter().enumerate() {
-        let o = commands.output(d.command);
-        if let Some(OutputSectionCommand::Data { expr, .. }) =
-            o.and_then(|o| o.commands.get(d.item as usize))
-        {
-            out[i] = expr::eval(expr, &walk.context(lay, 0, None))?.value();
-        }
+/// Runs `f` on the layout and its script layout (taken out meanwhile, so that both can be
+/// borrowed), then stores what the walk found in the script layout.
+fn with_script(
+    lay: &mut Layout,
+    f: impl FnOnce(&mut Layout, &ScriptLayout) -> Result<Walked>,
+) -> Result<()> {
+    let Some(script) = lay.script.take() else {
+        return Err(Error("internal error: no script layout".into()));
+    };
+    let result = f(lay, &script);
+    lay.script = Some(script);
+    let walked = result?;
+    if let Some(s) = lay.script.as_mut() {
+        s.data_values = walked.data_values;
+        s.symbols = walked.symbols;
+        s.regions = walked.regions;
+        s.assignments = walked.spans;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// What the walk leaves for the layout (see `ScriptLayout`).
@@ -207,24 +189,9 @@ pub(super) fn assign(
     commands: &SectionCommands,
     lay: &mut Layout,
 ) -> Result<()> {
-    let Some(script) = lay.script.take() else {
-        return Err(Error("internal error: no script layout".into()));
-    };
-    let result = assign_with(config, res, commands, lay, &script);
-    lay.script = Some(script);
-    let Walked {
-        data_values,
-        symbols,
-        regions,
-        spans,
-    } = result?;
-    if let Some(s) = lay.script.as_mut() {
-        s.data_values = data_values;
-        s.symbols = symbols;
-        s.regions = regions;
-        s.assignments = spans;
-    }
-    Ok(())
+    with_script(lay, |lay, script| {
+        assign_with(config, res, commands, lay, script)
+    })
 }
 
 fn assign_with(
@@ -248,21 +215,9 @@ fn assign_with(
     };
     let headers = EHDR_SIZE + PHDR_SIZE * nphdr as u64;
 
-    let mut walk = Walk {
-        config,
-        res,
-        commands,
-        script,
-        headers,
-        symbols: HashMap::new(),
-        asserts: Vec::new(),
-        errors: Vec::new(),
-        spans: AssignmentSpans::default(),
-        mem_region,
-        lma_region,
-        regions: Regions::default(),
-        data_values: vec![0; script.data.len()],
-    };
+    let mut walk = Walk::new(
+        config, res, commands, script, headers, mem_region, lma_region,
+    );
     let mut settled = false;
     for _ in 0..MAX_PASSES {
         let before: Vec<(u64, u64)> = lay.sections.iter().map(|s| (s.addr, s.size)).collect();
@@ -286,7 +241,6 @@ fn assign_with(
     for a in &walk.asserts {
         check_assert(a, &walk.context(lay, 0, None))?;
     }
-    walk.data_values = data_values(commands, script, &walk, lay)?;
     if let Some(l) = listed.as_mut() {
         for (e, cmd) in l.entries.iter_mut().zip(&commands.phdrs) {
             if let Some(at) = &cmd.lma {
@@ -295,11 +249,6 @@ fn assign_with(
         }
     }
     place_segments(config, lay, &loads, headers, listed.as_ref())?;
-    let symbols = walk
-        .symbols
-        .keys()
-        .filter_map(|n| res.symtab.lookup(n.as_bytes()))
-        .collect();
     // As lld lists them: each region, then each alias again under the region's name.
     let regions = (0..commands.regions.len())
         .chain(commands.aliases.iter().map(|&(_, r)| r))
@@ -309,12 +258,7 @@ fn assign_with(
             (commands.regions[r].name.clone(), used, length)
         })
         .collect();
-    Ok(Walked {
-        data_values: walk.data_values,
-        symbols,
-        regions,
-        spans: walk.spans,
-    })
+    walk.finish(lay, regions)
 }
 
 fn check_assert(a: &Assert, cx: &dyn EvalContext) -> Result<()> {
@@ -355,10 +299,59 @@ struct Walk<'a> {
     mem_region: Vec<Option<usize>>,
     lma_region: Vec<Option<usize>>,
     regions: Regions,
-    data_values: Vec<u64>,
 }
 
 impl<'a> Walk<'a> {
+    fn new(
+        config: &'a Config,
+        res: &'a Resolved,
+        commands: &'a SectionCommands,
+        script: &'a ScriptLayout,
+        headers: u64,
+        mem_region: Vec<Option<usize>>,
+        lma_region: Vec<Option<usize>>,
+    ) -> Self {
+        Walk {
+            config,
+            res,
+            commands,
+            script,
+            headers,
+            symbols: HashMap::new(),
+            asserts: Vec::new(),
+            errors: Vec::new(),
+            spans: AssignmentSpans::default(),
+            mem_region,
+            lma_region,
+            regions: Regions::default(),
+        }
+    }
+
+    /// What the walk leaves for the layout: the data commands' values on the final layout,
+    /// the symbols it defined, `regions` for `--print-memory-usage`, the assignments for `-Map`.
+    fn finish(self, lay: &Layout, regions: Vec<(String, u64, u64)>) -> Result<Walked> {
+        let mut data_values = vec![0; self.script.data.len()];
+        for (value, d) in data_values.iter_mut().zip(&self.script.data) {
+            let o = self.commands.output(d.command);
+            if let Some(OutputSectionCommand::Data { expr, .. }) =
+                o.and_then(|o| o.commands.get(d.item as usize))
+            {
+                *value = expr::eval(expr, &self.context(lay, 0, None))?.value();
+            }
+        }
+        let symbols = self
+            .symbols
+            .keys()
+            .filter_map(|n| self.res.symtab.lookup(n.as_bytes()))
+            .collect();
+        Ok(Walked {
+            data_values,
+            symbols,
+            regions,
+            spans: self.spans,
+        })
+    }
+
     fn context<'b>(&'b self, lay: &'b Layout, dot: u64, sec: Option<usize>) -> PassContext<'b> {
         PassContext {
             walk: self,

@@ -159,7 +159,6 @@ fn chunk_lines(
     chunks: &[Chunk],
     syms: &SymbolsBySection,
 ) {
-    let out = &mut *out;
     for c in chunks {
         let addr = os.addr + c.offset;
         match c.kind {
