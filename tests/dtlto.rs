@@ -451,32 +451,7 @@ fn emit_index_files(dir: &Path) -> Check {
 
 fn rlib(dir: &Path) -> Check {
     let d = dir.join("inputs");
-    std::fs::create_dir_all(&d).map_err(|e| e.to_string())?;
-    paths::write(
-        &d.join("rs.rs"),
-        "#![no_std]\n#[no_mangle]\npub extern \"C\" fn rs_add(a: i32, b: i32) -> i32 { a.wrapping_add(b) }\n",
-    )?;
-    let mut cmd = Command::new(tools::find(lto::RUSTC)?);
-    cmd.current_dir(&d).args([
-        "--crate-type=rlib",
-        "--crate-name",
-        "rs",
-        "-C",
-        "linker-plugin-lto",
-        "-C",
-        "opt-level=2",
-        "-C",
-        "panic=abort",
-        "rs.rs",
-        "-o",
-        "librs.rlib",
-    ]);
-    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("rustc")?;
-    paths::write(
-        &d.join("m.c"),
-        "#include <stdio.h>\nint rs_add(int, int);\nint main(void) { printf(\"%d\\n\", rs_add(40, 2)); return 0; }\n",
-    )?;
-    lto::compile(&d, &d.join("m.c"), "m.o", Lto::Thin, &[])?;
+    lto::rlib_and_c_main(&d)?;
     let mut out = Vec::new();
     for (label, linker) in [("lld", Linker::lld()?), ("weld", Linker::weld()?)] {
         let save = dir.join(label).join("job.json");

@@ -1085,3 +1085,36 @@ pub fn ir_defined_functions(ir: &str) -> BTreeSet<String> {
 }
 
 pub const LLVM_DIS: &str = "llvm-dis-22";
+
+/// In `d` (made if missing): `librs.rlib`, a `no_std` Rust library built with
+/// `-C linker-plugin-lto` whose `rs_add` is `extern "C"`, and `m.o`, C ThinLTO bitcode whose
+/// `main` prints `rs_add(40, 2)` (42): a C program with an rlib member for the ThinLTO tests.
+pub fn rlib_and_c_main(d: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(d).map_err(|e| e.to_string())?;
+    paths::write(
+        &d.join("rs.rs"),
+        "#![no_std]\n#[no_mangle]\npub extern \"C\" fn rs_add(a: i32, b: i32) -> i32 { a.wrapping_add(b) }\n",
+    )?;
+    let mut cmd = Command::new(tools::find(RUSTC)?);
+    cmd.current_dir(d).args([
+        "--crate-type=rlib",
+        "--crate-name",
+        "rs",
+        "-C",
+        "linker-plugin-lto",
+        "-C",
+        "opt-level=2",
+        "-C",
+        "panic=abort",
+        "rs.rs",
+        "-o",
+        "librs.rlib",
+    ]);
+    run::run(&mut cmd, run::TOOL_TIMEOUT)?.ok("rustc")?;
+    paths::write(
+        &d.join("m.c"),
+        "#include <stdio.h>\nint rs_add(int, int);\nint main(void) { printf(\"%d\\n\", rs_add(40, 2)); return 0; }\n",
+    )?;
+    compile(d, &d.join("m.c"), "m.o", Lto::Thin, &[])?;
+    Ok(())
+}
