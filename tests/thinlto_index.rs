@@ -311,6 +311,19 @@ fn backend(dir: &Path, module: &str, index: &str, native: &str) -> Check {
     Ok(())
 }
 
+/// Each module of `modules` compiled from its `MODULE.thinlto.bc` into `MODULE.native.o` (the
+/// distributed backends, run locally); the native objects in the same order.
+fn backends(dir: &Path, modules: &[impl AsRef<str>]) -> Result<Vec<String>, String> {
+    let mut natives = Vec::new();
+    for m in modules {
+        let m = m.as_ref();
+        let native = format!("{m}.native.o");
+        backend(dir, m, &format!("{m}.thinlto.bc"), &native)?;
+        natives.push(native);
+    }
+    Ok(natives)
+}
+
 /// Links `objects` (native, relative to `dir`) with weld into `dir/final`, runs it and compares
 /// its output with the in-process ThinLTO build's.
 fn final_link_and_run(dir: &Path, objects: &[String]) -> Check {
@@ -426,12 +439,7 @@ fn index_only(dir: &Path) -> Check {
     }
     // The distributed build, from weld's files.
     extract_member(&w.dir, "lib.a", "g.o", &member)?;
-    let mut natives = Vec::new();
-    for m in &list {
-        let native = format!("{m}.native.o");
-        backend(&w.dir, m, &format!("{m}.thinlto.bc"), &native)?;
-        natives.push(native);
-    }
+    let mut natives = backends(&w.dir, &list)?;
     natives.push("full.native.o".to_string());
     final_link_and_run(&w.dir, &natives)
 }
@@ -524,12 +532,7 @@ fn object_suffix_replace(dir: &Path) -> Check {
     }
     let member = member_module(&list)?;
     extract_member(&w.dir, "lib.a", "g.o", &member)?;
-    let mut natives = Vec::new();
-    for m in &list {
-        let native = format!("{m}.native.o");
-        backend(&w.dir, m, &format!("{m}.thinlto.bc"), &native)?;
-        natives.push(native);
-    }
+    let mut natives = backends(&w.dir, &list)?;
     natives.push("full.native.o".to_string());
     final_link_and_run(&w.dir, &natives)
 }
@@ -572,12 +575,7 @@ fn emit_index_files(dir: &Path) -> Check {
         .ok_or_else(|| format!("no index file for lib.a's g.o: {files:?}"))?;
     extract_member(&w.dir, "lib.a", "g.o", &member)?;
     let list = ["main.o", "b.o"];
-    let mut natives = Vec::new();
-    for m in list {
-        let native = format!("{m}.native.o");
-        backend(&w.dir, m, &format!("{m}.thinlto.bc"), &native)?;
-        natives.push(native);
-    }
+    let mut natives = backends(&w.dir, &list)?;
     let native = format!("{member}.native.o");
     backend(&w.dir, &member, &format!("{member}.thinlto.bc"), &native)?;
     natives.push(native);
@@ -666,12 +664,7 @@ fn gc_sections(dir: &Path) -> Check {
     for d in [&l.dir, &w.dir] {
         extract_member(d, "lib.a", "g.o", &member)?;
     }
-    let mut natives = Vec::new();
-    for m in &list {
-        let native = format!("{m}.native.o");
-        backend(&w.dir, m, &format!("{m}.thinlto.bc"), &native)?;
-        natives.push(native);
-    }
+    let mut natives = backends(&w.dir, &list)?;
     backend(&l.dir, "b.o", "b.o.thinlto.bc", "b.o.native.o")?;
     let helper = |d: &Path| -> Result<bool, String> {
         Ok(lto::defined_symbols(&d.join("b.o.native.o"))?.contains_key("helper"))
@@ -719,12 +712,7 @@ fn rlib_member(dir: &Path) -> Check {
         .ok_or_else(|| format!("no rlib member module in the list: {list:?}"))?;
     let name = member["librs.rlib(".len()..member.find(" at ").ok_or("no offset")?].to_string();
     extract_member(&w.dir, "librs.rlib", &name, &member)?;
-    let mut natives = Vec::new();
-    for m in &list {
-        let native = format!("{m}.native.o");
-        backend(&w.dir, m, &format!("{m}.thinlto.bc"), &native)?;
-        natives.push(native);
-    }
+    let natives = backends(&w.dir, &list)?;
     final_link_and_run_expecting(&w.dir, &natives, "42\n")
 }
 
