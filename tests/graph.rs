@@ -32,8 +32,9 @@ mod graph;
 
 use graph::{
     bitcode_lines_last, bitcode_removals, expect_stdout, extraction_lines, link, link_any,
-    lto_modules, lto_objects_define, lto_objects_reference, nm_defined, output_defines,
-    removal_line, removal_symbol, run_ok, strs, why_extract, Build, Flavor, Link, C_THIN,
+    lto_modules, lto_objects_define, lto_objects_reference, member_stats, nm_defined,
+    output_defines, removal_line, removal_symbol, run_ok, strs, why_extract, Build, Flavor, Link,
+    C_THIN,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 use lto::Lto;
@@ -1239,6 +1240,23 @@ fn chain(dir: &Path, lto: Lto, b_src: &str, cut: bool) -> Check {
             } else {
                 ""
             }
+        )),
+        Err(e) => p.push(e),
+    }
+    // Members: resolution parses what lld loads (bitcode included); the walk keeps what it
+    // reaches.
+    let distinct = |v: &[Extraction]| {
+        v.iter()
+            .map(|e| e.extracted.clone())
+            .collect::<BTreeSet<_>>()
+            .len()
+    };
+    let (lld_members, kept) = (distinct(&lwhy), distinct(&want_why));
+    match member_stats(&w) {
+        Ok((_, parsed, loaded)) if parsed == lld_members && loaded == kept => {}
+        Ok((indexed, parsed, loaded)) => p.push(format!(
+            "{what}: --stats: members {indexed} indexed, {parsed} parsed, {loaded} loaded; \
+             expected {lld_members} parsed (lld's) and {kept} loaded"
         )),
         Err(e) => p.push(e),
     }

@@ -19,7 +19,7 @@ pub fn read_security_notes(config: &Config, res: &Resolved) -> (u32, Vec<Error>)
     let mut errors = Vec::new();
     // lld starts from all bits set, so a link without object files claims everything.
     let mut and = u32::MAX;
-    for f in res.files.iter().filter(|f| in_link(f)) {
+    for f in res.files.iter().filter(|f| f.in_link()) {
         let mut features = feature_1_and(f);
         for (bit, name) in [
             (elf::GNU_PROPERTY_X86_FEATURE_1_IBT, "IBT"),
@@ -65,12 +65,6 @@ pub fn read_security_notes(config: &Config, res: &Resolved) -> (u32, Vec<Error>)
     (and, errors)
 }
 
-/// An object file is part of the link unless `--gc-archive-members` left it out (its sections
-/// are then all `Unloaded`); lld never loads such a member, so it must not weigh in.
-fn in_link(f: &ObjectFile) -> bool {
-    !f.sections.iter().any(|s| s.kind == SectionKind::Unloaded)
-}
-
 /// The `GNU_PROPERTY_X86_FEATURE_1_AND` bits of one object (0 without a note).
 fn feature_1_and(f: &ObjectFile) -> u32 {
     property(f, elf::GNU_PROPERTY_X86_FEATURE_1_AND)
@@ -92,7 +86,7 @@ pub fn isa_needed(config: &Config, res: &Resolved) -> u32 {
     }
     res.files
         .iter()
-        .filter(|f| in_link(f))
+        .filter(|f| f.in_link())
         .fold(config.z.isa_level_needed, |acc, f| {
             acc | property(f, GNU_PROPERTY_X86_ISA_1_NEEDED)
         })

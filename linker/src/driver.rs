@@ -582,11 +582,12 @@ fn print_stats(
     relocation_count: u64,
 ) {
     let sections: usize = res.files.iter().map(|f| f.sections.len()).sum();
-    let members: usize = res.archives.iter().map(|a| a.loaded.len()).sum();
     eprintln!("weld stats:");
     eprintln!("  input objects:      {}", res.files.len());
     eprintln!("  archives:           {}", res.archives.len());
-    eprintln!("  loaded members:     {members}");
+    eprintln!("  members indexed:    {}", resolve::members_indexed(res));
+    eprintln!("  members parsed:     {}", res.members_parsed);
+    eprintln!("  members loaded:     {}", resolve::members_loaded(res));
     eprintln!("  input sections:     {sections}");
     eprintln!("  global symbols:     {}", res.symtab.len());
     eprintln!("  relocations:        {relocation_count}");

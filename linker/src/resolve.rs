@@ -12,7 +12,9 @@ use crate::error::{Error, Result};
 use crate::input::input_files::{self, classify, FileId, FileKind, ObjectFile, SectionKind};
 use crate::input::shared_files::SharedFile;
 use crate::input::{library_search, linker_script};
-use crate::resolve::symbol_table::{merge_visibility, SymbolDef, SymbolId, SymbolTable};
+use crate::resolve::symbol_table::{
+    merge_visibility, GlobalNames, SymbolDef, SymbolId, SymbolTable,
+};
 use crate::{bail, err};
 use hashbrown::{HashMap, HashSet};
 use object::elf;
@@ -25,6 +27,7 @@ pub use archive_members::member_can_join;
 mod bitcode_inputs;
 mod diagnostics;
 pub mod libcalls;
+mod parse_ahead;
 pub mod scripts;
 mod shared_libraries;
 pub mod symbol_flags;
@@ -80,7 +83,8 @@ pub enum LazySource {
 pub struct Extraction {
     pub reference: String,
     pub extracted: String,
-    pub symbol: String,
+    /// The symbol whose reference loaded the member (demangled when printed).
+    pub symbol: SymbolId,
 }
 
 /// The output of resolution: every loaded object, the global symbol table and, per object, the
@@ -125,6 +129,11 @@ pub struct Resolved {
     /// longer common). The liveness graph needs the prevailing common symbols and finds them
     /// here instead of scanning the whole symbol table.
     pub common_candidates: Vec<SymbolId>,
+    /// Archive members (and `--start-lib` objects) whose contents were parsed, for `--stats`:
+    /// every one loaded, those of archives without an index (read for their names) and those
+    /// parsed ahead that no reference loaded after all. (`--fortran-common` also looks into
+    /// members a common symbol meets; those looks are not counted.)
+    pub members_parsed: usize,
     /// `--gc-archive-members`: native archive members the walk before LTO loaded. They stay
     /// in the link (their constructors run) even if LTO then folds away the call that reached
     /// them, as `--why-extract` reports them loaded.
@@ -152,6 +161,8 @@ pub struct BitcodeInput {
     pub discarded: Vec<bool>,
     /// Loaded from an archive (so `--gc-archive-members` may leave it out of the link).
     pub member: bool,
+    /// `--gc-archive-members` left this member out: the walk did not reach it.
+    pub left_out: bool,
     /// The module's reference graph (summary), read by `mark_live::read_bitcode_summaries`
     /// before the liveness walk that spans native sections and bitcode symbols.
     pub refs: Option<lto::ModuleRefs>,
@@ -159,6 +170,27 @@ pub struct BitcodeInput {
     /// summary; `Err` when the asm could not be read, in which case nothing about which
     /// native code the module may reach is known.
     pub asm_names: Option<std::result::Result<Vec<&'static [u8]>, String>>,
+}
+
+/// `--stats`: the members of every archive (and the `--start-lib` objects), which resolution
+/// sees through the archive index alone until a reference loads one.
+pub fn members_indexed(res: &Resolved) -> usize {
+    res.archives
+        .iter()
+        .map(|a| match &a.source {
+            LazySource::Archive(archive) => archive.members().count(),
+            LazySource::Object(_) => 1,
+        })
+        .sum()
+}
+
+/// `--stats`: the members in the link: loaded by resolution and, under
+/// `--gc-archive-members`, reached by the walk (bitcode members counted as modules, before LTO).
+pub fn members_loaded(res: &Resolved) -> usize {
+    let loaded: usize = res.archives.iter().map(|a| a.loaded.len()).sum();
+    let left_out = res.files.iter().filter(|f| !f.in_link()).count()
+        + res.bitcode.iter().filter(|b| b.left_out).count();
+    loaded - left_out
 }
 
 impl Resolved {
@@ -223,6 +255,8 @@ struct Resolver<'c> {
     loading_member: bool,
     /// `.deplibs` specifiers not added yet, with the file naming each.
     dependent_libraries: Vec<(String, String)>,
+    /// Archive members being parsed ahead of need.
+    ahead: parse_ahead::ParseAhead,
 }
 
 /// Adds the native objects LTO produced: their definitions replace the bitcode ones, and their
@@ -242,6 +276,7 @@ pub fn add_lto_objects(
     // COMDATs won by bitcode now belong to LTO's output, which carries the same groups.
     out.comdats
         .retain(|_, &mut owner| owner != BITCODE_COMDAT_OWNER);
+    let ahead = parse_ahead::ParseAhead::new(out.symtab.hasher());
     let mut r = Resolver {
         config,
         out,
@@ -254,6 +289,7 @@ pub fn add_lto_objects(
         adding_lto_output: true,
         loading_member: false,
         dependent_libraries: Vec::new(),
+        ahead,
     };
     let first_lto_file = r.out.files.len();
     for (name, data) in objects {
@@ -273,12 +309,14 @@ pub fn add_lto_objects(
 
 /// Reads every input and resolves symbols.
 pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
+    let symtab = SymbolTable::default();
+    let ahead = parse_ahead::ParseAhead::new(symtab.hasher());
     let mut r = Resolver {
         config,
         out: Resolved {
             files: Vec::new(),
             file_syms: Vec::new(),
-            symtab: SymbolTable::default(),
+            symtab,
             archives: Vec::new(),
             extractions: Vec::new(),
             comdats: HashMap::new(),
@@ -293,6 +331,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             export_list: Vec::new(),
             extractions_from_walk: false,
             common_candidates: Vec::new(),
+            members_parsed: 0,
             members_loaded_before_lto: HashSet::new(),
             collected_commons: HashSet::new(),
         },
@@ -305,10 +344,12 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
         adding_lto_output: false,
         loading_member: false,
         dependent_libraries: Vec::new(),
+        ahead,
     };
     if let Err(e) = r.run() {
         r.errors.push(e);
     }
+    r.out.members_parsed += r.ahead.unused_parses();
     if r.errors.is_empty() {
         Ok(r.out)
     } else {
@@ -524,7 +565,7 @@ impl Resolver<'_> {
             }
             FileKind::ElfRelocatable => {
                 let file = ObjectFile::parse(name, None, data)?;
-                self.add_object_or_fat_bitcode(file, None)?;
+                self.add_object_or_fat_bitcode(file, None, None)?;
             }
             FileKind::Archive => self.add_archive(path, data, input)?,
             FileKind::ElfShared => {
@@ -609,7 +650,13 @@ impl Resolver<'_> {
         added
     }
 
-    fn add_object(&mut self, mut file: ObjectFile) -> Result<()> {
+    fn add_object(&mut self, file: ObjectFile) -> Result<()> {
+        self.add_object_named(file, None)
+    }
+
+    /// [`add_object`](Self::add_object) with the global names worked out already, when a
+    /// thread parsed the object ahead of resolution.
+    fn add_object_named(&mut self, mut file: ObjectFile, names: Option<GlobalNames>) -> Result<()> {
         self.trace(&file.name);
         input_files::check_not_gcc_lto(&file)?;
         if self.config.dependent_libraries && !self.adding_lto_output {
@@ -658,9 +705,7 @@ impl Resolver<'_> {
             .iter()
             .map(|s| s.kind == SectionKind::Discarded)
             .collect();
-        let names: Vec<&'static [u8]> = (first_global..symbols.len())
-            .map(|i| file.sym_name(i))
-            .collect();
+        let globals = names.unwrap_or_else(|| GlobalNames::of(&file, self.out.symtab.hasher()));
         let def_sections: Vec<Option<usize>> = (first_global..symbols.len())
             .map(|i| file.sym_section(i))
             .collect();
@@ -668,19 +713,11 @@ impl Resolver<'_> {
         // `.symver` definitions: `foo@@V2` defines `foo` (default version V2); `foo@V1` stays
         // its own symbol (a non-default version). Names enter the table in symbol order, as
         // in lld (reports list symbols in that order).
-        let split: Vec<_> = (first_global..symbols.len())
-            .map(|i| {
-                let k = i - first_global;
-                if symbols[i].st_shndx(LE) == elf::SHN_UNDEF {
-                    (names[k], None)
-                } else {
-                    crate::resolve::symbol_table::split_symver(names[k])
-                }
-            })
-            .collect();
-        let sids: Vec<SymbolId> = split
+        let sids: Vec<SymbolId> = globals
+            .split
             .iter()
-            .map(|&(name, _)| self.out.symtab.intern(name))
+            .zip(&globals.hashes)
+            .map(|(&(name, _), &hash)| self.out.symtab.intern_hashed(name, hash))
             .collect();
         self.out.file_syms.push(sids);
         // As lld: a file's definitions are resolved before its undefined references (which
@@ -691,11 +728,29 @@ impl Resolver<'_> {
             .filter(|&i| !is_undef(i))
             .chain((first_global..symbols.len()).filter(|&i| is_undef(i)))
             .collect();
+        if self.ahead.enabled() {
+            let members: Vec<(u32, u64)> = order
+                .iter()
+                .filter(|&&i| is_undef(i) && symbols[i].st_bind() != elf::STB_WEAK)
+                .filter_map(|&i| {
+                    match self
+                        .out
+                        .symtab
+                        .get(self.out.file_syms[id as usize][i - first_global])
+                        .def
+                    {
+                        SymbolDef::Lazy { archive, member } => Some((archive, member)),
+                        _ => None,
+                    }
+                })
+                .collect();
+            self.parse_ahead(&members);
+        }
         for i in order {
             let k = i - first_global;
             let s = &symbols[i];
             let shndx = s.st_shndx(LE);
-            let symver = split[k].1;
+            let symver = globals.split[k].1;
             let sid = self.out.file_syms[id as usize][k];
             let weak = s.st_bind() == elf::STB_WEAK;
             let discarded = def_sections[k]

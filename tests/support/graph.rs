@@ -309,6 +309,23 @@ pub fn lto_modules(l: &Link) -> Result<usize, String> {
     }
 }
 
+/// weld's `--stats` archive member counts: (indexed, parsed, loaded).
+pub fn member_stats(l: &Link) -> Result<(usize, usize, usize), String> {
+    let stderr = l.linked.link.stderr_str();
+    let field = |key: &str| -> Result<usize, String> {
+        stderr
+            .lines()
+            .find_map(|l| l.trim_start().strip_prefix(key))
+            .and_then(|v| v.trim().parse().ok())
+            .ok_or_else(|| format!("no `{key} N` line in weld's --stats\n{stderr}"))
+    };
+    Ok((
+        field("members indexed:")?,
+        field("members parsed:")?,
+        field("members loaded:")?,
+    ))
+}
+
 /// The program's output must be `expected`.
 pub fn expect_stdout(what: &str, got: &str, expected: &str) -> Check {
     if got == expected {

@@ -316,6 +316,15 @@ impl ObjectFile {
     }
 
     /// Parses an ELF64 x86-64 relocatable object.
+    /// Part of the link, unless `--gc-archive-members` left the member out (its sections are
+    /// then all `Unloaded`): lld would never have loaded it.
+    pub fn in_link(&self) -> bool {
+        !self
+            .sections
+            .iter()
+            .any(|s| s.kind == SectionKind::Unloaded)
+    }
+
     pub fn parse(name: String, archive: Option<String>, data: &'static [u8]) -> Result<ObjectFile> {
         if data.len() < 64 {
             bail!("{name}: corrupted ELF file: file is too short");

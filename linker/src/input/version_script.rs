@@ -410,6 +410,9 @@ impl Versions {
     /// lld), then globs (more specific: non-`*` globs before `*`), with globals before locals
     /// within the same precedence.
     pub fn assign(&self, name: &[u8], demangled: Option<&str>) -> Assignment {
+        if self.nodes.is_empty() {
+            return self.asterisk();
+        }
         let name_str = String::from_utf8_lossy(name);
         let matches = |p: &Pattern, exact: bool| -> bool {
             // lld matches `extern "C++"` patterns against demangled names, a name that is

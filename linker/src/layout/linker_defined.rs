@@ -267,23 +267,33 @@ pub fn is_linker_defined(config: &Config, name: &[u8]) -> bool {
 /// After `--gc-sections`: a `__start_X`/`__stop_X` whose sections X were all collected is
 /// undefined again (lld defines them only for output sections that exist).
 pub fn drop_collected_start_stop(res: &mut Resolved) {
-    let mut live_names: hashbrown::HashSet<&[u8]> = hashbrown::HashSet::new();
+    // The sections the linker-defined `__start_`/`__stop_` symbols name (few), then which of
+    // them still have a live input section.
+    let named: Vec<(usize, &[u8])> = res
+        .symtab
+        .symbols
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.def == SymbolDef::Synthetic)
+        .filter_map(|(id, s)| start_stop_section(s.name).map(|(n, _)| (id, n)))
+        .collect();
+    if named.is_empty() {
+        return;
+    }
+    let mut live_names: hashbrown::HashSet<&[u8]> = named.iter().map(|&(_, n)| n).collect();
+    let mut still_live: hashbrown::HashSet<&[u8]> = hashbrown::HashSet::new();
     for f in &res.files {
         for s in &f.sections {
-            if s.kind.is_copied() {
-                live_names.insert(s.name);
+            if s.kind.is_copied() && live_names.remove(s.name) {
+                still_live.insert(s.name);
             }
         }
     }
-    let mut gone = Vec::new();
-    for (id, s) in res.symtab.symbols.iter().enumerate() {
-        if s.def != SymbolDef::Synthetic {
-            continue;
-        }
-        if start_stop_section(s.name).is_some_and(|(n, _)| !live_names.contains(n)) {
-            gone.push(id);
-        }
-    }
+    let gone: Vec<usize> = named
+        .iter()
+        .filter(|(_, n)| !still_live.contains(n))
+        .map(|&(id, _)| id)
+        .collect();
     if gone.is_empty() {
         return;
     }

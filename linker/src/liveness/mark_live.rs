@@ -727,6 +727,7 @@ pub fn unload_bitcode_members(res: &mut Resolved, mark: &MarkResult) {
             continue;
         }
         b.file = None;
+        b.left_out = true;
         for &sid in &b.syms {
             let s = &mut res.symtab.symbols[sid as usize];
             if matches!(s.def, SymbolDef::Bitcode { file, .. } if file == bf as u32) {
@@ -734,11 +735,7 @@ pub fn unload_bitcode_members(res: &mut Resolved, mark: &MarkResult) {
             }
         }
     }
-    res.extractions = mark
-        .activations
-        .iter()
-        .map(|a| extraction(res, a))
-        .collect();
+    res.extractions = mark.activations.iter().map(extraction).collect();
     res.extractions_from_walk = true;
 }
 
@@ -1074,19 +1071,19 @@ pub fn unload_members(res: &mut Resolved, mark: &MarkResult) {
         .activations
         .iter()
         .filter(|a| !seen.contains(&a.member))
-        .map(|a| extraction(res, a))
+        .map(extraction)
         .collect();
     res.extractions.extend(new);
 }
 
-fn extraction(res: &Resolved, a: &Activation) -> crate::resolve::Extraction {
+fn extraction(a: &Activation) -> crate::resolve::Extraction {
     crate::resolve::Extraction {
         reference: a
             .referrer
             .clone()
             .unwrap_or_else(|| "<internal>".to_string()),
         extracted: a.member.clone(),
-        symbol: res.symtab.get(a.symbol).display_name(),
+        symbol: a.symbol,
     }
 }
 

@@ -325,6 +325,12 @@ impl Layout {
         let Some(sec) = f.sym_section(index) else {
             return addend as u64;
         };
+        // Most references are to sections placed whole (merged pieces and `.eh_frame` records
+        // never get an address of their own): one index, no hash lookup.
+        let a = self.sec_addr[file as usize][sec];
+        if a != u64::MAX && f.sections[sec].kind != SectionKind::EhFrame {
+            return a.wrapping_add(value).wrapping_add(addend as u64);
+        }
         if let Some(&(g, idx)) = self.merge_of.get(&(file, sec as u32)) {
             // Section symbols fold the addend into the piece lookup (lld's getVA(addend)).
             let is_section = sym.st_type() == elf::STT_SECTION;
@@ -348,11 +354,7 @@ impl Layout {
                 .eh_frame_address(file, sec as u32, value)
                 .wrapping_add(addend as u64);
         }
-        let a = self.sec_addr[file as usize][sec];
-        if a == u64::MAX {
-            return addend as u64;
-        }
-        a.wrapping_add(value).wrapping_add(addend as u64)
+        addend as u64
     }
 
     /// Output address of offset `off` of an input `.eh_frame` section: inside the record that

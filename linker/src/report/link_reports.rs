@@ -54,7 +54,8 @@ fn write_report(path: &Path, text: &str) -> Result<(), Error> {
 pub fn write_why_extract(path: &Path, res: &Resolved) -> Result<(), Error> {
     let mut s = String::from("reference\textracted\tsymbol\n");
     for e in &res.extractions {
-        s.push_str(&format!("{}\t{}\t{}\n", e.reference, e.extracted, e.symbol));
+        let symbol = res.symtab.get(e.symbol).display_name();
+        s.push_str(&format!("{}\t{}\t{}\n", e.reference, e.extracted, symbol));
     }
     write_report(path, &s)
 }

@@ -109,6 +109,21 @@ impl Resolver<'_> {
             self.index_archive_without_symtab(index, &offsets)?;
             return Ok(());
         }
+        if self.ahead.enabled() {
+            // The members the references made so far load as the index is read.
+            let wanted: Vec<(u32, u64)> = symbols
+                .iter()
+                .filter(|(name, _)| {
+                    self.out.symtab.lookup(name).is_some_and(|id| {
+                        let s = self.out.symtab.get(id);
+                        s.def == SymbolDef::Undefined
+                            && ((s.referenced && !s.weak) || s.dso_needs_definition)
+                    })
+                })
+                .map(|&(_, member)| (index, member))
+                .collect();
+            self.parse_ahead(&wanted);
+        }
         for (name, member) in symbols {
             self.add_lazy(name, index, member)?;
         }
@@ -145,6 +160,7 @@ impl Resolver<'_> {
             if kind != FileKind::ElfRelocatable {
                 continue;
             }
+            self.out.members_parsed += 1;
             for sym in defined_names(name, data, kind)? {
                 self.add_lazy(sym, index, off)?;
             }
@@ -254,6 +270,7 @@ impl Resolver<'_> {
         let Some((display, data)) = self.lazy_member(archive, offset)? else {
             return Ok(());
         };
+        self.out.members_parsed += 1;
         let bitcode = match classify(data) {
             FileKind::ElfRelocatable => false,
             FileKind::Bitcode => true,
@@ -264,10 +281,10 @@ impl Resolver<'_> {
             _ => bail!("{display}: not an ELF relocatable object"),
         };
         // lld records an extraction once the member and everything it pulled in are loaded.
-        let record = for_symbol.map(|id| Extraction {
+        let record = for_symbol.map(|symbol| Extraction {
             reference: self.referrer_name(referrer),
             extracted: display.clone(),
-            symbol: self.out.symtab.get(id).display_name(),
+            symbol,
         });
         // Which member it is, for the module id of its bitcode (or its `.llvm.lto` section's).
         let a = &self.out.archives[archive as usize];
@@ -292,12 +309,53 @@ impl Resolver<'_> {
             r?;
         } else {
             // A lazy object is no archive member (`--exclude-libs` does not apply to it).
-            let archive_path = member_name.is_some().then(|| path.display().to_string());
-            let file = ObjectFile::parse(display, archive_path, data)?;
-            self.add_object_or_fat_bitcode(file, origin)?;
+            let (file, names) = match self.ahead.take((archive, offset)) {
+                Some(parsed) => {
+                    let (file, names) = parsed?;
+                    (file, Some(names))
+                }
+                None => {
+                    let archive_path = member_name.is_some().then(|| path.display().to_string());
+                    (ObjectFile::parse(display, archive_path, data)?, None)
+                }
+            };
+            self.add_object_or_fat_bitcode(file, names, origin)?;
         }
         self.out.extractions.extend(record);
         Ok(())
+    }
+
+    /// Hands the ELF members behind `members` (lazy symbols a new object's non-weak references
+    /// are about to meet, in order) to the pool to parse ahead (`parse_ahead`).
+    pub(super) fn parse_ahead(&self, members: &[(u32, u64)]) {
+        let mut jobs = Vec::new();
+        // The first member is loaded (and so parsed) right away: the pool starts at the
+        // second, while resolution parses and adds the first.
+        for &(archive, offset) in members.iter().skip(1) {
+            let key = (archive, offset);
+            if self.out.archives[archive as usize].loaded.contains(&offset)
+                || self.ahead.requested(key)
+            {
+                continue;
+            }
+            // Errors are left for the load to report, where they would come without the pool.
+            let Ok(Some((display, data))) = self.lazy_member(archive, offset) else {
+                continue;
+            };
+            if classify(data) != FileKind::ElfRelocatable {
+                continue;
+            }
+            let a = &self.out.archives[archive as usize];
+            let archive_path =
+                matches!(a.source, LazySource::Archive(_)).then(|| a.path.display().to_string());
+            let job = super::parse_ahead::MemberJob {
+                display,
+                archive_path,
+                data,
+            };
+            jobs.push((key, job));
+        }
+        self.ahead.request(jobs);
     }
 
     /// Loads the members that non-weak references met as lazy symbols. `referrer` is the

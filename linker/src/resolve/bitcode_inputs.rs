@@ -4,17 +4,19 @@
 use super::{BitcodeInput, Resolver, Site, SymbolInput, BITCODE_COMDAT_OWNER, BITCODE_REFERRER};
 use crate::error::Result;
 use crate::input::input_files::ObjectFile;
-use crate::resolve::symbol_table::SymbolDef;
+use crate::resolve::symbol_table::{GlobalNames, SymbolDef};
 use crate::{bail, err};
 use object::elf;
 
 impl Resolver<'_> {
     /// With `--fat-lto-objects`, an object carrying `.llvm.lto` bitcode is linked from that
     /// bitcode instead of its native code (lld's behaviour); otherwise the native code is used.
-    /// `member`: which archive member the object is, if one.
+    /// `names`: its global names, if worked out already; `member`: which archive member the
+    /// object is, if one.
     pub(super) fn add_object_or_fat_bitcode(
         &mut self,
         file: ObjectFile,
+        names: Option<GlobalNames>,
         member: Option<super::thin_index::MemberOrigin<'_>>,
     ) -> Result<()> {
         if self.config.lto.fat_lto_objects {
@@ -23,7 +25,7 @@ impl Resolver<'_> {
                 return self.add_bitcode_from(file.name, data, member, true);
             }
         }
-        self.add_object(file)
+        self.add_object_named(file, names)
     }
 
     /// Adds an LLVM bitcode module: its symbols take part in resolution like any others.
@@ -190,6 +192,7 @@ impl Resolver<'_> {
             syms,
             discarded,
             member: self.loading_member,
+            left_out: false,
             refs: None,
             asm_names: None,
         });

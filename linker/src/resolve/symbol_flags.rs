@@ -72,6 +72,7 @@ pub fn store(res: &mut Resolved, flags: &SymbolFlags) {
 /// `includeInDynsym`, `computeIsPreemptible` and version script assignment) from the current
 /// resolution, without changing it.
 pub fn compute(config: &Config, res: &Resolved) -> SymbolFlags {
+    use rayon::prelude::*;
     let dynamic = is_dynamic(config, res);
     let shared_output = config.output_kind == OutputKind::SharedObject;
     // Undefined symbols the link does not reject are imported, to be found at run time.
@@ -138,12 +139,11 @@ pub fn compute(config: &Config, res: &Resolved) -> SymbolFlags {
     // them from the script); the other linker-defined symbols are not.
     let defsym_names: hashbrown::HashSet<&[u8]> =
         config.defsyms.iter().map(|d| d.name.as_bytes()).collect();
-    let mut out = SymbolFlags {
-        flags: vec![Flags::default(); res.symtab.symbols.len()],
-        exported_definitions: Vec::new(),
-    };
-    for (id, s) in res.symtab.symbols.iter().enumerate() {
-        let f = &mut out.flags[id];
+    // Each symbol's flags depend on it alone: computed in parallel, then the exported
+    // definitions gathered in id order.
+    let one = |s: &crate::resolve::symbol_table::Symbol| -> (Flags, bool) {
+        let mut f = Flags::default();
+        let mut exported_definition = false;
         // A static output has no dynamic symbols, but `local:` and `--exclude-libs` still make
         // definitions local in `.symtab`, as in lld.
         let defined = matches!(
@@ -155,7 +155,7 @@ pub fn compute(config: &Config, res: &Resolved) -> SymbolFlags {
                 | SymbolDef::Bitcode { .. }
         );
         if !dynamic && !defined {
-            continue;
+            return (f, false);
         }
         let default_vis = s.visibility == elf::STV_DEFAULT;
         let exportable = default_vis || s.visibility == elf::STV_PROTECTED;
@@ -255,12 +255,11 @@ pub fn compute(config: &Config, res: &Resolved) -> SymbolFlags {
                     }
                 }
                 if !dynamic {
-                    continue;
+                    return (f, false);
                 }
                 f.in_dynsym = export;
-                if export && !matches!(s.def, SymbolDef::Absolute(_) | SymbolDef::Synthetic) {
-                    out.exported_definitions.push(id as SymbolId);
-                }
+                exported_definition =
+                    export && !matches!(s.def, SymbolDef::Absolute(_) | SymbolDef::Synthetic);
                 // In an executable nothing defined can be preempted; in a shared object every
                 // exported default-visibility definition can, unless -Bsymbolic (or a dynamic
                 // list that does not name it) says otherwise.
@@ -281,8 +280,18 @@ pub fn compute(config: &Config, res: &Resolved) -> SymbolFlags {
                 f.preemptible = shared_output && export && default_vis && !symbolic;
             }
         }
+        (f, exported_definition)
+    };
+    let computed: Vec<(Flags, bool)> = res.symtab.symbols.par_iter().map(one).collect();
+    SymbolFlags {
+        exported_definitions: computed
+            .iter()
+            .enumerate()
+            .filter(|(_, &(_, exported))| exported)
+            .map(|(id, _)| id as SymbolId)
+            .collect(),
+        flags: computed.into_iter().map(|(f, _)| f).collect(),
     }
-    out
 }
 
 /// Whether `--exclude-libs` names the archive at `path` (by file name, or `ALL`).

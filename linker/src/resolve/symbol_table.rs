@@ -3,7 +3,7 @@
 //! symbols are fetched when a non-weak undefined reference meets them).
 
 use crate::input::input_files::FileId;
-use hashbrown::HashMap;
+use hashbrown::HashTable;
 
 /// Index of a global symbol in `SymbolTable::symbols`.
 pub type SymbolId = u32;
@@ -82,6 +82,31 @@ pub struct Symbol {
 }
 
 impl Symbol {
+    /// A new entry: an undefined name nothing refers to yet.
+    fn undefined(name: &'static [u8]) -> Symbol {
+        Symbol {
+            name,
+            def: SymbolDef::Undefined,
+            weak: false,
+            visibility: object::elf::STV_DEFAULT,
+            referenced: false,
+            sym_type: object::elf::STT_NOTYPE,
+            first_referrer: None,
+            referenced_by_dso: false,
+            dso_needs_definition: false,
+            dso_defined: false,
+            bitcode_omittable: false,
+            bitcode_not_omittable: false,
+            used_in_regular_obj: false,
+            in_dynsym: false,
+            preemptible: false,
+            version: 1,
+            version_hidden: false,
+            symver: None,
+            version_local: false,
+        }
+    }
+
     pub fn is_defined(&self) -> bool {
         matches!(
             self.def,
@@ -117,46 +142,104 @@ impl Symbol {
 }
 
 /// All global symbols, interned by name.
-#[derive(Default, Debug)]
+#[derive(Default)]
 pub struct SymbolTable {
     pub symbols: Vec<Symbol>,
-    map: HashMap<&'static [u8], SymbolId>,
+    /// Each symbol's id with the hash of its name (kept, so growing the table rehashes
+    /// nothing).
+    map: HashTable<(u64, SymbolId)>,
+    hasher: NameHasher,
+}
+
+impl std::fmt::Debug for SymbolTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SymbolTable")
+            .field("symbols", &self.symbols)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A `.symver` version of a definition: the version's name, and whether it is hidden (`foo@V`,
+/// not the default `foo@@V`).
+pub type Symver = (&'static [u8], bool);
+
+/// Hashes symbol names as the table does. Cloned into the threads that parse archive members
+/// ahead of resolution, which hash the names there (`GlobalNames`).
+#[derive(Clone, Default)]
+pub struct NameHasher(hashbrown::DefaultHashBuilder);
+
+impl NameHasher {
+    pub fn hash(&self, name: &[u8]) -> u64 {
+        use std::hash::BuildHasher;
+        self.0.hash_one(name)
+    }
+}
+
+/// The global symbols of an object as they enter the table, worked out from the object alone
+/// (so on any thread): per non-local ELF symbol, in order, the name it is interned under with
+/// its `.symver` version (`split_symver`; undefined names are not split), and that name's hash.
+pub struct GlobalNames {
+    pub split: Vec<(&'static [u8], Option<Symver>)>,
+    pub hashes: Vec<u64>,
+}
+
+impl GlobalNames {
+    pub fn of(file: &crate::input::input_files::ObjectFile, hasher: &NameHasher) -> GlobalNames {
+        use object::read::elf::Sym;
+        let globals = file.first_global..file.symbols.len();
+        let split: Vec<_> = globals
+            .map(|i| {
+                let name = file.sym_name(i);
+                if file.symbols[i].st_shndx(object::LittleEndian) == object::elf::SHN_UNDEF {
+                    (name, None)
+                } else {
+                    split_symver(name)
+                }
+            })
+            .collect();
+        let hashes = split.iter().map(|&(name, _)| hasher.hash(name)).collect();
+        GlobalNames { split, hashes }
+    }
 }
 
 impl SymbolTable {
+    /// The hasher names are interned with (`intern_hashed`).
+    pub fn hasher(&self) -> &NameHasher {
+        &self.hasher
+    }
+
     /// Returns the id for `name`, creating an undefined, unreferenced entry if it is new.
     pub fn intern(&mut self, name: &'static [u8]) -> SymbolId {
-        if let Some(&id) = self.map.get(name) {
-            return id;
+        let hash = self.hasher.hash(name);
+        self.intern_hashed(name, hash)
+    }
+
+    /// `intern` with the name's hash already computed by `hasher()`.
+    pub fn intern_hashed(&mut self, name: &'static [u8], hash: u64) -> SymbolId {
+        let symbols = &mut self.symbols;
+        let entry = self.map.entry(
+            hash,
+            |&(h, id)| h == hash && symbols[id as usize].name == name,
+            |&(h, _)| h,
+        );
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(e) => e.get().1,
+            hashbrown::hash_table::Entry::Vacant(e) => {
+                let id = symbols.len() as SymbolId;
+                symbols.push(Symbol::undefined(name));
+                e.insert((hash, id));
+                id
+            }
         }
-        let id = self.symbols.len() as SymbolId;
-        self.symbols.push(Symbol {
-            name,
-            def: SymbolDef::Undefined,
-            weak: false,
-            visibility: object::elf::STV_DEFAULT,
-            referenced: false,
-            sym_type: object::elf::STT_NOTYPE,
-            first_referrer: None,
-            referenced_by_dso: false,
-            dso_needs_definition: false,
-            dso_defined: false,
-            bitcode_omittable: false,
-            bitcode_not_omittable: false,
-            used_in_regular_obj: false,
-            in_dynsym: false,
-            preemptible: false,
-            version: 1,
-            version_hidden: false,
-            symver: None,
-            version_local: false,
-        });
-        self.map.insert(name, id);
-        id
     }
 
     pub fn lookup(&self, name: &[u8]) -> Option<SymbolId> {
-        self.map.get(name).copied()
+        let hash = self.hasher.hash(name);
+        self.map
+            .find(hash, |&(h, id)| {
+                h == hash && self.symbols[id as usize].name == name
+            })
+            .map(|&(_, id)| id)
     }
 
     pub fn get(&self, id: SymbolId) -> &Symbol {
@@ -178,7 +261,7 @@ impl SymbolTable {
 
 /// Splits a `.symver` definition name: `foo@@V2` -> (`foo`, V2, default), `foo@V1` -> (`foo@V1`,
 /// V1, non-default: it stays a separate symbol, as lld keeps it). Other names are unchanged.
-pub fn split_symver(name: &'static [u8]) -> (&'static [u8], Option<(&'static [u8], bool)>) {
+pub fn split_symver(name: &'static [u8]) -> (&'static [u8], Option<Symver>) {
     let Some(at) = name.iter().position(|&c| c == b'@') else {
         return (name, None);
     };
