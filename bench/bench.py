@@ -986,16 +986,36 @@ def bench_workload(wname, args_ns, weld, errors):
     return bench_one_workload(wname, args_ns, weld, errors)
 
 
-def bench_one_workload(wname, args_ns, weld, errors, dtlto=None):
-    wl = WORKLOADS[wname]
-    cap = load_capture(wl["capture"])
+def workload_args(wl):
+    """The capture's directory and the workload's linker arguments (the captured command
+    with the workload's edits; no -o, no thread count)."""
     cdir = capture_dir(wl["capture"])
-    repro = os.path.join(cdir, "repro")
     with open(os.path.join(cdir, "args.json"), encoding="utf-8") as f:
         args = json.load(f)
     args = strip_options(args, (), tuple(wl.get("drop", ())))
     # Options a variant adds for every linker, after the captured ones.
-    args = args + list(wl.get("add", ()))
+    return os.path.join(cdir, "repro"), args + list(wl.get("add", ()))
+
+
+def print_capture(wname, tmpdir):
+    """`--print-capture W` (scripts/profile): writes W's response file and prints the
+    directory to link in and the response file's path."""
+    wl = WORKLOADS[wname]
+    if not load_capture(wl["capture"]):
+        raise BenchError(f"{wname} is not captured yet (scripts/bench --prepare {wname})")
+    repro, args = workload_args(wl)
+    os.makedirs(tmpdir, exist_ok=True)
+    rsp = os.path.join(os.path.abspath(tmpdir), f"{wname}.rsp")
+    with open(rsp, "w", encoding="utf-8") as f:
+        f.write("\n".join(quote_rsp(a) for a in args) + "\n")
+    print(repro, rsp)
+    return 0
+
+
+def bench_one_workload(wname, args_ns, weld, errors, dtlto=None):
+    wl = WORKLOADS[wname]
+    cap = load_capture(wl["capture"])
+    repro, args = workload_args(wl)
     lto = bool(wl.get("lto"))
     effect = bool(wl.get("effect"))
     outdir = os.path.join(args_ns.tmpdir, wname)
@@ -1551,6 +1571,9 @@ options:
   --no-build      do not run `cargo build --release -p weld` first
   --tmpdir DIR    where the outputs are written (default /dev/shm/weld-bench)
   --list          list the workloads and whether they are captured
+  --print-capture WORKLOAD
+                  write WORKLOAD's response file to --tmpdir and print the directory to
+                  link in and the response file (what scripts/profile runs under perf)
   -h, --help      this text
 
 environment: WELD=/path/to/weld benchmarks that binary (and skips the build);
@@ -1572,8 +1595,11 @@ def main():
     ap.add_argument("--no-build", dest="build", action="store_false")
     ap.add_argument("--tmpdir", default="/dev/shm/weld-bench")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--print-capture", metavar="WORKLOAD")
     ap.add_argument("-h", "--help", action="store_true")
     a = ap.parse_args()
+    if a.print_capture:
+        return print_capture(a.print_capture, a.tmpdir)
     if a.help:
         print(HELP.format(nproc=os.cpu_count(), workloads="\n".join(
             f"  {n:<22} {d['about']}" for n, d in WORKLOADS.items() if not d.get("hidden"))))

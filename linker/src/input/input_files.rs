@@ -791,7 +791,7 @@ impl ObjectFile {
 pub fn sym_name(strtab: &'static [u8], sym: &Sym64) -> Option<&'static [u8]> {
     let off = sym.st_name(LE) as usize;
     let rest = strtab.get(off..)?;
-    let end = rest.iter().position(|&b| b == 0)?;
+    let end = memchr::memchr(0, rest)?;
     Some(&rest[..end])
 }
 

@@ -236,7 +236,7 @@ fn read_only_ranges(header: &FileHeader64, data: &'static [u8]) -> Vec<(u64, u64
 
 fn cstr(tab: &'static [u8], off: usize) -> Option<&'static [u8]> {
     let rest = tab.get(off..)?;
-    let end = rest.iter().position(|&b| b == 0)?;
+    let end = memchr::memchr(0, rest)?;
     Some(&rest[..end])
 }
 

@@ -470,37 +470,50 @@ pub fn layout(
     }
 
     // 2. Merge SHF_MERGE pieces.
-    let mut merged = Vec::with_capacity(b.merge_inputs.len());
+    // Every input section is split on its own (in parallel); the first error in input order
+    // is the one reported, whatever the thread count.
+    let split_one = |&(f, s): &(FileId, u32)| -> Result<merge::MergeInput> {
+        let file = &res.files[f as usize];
+        let sec = &file.sections[s as usize];
+        let ctx = |e: crate::error::Error| err!("{}:({}): {}", file.name, sec.name_str(), e);
+        let entsize = sec.shdr.sh_entsize(LE);
+        merge::check_merge_section(sec.flags(), sec.size(), entsize).map_err(ctx)?;
+        let pieces = if sec.flags() & u64::from(elf::SHF_STRINGS) != 0 {
+            merge::split_strings(sec.data, entsize.max(1) as usize)
+        } else {
+            merge::split_fixed(sec.data, entsize.max(1) as usize)
+        }
+        .map_err(ctx)?;
+        let mut input = merge::MergeInput::new(sec.data, pieces, sec.align());
+        // Under --gc-sections lld keeps only the pieces live code refers to.
+        if config.gc_sections && sec.is_alloc() {
+            input.set_all_live(false);
+        }
+        Ok(input)
+    };
+    let flat: Vec<&(FileId, u32)> = b.merge_inputs.iter().flatten().collect();
+    let mut split = flat
+        .into_par_iter()
+        .map(split_one)
+        .collect::<Vec<_>>()
+        .into_iter();
     let mut merge_inputs = Vec::with_capacity(b.merge_inputs.len());
     for inputs in &b.merge_inputs {
-        let mut mi = Vec::with_capacity(inputs.len());
-        for &(f, s) in inputs {
-            let file = &res.files[f as usize];
-            let sec = &file.sections[s as usize];
-            let ctx = |e: crate::error::Error| err!("{}:({}): {}", file.name, sec.name_str(), e);
-            let entsize = sec.shdr.sh_entsize(LE);
-            merge::check_merge_section(sec.flags(), sec.size(), entsize).map_err(ctx)?;
-            let pieces = if sec.flags() & u64::from(elf::SHF_STRINGS) != 0 {
-                merge::split_strings(sec.data, entsize.max(1) as usize)
-            } else {
-                merge::split_fixed(sec.data, entsize.max(1) as usize)
-            }
-            .map_err(ctx)?;
-            let mut input = merge::MergeInput::new(sec.data, pieces, sec.align());
-            // Under --gc-sections lld keeps only the pieces live code refers to.
-            if config.gc_sections && sec.is_alloc() {
-                input.set_all_live(false);
-            }
-            mi.push(input);
-        }
+        let mi = split
+            .by_ref()
+            .take(inputs.len())
+            .collect::<Result<Vec<_>>>()?;
         merge_inputs.push(mi);
     }
     if config.gc_sections {
         mark_live_pieces(res, &merge_of, &mut merge_inputs);
     }
-    for mi in &merge_inputs {
-        merged.push(merge::merge(mi)?);
-    }
+    let merged = merge_inputs
+        .par_iter()
+        .map(|mi| merge::merge(mi))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect::<Result<Vec<_>>>()?;
     for (g, m) in merged.iter().enumerate() {
         let osec = b.merge_osec[g] as usize;
         for c in b.sections[osec].chunks.iter_mut() {

@@ -110,7 +110,7 @@ pub fn split_strings(data: &[u8], entsize: usize) -> Result<Vec<Piece>> {
     while start < data.len() {
         let rest = &data[start..];
         let text_len = if entsize == 1 {
-            rest.iter().position(|&b| b == 0)
+            memchr::memchr(0, rest)
         } else {
             rest.chunks_exact(entsize)
                 .position(|c| c.iter().all(|&b| b == 0))

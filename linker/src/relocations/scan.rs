@@ -374,6 +374,11 @@ pub fn scan(
                 {
                     continue;
                 }
+                // A non-allocated section (debug info) asks only whether a global it names is
+                // undefined; its many references to local symbols ask nothing.
+                if !alloc && sym_index < file.first_global {
+                    continue;
+                }
                 let mut t = target_of(res, fid, sym_index);
                 if !t.defined && !t.undef_weak {
                     // lld's "can be external": a default-visibility global. Unreported (ignored
@@ -1024,7 +1029,7 @@ fn undefined_errors(res: &Resolved, undefs: &[UndefRef]) -> Vec<Error> {
 }
 
 /// Everything relocation application needs to know about the final layout.
-pub trait AddressMap {
+pub trait AddressMap: Sync {
     /// Address of symbol `index` of `file` plus `addend`, with the addend folded in the way lld
     /// does for section symbols of merged sections (the piece is found at value + addend).
     /// For a symbol with a canonical PLT entry or a copy relocation this is that address.

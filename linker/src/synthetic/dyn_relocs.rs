@@ -15,6 +15,7 @@ use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
 use hashbrown::HashMap;
 use object::elf;
+use rayon::prelude::*;
 
 /// One `Elf64_Rela` of `.rela.dyn`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,60 +55,79 @@ pub fn rela_dyn_records(
     config: &Config,
     res: &Resolved,
     dyn_relocs: &[DynReloc],
-    place_address: &dyn Fn(Place) -> u64,
+    place_address: &(dyn Fn(Place) -> u64 + Sync),
     dynsym_index: &HashMap<SymbolId, u32>,
     map: &dyn AddressMap,
 ) -> Vec<DynRela> {
-    let mut relative = Vec::new();
-    let mut other = Vec::new();
-    let mut irelative = Vec::new();
-    for d in dyn_relocs {
-        if packs_as_relr(config, res, d) {
-            continue;
-        }
-        let offset = place_address(d.place);
-        let rela = |sym: u32, r_type: u32, addend: u64| DynRela {
-            offset,
-            sym,
-            r_type,
-            addend,
-        };
-        match d.kind {
-            DynKind::Relative { target, addend } => relative.push(rela(
-                0,
-                elf::R_X86_64_RELATIVE,
-                key_address(res, map, target, addend),
-            )),
-            DynKind::IRelative { target } => irelative.push(rela(
-                0,
-                elf::R_X86_64_IRELATIVE,
-                raw_key_address(res, map, target, 0),
-            )),
-            DynKind::Symbolic {
+    // Each record's values are computed on its own (in parallel, in order); then the three
+    // groups lld writes.
+    const RELATIVE: u8 = 0;
+    const OTHER: u8 = 1;
+    const IRELATIVE: u8 = 2;
+    let records: Vec<(u8, DynRela)> = dyn_relocs
+        .par_iter()
+        .filter(|d| !packs_as_relr(config, res, d))
+        .map(|d| {
+            let offset = place_address(d.place);
+            let rela = |sym: u32, r_type: u32, addend: u64| DynRela {
+                offset,
                 sym,
                 r_type,
                 addend,
-            } => {
-                let idx = dynsym_index.get(&sym).copied().unwrap_or(0);
-                other.push(rela(idx, r_type, addend as u64));
+            };
+            match d.kind {
+                DynKind::Relative { target, addend } => (
+                    RELATIVE,
+                    rela(
+                        0,
+                        elf::R_X86_64_RELATIVE,
+                        key_address(res, map, target, addend),
+                    ),
+                ),
+                DynKind::IRelative { target } => (
+                    IRELATIVE,
+                    rela(
+                        0,
+                        elf::R_X86_64_IRELATIVE,
+                        raw_key_address(res, map, target, 0),
+                    ),
+                ),
+                DynKind::Symbolic {
+                    sym,
+                    r_type,
+                    addend,
+                } => {
+                    let idx = dynsym_index.get(&sym).copied().unwrap_or(0);
+                    (OTHER, rela(idx, r_type, addend as u64))
+                }
+                DynKind::TlsLocal {
+                    r_type,
+                    target,
+                    addend,
+                } => {
+                    let a = match target {
+                        Some(k) => {
+                            raw_key_address(res, map, k, addend).wrapping_sub(map.tls_start())
+                        }
+                        None => 0,
+                    };
+                    (OTHER, rela(0, r_type, a))
+                }
             }
-            DynKind::TlsLocal {
-                r_type,
-                target,
-                addend,
-            } => {
-                let a = match target {
-                    Some(k) => raw_key_address(res, map, k, addend).wrapping_sub(map.tls_start()),
-                    None => 0,
-                };
-                other.push(rela(0, r_type, a));
-            }
-        }
-    }
+        })
+        .collect();
+    let group = |g: u8| -> Vec<DynRela> {
+        records
+            .iter()
+            .filter(|(k, _)| *k == g)
+            .map(|&(_, r)| r)
+            .collect()
+    };
+    let (mut relative, mut other, irelative) = (group(RELATIVE), group(OTHER), group(IRELATIVE));
     // lld's `-z combreloc` order: relative ones first (DT_RELACOUNT counts them), then by
     // symbol for the loader's lookup locality, then by place.
-    relative.sort_by_key(|r| r.offset);
-    other.sort_by_key(|r| (r.sym, r.offset));
+    relative.par_sort_by_key(|r| r.offset);
+    other.par_sort_by_key(|r| (r.sym, r.offset));
     relative.extend(other);
     relative.extend(irelative);
     relative

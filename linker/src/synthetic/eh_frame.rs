@@ -16,6 +16,7 @@ use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, Sym};
 use object::LittleEndian as LE;
+use rayon::prelude::*;
 
 /// `.eh_frame_hdr`, at `addr`: the table of FDEs sorted by the address of their function.
 pub fn write_hdr(
@@ -90,100 +91,87 @@ pub fn write(
 /// Splits every `.eh_frame` input, drops FDEs of discarded functions and deduplicates CIEs. The
 /// output follows lld: each CIE followed by its FDEs, then one zero terminator.
 pub fn build(res: &Resolved) -> Result<EhLayout> {
-    type CieKey = (&'static [u8], Vec<(u32, Option<SymKey>, i64)>);
     let mut eh = EhLayout::default();
     let mut cie_ids: HashMap<CieKey, usize> = HashMap::new();
     // For each distinct CIE: its first record, and the FDEs that use it (indices into `pieces`).
     let mut cies: Vec<(u32, Vec<u32>)> = Vec::new();
-    for (fi, f) in res.files.iter().enumerate() {
-        let fid = fi as FileId;
-        for (si, s) in f.sections.iter().enumerate() {
-            if s.kind != SectionKind::EhFrame {
-                continue;
-            }
-            let records = crate::input::eh_frame::split_eh_frame(s.data).map_err(|e| {
-                e.into_error(&format!("{}:(.eh_frame)", f.name), |off| {
-                    format!("{}:(.eh_frame+0x{off:x})", f.name)
-                })
-            })?;
-            let mut sec = EhSection {
-                out_start: 0,
-                pieces: Vec::new(),
-            };
-            let mut local_cies: HashMap<u32, usize> = HashMap::new();
-            for rec in records {
-                let start = rec.offset as usize;
-                let end = start + rec.size as usize;
-                let rels = s.relocs_in(start as u64, end as u64);
-                match rec.kind {
-                    crate::input::eh_frame::EhRecordKind::Cie => {
-                        let key_rels: Vec<(u32, Option<SymKey>, i64)> = rels
-                            .iter()
-                            .map(|r| {
-                                let sym = r.r_sym(LE, false) as usize;
-                                let k = if sym == 0 {
-                                    None
-                                } else {
-                                    Some(target_of(res, fid, sym).key)
-                                };
-                                ((r.r_offset(LE) - start as u64) as u32, k, r.r_addend(LE))
-                            })
-                            .collect();
-                        let key = (&s.data[start..end], key_rels);
-                        let id = match cie_ids.get(&key) {
-                            Some(&id) => id,
-                            None => {
-                                let idx = eh.pieces.len() as u32;
-                                eh.pieces.push(EhPiece {
-                                    file: fid,
-                                    sec: si as u32,
-                                    in_offset: rec.offset,
-                                    size: rec.size,
-                                    out_offset: 0,
-                                    cie_out: None,
-                                });
-                                let id = cies.len();
-                                cies.push((idx, Vec::new()));
-                                cie_ids.insert(key, id);
-                                id
-                            }
-                        };
-                        local_cies.insert(rec.offset, id);
-                        sec.pieces.push(cies[id].0);
-                    }
-                    crate::input::eh_frame::EhRecordKind::Fde { cie_offset } => {
-                        // The FDE's relocation at pc_begin names its function.
-                        let Some(first) = rels.iter().find(|r| r.r_offset(LE) == start as u64 + 8)
-                        else {
-                            continue;
-                        };
-                        if !fde_target_alive(res, fid, first.r_sym(LE, false) as usize) {
-                            continue;
+    let eh_sections: Vec<(FileId, u32)> = res
+        .files
+        .iter()
+        .enumerate()
+        .flat_map(|(fi, f)| {
+            f.sections
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.kind == SectionKind::EhFrame)
+                .map(move |(si, _)| (fi as FileId, si as u32))
+        })
+        .collect();
+    // Each section's records are read on its own (in parallel); CIEs are then shared and
+    // FDEs placed in input order, as lld does.
+    let read: Vec<Result<Vec<EhRecord>>> = eh_sections
+        .par_iter()
+        .map(|&(fid, si)| read_records(res, fid, si))
+        .collect();
+    for (&(fid, si), records) in eh_sections.iter().zip(read) {
+        let f = &res.files[fid as usize];
+        let mut sec = EhSection {
+            out_start: 0,
+            pieces: Vec::new(),
+        };
+        let mut local_cies: HashMap<u32, usize> = HashMap::new();
+        for rec in records? {
+            match rec {
+                EhRecord::Cie { offset, size, key } => {
+                    let id = match cie_ids.get(&key) {
+                        Some(&id) => id,
+                        None => {
+                            let idx = eh.pieces.len() as u32;
+                            eh.pieces.push(EhPiece {
+                                file: fid,
+                                sec: si,
+                                in_offset: offset,
+                                size,
+                                out_offset: 0,
+                                cie_out: None,
+                            });
+                            let id = cies.len();
+                            cies.push((idx, Vec::new()));
+                            cie_ids.insert(key, id);
+                            id
                         }
-                        let Some(&cie) = local_cies.get(&cie_offset) else {
-                            bail!(
-                                "{}:(.eh_frame+0x{:x}): FDE refers to an invalid CIE",
-                                f.name,
-                                rec.offset
-                            );
-                        };
-                        let idx = eh.pieces.len() as u32;
-                        eh.pieces.push(EhPiece {
-                            file: fid,
-                            sec: si as u32,
-                            in_offset: rec.offset,
-                            size: rec.size,
-                            out_offset: 0,
-                            cie_out: Some(0),
-                        });
-                        cies[cie].1.push(idx);
-                        sec.pieces.push(idx);
-                        eh.fde_count += 1;
-                    }
+                    };
+                    local_cies.insert(offset, id);
+                    sec.pieces.push(cies[id].0);
+                }
+                EhRecord::Fde {
+                    offset,
+                    size,
+                    cie_offset,
+                } => {
+                    let Some(&cie) = local_cies.get(&cie_offset) else {
+                        bail!(
+                            "{}:(.eh_frame+0x{:x}): FDE refers to an invalid CIE",
+                            f.name,
+                            offset
+                        );
+                    };
+                    let idx = eh.pieces.len() as u32;
+                    eh.pieces.push(EhPiece {
+                        file: fid,
+                        sec: si,
+                        in_offset: offset,
+                        size,
+                        out_offset: 0,
+                        cie_out: Some(0),
+                    });
+                    cies[cie].1.push(idx);
+                    sec.pieces.push(idx);
+                    eh.fde_count += 1;
                 }
             }
-            eh.sections.insert((fid, si as u32), sec);
         }
+        eh.sections.insert((fid, si), sec);
     }
     let mut out = 0u64;
     for (cie, fdes) in &cies {
@@ -201,6 +189,77 @@ pub fn build(res: &Resolved) -> Result<EhLayout> {
     // referenced from each section's list, so a section's list is not sorted by output offset.
     eh.size = if out == 0 { 0 } else { out + 4 };
     Ok(eh)
+}
+
+/// A CIE's identity: its bytes and its relocations (offset in the record, target, addend).
+type CieKey = (&'static [u8], Vec<(u32, Option<SymKey>, i64)>);
+
+/// One record of an input `.eh_frame` section as `build` needs it: a CIE with its identity, or
+/// an FDE whose function is live (FDEs of dead functions, and FDEs with no relocation at
+/// pc_begin, are left out here).
+enum EhRecord {
+    Cie {
+        offset: u32,
+        size: u32,
+        key: CieKey,
+    },
+    Fde {
+        offset: u32,
+        size: u32,
+        cie_offset: u32,
+    },
+}
+
+/// The records of `.eh_frame` section `si` of file `fid`, in order.
+fn read_records(res: &Resolved, fid: FileId, si: u32) -> Result<Vec<EhRecord>> {
+    let f = &res.files[fid as usize];
+    let s = &f.sections[si as usize];
+    let records = crate::input::eh_frame::split_eh_frame(s.data).map_err(|e| {
+        e.into_error(&format!("{}:(.eh_frame)", f.name), |off| {
+            format!("{}:(.eh_frame+0x{off:x})", f.name)
+        })
+    })?;
+    let mut out = Vec::with_capacity(records.len());
+    for rec in records {
+        let start = rec.offset as usize;
+        let end = start + rec.size as usize;
+        let rels = s.relocs_in(start as u64, end as u64);
+        match rec.kind {
+            crate::input::eh_frame::EhRecordKind::Cie => {
+                let key_rels: Vec<(u32, Option<SymKey>, i64)> = rels
+                    .iter()
+                    .map(|r| {
+                        let sym = r.r_sym(LE, false) as usize;
+                        let k = if sym == 0 {
+                            None
+                        } else {
+                            Some(target_of(res, fid, sym).key)
+                        };
+                        ((r.r_offset(LE) - start as u64) as u32, k, r.r_addend(LE))
+                    })
+                    .collect();
+                out.push(EhRecord::Cie {
+                    offset: rec.offset,
+                    size: rec.size,
+                    key: (&s.data[start..end], key_rels),
+                });
+            }
+            crate::input::eh_frame::EhRecordKind::Fde { cie_offset } => {
+                // The FDE's relocation at pc_begin names its function.
+                let Some(first) = rels.iter().find(|r| r.r_offset(LE) == start as u64 + 8) else {
+                    continue;
+                };
+                if fde_target_alive(res, fid, first.r_sym(LE, false) as usize) {
+                    out.push(EhRecord::Fde {
+                        offset: rec.offset,
+                        size: rec.size,
+                        cie_offset,
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn fde_target_alive(res: &Resolved, file: FileId, sym: usize) -> bool {

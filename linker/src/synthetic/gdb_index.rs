@@ -615,7 +615,7 @@ fn read_pub_table(
                 }
             };
             let start = c.pos;
-            let Some(len) = c.data[start..].iter().position(|&b| b == 0) else {
+            let Some(len) = memchr::memchr(0, &c.data[start..]) else {
                 failed = Some(format!("no null terminated string at offset 0x{start:x}"));
                 break;
             };

@@ -3,7 +3,7 @@
 //! names, and the entries written from the final layout.
 
 use crate::config::{Config, Discard};
-use crate::input::input_files::{FileId, SectionKind};
+use crate::input::input_files::{FileId, ObjectFile, SectionKind};
 use crate::output::layout::{Layout, SymtabEntry, SymtabIndex};
 use crate::output::sections::{put16, put32, put64, ChunkKind, OutputSection, Synthetic, SYM_SIZE};
 use crate::resolve::symbol_table::{SymKey, SymbolDef, SymbolId};
@@ -12,6 +12,7 @@ use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::Sym;
 use object::LittleEndian as LE;
+use rayon::prelude::*;
 
 /// Which local and global symbols go to `.symtab`, with their names in `.strtab`.
 #[allow(clippy::too_many_arguments)]
@@ -36,7 +37,11 @@ pub fn build(
     // The file each local entry belongs to (`None`: the linker's own symbols), for lld's
     // grouping below.
     let mut owner: Vec<Option<FileId>> = Vec::new();
-    for (fi, f) in res.files.iter().enumerate() {
+    // Each file's kept locals and their names, found in parallel, then appended in file order
+    // (the same table for any thread count).
+    let locals_of = |(fi, f): (usize, &ObjectFile)| {
+        let mut kept: Vec<(u32, u32)> = Vec::new();
+        let mut names: Vec<u8> = Vec::new();
         for i in 1..f.first_global {
             let s = &f.symbols[i];
             let ty = s.st_type();
@@ -72,11 +77,19 @@ pub fn build(
             if name.is_empty() && ty != elf::STT_FILE {
                 continue;
             }
-            let name_off = add_name(strtab, name);
+            kept.push((i as u32, add_name(&mut names, name)));
+        }
+        (kept, names)
+    };
+    let per_file: Vec<_> = res.files.par_iter().enumerate().map(locals_of).collect();
+    for (fi, (kept, names)) in per_file.into_iter().enumerate() {
+        let base = strtab.len() as u32;
+        strtab.extend_from_slice(&names);
+        for (index, off) in kept {
             symtab.push(SymtabEntry::Local {
                 file: fi as FileId,
-                index: i as u32,
-                name_off,
+                index,
+                name_off: base + off,
             });
             owner.push(Some(fi as FileId));
         }
