@@ -953,18 +953,25 @@ def effect_summary(lk, outdir, st):
     return e
 
 
-def determinism_check(wname, weld, lto, rsp, repro, out):
-    """weld's output must not depend on the thread count or on the run: the warm-up's output
-    (at --threads) is compared byte for byte with links at 1, 2 and 8 threads, written to the
-    same path (an output's path may be recorded in it)."""
+def determinism_check(wname, weld, lto, rsp, repro, out, threads):
+    """weld's output must not depend on the thread count or on the run: a link at --threads
+    with nothing but the workload's arguments (the warm-up of an LTO-effect workload adds
+    --lto-obj-path, which names LTO's objects in the output) is compared byte for byte with
+    links at 1, 2 and 8 threads, written to the same path (an output's path may be recorded
+    in it)."""
     def digest():
         h = hashlib.sha256()
         with open(out, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):
                 h.update(block)
         return h.hexdigest()
-    reference = digest()
     errors = []
+    p = subprocess.run(linker_argv(weld, threads, lto, rsp, out), cwd=repro,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                       errors="replace")
+    if p.returncode != 0:
+        return [f"{wname}: weld --threads={threads} failed: {p.stderr[-500:]}"]
+    reference = digest()
     for threads in (1, 2, 8):
         argv = linker_argv(weld, threads, lto, rsp, out)
         p = subprocess.run(argv, cwd=repro, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -973,7 +980,7 @@ def determinism_check(wname, weld, lto, rsp, repro, out):
             errors.append(f"{wname}: weld --threads={threads} failed: {p.stderr[-500:]}")
         elif digest() != reference:
             errors.append(f"{wname}: weld's output with --threads={threads} differs from "
-                          f"the warm-up's: the link is not deterministic")
+                          f"the first link's: the link is not deterministic")
     log(f"  determinism: --threads=1, 2, 8 "
         + ("identical" if not errors else f"{len(errors)} difference(s)"))
     return errors
@@ -1092,7 +1099,8 @@ def bench_one_workload(wname, args_ns, weld, errors, dtlto=None):
         one(lk, "warm-up")
     ok = {n: s["out"] for n, s in state.items() if s["status"] == "ok"}
     if args_ns.determinism and state["weld"]["status"] == "ok":
-        errors.extend(determinism_check(wname, lks[0], lto, rsp, repro, state["weld"]["out"]))
+        errors.extend(determinism_check(wname, lks[0], lto, rsp, repro, state["weld"]["out"],
+                                        args_ns.threads))
     check_errors = run_checks(wname, wl, ok)
     for e in check_errors:
         log("ERROR: " + e)
@@ -1567,7 +1575,7 @@ options:
   --no-bfd        leave GNU ld out
   --no-phases     skip the extra `weld --time` run
   --no-determinism  skip the check that weld's output is byte-identical with
-                  --threads=1, 2 and 8 and across runs (three extra links)
+                  --threads=1, 2 and 8 and across runs (four extra links)
   --no-build      do not run `cargo build --release -p weld` first
   --tmpdir DIR    where the outputs are written (default /dev/shm/weld-bench)
   --list          list the workloads and whether they are captured

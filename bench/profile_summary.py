@@ -4,6 +4,10 @@
 them.
 
     profile_summary.py PERF_SCRIPT_TXT TIME_TXT > summary.md
+    profile_summary.py --simplify < stacks.folded > simple.folded
+
+`--simplify` drops generic arguments from the frames of folded stacks, which keeps a flame
+graph of a Rust program readable and small.
 
 A sample belongs to the phase whose entry point is on its stack; samples on the thread pool
 carry the closure of the phase that spawned them (`write_output::{{closure}}`), and the
@@ -49,7 +53,22 @@ def stacks(path):
         yield comm, frames
 
 
+def simplify():
+    for line in sys.stdin:
+        stack, n = line.rstrip("\n").rsplit(" ", 1)
+        print(";".join(without_generics(f) for f in stack.split(";")), n)
+
+
+def without_generics(frame):
+    prev = None
+    while prev != frame:
+        prev, frame = frame, re.sub(r"<[^<>]*>", "", frame)
+    return frame
+
+
 def main():
+    if sys.argv[1:] == ["--simplify"]:
+        return simplify()
     perf_txt, time_txt = sys.argv[1], sys.argv[2]
     wall = {}
     for line in open(time_txt, errors="replace"):
@@ -84,9 +103,8 @@ def main():
 
 
 def short(f):
-    """A function name without generic arguments and crate-internal paths."""
-    f = re.sub(r"<[^<>]*>", "", re.sub(r"<[^<>]*>", "", re.sub(r"<[^<>]*>", "", f)))
-    f = f.replace("weld::", "").replace("{{closure}}", "{closure}")
+    """A function name without generic arguments and the `weld::` prefix."""
+    f = without_generics(f).replace("weld::", "").replace("{{closure}}", "{closure}")
     return f[:70]
 
 

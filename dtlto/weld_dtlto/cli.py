@@ -182,40 +182,71 @@ def _write_outputs(outputs: dict) -> None:
         os.replace(tmp, path)
 
 
+def _timeouts():
+    import asyncio
+    import distributed
+    return (TimeoutError, asyncio.TimeoutError,
+            getattr(distributed, "TimeoutError", TimeoutError))
+
+
+class _Alone:
+    """How long the cluster has had no worker (or no scheduler) while jobs are left: past
+    `grace` seconds they would wait forever, and the link gives up."""
+
+    def __init__(self, client, grace: float):
+        self.client, self.grace, self.since = client, grace, None
+
+    def progress(self):
+        self.since = None
+
+    def check(self, left: int, total: int):
+        try:
+            workers = len(self.client.nthreads()) if self.client.status == "running" else 0
+        except Exception:
+            workers = 0
+        if workers:
+            self.since = None
+        elif self.since is None:
+            self.since = time.monotonic()
+        elif time.monotonic() - self.since > self.grace:
+            raise Fatal(f"the cluster has had no workers (or lost its scheduler) for "
+                        f"{self.grace:g}s with {left} of {total} jobs left; giving up")
+
+
 def _finished(client, futures, grace: float):
     """Yields the futures as they finish. Raises Fatal when the cluster has had no worker (or
     no scheduler) for `grace` seconds while jobs are left: they would wait forever."""
-    import asyncio
     import distributed
-    timeouts = (TimeoutError, asyncio.TimeoutError, getattr(distributed, "TimeoutError", TimeoutError))
     pending = list(futures)
-    alone_since = None
+    alone = _Alone(client, grace)
     while pending:
         try:
             # wait() works on the current client; ours is not the process-wide default.
             with client.as_current():
                 done, not_done = distributed.wait(pending, timeout=1.0,
                                                   return_when="FIRST_COMPLETED")
-        except timeouts:  # nothing finished in the last second
+        except _timeouts():  # nothing finished in the last second
             done, not_done = set(), pending
         for fut in pending:
             if fut in done:
                 yield fut
         pending = [f for f in pending if f in not_done]
         if not pending or done:
-            alone_since = None
+            alone.progress()
             continue
+        alone.check(len(pending), len(futures))
+
+
+def _result(client, fut, grace: float, left: int, total: int):
+    """A finished job's result. Fetching it can wait for ever: when the worker holding it
+    died, the scheduler runs the job again, which needs a worker; with none for `grace`
+    seconds this raises Fatal as `_finished` does."""
+    alone = _Alone(client, grace)
+    while True:
         try:
-            workers = len(client.nthreads()) if client.status == "running" else 0
-        except Exception:
-            workers = 0
-        if workers:
-            alone_since = None
-        elif alone_since is None:
-            alone_since = time.monotonic()
-        elif time.monotonic() - alone_since > grace:
-            raise Fatal(f"the cluster has had no workers (or lost its scheduler) for "
-                        f"{grace:g}s with {len(pending)} of {len(futures)} jobs left; giving up")
+            return fut.result(timeout=1.0)
+        except _timeouts():
+            alone.check(left, total)
 
 
 def _describe_failure(job, exc, tries: int) -> str:
@@ -260,10 +291,18 @@ def run(opts) -> int:
             futures[fut] = job
         progress = Progress(len(futures))
         failures = []
-        for fut in _finished(client, list(futures), opts.connect_timeout):
+        for done, fut in enumerate(_finished(client, list(futures), opts.connect_timeout)):
             job = futures[fut]
             if fut.status == "finished":
-                result = fut.result()
+                try:
+                    result = _result(client, fut, opts.connect_timeout, len(futures) - done,
+                                     len(futures))
+                except Fatal:
+                    raise
+                except Exception as e:  # the rerun of a job whose result was lost failed
+                    failures.append((job, e))
+                    progress.step()
+                    continue
                 if result["outputs"] is not None:
                     _write_outputs(result["outputs"])
                 if opts.verbose:

@@ -190,7 +190,7 @@ pub fn members_loaded(res: &Resolved) -> usize {
     let loaded: usize = res.archives.iter().map(|a| a.loaded.len()).sum();
     let left_out = res.files.iter().filter(|f| !f.in_link()).count()
         + res.bitcode.iter().filter(|b| b.left_out).count();
-    loaded - left_out
+    loaded.saturating_sub(left_out)
 }
 
 impl Resolved {

@@ -186,8 +186,15 @@ pub struct RelInfo {
     pub size: u8,
     /// The range check [`write_value`] applies.
     pub overflow: Overflow,
-    /// The type's name, e.g. `"R_X86_64_PC32"`.
-    pub name: &'static str,
+    /// The type (its name is looked up only for diagnostics: see [`RelInfo::name`]).
+    pub r_type: u32,
+}
+
+impl RelInfo {
+    /// The type's name, e.g. `"R_X86_64_PC32"` (every type `rel_info` accepts has one).
+    pub fn name(&self) -> &'static str {
+        known_name(self.r_type).unwrap_or("R_X86_64_NONE")
+    }
 }
 
 /// The meaning of static relocation type `r_type`, or `None` for a type lld rejects in input
@@ -238,7 +245,7 @@ pub fn rel_info(r_type: u32) -> Option<RelInfo> {
         expr,
         size,
         overflow,
-        name: known_name(r_type)?,
+        r_type,
     })
 }
 

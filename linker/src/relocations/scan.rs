@@ -440,7 +440,7 @@ pub fn scan(
                         // `.dynsym` entry), which resolves to nothing; weld refuses instead.
                         SymKey::Local(..) => errors.push(err!(
                             "relocation {} cannot be used against local IFUNC symbol '{}' with -z ifunc-noplt\n>>> defined in {}\n>>> referenced by {}",
-                            info.name,
+                            info.name(),
                             file.sym_display_name(sym_index),
                             defined_in(res, &t),
                             site()
@@ -502,7 +502,7 @@ pub fn scan(
                         if info.expr == E::TpOff && !shape.exe {
                             errors.push(err!(
                                 "relocation {} against {} cannot be used with -shared\n>>> defined in {}\n>>> referenced by {}",
-                                info.name,
+                                info.name(),
                                 describe_target(res, fid, sym_index).trim_start_matches("symbol ").trim_matches('\''),
                                 defined_in(res, &t),
                                 site()
@@ -670,7 +670,7 @@ fn scan_direct(
         };
         format!(
             "relocation {} cannot be used against {name}; recompile with {what}",
-            info.name
+            info.name()
         )
     };
     if t.preemptible {
@@ -696,7 +696,7 @@ fn scan_direct(
             if !t.func && !config.z.copyreloc {
                 return Err(format!(
                     "unresolvable relocation {} against symbol '{}'; recompile with -fPIC or remove '-z nocopyreloc'",
-                    info.name,
+                    info.name(),
                     res.symtab.get(g).name_str()
                 ));
             }

@@ -120,6 +120,15 @@ pub fn build(res: &Resolved) -> Result<EhLayout> {
             pieces: Vec::new(),
         };
         let mut local_cies: HashMap<u32, usize> = HashMap::new();
+        // A record of this section as it goes to the output (offsets set below).
+        let piece = |in_offset: u32, size: u32, cie_out: Option<u64>| EhPiece {
+            file: fid,
+            sec: si,
+            in_offset,
+            size,
+            out_offset: 0,
+            cie_out,
+        };
         for rec in records? {
             match rec {
                 EhRecord::Cie { offset, size, key } => {
@@ -127,14 +136,7 @@ pub fn build(res: &Resolved) -> Result<EhLayout> {
                         Some(&id) => id,
                         None => {
                             let idx = eh.pieces.len() as u32;
-                            eh.pieces.push(EhPiece {
-                                file: fid,
-                                sec: si,
-                                in_offset: offset,
-                                size,
-                                out_offset: 0,
-                                cie_out: None,
-                            });
+                            eh.pieces.push(piece(offset, size, None));
                             let id = cies.len();
                             cies.push((idx, Vec::new()));
                             cie_ids.insert(key, id);
@@ -157,14 +159,7 @@ pub fn build(res: &Resolved) -> Result<EhLayout> {
                         );
                     };
                     let idx = eh.pieces.len() as u32;
-                    eh.pieces.push(EhPiece {
-                        file: fid,
-                        sec: si,
-                        in_offset: offset,
-                        size,
-                        out_offset: 0,
-                        cie_out: Some(0),
-                    });
+                    eh.pieces.push(piece(offset, size, Some(0)));
                     cies[cie].1.push(idx);
                     sec.pieces.push(idx);
                     eh.fde_count += 1;

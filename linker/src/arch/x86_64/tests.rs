@@ -84,8 +84,8 @@ fn rel_info_covers_exactly_what_lld_accepts() {
                     (info.expr, info.size, info.overflow),
                     (expr, size, overflow)
                 );
-                assert_eq!(info.name, rel_name(r_type));
-                assert!(info.name.starts_with("R_X86_64_"), "{}", info.name);
+                assert_eq!(info.name(), rel_name(r_type));
+                assert!(info.name().starts_with("R_X86_64_"), "{}", info.name());
             }
             (None, None) => {}
             (got, want) => panic!("type {r_type}: got {got:?}, want {want:?}"),
