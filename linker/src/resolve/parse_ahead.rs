@@ -1,8 +1,9 @@
 //! Archive members parsed ahead of need on the thread pool. Resolution stays sequential (the
 //! order in which members load decides which definitions win, as in lld), but parsing a member
-//! does not depend on the symbol table: when an object is added, the members its non-weak
-//! references are about to load are handed to the pool, and by the time resolution reaches
-//! one it has usually been parsed. A member the pool has not started yet is parsed by
+//! does not depend on the symbol table: when an archive is read, the members its index says
+//! the references made so far will load, and when an object is added, the members its non-weak
+//! references are about to load, are handed to the pool (`Resolver::parse_ahead`), and by the
+//! time resolution reaches one it has usually been parsed. A member the pool has not started yet is parsed by
 //! resolution itself, so the result is the same whatever the thread count, and with one
 //! thread nothing is handed out at all.
 
