@@ -669,14 +669,7 @@ fn cxx_shared_fs(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
     )?;
     // The precise graph: `dead.o`'s `dead_fn` (dead under --gc-sections) is all that calls
     // `dead_only` (describe.cpp).
-    paths::write(&dir.join("dead.c"), CXX_DEAD_C)?;
-    run::run_in(
-        dir,
-        clang22()?,
-        ["-c", "-O2", "-ffunction-sections", "dead.c", "-o", "dead.o"],
-        run::TOOL_TIMEOUT,
-    )?
-    .ok("compiling dead.c")?;
+    compile_dead_c(dir, CXX_DEAD_C)?;
     let extra = ["dead.o".to_string(), "-Wl,--gc-sections".to_string()];
     let mut counts = Vec::new();
     for l in [Linker::lld()?, linker.clone()] {
@@ -843,14 +836,7 @@ fn rust(dir: &Path, linker: &Linker, shared: &Shared) -> Check {
     )?;
     // The precise graph: rustc links with --gc-sections; `dead.o`'s `dead_fn` is dead and is
     // all that calls `rust_dead_only`.
-    paths::write(&dir.join("dead.c"), RUST_DEAD_C)?;
-    run::run_in(
-        dir,
-        clang22()?,
-        ["-c", "-O2", "-ffunction-sections", "dead.c", "-o", "dead.o"],
-        run::TOOL_TIMEOUT,
-    )?
-    .ok("compiling dead.c")?;
+    compile_dead_c(dir, RUST_DEAD_C)?;
     let mut counts = Vec::new();
     for l in [lld, linker.clone()] {
         let keep = dir.join(format!("kept_{}", l.label));
@@ -987,6 +973,20 @@ fn lto_functions(o: &Output) -> Result<usize, String> {
             rest.split_whitespace().next()?.parse().ok()
         })
         .ok_or_else(|| format!("no `LTO functions:` line from weld --stats\n{}", o.report()))
+}
+
+/// Writes `dead.c` (native code, dead under `--gc-sections`, that alone calls a bitcode
+/// function) and compiles it to `dead.o`.
+fn compile_dead_c(dir: &Path, source: &str) -> Check {
+    paths::write(&dir.join("dead.c"), source)?;
+    run::run_in(
+        dir,
+        clang22()?,
+        ["-c", "-O2", "-ffunction-sections", "dead.c", "-o", "dead.o"],
+        run::TOOL_TIMEOUT,
+    )?
+    .ok("compiling dead.c")?;
+    Ok(())
 }
 
 /// weld through the cluster made the code of its in-process link: the same "LTO functions"

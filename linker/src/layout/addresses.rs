@@ -514,32 +514,18 @@ pub(super) fn special_headers(
         segs.push(Segment::of_section(elf::PT_GNU_EH_FRAME, elf::PF_R, s, 4));
     }
     if !config.z.nognustack {
+        let flags = if config.z.execstack || lay.inputs_want_execstack {
+            elf::PF_R | elf::PF_W | elf::PF_X
+        } else {
+            elf::PF_R | elf::PF_W
+        };
         segs.push(Segment {
-            p_type: elf::PT_GNU_STACK,
-            flags: if config.z.execstack || lay.inputs_want_execstack {
-                elf::PF_R | elf::PF_W | elf::PF_X
-            } else {
-                elf::PF_R | elf::PF_W
-            },
-            offset: 0,
-            vaddr: 0,
-            lma_offset: 0,
-            filesz: 0,
             memsz: config.z.stack_size,
-            align: 0,
+            ..Segment::empty(elf::PT_GNU_STACK, flags)
         });
     }
     if config.z.wxneeded {
-        segs.push(Segment {
-            p_type: PT_OPENBSD_WXNEEDED,
-            flags: elf::PF_X,
-            offset: 0,
-            vaddr: 0,
-            lma_offset: 0,
-            filesz: 0,
-            memsz: 0,
-            align: 0,
-        });
+        segs.push(Segment::empty(PT_OPENBSD_WXNEEDED, elf::PF_X));
     }
     if lay.synthetic_index.contains_key(&Synthetic::GnuProperty) {
         let (os, _) = lay.synthetic_index[&Synthetic::GnuProperty];

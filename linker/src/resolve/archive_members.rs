@@ -109,23 +109,29 @@ impl Resolver<'_> {
             self.index_archive_without_symtab(index, &offsets)?;
             return Ok(());
         }
+        // Each index name is hashed once, for the look-ahead below and for the table.
+        let hashes: Vec<u64> = symbols
+            .iter()
+            .map(|&(name, _)| self.out.symtab.hasher().hash(name))
+            .collect();
         if self.ahead.enabled() {
             // The members the references made so far load as the index is read.
             let wanted: Vec<(u32, u64)> = symbols
                 .iter()
-                .filter(|(name, _)| {
-                    self.out.symtab.lookup(name).is_some_and(|id| {
+                .zip(&hashes)
+                .filter(|&(&(name, _), &hash)| {
+                    self.out.symtab.lookup_hashed(name, hash).is_some_and(|id| {
                         let s = self.out.symtab.get(id);
                         s.def == SymbolDef::Undefined
                             && ((s.referenced && !s.weak) || s.dso_needs_definition)
                     })
                 })
-                .map(|&(_, member)| (index, member))
+                .map(|(&(_, member), _)| (index, member))
                 .collect();
             self.parse_ahead(&wanted);
         }
-        for (name, member) in symbols {
-            self.add_lazy(name, index, member)?;
+        for ((name, member), hash) in symbols.into_iter().zip(hashes) {
+            self.add_lazy_hashed(name, hash, index, member)?;
         }
         Ok(())
     }
@@ -218,7 +224,19 @@ impl Resolver<'_> {
     }
 
     fn add_lazy(&mut self, name: &'static [u8], archive: u32, member: u64) -> Result<()> {
-        let id = self.out.symtab.intern(name);
+        let hash = self.out.symtab.hasher().hash(name);
+        self.add_lazy_hashed(name, hash, archive, member)
+    }
+
+    /// [`add_lazy`](Self::add_lazy) with the name's hash already computed.
+    fn add_lazy_hashed(
+        &mut self,
+        name: &'static [u8],
+        hash: u64,
+        archive: u32,
+        member: u64,
+    ) -> Result<()> {
+        let id = self.out.symtab.intern_hashed(name, hash);
         let sym = self.out.symtab.get(id).clone();
         // lld: an undefined reference with non-default visibility must be satisfied in this
         // output, so a shared library's definition does not do and the member is loaded.

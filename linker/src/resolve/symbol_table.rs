@@ -234,7 +234,11 @@ impl SymbolTable {
     }
 
     pub fn lookup(&self, name: &[u8]) -> Option<SymbolId> {
-        let hash = self.hasher.hash(name);
+        self.lookup_hashed(name, self.hasher.hash(name))
+    }
+
+    /// `lookup` with the name's hash already computed by `hasher()`.
+    pub fn lookup_hashed(&self, name: &[u8], hash: u64) -> Option<SymbolId> {
         self.map
             .find(hash, |&(h, id)| {
                 h == hash && self.symbols[id as usize].name == name
