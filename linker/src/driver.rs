@@ -622,7 +622,6 @@ fn lay_out(
     t.run("layout", || {
         layout::build::layout(config, res, scan, &decided, rewrites)
     })
-    .map_err(|e| vec![e])
 }
 
 /// The reports every link writes once its output exists, in lld's order: `--why-extract`,

@@ -23,6 +23,14 @@ impl From<String> for Error {
     }
 }
 
+/// A phase that reports several errors at once (`Result<T, Vec<Error>>`) can still pass one
+/// on with `?`.
+impl From<Error> for Vec<Error> {
+    fn from(e: Error) -> Self {
+        vec![e]
+    }
+}
+
 impl From<&str> for Error {
     fn from(s: &str) -> Self {
         Error(s.to_string())

@@ -167,8 +167,9 @@ const RF_NOT_ADDR_SET: u32 = 1 << 27;
 /// reports it (`a.o:(.text.x) is being placed in '.text'`), as a warning or an error.
 #[derive(Default)]
 struct OrphanReport {
-    /// The first error (`--orphan-handling=error`), returned once all were seen.
-    first_error: Option<crate::error::Error>,
+    /// The errors (`--orphan-handling=error`), returned once all were seen: lld names every
+    /// orphan, not only the first.
+    errors: Vec<crate::error::Error>,
 }
 
 impl OrphanReport {
@@ -178,7 +179,7 @@ impl OrphanReport {
             crate::config::OrphanHandling::Place => Ok(()),
             crate::config::OrphanHandling::Warn => config.warn(&msg),
             crate::config::OrphanHandling::Error => {
-                self.first_error.get_or_insert(crate::error::Error(msg));
+                self.errors.push(crate::error::Error(msg));
                 Ok(())
             }
         }
@@ -236,14 +237,14 @@ fn place(
     Ok(())
 }
 
-/// Lays out the output.
+/// Lays out the output. Errors come as a list: `--orphan-handling=error` reports every orphan.
 pub fn layout(
     config: &Config,
     res: &Resolved,
     scan: ScanResult,
     decided: &Decided,
     rewrites: &CodeRewrites,
-) -> Result<Layout> {
+) -> std::result::Result<Layout, Vec<crate::error::Error>> {
     let Decided {
         commands,
         folding,
@@ -290,10 +291,6 @@ pub fn layout(
             (n, n.for_script())
         });
         for (si, sec) in file.sections.iter().enumerate() {
-            // -z nosectionheader: lld leaves out what only section headers would describe.
-            if !config.z.section_header && !sec.is_alloc() {
-                continue;
-            }
             let name = sec.name;
             if crate::synthetic::gdb_index::drops_input_section(config, name)
                 || crate::synthetic::debug_names::drops_input_section(config, sec)
@@ -304,16 +301,20 @@ pub fn layout(
             if oname == commands::DISCARD {
                 continue;
             }
-            match t {
-                Some(t) => taken[fi][si] = Some(t),
-                None if sections_command && places_output(sec) => {
-                    orphans.report(
-                        config,
-                        &format!("{}:({})", file.name, sec.name_str()),
-                        oname,
-                    )?;
-                }
-                None => {}
+            if t.is_none() && sections_command && places_output(sec) {
+                orphans.report(
+                    config,
+                    &format!("{}:({})", file.name, sec.name_str()),
+                    oname,
+                )?;
+            }
+            // -z nosectionheader: lld leaves out what only section headers would describe
+            // (having reported it as an orphan all the same).
+            if !config.z.section_header && !sec.is_alloc() {
+                continue;
+            }
+            if let Some(t) = t {
+                taken[fi][si] = Some(t);
             }
             match sec.kind {
                 // lld: the output's own build ID replaces an input's (an `-r` output made with
@@ -734,6 +735,7 @@ pub fn layout(
     }
     let comment = comment::contents(res);
     add_synth(&mut b, comment::chunk(config, &comment));
+
     // lld adds the indexes after its other linker-made sections, so they follow the debug
     // sections (`.debug_names` first).
     if let Some(names) = &debug_indexes.debug_names {
@@ -742,14 +744,32 @@ pub fn layout(
     if let Some(index) = &debug_indexes.gdb_index {
         add_synth(&mut b, index.chunk(config));
     }
+    // The tables the writer makes come last, as lld adds them last; a script may place them.
+    if sections_command {
+        let headers = config.z.section_header;
+        let symtab = headers && config.strip != Strip::All;
+        // Without section headers lld still makes (and reports) its `.comment`, dropped later.
+        let tables = [
+            (".comment", !headers),
+            (".symtab", symtab),
+            (".shstrtab", headers),
+            (".strtab", symtab),
+        ];
+        for (name, made) in tables {
+            if made && place_synthetic(name, 0).1.is_none() {
+                orphan_reports.push(format!("<internal>:({name})"));
+                orphan_names.push(name);
+            }
+        }
+    }
     // lld reports its own sections in the order it makes them: `.comment` first.
     let mut reports: Vec<(&String, &&str)> = orphan_reports.iter().zip(&orphan_names).collect();
     reports.sort_by_key(|(what, _)| !what.ends_with("(.comment)"));
     for (what, name) in reports {
         orphans.report(config, what, name)?;
     }
-    if let Some(e) = orphans.first_error {
-        return Err(e);
+    if !orphans.errors.is_empty() {
+        return Err(orphans.errors);
     }
     if let Some(&(os, _)) = synthetic_index.get(&Synthetic::Comment) {
         b.sections[os as usize].entsize = 1;
