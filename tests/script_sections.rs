@@ -787,7 +787,38 @@ fn compound_assignments(dir: &Path) -> Check {
         "foo = 0x10;\nfoo += 4;\nfoo <<= 1;\nbar = _start;\nbar += 8;\nbaz = ADDR(.text);\nbaz |= 1;\n",
     )?;
     link_ok(dir, &["-T", "cp.lds", "a.o"])?;
-    same_layout(dir, "out.lld", "out.weld")
+    same_layout(dir, "out.lld", "out.weld")?;
+    // With no earlier assignment lld starts from 0 and repeats the assignment until the value
+    // settles: at once for `|=`, `*=`; `+=`, `-=` and `^=` only with a right-hand side of 0, even
+    // for a symbol an object defines; inside `SECTIONS` too.
+    compile(
+        dir,
+        "d",
+        &format!("{PLAIN_START_C}\nint d = 1;\nint e = 2;\n"),
+        &[],
+    )?;
+    paths::write(
+        &dir.join("first.lds"),
+        "d |= 0x30;\ne *= 2;\nund |= 4;\nzero += 0;\nat |= ADDR(.text);\n",
+    )?;
+    link_ok(dir, &["-T", "first.lds", "d.o"])?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    let sections = ".text : { *(.text) } .data : { *(.data) e |= 8; }";
+    paths::write(&dir.join("in.lds"), format!("SECTIONS {{ {sections} }}\n"))?;
+    link_ok(dir, &["-T", "in.lds", "d.o"])?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    for (name, text) in [
+        ("plus.lds", "d += 4;\n".to_string()),
+        ("xor.lds", "d ^= 1;\n".to_string()),
+        ("addr.lds", "d -= ADDR(.text);\n".to_string()),
+        ("sec.lds", format!("SECTIONS {{ {sections} d += 16; }}\n")),
+    ] {
+        paths::write(&dir.join(name), text)?;
+        let both = link_both(dir, &["-T", name, "d.o"])?;
+        both.same_first_error("assignment to symbol d does not converge")?;
+        both.same_stderr()?;
+    }
+    Ok(())
 }
 
 /// `OUTPUT(file)` names the output when `-o` does not, as in lld.

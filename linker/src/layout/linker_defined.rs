@@ -411,9 +411,9 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
         let leaked: &'static [u8] = Box::leak(d.name.clone().into_bytes().into_boxed_slice());
         let id = res.symtab.intern(leaked);
         let sym = res.symtab.get_mut(id);
-        if let Some(t) = alias_type {
-            sym.sym_type = t;
-        }
+        // Anything else is untyped, even where an object's definition gave a type (lld's
+        // definition replaces that one whole).
+        sym.sym_type = alias_type.unwrap_or(elf::STT_NOTYPE);
         if d.hidden {
             sym.visibility = elf::STV_HIDDEN;
         }

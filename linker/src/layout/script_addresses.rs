@@ -235,7 +235,11 @@ fn assign_with(
         return Err(Error(e.clone()));
     }
     if !settled {
-        return Err(Error("address assignment did not converge".to_string()));
+        return Err(Error(match &walk.first_changed {
+            // The sections settled; a symbol whose assignment reads itself did not (lld's words).
+            Some(name) => format!("assignment to symbol {name} does not converge"),
+            None => "address assignment did not converge".to_string(),
+        }));
     }
     check_regions(commands, lay, &walk)?;
     for a in &walk.asserts {
@@ -292,6 +296,9 @@ struct Walk<'a> {
     asserts: Vec<Assert>,
     /// Errors a walk found, reported if the last walk finds them too.
     errors: Vec<String>,
+    /// The first symbol the walk gave another value than the walk before (lld names it when
+    /// the values do not settle).
+    first_changed: Option<String>,
     /// Where the assignments were evaluated (`-Map`).
     spans: AssignmentSpans,
     /// By output section: its memory region and load region (indices in the command list's
@@ -320,6 +327,7 @@ impl<'a> Walk<'a> {
             symbols: HashMap::new(),
             asserts: Vec::new(),
             errors: Vec::new(),
+            first_changed: None,
             spans: AssignmentSpans::default(),
             mem_region,
             lma_region,
@@ -366,6 +374,7 @@ impl<'a> Walk<'a> {
     fn pass(&mut self, lay: &mut Layout) -> Result<()> {
         self.asserts.clear();
         self.errors.clear();
+        self.first_changed = None;
         self.spans.clear();
         // Each region starts at its origin.
         let mut bounds = Vec::with_capacity(self.commands.regions.len());
@@ -603,7 +612,10 @@ impl<'a> Walk<'a> {
                 aether: cur.is_none() && read_dot && !v.force_absolute,
             },
         };
-        self.symbols.insert(a.name.clone(), assigned);
+        let old = self.symbols.insert(a.name.clone(), assigned);
+        if old != Some(assigned) && self.first_changed.is_none() {
+            self.first_changed = Some(a.name.clone());
+        }
         Ok(dot)
     }
 

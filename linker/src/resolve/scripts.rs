@@ -83,7 +83,7 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                     let d = match a.op.bin_op() {
                         None => definition(a, relocatable)?,
                         // `sym += e` after an earlier `sym = ...`: the earlier value, then `+ e`.
-                        Some(op) => compound(a, op, &mut out.defsyms, relocatable)?,
+                        Some(op) => compound(a, op, out, relocatable)?,
                     };
                     out.defsyms.push(d);
                 }
@@ -209,30 +209,32 @@ fn placed(a: &Assignment) -> Defsym {
 
 /// A compound assignment outside `SECTIONS` (`foo += 4;`) as one definition: the expression of
 /// the earlier assignment of the same symbol combined with the right-hand side, replacing it.
-/// A symbol no earlier assignment (script or `--defsym`) defines would need its value from an
-/// object: not supported yet.
-fn compound(
-    a: &Assignment,
-    op: BinOp,
-    defsyms: &mut Vec<Defsym>,
-    relocatable: bool,
-) -> Result<Defsym> {
-    let Some(at) = defsyms.iter().rposition(|d| d.name == a.name) else {
-        return Err(Error(format!(
-            "{}: symbol assignment not supported yet: {} (no earlier assignment of {})",
-            a.loc, a.text, a.name
-        )));
+///
+/// With no earlier assignment (a symbol an object defines, or nothing does), lld reads the
+/// value its own declaration of the symbol starts with, 0, and repeats the assignment until
+/// the value settles: `|=`, `&=`, `*=`, `/=`, `<<=`, `>>=` settle after one step; `+=`, `-=`
+/// and `^=` only when the right-hand side is 0, else lld's error.
+fn compound(a: &Assignment, op: BinOp, config: &mut Config, relocatable: bool) -> Result<Defsym> {
+    let not_yet = || {
+        Error(format!(
+            "{}: symbol assignment not supported yet: {}",
+            a.loc, a.text
+        ))
     };
-    let earlier = defsyms.remove(at);
-    let before = match earlier.value {
-        DefsymValue::Absolute(v) => Expr::Number(v),
-        DefsymValue::Symbol(target, addend) => Expr::Binary(
+    let earlier = match config.defsyms.iter().rposition(|d| d.name == a.name) {
+        Some(at) => Some(config.defsyms.remove(at)),
+        None => None,
+    };
+    let before = match earlier.as_ref().map(|d| &d.value) {
+        None => Expr::Number(0),
+        Some(DefsymValue::Absolute(v)) => Expr::Number(*v),
+        Some(DefsymValue::Symbol(target, addend)) => Expr::Binary(
             BinOp::Add,
-            Box::new(Expr::Symbol(target, a.loc.clone())),
-            Box::new(Expr::Number(addend as u64)),
+            Box::new(Expr::Symbol(target.clone(), a.loc.clone())),
+            Box::new(Expr::Number(*addend as u64)),
             a.loc.clone(),
         ),
-        DefsymValue::Expr(e) | DefsymValue::Placed(e) => e,
+        Some(DefsymValue::Expr(e) | DefsymValue::Placed(e)) => e.clone(),
     };
     // As lld: `+=` and `-=` keep a section-relative value in its section; the other operators
     // give an absolute one. Either way the result is a plain value (no alias, no type).
@@ -245,21 +247,41 @@ fn compound(
     if !matches!(op, BinOp::Add | BinOp::Sub) {
         expr = Expr::Absolute(Box::new(expr));
     }
+    // Repeating `0 op e` changes the value again only for these, unless `e` is 0.
+    let settles_only_at_zero =
+        earlier.is_none() && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Xor);
+    let does_not_converge = || Error(format!("assignment to symbol {} does not converge", a.name));
     let value = match expr::eval_constant(&expr) {
-        Some(v) => DefsymValue::Absolute(v?),
-        None if relocatable => {
-            return Err(Error(format!(
-                "{}: symbol assignment not supported yet: {}",
-                a.loc, a.text
-            )))
+        Some(v) => {
+            let v = v?;
+            if settles_only_at_zero && v != 0 {
+                return Err(does_not_converge());
+            }
+            DefsymValue::Absolute(v)
         }
-        None => DefsymValue::Expr(expr),
+        None if relocatable => return Err(not_yet()),
+        None => {
+            if settles_only_at_zero {
+                // The right-hand side reads the layout: lld's error if it is not 0 there.
+                config.script_asserts.push(crate::script::ast::Assert {
+                    cond: Expr::Binary(
+                        BinOp::Eq,
+                        Box::new(a.expr.clone()),
+                        Box::new(Expr::Number(0)),
+                        a.loc.clone(),
+                    ),
+                    message: does_not_converge().0,
+                    loc: a.loc.clone(),
+                });
+            }
+            DefsymValue::Expr(expr)
+        }
     };
     Ok(Defsym {
         name: a.name.clone(),
         value,
-        provide: earlier.provide && a.provide,
-        hidden: earlier.hidden || a.hidden,
+        provide: earlier.as_ref().is_none_or(|d| d.provide) && a.provide,
+        hidden: earlier.as_ref().is_some_and(|d| d.hidden) || a.hidden,
     })
 }
 
