@@ -42,6 +42,10 @@ fn main() {
             ),
             ("thin_lto_with_a_script", thin_lto_with_a_script),
             ("compound_assignments", compound_assignments),
+            (
+                "insert_moves_the_location_counter",
+                insert_moves_the_location_counter,
+            ),
             ("not_yet_is_an_error", not_yet_is_an_error),
         ],
     );
@@ -733,6 +737,58 @@ fn insert_after_a_default_section(dir: &Path) -> Check {
     same_contents(dir, "out.lld", "out.weld")?;
     runs_with(&dir.join("out.lld"), 0, "")?;
     runs_with(&dir.join("out.weld"), 0, "")
+}
+
+/// `INSERT`ed `SECTIONS` that move the location counter, as lld: inside a section the counter
+/// spaces the inputs out and the section grows; outside one, lld keeps the commands after every
+/// section (only output sections move), so `.` there moves what later assignments read and
+/// nothing else. Also the built-in layout of a static program whose only RELRO section is
+/// `.tbss` (no `PT_GNU_RELRO`, as lld).
+fn insert_moves_the_location_counter(dir: &Path) -> Check {
+    compile(
+        dir,
+        "m",
+        &format!(
+            "{PLAIN_START_C}\n\
+             __attribute__((section(\".foo\"))) int f1 = 1;\n\
+             __attribute__((section(\".foo\"))) char f2 = 2;\n\
+             __attribute__((section(\".bar\"))) int b1 = 3;\n\
+             __attribute__((used)) static __thread int tl;\n\
+             int bss[100];\nint d = 4;\n"
+        ),
+        &[],
+    )?;
+    link_ok(dir, &["m.o"])?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    runs_with(&dir.join("out.weld"), 0, "")?;
+    let scripts = [
+        "SECTIONS { .foo : { *(.foo) . = ALIGN(32); } } INSERT AFTER .data;",
+        "SECTIONS { .foo : { s = .; *(.foo) . += 0x40; x = .; *(.bar) } } INSERT BEFORE .data;",
+        "SECTIONS { .foo : { *(.foo) } y = .; . = ALIGN(0x100); z = .; w = ADDR(.foo); } \
+         INSERT AFTER .data;",
+        "SECTIONS { y = .; .foo : { *(.foo) } } INSERT AFTER .data;\n\
+         SECTIONS { . += 0x10; z = .; .baz : { *(.bar) } } INSERT BEFORE .data;",
+    ];
+    for (n, text) in scripts.iter().enumerate() {
+        let name = format!("mv{n}.lds");
+        paths::write(&dir.join(&name), format!("{text}\n"))?;
+        for strip in [&[][..], &["-s"]] {
+            let mut args = vec!["-T", name.as_str(), "m.o"];
+            args.extend_from_slice(strip);
+            link_ok(dir, &args)?;
+            same_layout(dir, "out.lld", "out.weld").map_err(|e| format!("{text}: {e}"))?;
+            same_contents(dir, "out.lld", "out.weld").map_err(|e| format!("{text}: {e}"))?;
+            runs_with(&dir.join("out.weld"), 0, "")?;
+        }
+    }
+    paths::write(
+        &dir.join("back.lds"),
+        "SECTIONS { .foo : { *(.foo) . = 0; } } INSERT AFTER .data;\n",
+    )?;
+    // (A PIE: in a static link lld reports consequences of the failed walk first.)
+    link_both(dir, &["-T", "back.lds", "m.o", "-pie"])?.same_first_error(
+        "back.lds:1: unable to move location counter (0x332d) backward to 0x0 for section '.foo'",
+    )
 }
 
 /// ThinLTO under a script: a `KEEP`ed section defined in bitcode survives `--gc-sections`, a

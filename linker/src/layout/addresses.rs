@@ -82,12 +82,16 @@ fn load_starts(config: &Config, lay: &Layout) -> Vec<bool> {
     for s in lay.sections.iter().filter(|s| s.is_alloc()) {
         let class = segment_class(config, s);
         out.push(prev.is_some_and(|(c, nobits)| c == class && nobits && !s.is_nobits()));
-        let tbss = s.is_nobits() && s.flags & u64::from(elf::SHF_TLS) != 0;
-        if !tbss {
+        if !is_tbss(s) {
             prev = Some((class, s.is_nobits()));
         }
     }
     out
+}
+
+/// A `.tbss`-like section: TLS without contents, which the TLS segment alone gives room.
+fn is_tbss(os: &OutputSection) -> bool {
+    os.is_nobits() && os.flags & u64::from(elf::SHF_TLS) != 0
 }
 
 pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
@@ -98,18 +102,18 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
     let has_interp = lay.synthetic_index.contains_key(&Synthetic::Interp);
 
     // Which program headers exist (their number fixes the header size).
-    let classes: Vec<u8> = lay
-        .sections
-        .iter()
-        .filter(|s| s.is_alloc())
-        .map(|s| segment_class(config, s))
-        .collect();
+    let alloc: Vec<&OutputSection> = lay.sections.iter().filter(|s| s.is_alloc()).collect();
+    let classes: Vec<u8> = alloc.iter().map(|s| segment_class(config, s)).collect();
     // A PT_LOAD per run of sections of one class; as in lld, a section with contents after a
     // NOBITS one (`.ldata` after `.bss`) starts a new PT_LOAD too, as the file cannot hold its
     // bytes where the NOBITS section's memory is.
     let starts_load = load_starts(config, lay);
     let mut load_classes: Vec<u8> = Vec::new();
-    for (&c, &new) in classes.iter().zip(&starts_load) {
+    for ((&c, &new), s) in classes.iter().zip(&starts_load).zip(&alloc) {
+        // `.tbss` is in no PT_LOAD.
+        if is_tbss(s) {
+            continue;
+        }
         if load_classes.last() != Some(&c) || new {
             load_classes.push(c);
         }
@@ -121,7 +125,11 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         .sections
         .iter()
         .any(|s| s.is_alloc() && s.flags & u64::from(elf::SHF_TLS) != 0);
-    let has_relro = classes.contains(&2);
+    // `.tbss` takes no room in a PT_LOAD: alone, it makes no PT_GNU_RELRO (as in lld).
+    let has_relro = lay
+        .sections
+        .iter()
+        .any(|s| s.is_alloc() && segment_class(config, s) == 2 && !is_tbss(s));
     let has_eh_hdr = lay.synthetic_index.contains_key(&Synthetic::EhFrameHdr);
     let notes = note_groups(lay);
     let has_gnu_property = lay.synthetic_index.contains_key(&Synthetic::GnuProperty);
@@ -189,18 +197,22 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         };
         let class = segment_class(config, &lay.sections[i]);
         let start = config.section_start(&lay.sections[i].name);
-        let is_tbss =
-            lay.sections[i].is_nobits() && lay.sections[i].flags & u64::from(elf::SHF_TLS) != 0;
+        let is_tbss = is_tbss(&lay.sections[i]);
         if is_tbss && class != cur_class {
             // lld puts .tbss in no PT_LOAD (PT_TLS alone gives it space): at the start of a
             // segment it sits where the previous one ended, before the new one's alignment.
             let os = &mut lay.sections[i];
             let at = align_to(tbss_end.unwrap_or(addr), sec_align);
             os.addr = at;
-            os.offset = off;
+            // lld: the first section of PT_TLS outside any PT_LOAD has its offset aligned.
+            os.offset = if tls_start == u64::MAX {
+                align_to(off, os.align.max(1))
+            } else {
+                off
+            };
             if tls_start == u64::MAX {
                 tls_start = at;
-                tls_off = off;
+                tls_off = os.offset;
             }
             tls_align = tls_align.max(os.align);
             tls_end = tls_end.max(at + os.size);

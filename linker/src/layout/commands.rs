@@ -458,6 +458,17 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Result<Vec<Plac
         for ins in &commands.inserts {
             insert(commands, sections, ins, &mut out)?;
         }
+        // lld puts the orphans (here: every section) before the script's commands, and
+        // `INSERT` moves only output sections: the other commands (symbol assignments, `.`
+        // moves, `ASSERT`s) come after every section, in script order.
+        let mut rest: Vec<u32> = commands
+            .inserts
+            .iter()
+            .flat_map(|ins| ins.first as u32..ins.end as u32)
+            .filter(|&c| !matches!(commands.commands[c as usize], SectionCommand::Output(_)))
+            .collect();
+        rest.sort_unstable();
+        out.extend(rest.into_iter().map(Placement::Command));
         return Ok(out);
     }
     let mut scripted: Vec<(usize, Placement)> = Vec::new();
@@ -515,8 +526,8 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Result<Vec<Plac
     Ok(out)
 }
 
-/// lld's `processInsertCommands`: an `INSERT`ed `SECTIONS`'s output sections and assignments,
-/// in their order, go right after (or before) output section `target`.
+/// lld's `processInsertCommands`: an `INSERT`ed `SECTIONS`'s output sections, in their order,
+/// go right after (or before) output section `target`; its other commands stay where they are.
 fn insert(
     commands: &SectionCommands,
     sections: &[Placed],
@@ -529,7 +540,7 @@ fn insert(
                 .iter()
                 .position(|s| s.name == o.name)
                 .map(|i| Placement::Section(i as u32)),
-            _ => Some(Placement::Command(c as u32)),
+            _ => None,
         })
         .collect();
     out.retain(|p| !group.contains(p));

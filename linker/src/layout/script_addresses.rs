@@ -7,6 +7,7 @@
 //! Expressions may read what comes later (`ADDR(.bss)` before `.bss`): the walk is repeated
 //! until nothing it computes changes, as lld repeats it.
 
+use super::addresses::assign_addresses;
 use super::commands::{SectionCommand, SectionCommands};
 use super::script_segments::{place_segments, plan_listed, plan_loads};
 use crate::config::Config;
@@ -70,30 +71,35 @@ fn assign_in_place_with(
         vec![None; n],
         vec![None; n],
     );
-    let no_dot = |a: &Assignment| -> Result<()> {
-        if a.name == "." {
-            return Err(Error(format!(
-                "{}: linker script command not supported yet: assignment to the location counter with INSERT",
-                a.loc
-            )));
-        }
-        Ok(())
-    };
+    let sections_end = script
+        .sequence
+        .iter()
+        .rposition(|p| matches!(p, Placement::Section(_)))
+        .map_or(0, |k| k + 1);
     // Expressions may read symbols assigned later: evaluate until the values settle.
     for _ in 0..MAX_PASSES {
         let before = walk.symbols.clone();
         walk.asserts.clear();
+        walk.errors.clear();
         walk.spans.clear();
         let mut dot = 0u64;
         let mut cur: Option<usize> = None;
-        for step in &script.sequence {
+        let mut moved = false;
+        for (k, step) in script.sequence.iter().enumerate() {
+            if k == sections_end && n > 0 {
+                // Past every section lld has also placed its own tables (`.strtab` last): the
+                // assignments after them are relative to the last one.
+                cur = Some(n - 1);
+            }
             match *step {
                 Placement::Command(c) => match &commands.commands[c as usize] {
                     SectionCommand::Assign(a) => {
-                        no_dot(a)?;
-                        walk.assign_symbol(a, lay, dot, cur, false)?;
+                        // After every section (as in lld): moving the counter moves nothing
+                        // but what later assignments read.
+                        let before = dot;
+                        dot = walk.assign_symbol(a, lay, dot, cur, false)?;
                         if walk.defines(&a.name) {
-                            walk.spans.insert((None, c), (dot, 0, a.text.clone()));
+                            walk.spans.insert((None, c), (before, 0, a.text.clone()));
                         }
                     }
                     SectionCommand::Assert(a) => walk.asserts.push(a.clone()),
@@ -101,15 +107,33 @@ fn assign_in_place_with(
                 },
                 Placement::Section(i) => {
                     let i = i as usize;
-                    let (addr, size) = (lay.sections[i].addr, lay.sections[i].size);
+                    let addr = lay.sections[i].addr;
+                    // lld: a section outside the address space (not allocated) leaves the
+                    // counter where the last allocated one ended, yet becomes the section the
+                    // assignments after it are relative to.
+                    let resume = dot;
                     cur = Some(i);
                     dot = addr;
                     let desc = script.bodies[i]
                         .as_ref()
                         .and_then(|b| commands.output(b.command).map(|d| (b, d)));
                     if let Some((body, desc)) = desc {
+                        // A description that moves the counter spaces its chunks out: they
+                        // are placed again from the counter, and the section ends where the
+                        // counter does (lld's `assignOffsets`).
+                        let moves_dot = desc.commands.iter().any(
+                            |c| matches!(c, OutputSectionCommand::Assignment(a) if a.name == "."),
+                        );
+                        let mut placed = 0usize;
                         for item in &body.items {
                             match *item {
+                                BodyItem::Chunks(start, end) if moves_dot => {
+                                    for ci in start as usize..end as usize {
+                                        dot =
+                                            place_chunk(&mut lay.sections[i], ci, dot, &mut moved);
+                                    }
+                                    placed = end as usize;
+                                }
                                 BodyItem::Chunks(start, end) => {
                                     if let Some(c) =
                                         lay.sections[i].chunks[start as usize..end as usize].last()
@@ -119,12 +143,12 @@ fn assign_in_place_with(
                                 }
                                 BodyItem::Command(k) => match desc.commands.get(k as usize) {
                                     Some(OutputSectionCommand::Assignment(a)) => {
-                                        no_dot(a)?;
-                                        walk.assign_symbol(a, lay, dot, cur, true)?;
+                                        let before = dot;
+                                        dot = walk.assign_symbol(a, lay, dot, cur, true)?;
                                         if walk.defines(&a.name) {
                                             walk.spans.insert(
                                                 (Some(i as u32), k),
-                                                (dot, 0, a.text.clone()),
+                                                (before, 0, a.text.clone()),
                                             );
                                         }
                                     }
@@ -135,15 +159,36 @@ fn assign_in_place_with(
                                 },
                             }
                         }
+                        if moves_dot {
+                            // Chunks no pattern took (orphans of the section's name) follow.
+                            for ci in placed..lay.sections[i].chunks.len() {
+                                dot = place_chunk(&mut lay.sections[i], ci, dot, &mut moved);
+                            }
+                            let size = dot.wrapping_sub(addr);
+                            if lay.sections[i].size != size {
+                                lay.sections[i].size = size;
+                                moved = true;
+                            }
+                        }
                     }
-                    if lay.sections[i].is_alloc() {
-                        dot = addr + size;
-                    }
+                    let size = lay.sections[i].size;
+                    dot = if lay.sections[i].is_alloc() {
+                        addr + size
+                    } else {
+                        resume
+                    };
                 }
             }
         }
         walk.store_symbols(lay);
-        if before == walk.symbols {
+        if let Some(e) = walk.errors.first() {
+            return Err(Error(e.clone()));
+        }
+        if moved {
+            // Sections grew or their contents moved: the built-in layout places them again.
+            assign_addresses(config, lay)?;
+            lay.fill_addresses(res);
+        } else if before == walk.symbols {
             break;
         }
     }
@@ -151,6 +196,18 @@ fn assign_in_place_with(
         check_assert(a, &walk.context(lay, 0, None))?;
     }
     walk.finish(lay, Vec::new())
+}
+
+/// Puts chunk `ci` of `os` at the location counter `dot` (aligned), noting in `moved` when its
+/// offset changes; the counter after it.
+fn place_chunk(os: &mut OutputSection, ci: usize, dot: u64, moved: &mut bool) -> u64 {
+    let c = &mut os.chunks[ci];
+    let offset = align_to(dot.wrapping_sub(os.addr), c.align.max(1));
+    if c.offset != offset {
+        c.offset = offset;
+        *moved = true;
+    }
+    os.addr + offset + c.size
 }
 
 /// Runs `f` on the layout and its script layout (taken out meanwhile, so that both can be
