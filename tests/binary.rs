@@ -4,7 +4,7 @@
 //! must be the expected text, and the symbols must agree — type, binding, output section, size,
 //! value relative to `.data`'s start (the absolute `_size` exactly) — and the bytes at
 //! `_start` in the file must be the blob's. `--gc-sections`, `-Map`, `-r`, archives and `-l`
-//! under `-b binary`, and a missing blob are compared with lld too.
+//! under `-b binary`, a missing blob and a duplicate one are compared with lld too.
 
 use libtest_mimic::Arguments;
 use std::collections::BTreeMap;
@@ -34,6 +34,10 @@ fn main() {
                 archive_and_library_are_blobs,
             ),
             ("missing_blob_fails_like_lld", missing_blob_fails_like_lld),
+            (
+                "duplicate_blob_fails_like_lld",
+                duplicate_blob_fails_like_lld,
+            ),
             ("only_blobs_fail_like_lld", only_blobs_fail_like_lld),
         ],
     );
@@ -472,6 +476,16 @@ fn missing_blob_fails_like_lld(dir: &Path) -> Check {
     compile_program(dir, &[])?;
     let both = link_both(dir, &["main.o", "-b", "binary", "no/such-blob.bin"])?;
     both.same_first_error("cannot open no/such-blob.bin: No such file or directory")?;
+    both.same_stderr()
+}
+
+/// The same blob twice: `_start` and `_end` are duplicates, named by section and offset (a
+/// blob is no object file to lld); the two absolute `_size`s of equal value are not.
+fn duplicate_blob_fails_like_lld(dir: &Path) -> Check {
+    write_blobs(dir)?;
+    compile_program(dir, &[])?;
+    let both = link_both(dir, &["main.o", "-b", "binary", "blob.txt", "blob.txt"])?;
+    both.same_first_error("duplicate symbol: _binary_blob_txt_start")?;
     both.same_stderr()
 }
 

@@ -957,7 +957,11 @@ impl Resolver<'_> {
                         if sym.weak && !weak {
                             true
                         } else {
-                            if !sym.weak && !weak && !self.config.allow_multiple_definition {
+                            if !sym.weak
+                                && !weak
+                                && !self.config.allow_multiple_definition
+                                && !self.same_absolute(sym.def, site)
+                            {
                                 let old = sym.def;
                                 let e = self.duplicate_error(sid, old, site);
                                 self.error_or_warn(e);
