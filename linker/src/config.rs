@@ -445,6 +445,13 @@ pub struct PositionalState {
     pub link_static: bool,
     /// `--whole-archive`.
     pub whole_archive: bool,
+    /// `--format=binary` / `-b binary`: the file is a blob of bytes, not an object
+    /// (`input::binary_file`). lld keeps it out of `--push-state`.
+    pub format_binary: bool,
+    /// How many `--format`/`-b` options came before the input. lld's format is one variable
+    /// that a script's `TARGET(...)` sets too, and what a script sets holds until the next
+    /// `--format`: the count tells the resolver whether one came since.
+    pub format_options: u32,
 }
 
 /// What an input names.

@@ -193,7 +193,8 @@ fn read_command_line(
 }
 
 /// lld learns the target from -m or from the first ELF or bitcode input, archive members not
-/// loaded included; with neither (only empty archives or scripts) it stops.
+/// loaded included; with neither (only empty archives, scripts or `--format=binary` blobs) it
+/// stops.
 fn check_target_known(config: &Config, res: &resolve::Resolved) -> Result<(), Vec<Error>> {
     let archive_member = || {
         res.archives.iter().any(|a| match &a.source {
@@ -207,7 +208,7 @@ fn check_target_known(config: &Config, res: &resolve::Resolved) -> Result<(), Ve
         })
     };
     if !config.emulation_given
-        && res.files.is_empty()
+        && res.files.iter().all(|f| f.binary)
         && res.shared.is_empty()
         && res.bitcode.is_empty()
         && !archive_member()

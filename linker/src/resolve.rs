@@ -257,6 +257,11 @@ struct Resolver<'c> {
     dependent_libraries: Vec<(String, String)>,
     /// Archive members being parsed ahead of need.
     ahead: parse_ahead::ParseAhead,
+    /// The format the last script `TARGET(...)` set (`true`: binary), with the number of
+    /// `--format` options before the input that read that script: lld has one format state,
+    /// which a script's `TARGET` sets for the rest of the command line too, until the next
+    /// `--format`.
+    script_format: Option<(u32, bool)>,
 }
 
 /// Adds the native objects LTO produced: their definitions replace the bitcode ones, and their
@@ -290,6 +295,7 @@ pub fn add_lto_objects(
         loading_member: false,
         dependent_libraries: Vec::new(),
         ahead,
+        script_format: None,
     };
     let first_lto_file = r.out.files.len();
     for (name, data) in objects {
@@ -345,6 +351,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
         loading_member: false,
         dependent_libraries: Vec::new(),
         ahead,
+        script_format: None,
     };
     if let Err(e) = r.run() {
         r.errors.push(e);
@@ -516,6 +523,15 @@ impl Resolver<'_> {
         self.add_file(&path, input)
     }
 
+    /// Whether `input` is read in `binary` format: as the command line said before it, unless
+    /// a script's `TARGET` said otherwise since.
+    fn format_binary(&self, input: &Input) -> bool {
+        match self.script_format {
+            Some((options, binary)) if options == input.state.format_options => binary,
+            _ => input.state.format_binary,
+        }
+    }
+
     fn add_file(&mut self, path: &Path, input: &Input) -> Result<()> {
         // --remap-inputs: the first pattern matching the path as found (after `-l` lookup)
         // replaces it; `/dev/null` drops the input.
@@ -542,6 +558,14 @@ impl Resolver<'_> {
         };
         let data = input_files::map_file(path)?;
         self.out.opened_files.push(path.to_path_buf());
+        // lld: in binary format every file is a blob, whatever it contains (an archive, a
+        // shared library or a script too), named by its path as given or found.
+        if self.format_binary(input) {
+            let name = path.display().to_string();
+            let symbols_from = path.as_os_str().as_encoded_bytes();
+            let file = crate::input::binary_file::parse(name, symbols_from, data)?;
+            return self.add_object(file);
+        }
         let kind = classify(data);
         // The same shared library reached by two paths (`/lib` is a symlink to `/usr/lib`) is
         // one input. An object or archive given twice is read twice, as lld does (a whole
@@ -641,10 +665,16 @@ impl Resolver<'_> {
             );
         }
         self.open_scripts.push(key);
-        let added = resolved.iter().try_for_each(|entry| {
-            let mut sub = input.clone();
-            sub.state.as_needed |= entry.as_needed;
-            self.add_file(&entry.path, &sub)
+        let added = resolved.iter().try_for_each(|step| match step {
+            linker_script::ScriptStep::Load(entry) => {
+                let mut sub = input.clone();
+                sub.state.as_needed |= entry.as_needed;
+                self.add_file(&entry.path, &sub)
+            }
+            linker_script::ScriptStep::Format { binary } => {
+                self.script_format = Some((input.state.format_options, *binary));
+                Ok(())
+            }
         });
         self.open_scripts.pop();
         added
@@ -927,7 +957,11 @@ impl Resolver<'_> {
                         if sym.weak && !weak {
                             true
                         } else {
-                            if !sym.weak && !weak && !self.config.allow_multiple_definition {
+                            if !sym.weak
+                                && !weak
+                                && !self.config.allow_multiple_definition
+                                && !self.same_absolute(sym.def, site)
+                            {
                                 let old = sym.def;
                                 let e = self.duplicate_error(sid, old, site);
                                 self.error_or_warn(e);

@@ -753,6 +753,40 @@ mod tests {
     }
 
     #[test]
+    fn format_is_positional_and_outside_push_state() {
+        let c = config(
+            "a.o -b binary b.bin --format=binary c.bin --push-state -b default --pop-state d.o \
+             --format binary --push-state --pop-state e.bin -b elf f.o",
+        );
+        let binary: Vec<(String, bool, u32)> = c
+            .inputs
+            .iter()
+            .map(|i| match &i.kind {
+                InputKind::Path(p) => (
+                    p.display().to_string(),
+                    i.state.format_binary,
+                    i.state.format_options,
+                ),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        let want = [
+            ("a.o", false, 0),
+            ("b.bin", true, 1),
+            ("c.bin", true, 2),
+            // lld's --pop-state leaves --format as it is.
+            ("d.o", false, 3),
+            ("e.bin", true, 4),
+            ("f.o", false, 5),
+        ];
+        assert_eq!(binary, want.map(|(p, b, n)| (p.to_string(), b, n)).to_vec());
+        assert_eq!(
+            error("a.o -b coff b.o"),
+            "unknown --format value: coff (supported formats: elf, default, binary)"
+        );
+    }
+
+    #[test]
     fn gcc_variants() {
         let tail = format!("{GCC_L} a.o -lgcc --push-state --as-needed -lgcc_s --pop-state -lc");
         let plug = gcc_plugin("-lgcc -lgcc_s -lc");

@@ -17,7 +17,7 @@ use crate::cli::option_values::{parse_decimal, parse_defsym, parse_int};
 use crate::cli::parse_state::ParseState;
 use crate::config::{
     BuildId, CallGraphSort, CetReport, Compression, Discard, HashStyle, IcfLevel, InputKind,
-    OrphanHandling, SortSection, Strip, UnresolvedPolicy,
+    OrphanHandling, PositionalState, SortSection, Strip, UnresolvedPolicy,
 };
 use crate::error::{Error, Result};
 use crate::{bail, err};
@@ -805,12 +805,15 @@ fn color_diagnostics(_: &mut ParseState, v: Option<&str>) -> Result<()> {
     }
 }
 
-fn format(_: &mut ParseState, v: Option<&str>) -> Result<()> {
-    match value(v) {
-        "default" | "elf" => Ok(()),
-        "binary" => Err(not_yet("--format=binary")),
+/// `--format`/`-b`: positional, for the input files after it (and those scripts name).
+fn format(s: &mut ParseState, v: Option<&str>) -> Result<()> {
+    s.pos.format_binary = match value(v) {
+        "default" | "elf" => false,
+        "binary" => true,
         other => bail!("unknown --format value: {other} (supported formats: elf, default, binary)"),
-    }
+    };
+    s.pos.format_options += 1;
+    Ok(())
 }
 
 /// `-plugin-opt VALUE` is read as `-plugin-opt=VALUE`, whichever entry that matches (as lld).
@@ -1020,7 +1023,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--no-bp-compression-sort-startup-functions"], Flag, Implemented, "Default of --bp-compression-sort-startup-functions", "", |s, _| { s.config.bp.compression_sort_startup_functions = false; Ok(()) }},
     opt! {["--irpgo-profile"], Value, Implemented, "Read a temporary profile file for use with --bp-startup-sort=", "", |s, v| { s.config.irpgo_profile = Some(PathBuf::from(value(v))); Ok(()) }},
     opt! {["--verbose-bp-section-orderer"], Flag, Implemented, "Print information on balanced partitioning", "", |s, _| { s.config.bp.verbose = true; Ok(()) }},
-    opt! {["--format"], Value, Implemented, "Change the input format of the inputs following this option (elf/default only)", "Change the input format of the inputs following this option", format},
+    opt! {["--format"], Value, Implemented, "Change the input format of the inputs following this option", "Change the input format of the inputs following this option", format},
     opt! {["-b"], Separate, Implemented, "Alias for --format", "", format},
     opt! {["--section-start"], Value, Implemented, "Set address of section (SECTION=ADDRESS, hexadecimal)", "Set address of section", section_start},
     opt! {["--Ttext"], Value, Implemented, "Same as --section-start with .text as the sectionname", "", |s, v| section_start_of(s, ".text", v)},
@@ -1079,7 +1082,10 @@ pub static OPTIONS: &[OptionDef] = &[
     opt! {["--no-whole-archive"], Flag, Implemented, "Do not force load of all members in a static library (default)", "", |s, _| { s.pos.whole_archive = false; Ok(()) }},
     opt! {["--push-state"], Flag, Implemented, "Save the current state of --as-needed, -static and --whole-archive", "", |s, _| { s.stack.push((s.pos, s.config.is_static)); Ok(()) }},
     opt! {["--pop-state"], Flag, Implemented, "Restore the states saved by --push-state", "", |s, _| {
-        (s.pos, s.config.is_static) = s.stack.pop().ok_or_else(|| err!("unbalanced --push-state/--pop-state"))?;
+        let (saved, is_static) = s.stack.pop().ok_or_else(|| err!("unbalanced --push-state/--pop-state"))?;
+        // lld's saved state leaves out --format.
+        s.pos = PositionalState { format_binary: s.pos.format_binary, format_options: s.pos.format_options, ..saved };
+        s.config.is_static = is_static;
         Ok(())
     }},
     opt! {["--start-group", "-("], Flag, Implemented, "Start a group of archives searched repeatedly", "Ignored for compatibility with GNU unless you pass --warn-backrefs", |s, _| {

@@ -288,6 +288,9 @@ pub struct ObjectFile {
     /// `.symtab_shndx`: the section index of each symbol whose `st_shndx` is `SHN_XINDEX`
     /// (objects with 0xff00 sections or more); empty when the object has none.
     pub symtab_shndx: &'static [u32],
+    /// Made from a `--format=binary` input (`crate::input::binary_file`): its symbols are the
+    /// linker's, which lld's map file does not list.
+    pub binary: bool,
 }
 
 impl ObjectFile {
@@ -541,6 +544,7 @@ impl ObjectFile {
             plain_groups: Vec::new(),
             source_name,
             symtab_shndx,
+            binary: false,
         };
         file.read_groups()?;
         file.check_relocs()?;
@@ -629,6 +633,7 @@ impl ObjectFile {
             plain_groups: Vec::new(),
             source_name,
             symtab_shndx: &[],
+            binary: false,
         })
     }
 

@@ -9,7 +9,8 @@
 //!
 //! Every script (an input file that is text, `-T`, `--default-script`) is read with lld's
 //! parser (`crate::script`). Here its input commands become files to link — `GROUP(...)`,
-//! `INPUT(...)`, `AS_NEEDED(...)`, `-lNAME`, `SEARCH_DIR(...)` — and `OUTPUT_FORMAT` is checked
+//! `INPUT(...)`, `AS_NEEDED(...)`, `-lNAME`, `SEARCH_DIR(...)`, and `TARGET(...)`, which says
+//! how the files after it are read — and `OUTPUT_FORMAT` is checked
 //! to be x86-64 ELF; the rest of the tree is kept in [`ScriptFile`] for `resolve::scripts`,
 //! which applies it once resolution is done.
 //!
@@ -53,6 +54,12 @@ pub enum ScriptEntry {
         /// 1-based line.
         line: u32,
     },
+    /// `TARGET(binary)` or `TARGET(elf...)`: lld's `--format` for the files named after it,
+    /// here and (lld keeps one format state) on the command line until the next `--format`.
+    Target {
+        /// `TARGET(binary)`.
+        binary: bool,
+    },
 }
 
 /// A linker script read as an input file or by `-T`: the files it names (in order) and the
@@ -62,7 +69,7 @@ pub enum ScriptEntry {
 pub struct ScriptFile {
     /// The script's path as the link names it.
     pub path: PathBuf,
-    /// `INPUT`, `GROUP` and `SEARCH_DIR`, in script order.
+    /// `INPUT`, `GROUP`, `SEARCH_DIR` and `TARGET`, in script order.
     pub entries: Vec<ScriptEntry>,
     /// Everything the script says.
     pub script: crate::script::Script,
@@ -102,6 +109,13 @@ pub fn read_script(text: &str, script_path: &Path, search_paths: &[PathBuf]) -> 
             }
             Command::OutputFormat { default, loc, .. } => {
                 check_output_format(default, loc)?;
+                continue;
+            }
+            // The parser accepts `binary` and names starting with `elf` only, as lld.
+            Command::Target(name) => {
+                entries.push(ScriptEntry::Target {
+                    binary: name == "binary",
+                });
                 continue;
             }
             _ => continue,
@@ -231,6 +245,28 @@ pub struct ScriptInput {
     pub group: Option<u32>,
 }
 
+/// One step of reading a script's inputs, in script order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScriptStep {
+    /// Load a file.
+    Load(ScriptInput),
+    /// `TARGET(...)`: set lld's `--format` state (`binary` or not) from here on.
+    Format {
+        /// `TARGET(binary)`.
+        binary: bool,
+    },
+}
+
+impl ScriptStep {
+    /// The file to load, if this step loads one.
+    pub fn into_input(self) -> Option<ScriptInput> {
+        match self {
+            ScriptStep::Load(i) => Some(i),
+            ScriptStep::Format { .. } => None,
+        }
+    }
+}
+
 /// Where and how names in a script are looked up.
 pub struct ScriptContext<'a> {
     /// The script's own path (its directory is searched first; named in errors).
@@ -250,7 +286,7 @@ pub fn resolve_script(
     entries: &[ScriptEntry],
     ctx: &mut ScriptContext<'_>,
     exists: &dyn Fn(&Path) -> bool,
-) -> Result<Vec<ScriptInput>> {
+) -> Result<Vec<ScriptStep>> {
     let mut out = Vec::new();
     for e in entries {
         match e {
@@ -259,7 +295,7 @@ pub fn resolve_script(
                 as_needed,
                 group,
                 line,
-            } => out.push(ScriptInput {
+            } => out.push(ScriptStep::Load(ScriptInput {
                 path: resolve_script_path(
                     path,
                     *line,
@@ -270,17 +306,18 @@ pub fn resolve_script(
                 )?,
                 as_needed: *as_needed,
                 group: *group,
-            }),
+            })),
             ScriptEntry::Library {
                 name,
                 as_needed,
                 group,
                 ..
-            } => out.push(ScriptInput {
+            } => out.push(ScriptStep::Load(ScriptInput {
                 path: find_library(name, ctx.search_paths, ctx.link_static, exists)?,
                 as_needed: *as_needed,
                 group: *group,
-            }),
+            })),
+            ScriptEntry::Target { binary } => out.push(ScriptStep::Format { binary: *binary }),
             ScriptEntry::SearchDir { path, .. } => {
                 if !ctx.nostdlib {
                     ctx.search_paths.push(apply_sysroot(path, ctx.sysroot));
@@ -403,7 +440,11 @@ mod tests {
                 link_static: false,
                 nostdlib: false,
             };
-            let got = resolve_script(&got, &mut ctx, &|p: &Path| p.exists()).unwrap();
+            let got: Vec<ScriptInput> = resolve_script(&got, &mut ctx, &|p: &Path| p.exists())
+                .unwrap()
+                .into_iter()
+                .filter_map(ScriptStep::into_input)
+                .collect();
             assert_eq!(
                 got[0].path,
                 PathBuf::from("/lib/x86_64-linux-gnu/libgcc_s.so.1")
@@ -596,16 +637,16 @@ mod tests {
         assert_eq!(
             got,
             [
-                ScriptInput {
+                ScriptStep::Load(ScriptInput {
                     path: "/L/libfoo.so.1".into(),
                     as_needed: false,
                     group: Some(0)
-                },
-                ScriptInput {
+                }),
+                ScriptStep::Load(ScriptInput {
                     path: "/sr/extra/libbar.a".into(),
                     as_needed: true,
                     group: Some(0)
-                },
+                }),
             ]
         );
         assert_eq!(search, [PathBuf::from("/L"), PathBuf::from("/sr/extra")]);
@@ -621,6 +662,35 @@ mod tests {
         assert_eq!(
             resolve_script(&entries, &mut ctx, &fs).unwrap_err().0,
             "unable to find library -lbar"
+        );
+    }
+
+    #[test]
+    fn target_switches_format_between_inputs() {
+        let entries = parse("TARGET(binary) INPUT(a) TARGET(elf64-x86-64) INPUT(b)").unwrap();
+        let mut search = Vec::new();
+        let mut ctx = ScriptContext {
+            script_path: Path::new("t.lds"),
+            sysroot: None,
+            search_paths: &mut search,
+            link_static: false,
+            nostdlib: false,
+        };
+        let load = |p: &str| {
+            ScriptStep::Load(ScriptInput {
+                path: p.into(),
+                as_needed: false,
+                group: None,
+            })
+        };
+        assert_eq!(
+            resolve_script(&entries, &mut ctx, &fake(&["a", "b"])).unwrap(),
+            [
+                ScriptStep::Format { binary: true },
+                load("a"),
+                ScriptStep::Format { binary: false },
+                load("b"),
+            ]
         );
     }
 

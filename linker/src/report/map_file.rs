@@ -31,6 +31,10 @@ pub fn render(res: &Resolved, lay: &Layout) -> String {
     // Defined symbols per input section, sorted by address (lld lists them under their section).
     let mut syms: SymbolsBySection = HashMap::new();
     for (fi, f) in res.files.iter().enumerate() {
+        // lld lists the symbols of object files only; a binary input's are the linker's.
+        if f.binary {
+            continue;
+        }
         for i in 1..f.symbols.len() {
             let s = &f.symbols[i];
             let Some(shndx) = f.sym_section(i) else {

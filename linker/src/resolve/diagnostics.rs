@@ -4,7 +4,7 @@
 use super::{Resolver, Site};
 use crate::err;
 use crate::error::Error;
-use crate::input::input_files::ObjectFile;
+use crate::input::input_files::{FileId, ObjectFile};
 use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use object::elf;
 use object::read::elf::Sym;
@@ -74,6 +74,27 @@ impl Resolver<'_> {
         }
     }
 
+    /// Two absolute definitions of the same non-zero value: lld lets them be, for GNU ld
+    /// compatibility (two `--format=binary` copies of a file define the same `_size`, say).
+    pub(super) fn same_absolute(&self, old: SymbolDef, new: Site<'_>) -> bool {
+        let absolute_value = |file: FileId, index: usize| {
+            let sym = self.out.files.get(file as usize)?.symbols.get(index)?;
+            (sym.st_shndx(LE) == elf::SHN_ABS).then(|| sym.st_value(LE))
+        };
+        match (old, new) {
+            (SymbolDef::Defined { file, index }, Site::Native(new_file, new_index)) => {
+                match (
+                    absolute_value(file, index as usize),
+                    absolute_value(new_file, new_index),
+                ) {
+                    (Some(a), Some(b)) => a == b && b != 0,
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
     pub(super) fn duplicate_error(&self, sid: SymbolId, old: SymbolDef, new: Site<'_>) -> Error {
         let name = self.out.symtab.get(sid).display_name();
         let old_site = match old {
@@ -115,7 +136,11 @@ fn location_of_symbol(file: &ObjectFile, index: usize, by_name: bool) -> String 
         loc.push_str("\n>>>            ");
     }
     let name = file.sym_display_name(index);
-    if by_name && (sym.st_type() == elf::STT_FUNC || sym.st_type() == elf::STT_OBJECT) {
+    // A binary input is no object file to lld, which then names no symbol.
+    if by_name
+        && !file.binary
+        && (sym.st_type() == elf::STT_FUNC || sym.st_type() == elf::STT_OBJECT)
+    {
         loc.push_str(&format!("{}:({})", file.name, name));
     } else {
         loc.push_str(&format!(

@@ -63,7 +63,9 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                 | Command::SearchDir(..)
                 | Command::Extern(..)
                 | Command::OutputFormat { .. }
-                | Command::OutputArch(..) => {}
+                | Command::OutputArch(..)
+                // `TARGET` says how the files after it are read, which reading the inputs did.
+                | Command::Target(..) => {}
                 Command::Entry(name, _) => {
                     let out = amended.get_or_insert_with(|| config.clone());
                     if out.entry.is_none() {
@@ -86,10 +88,6 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                         Some(op) => compound(a, op, out, relocatable)?,
                     };
                     out.defsyms.push(d);
-                }
-                Command::Target(t) if t.starts_with("elf") => {}
-                Command::Target(t) => {
-                    return unsupported(&format!("TARGET({t})"), path.to_string())
                 }
                 Command::Sections(s) => {
                     if config.output_kind == OutputKind::Relocatable {
