@@ -205,6 +205,26 @@ fn firmware_script_with_at(dir: &Path) -> Check {
             image.len()
         ));
     }
+    // The script can ask for the flat image itself; only the first OUTPUT_FORMAT counts.
+    paths::write(
+        &dir.join("fwb.ld"),
+        format!("OUTPUT_FORMAT(binary)\n{FIRMWARE_LD}"),
+    )?;
+    let (lld, weld) = link_both_ok(dir, &["-T", "fwb.ld", "fw.o"], "fwb")?;
+    same_bytes("OUTPUT_FORMAT(binary)", &lld, &weld)?;
+    same_bytes(
+        "OUTPUT_FORMAT(binary) against --oformat=binary",
+        &image,
+        &weld,
+    )?;
+    paths::write(
+        &dir.join("fwe.ld"),
+        format!("OUTPUT_FORMAT(elf64-x86-64)\nOUTPUT_FORMAT(binary)\n{FIRMWARE_LD}"),
+    )?;
+    link(dir, &tools::weld()?, &["-T", "fwe.ld", "fw.o"], "fwe.weld")?;
+    if !paths::read(&dir.join("fwe.weld"))?.starts_with(b"\x7fELF") {
+        return Err("a second OUTPUT_FORMAT(binary) made the output flat".into());
+    }
     Ok(())
 }
 
