@@ -593,6 +593,10 @@ pub struct Config {
     pub omagic: bool,
     /// `-n`/`--nmagic`: sections not page aligned and no RELRO; segments keep their permissions.
     pub nmagic: bool,
+    /// `--oformat=binary` (or a script's `OUTPUT_FORMAT(binary)`): the output is a flat image,
+    /// the loaded sections' bytes at their load addresses less the lowest one, with no ELF
+    /// header, program headers or section headers (`crate::layout::flat_image`).
+    pub oformat_binary: bool,
     /// `--warn-common`: warn when a common symbol meets another common or a definition.
     pub warn_common: bool,
     /// `--noinhibit-exec`: undefined and duplicate symbols are warnings; the output is written.
@@ -811,6 +815,7 @@ impl Default for Config {
             dependent_libraries: true,
             omagic: false,
             nmagic: false,
+            oformat_binary: false,
             warn_common: false,
             noinhibit_exec: false,
             no_gnu_unique: false,

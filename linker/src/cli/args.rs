@@ -344,6 +344,13 @@ fn finish(mut st: ParseState, any_file: bool) -> Result<ParsedArgs> {
     if c.z.retpolineplt && c.z.force_ibt {
         bail!("-z force-ibt may not be used with -z retpolineplt");
     }
+    // `--oformat`: lld knows `binary` and takes any name starting with `elf` for ELF.
+    match st.oformat.as_deref() {
+        None => {}
+        Some("binary") => c.oformat_binary = true,
+        Some(f) if f.starts_with("elf") => c.oformat_binary = false,
+        Some(other) => bail!("unknown --oformat value: {other}"),
+    }
     if let Some(v) = &st.compress_debug_sections {
         // GNU ld's name for the gABI format, which is what zlib means to lld (a weld extension:
         // lld rejects it; mold's tests use it).
@@ -1295,6 +1302,21 @@ mod tests {
         assert_eq!(c.lto.cache_dir, Some(PathBuf::from("/c2")));
         assert_eq!(c.lto.jobs, None);
         config("--plugin=foo -plugin-opt=-pass-through=-lgcc a.o");
+    }
+
+    #[test]
+    fn oformat_as_lld_reads_it() {
+        assert!(!config("a.o").oformat_binary);
+        assert!(config("--oformat=binary a.o").oformat_binary);
+        assert!(config("--oformat binary a.o").oformat_binary);
+        // Any name starting with `elf` is ELF; only the last --oformat counts, even after a
+        // bad one.
+        assert!(!config("--oformat=binary --oformat=elf64-x86-64 a.o").oformat_binary);
+        assert!(config("--oformat=bogus --oformat=binary a.o").oformat_binary);
+        assert_eq!(
+            error("--oformat=binary --oformat=bogus a.o"),
+            "unknown --oformat value: bogus"
+        );
     }
 
     #[test]

@@ -897,10 +897,10 @@ pub static OPTIONS: &[OptionDef] = &[
     // ---- Output ----
     opt! {["-o", "--output"], Value, Implemented, "Path to file to write output", "", |s, v| { s.config.output = PathBuf::from(value(v)); s.config.output_given = true; Ok(()) }},
     opt! {["-m"], Value, Implemented, "Set target emulation (elf_x86_64 only)", "Set target emulation", emulation},
-    opt! {["--oformat"], Value, Implemented, "Specify the binary format for the output object file (elf only)", "Specify the binary format for the output object file", |_, v| match value(v) {
-        f if f.starts_with("elf") => Ok(()),
-        "binary" => Err(not_yet("--oformat=binary")),
-        other => bail!("unknown --oformat value: {other}"),
+    opt! {["--oformat"], Value, Implemented, "Specify the binary format for the output object file: elf* (ELF), binary (a flat image: the loaded sections' bytes at their addresses less the lowest one, no headers)", "Specify the binary format for the output object file", |s, v| {
+        // Only the last one counts (lld reads only that one): checked once the line is read.
+        s.oformat = Some(value(v).to_string());
+        Ok(())
     }},
     opt! {["--shared", "--Bshareable"], Flag, Implemented, "Build a shared object", "", |s, _| { s.shared = true; Ok(()) }},
     opt! {["--relocatable", "-r"], Flag, Implemented, "Create relocatable object file", "", |s, _| { s.relocatable = true; Ok(()) }},

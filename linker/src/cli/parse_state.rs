@@ -46,6 +46,8 @@ pub struct ParseState {
     pub save_temps_stages: Vec<String>,
     /// The last `--compress-debug-sections=` value, checked at the end (lld reads only it).
     pub compress_debug_sections: Option<String>,
+    /// The last `--oformat` value, checked at the end (lld reads only it).
+    pub oformat: Option<String>,
     /// The last `--thinlto-prefix-replace=` and `--thinlto-object-suffix-replace=`, each with
     /// its spelling, checked at the end (lld reads only the last; its message quotes it).
     /// Boxed: rarely given, and the state is moved around whole.
@@ -75,6 +77,7 @@ impl ParseState {
             ifunc_noplt: false,
             save_temps_stages: Vec::new(),
             compress_debug_sections: None,
+            oformat: None,
             thinlto_prefix_replace: None,
             thinlto_object_suffix_replace: None,
         }

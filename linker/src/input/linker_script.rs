@@ -149,13 +149,14 @@ pub fn parse_input_script(text: &str, script_path: &Path) -> Result<Vec<ScriptEn
     Ok(read_script(text, script_path, &[])?.entries)
 }
 
-/// `OUTPUT_FORMAT(name)` or `OUTPUT_FORMAT(default, big, little)`: weld writes x86-64 ELF only,
-/// and x86-64 is little-endian, so the default name is the one that must fit. (The parser has
-/// already rejected names lld does not know.)
+/// `OUTPUT_FORMAT(name)` or `OUTPUT_FORMAT(default, big, little)`: weld writes x86-64 ELF or a
+/// flat image (`binary`, applied by `crate::resolve::scripts`), and x86-64 is little-endian, so
+/// the default name is the one that must fit. (The parser has already rejected names lld does
+/// not know.)
 fn check_output_format(name: &str, loc: &crate::script::lexer::Loc) -> Result<()> {
     if matches!(
         name,
-        "elf64-x86-64" | "elf64-x86-64-freebsd" | "elf64-little"
+        "elf64-x86-64" | "elf64-x86-64-freebsd" | "elf64-little" | "binary"
     ) {
         return Ok(());
     }

@@ -4,6 +4,7 @@
 
 use super::addresses::{assign_addresses, segment_class};
 use super::commands::{self, Placement, SectionCommands, Taken};
+use super::flat_image;
 use super::linker_defined::{define_synthetic_symbols, entry_address};
 use super::reloc_sections::{emitted_reloc_target, link_reloc_sections};
 use super::script_sections::TakenOther;
@@ -226,13 +227,22 @@ fn place(
 ) -> Result<()> {
     if lay.script.as_ref().is_some_and(|s| !s.insert_only) {
         // The walk fills addresses in as it goes: expressions read symbol values.
-        return super::script_addresses::assign(config, res, commands, lay);
+        super::script_addresses::assign(config, res, commands, lay)?;
+    } else {
+        if lay.flat_image {
+            flat_image::assign_addresses(config, lay)?;
+        } else {
+            assign_addresses(config, lay)?;
+        }
+        lay.fill_addresses(res);
+        if lay.script.is_some() {
+            // `INSERT`ed commands on the built-in layout: their symbols where they stand.
+            super::script_addresses::assign_in_place(config, res, commands, lay)?;
+        }
     }
-    assign_addresses(config, lay)?;
-    lay.fill_addresses(res);
-    if lay.script.is_some() {
-        // `INSERT`ed commands on the built-in layout: their symbols where they stand.
-        super::script_addresses::assign_in_place(config, res, commands, lay)?;
+    if lay.flat_image {
+        // Offsets follow from load addresses alone, whoever chose them.
+        flat_image::assign_file_offsets(lay);
     }
     Ok(())
 }
@@ -1089,6 +1099,7 @@ pub fn layout(
         non_alloc_start: 0,
         shoff: 0,
         section_headers: config.z.section_header,
+        flat_image: config.oformat_binary,
         inputs_want_execstack: config.z.execstack_if_needed
             && res.files.iter().any(|f| {
                 f.sections.iter().any(|s| {

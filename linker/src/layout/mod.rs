@@ -7,12 +7,14 @@
 //! `script_sections` gives the described sections their types and chunk order and
 //! `script_addresses` (with `script_segments` for program headers and offsets) replaces
 //! `addresses`; `section_checks` is lld's last look at the result
-//! (address space, overlaps). The result is `crate::output::layout::Layout`.
+//! (address space, overlaps). `flat_image` lays out `--oformat=binary`'s headerless image.
+//! The result is `crate::output::layout::Layout`.
 //! Nothing is written here.
 
 pub mod addresses;
 pub mod build;
 pub mod commands;
+pub mod flat_image;
 pub mod linker_defined;
 pub mod relayout;
 pub mod reloc_sections;

@@ -9,6 +9,7 @@
 
 use super::addresses::assign_addresses;
 use super::commands::{SectionCommand, SectionCommands};
+use super::flat_image;
 use super::script_segments::{place_segments, plan_listed, plan_loads};
 use crate::config::Config;
 use crate::error::{Error, Result};
@@ -61,7 +62,7 @@ fn assign_in_place_with(
     script: &ScriptLayout,
 ) -> Result<Walked> {
     let n = lay.sections.len();
-    let headers = EHDR_SIZE + PHDR_SIZE * lay.segments.len() as u64;
+    let headers = lay.header_size();
     let mut walk = Walk::new(
         config,
         res,
@@ -260,8 +261,14 @@ fn assign_with(
 ) -> Result<Walked> {
     let (mem_region, lma_region) = find_regions(config, commands, script, lay)?;
     // With PHDRS the script lists the program headers; without, lld makes them from flags.
-    let mut listed = plan_listed(config, commands, script, lay)?;
+    // A flat image (`--oformat=binary`) has none, and no room for them (`flat_image`).
+    let mut listed = if lay.flat_image {
+        None
+    } else {
+        plan_listed(config, commands, script, lay)?
+    };
     let (loads, nphdr) = match &listed {
+        _ if lay.flat_image => (Vec::new(), 0),
         Some(l) => (l.loads(), l.entries.len() + config.spare_program_headers),
         None => {
             let (loads, others) =
@@ -270,7 +277,11 @@ fn assign_with(
             (loads, n)
         }
     };
-    let headers = EHDR_SIZE + PHDR_SIZE * nphdr as u64;
+    let headers = if lay.flat_image {
+        0
+    } else {
+        EHDR_SIZE + PHDR_SIZE * nphdr as u64
+    };
 
     let mut walk = Walk::new(
         config, res, commands, script, headers, mem_region, lma_region,
@@ -309,7 +320,13 @@ fn assign_with(
             }
         }
     }
-    place_segments(config, lay, &loads, headers, listed.as_ref())?;
+    if lay.flat_image {
+        // `flat_image::assign_file_offsets` places the sections; there are no segments.
+        lay.segments.clear();
+        flat_image::set_tls_bounds(lay);
+    } else {
+        place_segments(config, lay, &loads, headers, listed.as_ref())?;
+    }
     // As lld lists them: each region, then each alias again under the region's name.
     let regions = (0..commands.regions.len())
         .chain(commands.aliases.iter().map(|&(_, r)| r))

@@ -4,7 +4,6 @@
 
 use crate::config::Config;
 use crate::output::layout::Layout;
-use crate::output::sections::{EHDR_SIZE, PHDR_SIZE};
 use crate::resolve::Resolved;
 use crate::script::expr::{EvalContext, SectionInfo, Value};
 
@@ -69,7 +68,7 @@ impl EvalContext for LayoutValues<'_> {
     }
 
     fn size_of_headers(&self) -> u64 {
-        EHDR_SIZE + PHDR_SIZE * self.lay.segments.len() as u64
+        self.lay.header_size()
     }
 
     fn max_page_size(&self) -> u64 {

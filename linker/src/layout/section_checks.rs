@@ -26,39 +26,51 @@ pub fn check(lay: &Layout) -> Vec<Error> {
         }
     }
     let with_size = || lay.sections.iter().filter(|s| s.size > 0);
-    let file: Vec<(&OutputSection, u64)> = with_size()
-        .filter(|s| !s.is_nobits())
-        .map(|s| (s, s.offset))
+    fn span(s: &OutputSection, start: u64) -> Span<'_> {
+        Span {
+            name: &s.name,
+            start,
+            size: s.size,
+            in_overlay: s.in_overlay,
+        }
+    }
+    // A flat image holds the allocated sections only; the others are not written.
+    let file: Vec<Span> = with_size()
+        .filter(|s| !s.is_nobits() && (!lay.flat_image || s.is_alloc()))
+        .map(|s| span(s, s.offset))
         .collect();
-    overlaps("file", file, false, &mut errors);
+    errors.extend(overlaps("file", file, false));
     // TLS sections are mapped elsewhere at run time: their ranges may overlap others.
     let loaded = || with_size().filter(|s| s.is_alloc() && s.flags & u64::from(elf::SHF_TLS) == 0);
     // An OVERLAY's sections share their addresses on purpose.
-    overlaps(
+    errors.extend(overlaps(
         "virtual address",
-        loaded().map(|s| (s, s.addr)).collect(),
+        loaded().map(|s| span(s, s.addr)).collect(),
         true,
-        &mut errors,
-    );
-    overlaps(
+    ));
+    errors.extend(overlaps(
         "load address",
         loaded()
-            .map(|s| (s, s.addr.wrapping_add(s.lma_offset)))
+            .map(|s| span(s, s.addr.wrapping_add(s.lma_offset)))
             .collect(),
         false,
-        &mut errors,
-    );
+    ));
     errors
 }
 
-/// lld's `checkOverlap`: sorted by start, each range against the one before it.
-fn overlaps(
-    what: &str,
-    mut ranges: Vec<(&OutputSection, u64)>,
-    virtual_addresses: bool,
-    errors: &mut Vec<Error>,
-) {
-    ranges.sort_by_key(|&(_, start)| start);
+/// A section's range in the file or in memory, for the overlap checks.
+pub struct Span<'a> {
+    pub name: &'a str,
+    pub start: u64,
+    pub size: u64,
+    /// In an `OVERLAY`, whose sections share their addresses on purpose.
+    pub in_overlay: bool,
+}
+
+/// lld's `checkOverlap` of the file ranges (`what` "file") or of the virtual or load
+/// addresses: sorted by start (ties in the given order), each range against the one before it.
+pub fn overlaps(what: &str, mut ranges: Vec<Span>, virtual_addresses: bool) -> Vec<Error> {
+    ranges.sort_by_key(|s| s.start);
     let range = |start: u64, size: u64| {
         format!(
             "[0x{:X}, 0x{:X}]",
@@ -66,9 +78,10 @@ fn overlaps(
             start.wrapping_add(size).wrapping_sub(1)
         )
     };
+    let mut errors = Vec::new();
     for pair in ranges.windows(2) {
-        let ((a, a_start), (b, b_start)) = (pair[0], pair[1]);
-        if b_start >= a_start.wrapping_add(a.size)
+        let (a, b) = (&pair[0], &pair[1]);
+        if b.start >= a.start.wrapping_add(a.size)
             || virtual_addresses && a.in_overlay && b.in_overlay
         {
             continue;
@@ -78,11 +91,12 @@ fn overlaps(
             a.name,
             b.name,
             a.name,
-            range(a_start, a.size),
+            range(a.start, a.size),
             b.name,
-            range(b_start, b.size)
+            range(b.start, b.size)
         )));
     }
+    errors
 }
 
 /// `NOCROSSREFS(a, b, ...)`: no relocation in one of the output sections may refer to a symbol

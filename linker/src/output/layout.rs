@@ -6,7 +6,9 @@ use crate::arch::x86_64 as arch;
 use crate::input::input_files::{FileId, SectionKind};
 use crate::input::section_rules::align_to;
 use crate::output::merge;
-use crate::output::sections::{ChunkKind, OutputSection, Segment, Synthetic, SHDR_SIZE};
+use crate::output::sections::{
+    ChunkKind, OutputSection, Segment, Synthetic, EHDR_SIZE, PHDR_SIZE, SHDR_SIZE,
+};
 use crate::relocations::code_rewrites::CodeRewrites;
 use crate::relocations::scan::{AddressMap, GotKind, ScanResult};
 use crate::resolve::symbol_table::SymKey;
@@ -104,6 +106,10 @@ pub struct Layout {
     pub shoff: u64,
     /// Whether the section header table is written (`-z nosectionheader` says no).
     pub section_headers: bool,
+    /// `--oformat=binary`: the output is the loaded sections' bytes alone, placed by load
+    /// address (`crate::layout::flat_image`); no headers, no segments, no non-allocated
+    /// sections in the file.
+    pub flat_image: bool,
     /// `-z execstack-if-needed` and an input's `.note.GNU-stack` is executable.
     pub inputs_want_execstack: bool,
     pub symtab: Vec<SymtabEntry>,
@@ -446,6 +452,14 @@ impl Layout {
     /// Their offsets matter to nothing else, so compression, which shrinks them after the
     /// layout, places them again.
     pub fn place_non_alloc(&mut self) {
+        if self.flat_image {
+            // Not written: the file ends with the last loaded section (`flat_image`).
+            for os in self.sections.iter_mut().filter(|s| !s.is_alloc()) {
+                os.offset = 0;
+                os.addr = 0;
+            }
+            return;
+        }
         let mut off = self.non_alloc_start;
         for os in self.sections.iter_mut() {
             if os.is_alloc() {
@@ -461,6 +475,16 @@ impl Layout {
         // table would take, as lld's does.
         self.shoff = if self.section_headers { off } else { 0 };
         self.file_size = off + SHDR_SIZE * (self.sections.len() as u64 + 1);
+    }
+
+    /// The size of the ELF header and program headers (`SIZEOF_HEADERS`): 0 for a flat image,
+    /// which has neither (as lld's `getHeaderSize`).
+    pub fn header_size(&self) -> u64 {
+        if self.flat_image {
+            0
+        } else {
+            EHDR_SIZE + PHDR_SIZE * self.segments.len() as u64
+        }
     }
 
     /// The view relocation application uses.

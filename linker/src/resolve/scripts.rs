@@ -13,7 +13,9 @@
 //!   them; the symbols `SECTIONS` assigns are definitions whose values the walk over the
 //!   commands gives;
 //! - `OUTPUT(file)`: the output file when `-o` names none;
-//! - `OUTPUT_ARCH` is ignored, as by lld; `OUTPUT_FORMAT` and `TARGET` are checked.
+//! - `OUTPUT_FORMAT(binary)`: a flat image, as `--oformat=binary` (only the link's first
+//!   `OUTPUT_FORMAT` counts, as in lld; the ELF names are checked when the script is read);
+//! - `OUTPUT_ARCH` is ignored, as by lld; `TARGET` is checked.
 //!
 //! (`INPUT`, `GROUP`, `AS_NEEDED`, `SEARCH_DIR` and `EXTERN` act during resolution.) What
 //! weld does not implement yet is an error naming the command and where it was written, never
@@ -46,6 +48,7 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
     // Most scripts only name inputs (glibc's `libc.so`): the `Config` is copied only when a
     // command changes it.
     let mut amended: Option<Config> = None;
+    let mut format_seen = false;
     for file in scripts {
         for w in &file.script.warnings {
             config.warn(w)?;
@@ -62,10 +65,14 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                 | Command::Group(..)
                 | Command::SearchDir(..)
                 | Command::Extern(..)
-                | Command::OutputFormat { .. }
                 | Command::OutputArch(..)
                 // `TARGET` says how the files after it are read, which reading the inputs did.
                 | Command::Target(..) => {}
+                Command::OutputFormat { default, .. } => {
+                    if !std::mem::replace(&mut format_seen, true) && default == "binary" {
+                        amended.get_or_insert_with(|| config.clone()).oformat_binary = true;
+                    }
+                }
                 Command::Entry(name, _) => {
                     let out = amended.get_or_insert_with(|| config.clone());
                     if out.entry.is_none() {

@@ -196,6 +196,9 @@ pub fn write(
     if let Some(note) = plan.build_id {
         fill_build_id(config, &plan, note, &mut image).map_err(|e| vec![e])?;
     }
+    if config.oformat_binary {
+        image = crate::write::flat_relocatable::from_relocatable(&image)?;
+    }
     crate::write::writer::write_image(&config.output, &image, false).map_err(|e| vec![e])
 }
 

@@ -190,13 +190,17 @@ pub fn write_output(
     let mut out = OutputImage::create(&config.output, lay.file_size).map_err(|e| vec![e])?;
     let map: &mut [u8] = out.bytes();
 
-    let mut jobs = vec![Job {
-        offset: 0,
-        len: EHDR_SIZE + PHDR_SIZE * lay.segments.len() as u64,
-        what: JobKind::Headers,
-    }];
+    // A flat image (`--oformat=binary`) is the loaded sections' bytes alone.
+    let mut jobs = Vec::new();
+    if !lay.flat_image {
+        jobs.push(Job {
+            offset: 0,
+            len: lay.header_size(),
+            what: JobKind::Headers,
+        });
+    }
     for (oi, os) in lay.sections.iter().enumerate() {
-        if os.is_nobits() {
+        if os.is_nobits() || lay.flat_image && !crate::layout::flat_image::in_image(os) {
             continue;
         }
         if let Some(bytes) = &os.compressed {
@@ -246,7 +250,7 @@ pub fn write_output(
             });
         }
     }
-    if lay.section_headers {
+    if lay.section_headers && !lay.flat_image {
         jobs.push(Job {
             offset: lay.shoff,
             len: SHDR_SIZE * (lay.sections.len() as u64 + 1),
