@@ -89,7 +89,7 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         // -r stops here: nothing gets an address, relocations are copied rather than applied.
         let and_features = crate::cet::read_security_notes(&config, &res).0;
         t.run("write relocatable output", || {
-            crate::write::relocatable::write(&config, &res, and_features)
+            crate::write::relocatable::write(&config, &res, &commands, and_features)
         })?;
         return finish_reports(&config, &res, &t, total);
     }

@@ -290,12 +290,24 @@ fn sort_run(
     chunks: &[Chunk],
     name_of: &dyn Fn(&Chunk) -> String,
 ) {
+    sort_by_keyword(run, kind, &|i| name_of(&chunks[i]), &|i| chunks[i].align);
+}
+
+/// Sorts a run of indices stably by one sort keyword (lld's `sortSections`): the section
+/// name of index `i` is `name_of(i)`, its alignment `align_of(i)`. Normal links sort chunks
+/// with it, `-r` its input sections.
+pub(crate) fn sort_by_keyword(
+    run: &mut [usize],
+    kind: SortKind,
+    name_of: &dyn Fn(usize) -> String,
+    align_of: &dyn Fn(usize) -> u64,
+) {
     match kind {
         SortKind::Default | SortKind::None => {}
-        SortKind::Name => run.sort_by_cached_key(|&a| name_of(&chunks[a])),
+        SortKind::Name => run.sort_by_cached_key(|&i| name_of(i)),
         // Larger alignments first.
-        SortKind::Alignment => run.sort_by_key(|&i| std::cmp::Reverse(chunks[i].align)),
-        SortKind::InitPriority => run.sort_by_key(|&i| init_priority(&name_of(&chunks[i]))),
+        SortKind::Alignment => run.sort_by_key(|&i| std::cmp::Reverse(align_of(i))),
+        SortKind::InitPriority => run.sort_by_key(|&i| init_priority(&name_of(i))),
         SortKind::Reverse => run.reverse(),
     }
 }

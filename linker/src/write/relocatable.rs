@@ -15,6 +15,7 @@
 use crate::config::{Config, DefsymValue, Discard};
 use crate::error::{Error, Result};
 use crate::input::input_files::{FileId, SectionKind};
+use crate::layout::commands::SectionCommands;
 use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
 use crate::synthetic::build_id;
@@ -73,6 +74,9 @@ struct OutSection {
     group: Option<(FileId, u32)>,
     /// Whether it belongs to a section group (its relocation section does too).
     in_group: bool,
+    /// A linker script's `FILL`/`=fill`: the 4-byte pattern gaps are filled with, from the
+    /// start of each gap (else `int3` in code, zeros elsewhere, as lld fills them).
+    fill: Option<[u8; 4]>,
 }
 
 impl OutSection {
@@ -89,7 +93,26 @@ impl OutSection {
             relocs: Vec::new(),
             group: None,
             in_group: false,
+            fill: None,
         }
+    }
+
+    /// Grows the section to `size` bytes, the gap filled as [`OutSection::append`] fills one.
+    fn pad_to(&mut self, size: u64) {
+        if size <= self.size {
+            return;
+        }
+        if self.sh_type != elf::SHT_NOBITS {
+            let pattern = match self.fill {
+                Some(p) => p,
+                // Padding between code is `int3`, as lld fills it.
+                None if self.flags & u64::from(elf::SHF_EXECINSTR) != 0 => [0xcc; 4],
+                None => [0; 4],
+            };
+            let gap = (size - self.size) as usize;
+            self.data.extend((0..gap).map(|k| pattern[k % 4]));
+        }
+        self.size = size;
     }
 
     /// Appends `bytes` (or `size` bytes of nothing for NOBITS) at `align`, returning the offset.
@@ -97,20 +120,16 @@ impl OutSection {
         let align = align.max(1);
         self.align = self.align.max(align);
         let off = self.size.div_ceil(align) * align;
+        self.pad_to(off);
         if self.sh_type != elf::SHT_NOBITS {
-            // Padding between code is `int3`, as lld fills it.
-            let fill = if self.flags & u64::from(elf::SHF_EXECINSTR) != 0 {
-                0xcc
-            } else {
-                0
-            };
-            self.data.resize(off as usize, fill);
             self.data.extend_from_slice(bytes);
         }
         self.size = off + size;
         off
     }
 }
+
+mod script;
 
 /// Which output sections input sections go to and where.
 struct Placement {
@@ -127,9 +146,57 @@ struct Placement {
     merged_input: HashMap<(FileId, u32), (u32, u32)>,
     /// `--build-id`'s `.note.gnu.build-id` (lld writes one under `-r` too), by output section.
     build_id: Option<u32>,
+    /// With a linker script's `SECTIONS`: the order of the output sections and of their
+    /// relocation sections (lld's, [`script`]); else each section is followed by its
+    /// relocations.
+    order: Option<Vec<Slot>>,
+    /// The values `SECTIONS` gave its symbols.
+    script_symbols: HashMap<String, script::ScriptValue>,
+}
+
+/// An output section, or the relocation section of one, in the output's section order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    Section(u32),
+    Rela(u32),
 }
 
 impl Placement {
+    /// The output's section order: every output section and, when it has relocations, its
+    /// relocation section.
+    fn slots(&self) -> Vec<Slot> {
+        let has_relocs = |i: u32| !self.sections[i as usize].relocs.is_empty();
+        match &self.order {
+            Some(order) => order
+                .iter()
+                .copied()
+                .filter(|s| match *s {
+                    Slot::Rela(i) => has_relocs(i),
+                    Slot::Section(_) => true,
+                })
+                .collect(),
+            None => (0..self.sections.len() as u32)
+                .flat_map(|i| {
+                    std::iter::once(Slot::Section(i)).chain(has_relocs(i).then_some(Slot::Rela(i)))
+                })
+                .collect(),
+        }
+    }
+
+    /// The section header index of each output section and of its relocation section (0 for
+    /// none), by output section.
+    fn section_indices(&self) -> (Vec<u32>, Vec<u32>) {
+        let mut index = vec![0u32; self.sections.len()];
+        let mut rela_index = vec![0u32; self.sections.len()];
+        for (n, slot) in self.slots().into_iter().enumerate() {
+            match slot {
+                Slot::Section(i) => index[i as usize] = n as u32 + 1,
+                Slot::Rela(i) => rela_index[i as usize] = n as u32 + 1,
+            }
+        }
+        (index, rela_index)
+    }
+
     /// Where offset `offset` of input section `sec` of `file` lands: (output section, offset in
     /// it). A place inside a merged string moves with the string; `None` for sections not kept.
     fn locate(&self, file: FileId, sec: usize, offset: u64) -> Option<(u32, u64)> {
@@ -187,9 +254,10 @@ type SectionKey = (Vec<u8>, u32, u64, Option<u32>);
 pub fn write(
     config: &Config,
     res: &Resolved,
+    commands: &SectionCommands,
     and_features: u32,
 ) -> std::result::Result<(), Vec<Error>> {
-    let mut plan = place_sections(config, res, and_features).map_err(|e| vec![e])?;
+    let mut plan = place_sections(config, res, commands, and_features).map_err(|e| vec![e])?;
     let symbols = SymbolPlan::build(config, res, &plan);
     collect_relocations(res, &mut plan, &symbols);
     let mut image = render(config, res, &plan, symbols).map_err(|e| vec![e])?;
@@ -204,11 +272,8 @@ pub fn write(
 
 /// Hashes the finished `image` into the descriptor of the build-id note, output section `note`.
 fn fill_build_id(config: &Config, plan: &Placement, note: u32, image: &mut [u8]) -> Result<()> {
-    // Its section header index as `render` numbers them: each section, then its relocations.
-    let index = 1 + plan.sections[..note as usize]
-        .iter()
-        .map(|os| if os.relocs.is_empty() { 1 } else { 2 })
-        .sum::<u64>();
+    // Its section header index as `render` numbers them.
+    let index = u64::from(plan.section_indices().0[note as usize]);
     let read64 = |image: &[u8], at: u64| -> Option<u64> {
         let b = image.get(at as usize..at as usize + 8)?;
         Some(u64::from_le_bytes(b.try_into().ok()?))
@@ -222,8 +287,30 @@ fn fill_build_id(config: &Config, plan: &Placement, note: u32, image: &mut [u8])
     Ok(())
 }
 
+/// Which sections of file `f` are members of a section group (COMDAT or not) that stays one.
+fn grouped_sections(config: &Config, f: &crate::input::input_files::ObjectFile) -> Vec<bool> {
+    let mut grouped = vec![false; f.sections.len()];
+    for s in &f.sections {
+        // --force-group-allocation dissolves the groups: their members are placed as any
+        // other section (the COMDAT copies that lost are gone already).
+        if s.sh_type() == elf::SHT_GROUP && !config.force_group_allocation {
+            for m in group_members(s.data).skip(1) {
+                if let Some(g) = grouped.get_mut(m as usize) {
+                    *g = true;
+                }
+            }
+        }
+    }
+    grouped
+}
+
 /// Decides the output sections and places every kept input section in one.
-fn place_sections(config: &Config, res: &Resolved, and_features: u32) -> Result<Placement> {
+fn place_sections(
+    config: &Config,
+    res: &Resolved,
+    commands: &SectionCommands,
+    and_features: u32,
+) -> Result<Placement> {
     let mut sections: Vec<OutSection> = Vec::new();
     let mut by_key: HashMap<SectionKey, u32> = HashMap::new();
     let mut placed: Vec<Vec<Option<(u32, u64)>>> = res
@@ -233,23 +320,53 @@ fn place_sections(config: &Config, res: &Resolved, and_features: u32) -> Result<
         .collect();
     let mut merge_inputs: HashMap<u32, Vec<(FileId, u32)>> = HashMap::new();
     let mut merged_input: HashMap<(FileId, u32), (u32, u32)> = HashMap::new();
+    let mut merged = HashMap::new();
     let mut property: Option<u32> = None;
-    for (fi, f) in res.files.iter().enumerate() {
+    let grouped_by_file: Vec<Vec<bool>> = res
+        .files
+        .iter()
+        .map(|f| grouped_sections(config, f))
+        .collect();
+    // With `SECTIONS`, the script's output sections come first and take what it describes;
+    // the loop below makes the orphans' (lld's `addOrphanSections` under -r).
+    let mut scripted = match commands.has_sections() {
+        true => Some(script::place(
+            config,
+            res,
+            commands,
+            &grouped_by_file,
+            &mut sections,
+            &mut placed,
+            &mut merged,
+            &mut merged_input,
+        )?),
+        false => None,
+    };
+    // lld makes the one `.note.GNU-stack` of a scripted -r output after every orphan.
+    let visits: Vec<(usize, usize)> = {
+        let all = res
+            .files
+            .iter()
+            .enumerate()
+            .flat_map(|(fi, f)| (0..f.sections.len()).map(move |si| (fi, si)));
+        let is_stack_note = |&(fi, si): &(usize, usize)| {
+            scripted.is_some() && res.files[fi].sections[si].name == b".note.GNU-stack"
+        };
+        let (stack, mut rest): (Vec<_>, Vec<_>) = all.partition(is_stack_note);
+        rest.extend(stack);
+        rest
+    };
+    for (fi, si) in visits {
+        let f = &res.files[fi];
+        let s = &f.sections[si];
         let fid = fi as FileId;
-        // Members of any group (COMDAT or not) of this file.
-        let mut grouped = vec![false; f.sections.len()];
-        for s in &f.sections {
-            // --force-group-allocation dissolves the groups: their members are placed as any
-            // other section (the COMDAT copies that lost are gone already).
-            if s.sh_type() == elf::SHT_GROUP && !config.force_group_allocation {
-                for m in group_members(s.data).skip(1) {
-                    if let Some(g) = grouped.get_mut(m as usize) {
-                        *g = true;
-                    }
-                }
+        let grouped = &grouped_by_file[fi];
+        if let Some(sc) = scripted.as_mut() {
+            if sc.visit(res, &placed, &sections, fi, si) {
+                continue;
             }
         }
-        for (si, s) in f.sections.iter().enumerate() {
+        {
             if s.sh_type() == elf::SHT_GROUP {
                 if config.force_group_allocation {
                     continue;
@@ -364,38 +481,17 @@ fn place_sections(config: &Config, res: &Resolved, and_features: u32) -> Result<
         }
     }
     // SHF_MERGE inputs become one deduplicated section each, laid out as lld lays them out.
-    let mut merged = HashMap::new();
     let mut merge_order: Vec<u32> = merge_inputs.keys().copied().collect();
     merge_order.sort_unstable();
     for out in merge_order {
-        let inputs = &merge_inputs[&out];
-        let mut mi = Vec::with_capacity(inputs.len());
-        for &(file, sec) in inputs {
-            let f = &res.files[file as usize];
-            let s = &f.sections[sec as usize];
-            let ctx = |e: Error| err!("{}:({}): {e}", f.name, s.name_str());
-            let entsize = s.shdr.sh_entsize(LE).max(1) as usize;
-            let pieces = if s.flags() & u64::from(elf::SHF_STRINGS) != 0 {
-                crate::output::merge::split_strings(s.data, entsize)
-            } else {
-                crate::output::merge::split_fixed(s.data, entsize)
-            }
-            .map_err(ctx)?;
-            mi.push(crate::output::merge::MergeInput::new(
-                s.data,
-                pieces,
-                s.align(),
-            ));
-        }
-        let m = crate::output::merge::merge(&mi)?;
-        let os = &mut sections[out as usize];
-        os.data = m.to_bytes(&mi)?;
-        os.size = m.size;
-        os.align = os.align.max(m.align);
-        for (i, &(file, sec)) in inputs.iter().enumerate() {
-            merged_input.insert((file, sec), (out, i as u32));
-        }
-        merged.insert(out, m);
+        merge_into(
+            res,
+            &merge_inputs[&out],
+            out,
+            &mut sections,
+            &mut merged,
+            &mut merged_input,
+        )?;
     }
     // `.eh_frame` records name the functions they describe: which are live is known only once
     // every section is placed.
@@ -459,6 +555,13 @@ fn place_sections(config: &Config, res: &Resolved, and_features: u32) -> Result<
         sections.push(os);
         (sections.len() - 1) as u32
     });
+    let (order, script_symbols) = match scripted {
+        Some(sc) => {
+            let (order, symbols) = sc.finish(&sections);
+            (Some(order), symbols)
+        }
+        None => (None, HashMap::new()),
+    };
     Ok(Placement {
         build_id,
         sections,
@@ -467,7 +570,49 @@ fn place_sections(config: &Config, res: &Resolved, and_features: u32) -> Result<
         eh_relocs,
         merged,
         merged_input,
+        order,
+        script_symbols,
     })
+}
+
+/// Deduplicates the `SHF_MERGE` input sections `inputs` into output section `out`, as lld lays
+/// them out, recording where each input went.
+fn merge_into(
+    res: &Resolved,
+    inputs: &[(FileId, u32)],
+    out: u32,
+    sections: &mut [OutSection],
+    merged: &mut HashMap<u32, crate::output::merge::MergedSection>,
+    merged_input: &mut HashMap<(FileId, u32), (u32, u32)>,
+) -> Result<()> {
+    let mut mi = Vec::with_capacity(inputs.len());
+    for &(file, sec) in inputs {
+        let f = &res.files[file as usize];
+        let s = &f.sections[sec as usize];
+        let ctx = |e: Error| err!("{}:({}): {e}", f.name, s.name_str());
+        let entsize = s.shdr.sh_entsize(LE).max(1) as usize;
+        let pieces = if s.flags() & u64::from(elf::SHF_STRINGS) != 0 {
+            crate::output::merge::split_strings(s.data, entsize)
+        } else {
+            crate::output::merge::split_fixed(s.data, entsize)
+        }
+        .map_err(ctx)?;
+        mi.push(crate::output::merge::MergeInput::new(
+            s.data,
+            pieces,
+            s.align(),
+        ));
+    }
+    let m = crate::output::merge::merge(&mi)?;
+    let os = &mut sections[out as usize];
+    os.data = m.to_bytes(&mi)?;
+    os.size = m.size;
+    os.align = os.align.max(m.align);
+    for (i, &(file, sec)) in inputs.iter().enumerate() {
+        merged_input.insert((file, sec), (out, i as u32));
+    }
+    merged.insert(out, m);
+    Ok(())
 }
 
 /// The words of a `SHT_GROUP` section: the flag word, then member section indices.
@@ -933,17 +1078,8 @@ fn render(
 ) -> Result<Vec<u8>> {
     // Final section indices: each output section, its relocation section right after it (as
     // lld orders them), then the symbol table and the string tables.
-    let mut index = vec![0u32; plan.sections.len()];
-    let mut rela_index = vec![0u32; plan.sections.len()];
-    let mut next = 1u32;
-    for (i, os) in plan.sections.iter().enumerate() {
-        index[i] = next;
-        next += 1;
-        if !os.relocs.is_empty() {
-            rela_index[i] = next;
-            next += 1;
-        }
-    }
+    let (index, rela_index) = plan.section_indices();
+    let mut next = 1 + plan.slots().len() as u32;
     // `.llvm_addrsig`: the address-significant symbols of every input, renumbered, when every
     // object has a table (one without lists nothing and means "all of them").
     let addrsig_inputs: Option<Vec<(FileId, &[u8])>> = res
@@ -1113,6 +1249,25 @@ fn render(
                     0,
                 )
             }
+            SymbolDef::Synthetic if plan.script_symbols.contains_key(s.name_str().as_str()) => {
+                // A symbol `SECTIONS` assigns: an untyped global, absolute or in the output
+                // section its value is relative to; one assigned before any output section
+                // goes to the first section, as lld writes it.
+                let name = strtab.add(s.name);
+                let info = elf::STB_GLOBAL << 4;
+                match plan.script_symbols[s.name_str().as_str()] {
+                    script::ScriptValue::Absolute(v) => {
+                        symtab.push(name, info, other, None, elf::SHN_ABS, v, 0)
+                    }
+                    script::ScriptValue::InSection(o, v) => {
+                        symtab.push(name, info, other, Some(index[o as usize]), 0, v, 0)
+                    }
+                    script::ScriptValue::BeforeSections(v) => {
+                        let first = (!plan.sections.is_empty()).then_some(1);
+                        symtab.push(name, info, other, first, elf::SHN_ABS, v, 0)
+                    }
+                }
+            }
             SymbolDef::Synthetic => {
                 // A `--defsym` alias: the target's place, plus the addend.
                 let name = strtab.add(s.name);
@@ -1186,70 +1341,74 @@ fn render(
         entsize: 0,
         data: Vec::new(),
     });
-    for (i, os) in plan.sections.iter().enumerate() {
-        let name_str = String::from_utf8_lossy(&os.name).into_owned();
-        let (mut data, mut flags, mut size, mut align) =
-            (os.data.clone(), os.flags, os.size, os.align);
-        let (mut link, mut info) = (0, 0);
-        if let Some((file, gsec)) = os.group {
-            // The group: its flag word, then its members' output sections and their relocations.
-            let f = &res.files[file as usize];
-            let g = &f.sections[gsec as usize];
-            let mut words = Vec::new();
-            let mut members = group_members(g.data);
-            words.push(members.next().unwrap_or(0));
-            for m in members {
-                if let Some((o, _)) = plan.placed[file as usize]
-                    .get(m as usize)
-                    .copied()
-                    .flatten()
-                {
-                    words.push(index[o as usize]);
-                    if rela_index[o as usize] != 0 {
-                        words.push(rela_index[o as usize]);
+    for slot in plan.slots() {
+        let (Slot::Section(i) | Slot::Rela(i)) = slot;
+        let (i, os) = (i as usize, &plan.sections[i as usize]);
+        if matches!(slot, Slot::Section(_)) {
+            let name_str = String::from_utf8_lossy(&os.name).into_owned();
+            let (mut data, mut flags, mut size, mut align) =
+                (os.data.clone(), os.flags, os.size, os.align);
+            let (mut link, mut info) = (0, 0);
+            if let Some((file, gsec)) = os.group {
+                // The group: its flag word, then its members' output sections and their relocations.
+                let f = &res.files[file as usize];
+                let g = &f.sections[gsec as usize];
+                let mut words = Vec::new();
+                let mut members = group_members(g.data);
+                words.push(members.next().unwrap_or(0));
+                for m in members {
+                    if let Some((o, _)) = plan.placed[file as usize]
+                        .get(m as usize)
+                        .copied()
+                        .flatten()
+                    {
+                        words.push(index[o as usize]);
+                        if rela_index[o as usize] != 0 {
+                            words.push(rela_index[o as usize]);
+                        }
                     }
                 }
-            }
-            data = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-            size = data.len() as u64;
-            align = 4;
-            link = symtab_index;
-            let sig = g.shdr.sh_info(LE) as usize;
-            info = match res.global_of(file, sig) {
-                Some(id) => global_out.get(&id).copied().unwrap_or(0),
-                None => match f.symbols.get(sig) {
-                    Some(s) if s.st_type() == elf::STT_SECTION => f
-                        .sym_section(sig)
-                        .and_then(|n| plan.placed[file as usize].get(n).copied().flatten())
-                        .map_or(0, |(o, _)| section_sym[o as usize]),
-                    _ => local_index.get(&(file, sig as u32)).copied().unwrap_or(0),
-                },
-            };
-        }
-        if let Some(o) = os.link_order {
-            link = index[o as usize];
-        }
-        if os.sh_type != elf::SHT_NOBITS && flags & u64::from(elf::SHF_ALLOC) == 0 {
-            let (kind, level) = crate::compress::choice(config, &name_str, flags);
-            if let Some(c) = crate::compress::compress(&data, kind, level)? {
-                data = c;
+                data = words.iter().flat_map(|w| w.to_le_bytes()).collect();
                 size = data.len() as u64;
-                // The alignment stays the section's, as lld keeps it.
-                flags |= u64::from(elf::SHF_COMPRESSED);
+                align = 4;
+                link = symtab_index;
+                let sig = g.shdr.sh_info(LE) as usize;
+                info = match res.global_of(file, sig) {
+                    Some(id) => global_out.get(&id).copied().unwrap_or(0),
+                    None => match f.symbols.get(sig) {
+                        Some(s) if s.st_type() == elf::STT_SECTION => f
+                            .sym_section(sig)
+                            .and_then(|n| plan.placed[file as usize].get(n).copied().flatten())
+                            .map_or(0, |(o, _)| section_sym[o as usize]),
+                        _ => local_index.get(&(file, sig as u32)).copied().unwrap_or(0),
+                    },
+                };
             }
+            if let Some(o) = os.link_order {
+                link = index[o as usize];
+            }
+            if os.sh_type != elf::SHT_NOBITS && flags & u64::from(elf::SHF_ALLOC) == 0 {
+                let (kind, level) = crate::compress::choice(config, &name_str, flags);
+                if let Some(c) = crate::compress::compress(&data, kind, level)? {
+                    data = c;
+                    size = data.len() as u64;
+                    // The alignment stays the section's, as lld keeps it.
+                    flags |= u64::from(elf::SHF_COMPRESSED);
+                }
+            }
+            headers.push(Header {
+                name: shstrtab.add(&os.name),
+                sh_type: os.sh_type,
+                flags,
+                size,
+                link,
+                info,
+                align,
+                entsize: os.entsize,
+                data,
+            });
         }
-        headers.push(Header {
-            name: shstrtab.add(&os.name),
-            sh_type: os.sh_type,
-            flags,
-            size,
-            link,
-            info,
-            align,
-            entsize: os.entsize,
-            data,
-        });
-        if !os.relocs.is_empty() {
+        if matches!(slot, Slot::Rela(_)) {
             let mut rela = Vec::with_capacity(os.relocs.len() * 24);
             for r in &os.relocs {
                 let out = OutRela {
@@ -1467,9 +1626,22 @@ fn render(
 /// `__start_SEC`, `_end` and the like, so references to them stay undefined here.
 pub fn define_symbols(config: &Config, res: &mut Resolved) {
     for d in &config.defsyms {
+        // PROVIDE: only a symbol something references and nothing defines (lld's rule).
+        if d.provide {
+            let wanted = res.symtab.lookup(d.name.as_bytes()).is_some_and(|id| {
+                let s = res.symtab.get(id);
+                s.referenced && !s.is_defined()
+            });
+            if !wanted {
+                continue;
+            }
+        }
         let leaked: &'static [u8] = Box::leak(d.name.clone().into_bytes().into_boxed_slice());
         let id = res.symtab.intern(leaked);
         let sym = res.symtab.get_mut(id);
+        if d.hidden {
+            sym.visibility = elf::STV_HIDDEN;
+        }
         sym.def = match d.value {
             DefsymValue::Absolute(v) => SymbolDef::Absolute(v),
             // An alias is written with its target's place (`render`); a script expression
