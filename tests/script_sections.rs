@@ -743,7 +743,7 @@ fn insert_after_a_default_section(dir: &Path) -> Check {
 /// spaces the inputs out and the section grows; outside one, lld keeps the commands after every
 /// section (only output sections move), so `.` there moves what later assignments read and
 /// nothing else. Also the built-in layout of a static program whose only RELRO section is
-/// `.tbss` (no `PT_GNU_RELRO`, as lld).
+/// `.tbss` (no `PT_GNU_RELRO`, as lld), and of writable sections inserted before RELRO ones.
 fn insert_moves_the_location_counter(dir: &Path) -> Check {
     compile(
         dir,
@@ -778,6 +778,27 @@ fn insert_moves_the_location_counter(dir: &Path) -> Check {
             link_ok(dir, &args)?;
             same_layout(dir, "out.lld", "out.weld").map_err(|e| format!("{text}: {e}"))?;
             same_contents(dir, "out.lld", "out.weld").map_err(|e| format!("{text}: {e}"))?;
+            runs_with(&dir.join("out.weld"), 0, "")?;
+        }
+    }
+    // A writable section before the RELRO ones (after `.text`): one PT_LOAD from it through
+    // the RELRO region, `PT_GNU_RELRO` starting inside it, as lld lays it out.
+    paths::write(
+        &dir.join("rw.lds"),
+        "SECTIONS { .foo : { *(.foo) } } INSERT AFTER .text;\n",
+    )?;
+    for extra in [
+        &[][..],
+        &["-pie"],
+        &["-pie", "-z", "separate-code"],
+        &["-z", "separate-loadable-segments"],
+    ] {
+        for script in [&["-T", "rw.lds"][..], &[]] {
+            let mut args = vec!["m.o"];
+            args.extend_from_slice(script);
+            args.extend_from_slice(extra);
+            link_ok(dir, &args)?;
+            same_layout(dir, "out.lld", "out.weld").map_err(|e| format!("{args:?}: {e}"))?;
             runs_with(&dir.join("out.weld"), 0, "")?;
         }
     }

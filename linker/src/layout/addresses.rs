@@ -114,6 +114,15 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         if is_tbss(s) {
             continue;
         }
+        // lld ends a PT_LOAD where the RELRO region ends, not where it begins: RELRO
+        // sections right after writable ones (an `INSERT`ed section) join their PT_LOAD.
+        let joins_relro = load_classes.last() == Some(&3) && c == 2 && !new;
+        if joins_relro {
+            if let Some(last) = load_classes.last_mut() {
+                *last = 2;
+            }
+            continue;
+        }
         if load_classes.last() != Some(&c) || new {
             load_classes.push(c);
         }
@@ -204,9 +213,14 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             let os = &mut lay.sections[i];
             let at = align_to(tbss_end.unwrap_or(addr), sec_align);
             os.addr = at;
-            // lld: the first section of PT_TLS outside any PT_LOAD has its offset aligned.
+            // lld: the first section of PT_TLS outside any PT_LOAD has its offset aligned,
+            // past the page padding that separate code gets in the file.
             os.offset = if tls_start == u64::MAX {
-                align_to(off, os.align.max(1))
+                // (A writable PT_LOAD goes on: RELRO sections join it, see `load_classes`.)
+                let padded = (config.z.separate_loadable && cur_class != 3)
+                    || (config.z.separate_code && cur_class == 1);
+                let base = if padded { align_to(off, page) } else { off };
+                align_to(base, os.align.max(1))
             } else {
                 off
             };
@@ -222,6 +236,11 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         let after_nobits = prev_nobits && !lay.sections[i].is_nobits();
         if !is_tbss {
             prev_nobits = lay.sections[i].is_nobits();
+        }
+        // See `load_classes`: the RELRO region starts inside the writable PT_LOAD.
+        let joins_relro = class == 2 && cur_class == 3 && !after_nobits;
+        if joins_relro {
+            cur_class = 2;
         }
         if class != cur_class || after_nobits {
             // lld starts a new PT_LOAD on a new page, keeping the address congruent to the offset.
@@ -300,6 +319,9 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         addr = aligned;
         os.addr = addr;
         os.offset = off;
+        if joins_relro && relro_start.is_none() {
+            relro_start = Some((addr, off));
+        }
         if os.flags & u64::from(elf::SHF_TLS) != 0 {
             if tls_start == u64::MAX {
                 tls_start = addr;
