@@ -802,6 +802,38 @@ fn insert_moves_the_location_counter(dir: &Path) -> Check {
             runs_with(&dir.join("out.weld"), 0, "")?;
         }
     }
+    // lld makes `.bss`, `.got`, `.plt`, `.rela.dyn`, ... in every link and drops them when
+    // empty only after `INSERT`: next to one this link lacks, the section goes where lld's
+    // would have been. In a PIE, a writable section after `.got` splits the RELRO region
+    // (lld's error).
+    compile(
+        dir,
+        "n",
+        &format!("{PLAIN_START_C}\n__attribute__((section(\".foo\"))) int f1 = 1;\nint d = 4;\n"),
+        &[],
+    )?;
+    for (k, anchor) in [
+        "AFTER .bss",
+        "AFTER .got",
+        "BEFORE .plt",
+        "BEFORE .rela.dyn",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let name = format!("anchor{k}.lds");
+        paths::write(
+            &dir.join(&name),
+            format!("SECTIONS {{ .foo : {{ *(.foo) }} }} INSERT {anchor};\n"),
+        )?;
+        link_ok(dir, &["-T", name.as_str(), "n.o"])?;
+        same_layout(dir, "out.lld", "out.weld").map_err(|e| format!("{anchor}: {e}"))?;
+        runs_with(&dir.join("out.weld"), 0, "")?;
+    }
+    let split = link_both(dir, &["-T", "anchor1.lds", "n.o", "-pie"])?;
+    split
+        .same_first_error("section: .relro_padding is not contiguous with other relro sections")?;
+    split.same_stderr()?;
     paths::write(
         &dir.join("back.lds"),
         "SECTIONS { .foo : { *(.foo) . = 0; } } INSERT AFTER .data;\n",

@@ -124,7 +124,10 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     };
     let mut lay = lay_out_until_stable(&mut t, &config, &res, scan, decided)?;
     check_script_asserts(&config, &res, &lay)?;
-    let mut checks = layout::section_checks::cross_references(&res, &commands, &lay);
+    let mut checks = layout::section_checks::relro_contiguity(&config, &lay);
+    checks.extend(layout::section_checks::cross_references(
+        &res, &commands, &lay,
+    ));
     checks.extend(layout::section_checks::check(&lay));
     if !checks.is_empty() {
         return Err(checks);

@@ -856,7 +856,14 @@ pub fn layout(
             }
         })
         .collect();
-    let placements = commands::order(commands, &placed)?;
+    let mut placed = placed;
+    placed.extend(commands::insert_anchors(commands, &placed, |name, t, f| {
+        section_rank(&config.z, name, t, f) | RF_NOT_ADDR_SET
+    }));
+    let placements: Vec<Placement> = commands::order(commands, &placed)?
+        .into_iter()
+        .filter(|p| !matches!(*p, Placement::Section(k) if k as usize >= kept.len()))
+        .collect();
     let order: Vec<u32> = placements
         .iter()
         .filter_map(|p| match *p {

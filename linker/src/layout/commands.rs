@@ -19,6 +19,7 @@ use crate::script::ast::{
     SectionsCommand,
 };
 use crate::script::matching::ScriptFileName;
+use object::elf;
 
 /// The name of the output section whose inputs are discarded.
 pub const DISCARD: &str = "/DISCARD/";
@@ -524,6 +525,65 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Result<Vec<Plac
         out.insert(at, Placement::Section(o));
     }
     Ok(out)
+}
+
+/// The output sections lld makes whether or not anything goes to them (its synthetic `.bss`,
+/// `.got`, `.plt`, ...), with their types and flags: lld can `INSERT` next to them while they
+/// exist, before empty ones are dropped.
+const ALWAYS_MADE_BY_LLD: [(&str, u32, u32); 8] = [
+    (".bss", elf::SHT_NOBITS, elf::SHF_ALLOC | elf::SHF_WRITE),
+    (
+        ".bss.rel.ro",
+        elf::SHT_NOBITS,
+        elf::SHF_ALLOC | elf::SHF_WRITE,
+    ),
+    (".got", elf::SHT_PROGBITS, elf::SHF_ALLOC | elf::SHF_WRITE),
+    (
+        ".got.plt",
+        elf::SHT_PROGBITS,
+        elf::SHF_ALLOC | elf::SHF_WRITE,
+    ),
+    (
+        ".plt",
+        elf::SHT_PROGBITS,
+        elf::SHF_ALLOC | elf::SHF_EXECINSTR,
+    ),
+    (
+        ".iplt",
+        elf::SHT_PROGBITS,
+        elf::SHF_ALLOC | elf::SHF_EXECINSTR,
+    ),
+    (".rela.dyn", elf::SHT_RELA, elf::SHF_ALLOC),
+    (".rela.plt", elf::SHT_RELA, elf::SHF_ALLOC),
+];
+
+/// Empty stand-ins for the sections of [`ALWAYS_MADE_BY_LLD`] an `INSERT` names but this link
+/// does not make, ranked by `rank(name, type, flags)`: ordered with the others, they mark where
+/// lld's would be. The caller drops them from the order.
+pub fn insert_anchors(
+    commands: &SectionCommands,
+    placed: &[Placed],
+    rank: impl Fn(&str, u32, u64) -> u32,
+) -> Vec<Placed<'static>> {
+    let mut out: Vec<Placed<'static>> = Vec::new();
+    for ins in &commands.inserts {
+        let Some(&(name, sh_type, flags)) =
+            ALWAYS_MADE_BY_LLD.iter().find(|(n, _, _)| *n == ins.target)
+        else {
+            continue;
+        };
+        if placed.iter().chain(&out).any(|p| p.name == name) {
+            continue;
+        }
+        out.push(Placed {
+            name,
+            rank: rank(name, sh_type, u64::from(flags)),
+            alloc: true,
+            has_inputs: false,
+            start: None,
+        });
+    }
+    out
 }
 
 /// lld's `processInsertCommands`: an `INSERT`ed `SECTIONS`'s output sections, in their order,

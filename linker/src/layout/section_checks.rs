@@ -4,7 +4,9 @@
 //! sections at one address, `AT` pointing into another section); the built-in layout never
 //! does.
 
+use super::addresses::segment_class;
 use super::commands::SectionCommands;
+use crate::config::Config;
 use crate::error::Error;
 use crate::output::layout::Layout;
 use crate::output::sections::OutputSection;
@@ -13,6 +15,32 @@ use crate::resolve::Resolved;
 use object::elf;
 use object::read::elf::Rela;
 use object::LittleEndian as LE;
+
+/// lld's check as it makes `PT_GNU_RELRO` (`createPhdrs`): the RELRO sections in a PT_LOAD
+/// must follow each other, as one segment describes them; each one after a writable section
+/// that ended the region is an error (`.tbss`, in no PT_LOAD, does not count).
+pub fn relro_contiguity(config: &Config, lay: &Layout) -> Vec<Error> {
+    let mut errors = Vec::new();
+    let (mut inside, mut ended) = (false, false);
+    for os in lay.sections.iter().filter(|s| s.is_alloc()) {
+        if os.is_nobits() && os.flags & u64::from(elf::SHF_TLS) != 0 {
+            continue;
+        }
+        if segment_class(config, os) == 2 {
+            inside = true;
+            if ended {
+                errors.push(Error(format!(
+                    "section: {} is not contiguous with other relro sections",
+                    os.name
+                )));
+            }
+        } else if inside {
+            inside = false;
+            ended = true;
+        }
+    }
+    errors
+}
 
 /// The errors, in lld's order and words.
 pub fn check(lay: &Layout) -> Vec<Error> {
