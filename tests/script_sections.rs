@@ -43,6 +43,10 @@ fn main() {
             ("thin_lto_with_a_script", thin_lto_with_a_script),
             ("compound_assignments", compound_assignments),
             (
+                "assignments_outside_sections_read_the_counter",
+                assignments_outside_sections_read_the_counter,
+            ),
+            (
                 "insert_moves_the_location_counter",
                 insert_moves_the_location_counter,
             ),
@@ -926,6 +930,36 @@ fn compound_assignments(dir: &Path) -> Check {
         let both = link_both(dir, &["-T", name, "d.o"])?;
         both.same_first_error("assignment to symbol d does not converge")?;
         both.same_stderr()?;
+    }
+    Ok(())
+}
+
+/// Assignments outside `SECTIONS` that read or move the location counter take effect where
+/// they stand in the script, as lld keeps them in its command list: between two `SECTIONS`,
+/// before any section, or after every section when no `SECTIONS` lays the output out.
+fn assignments_outside_sections_read_the_counter(dir: &Path) -> Check {
+    compile(
+        dir,
+        "a",
+        &format!("{PLAIN_START_C}\nint d = 4;\n__attribute__((section(\".foo\"))) int f = 1;\n"),
+        &[],
+    )?;
+    let scripts = [
+        "foo = .; SECTIONS { .text : { *(.text) } .data : { *(.data) } } bar = .; baz = ADDR(.data) + 1;",
+        "foo = .; bar = ADDR(.text); baz = . + 4;",
+        ". = 0x500000; x = .; SECTIONS { .text : { *(.text) } } . += 0x1000; y = .;\n\
+         SECTIONS { .data : { *(.data) } }",
+        "SECTIONS { .foo : { *(.foo) } } INSERT AFTER .data; x = .; . = ALIGN(0x100); y = .;",
+    ];
+    for (n, text) in scripts.iter().enumerate() {
+        let name = format!("top{n}.lds");
+        paths::write(&dir.join(&name), format!("{text}\n"))?;
+        link_ok(dir, &["-T", name.as_str(), "a.o"])?;
+        same_layout(dir, "out.lld", "out.weld").map_err(|e| format!("{text}: {e}"))?;
+        // (The first script puts `.text` at 0, where no program can run.)
+        if n > 0 {
+            runs_with(&dir.join("out.weld"), 0, "")?;
+        }
     }
     Ok(())
 }

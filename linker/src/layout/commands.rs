@@ -123,6 +123,9 @@ impl SectionCommands {
                     };
                     out.aliases.push((alias.clone(), i));
                 }
+                // An assignment outside `SECTIONS` that reads the location counter (see
+                // `resolve::scripts`): a command where it stands.
+                Command::Assignment(a) => out.commands.push(SectionCommand::Assign(a.clone())),
                 Command::Phdrs(p) => out.phdrs.extend(p.iter().cloned()),
                 Command::NoCrossRefs { sections, to, .. } => {
                     out.no_cross_refs.push((sections.clone(), *to));
@@ -461,15 +464,13 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Result<Vec<Plac
         }
         // lld puts the orphans (here: every section) before the script's commands, and
         // `INSERT` moves only output sections: the other commands (symbol assignments, `.`
-        // moves, `ASSERT`s) come after every section, in script order.
-        let mut rest: Vec<u32> = commands
-            .inserts
-            .iter()
-            .flat_map(|ins| ins.first as u32..ins.end as u32)
-            .filter(|&c| !matches!(commands.commands[c as usize], SectionCommand::Output(_)))
-            .collect();
-        rest.sort_unstable();
-        out.extend(rest.into_iter().map(Placement::Command));
+        // moves, `ASSERT`s, in `INSERT`ed `SECTIONS` or outside any) come after every
+        // section, in script order.
+        out.extend(
+            (0..commands.commands.len() as u32)
+                .filter(|&c| !matches!(commands.commands[c as usize], SectionCommand::Output(_)))
+                .map(Placement::Command),
+        );
         return Ok(out);
     }
     let mut scripted: Vec<(usize, Placement)> = Vec::new();

@@ -86,6 +86,20 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                         .script_versions
                         .push((padded, loc.file.to_path_buf()));
                 }
+                // lld keeps assignments outside `SECTIONS` in its command list, in script
+                // order: one that reads or moves the location counter takes effect where it
+                // stands (after every section when no `SECTIONS` lays them out).
+                Command::Assignment(a)
+                    if (a.name == "." || a.expr.reads_dot())
+                        && config.output_kind != OutputKind::Relocatable =>
+                {
+                    let out = amended.get_or_insert_with(|| config.clone());
+                    if a.name != "." {
+                        out.defsyms.retain(|d| d.name != a.name);
+                        out.defsyms.push(placed(a));
+                    }
+                    out.script_layout.push(c.clone());
+                }
                 Command::Assignment(a) => {
                     let relocatable = config.output_kind == OutputKind::Relocatable;
                     let out = amended.get_or_insert_with(|| config.clone());

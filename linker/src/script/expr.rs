@@ -260,6 +260,13 @@ impl Expr {
         walk(self, f, 0);
     }
 
+    /// Whether the expression reads the location counter.
+    pub fn reads_dot(&self) -> bool {
+        let mut dot = false;
+        self.visit(&mut |e| dot |= matches!(e, Expr::Dot(_)));
+        dot
+    }
+
     /// The symbols the expression reads, in order (lld's `referencedSymbols`: each is kept by
     /// the link and may load an archive member).
     pub fn symbols(&self) -> Vec<String> {
