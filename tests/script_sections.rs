@@ -43,6 +43,10 @@ fn main() {
             ("thin_lto_with_a_script", thin_lto_with_a_script),
             ("compound_assignments", compound_assignments),
             (
+                "addressed_empty_sections_are_kept",
+                addressed_empty_sections_are_kept,
+            ),
+            (
                 "assignments_outside_sections_read_the_counter",
                 assignments_outside_sections_read_the_counter,
             ),
@@ -960,6 +964,30 @@ fn assignments_outside_sections_read_the_counter(dir: &Path) -> Check {
         if n > 0 {
             runs_with(&dir.join("out.weld"), 0, "")?;
         }
+    }
+    Ok(())
+}
+
+/// A description nothing goes to is kept when an expression names it with `ADDR` or
+/// `LOADADDR` (inside `SECTIONS`, outside it, in an `ASSERT`), and reads as empty and 1-aligned
+/// for `SIZEOF`/`ALIGNOF` otherwise, as in lld.
+fn addressed_empty_sections_are_kept(dir: &Path) -> Check {
+    compile(dir, "a", &format!("{PLAIN_START_C}\nint d = 4;\n"), &[])?;
+    let layout = ". = 0x400000; .text : { *(.text) } .empty : { *(.nothing) } .data : { *(.data) }";
+    let scripts = [
+        format!("SECTIONS {{ {layout} x = ADDR(.empty); }}"),
+        format!("SECTIONS {{ {layout} x = LOADADDR(.empty); }}"),
+        format!("SECTIONS {{ {layout} x = ALIGNOF(.empty); y = SIZEOF(.empty); }}"),
+        format!("SECTIONS {{ {layout} }} x = ADDR(.empty);"),
+        format!("SECTIONS {{ {layout} }} ASSERT(ADDR(.empty) > 0, \"oops\");"),
+    ];
+    for (n, text) in scripts.iter().enumerate() {
+        let name = format!("e{n}.lds");
+        paths::write(&dir.join(&name), format!("{text}\n"))?;
+        link_ok(dir, &["-T", name.as_str(), "a.o"])?;
+        same_layout(dir, "out.lld", "out.weld").map_err(|e| format!("{text}: {e}"))?;
+        // (Not run: `.data` shares the page of `.text`, which neither linker pads.)
+        same_contents(dir, "out.lld", "out.weld").map_err(|e| format!("{text}: {e}"))?;
     }
     Ok(())
 }

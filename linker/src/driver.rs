@@ -66,8 +66,23 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let mut commands = if config.script_layout.is_empty() {
         layout::commands::SectionCommands::built_in()
     } else {
-        layout::commands::SectionCommands::from_script(&config.script_layout)
-            .map_err(|e| vec![e])?
+        let mut commands = layout::commands::SectionCommands::from_script(&config.script_layout)
+            .map_err(|e| vec![e])?;
+        // Definitions and `ASSERT`s outside `SECTIONS` may name sections too.
+        commands
+            .addressed
+            .extend(layout::commands::addressed_sections(
+                config
+                    .defsyms
+                    .iter()
+                    .filter_map(|d| match &d.value {
+                        crate::config::DefsymValue::Expr(e)
+                        | crate::config::DefsymValue::Placed(e) => Some(e),
+                        _ => None,
+                    })
+                    .chain(config.script_asserts.iter().map(|a| &a.cond)),
+            ));
+        commands
     };
     check_target_known(&config, &res)?;
     define_linker_symbols(&config, &mut res);

@@ -18,6 +18,7 @@ use crate::script::ast::{
     self, Assert, Assignment, Command, Constraint, OutputSection, OutputSectionCommand,
     SectionsCommand,
 };
+use crate::script::expr::Expr;
 use crate::script::matching::ScriptFileName;
 use object::elf;
 
@@ -63,6 +64,9 @@ pub struct SectionCommands {
     pub phdrs: Vec<ast::Phdr>,
     /// `NOCROSSREFS(sections)` (false) and `NOCROSSREFS_TO(target, sections)` (true).
     pub no_cross_refs: Vec<(Vec<String>, bool)>,
+    /// The output sections an expression names with `ADDR` or `LOADADDR`: lld keeps those
+    /// even when nothing goes to them (its `usedInExpression`).
+    pub addressed: hashbrown::HashSet<String>,
     /// `SECTIONS { ... } INSERT AFTER|BEFORE name`: the commands each one added.
     pub inserts: Vec<Inserted>,
     /// A `SECTIONS` without `INSERT` (lld's `hasSectionsCommand`): the script lays the output
@@ -171,6 +175,32 @@ impl SectionCommands {
             }
         }
         out.sections_command = has_sections;
+        let mut exprs: Vec<&Expr> = Vec::new();
+        for c in &out.commands {
+            match c {
+                SectionCommand::Assign(a) => exprs.push(&a.expr),
+                SectionCommand::Assert(a) => exprs.push(&a.cond),
+                SectionCommand::Output(o) => {
+                    exprs.extend(
+                        o.addr
+                            .iter()
+                            .chain(&o.lma)
+                            .chain(&o.align)
+                            .chain(&o.subalign),
+                    );
+                    for c in &o.commands {
+                        match c {
+                            OutputSectionCommand::Assignment(a) => exprs.push(&a.expr),
+                            OutputSectionCommand::Assert(a) => exprs.push(&a.cond),
+                            OutputSectionCommand::Data { expr, .. } => exprs.push(expr),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        let addressed = addressed_sections(exprs.into_iter());
+        out.addressed = addressed;
         if !has_sections && !out.regions.is_empty() {
             if let Some(r) = out.regions.first() {
                 return not_yet("MEMORY without SECTIONS", &r.loc);
@@ -413,9 +443,23 @@ fn dot_assignment(expr: crate::script::expr::Expr, ov: &ast::Overlay) -> Assignm
     }
 }
 
+/// The output sections `exprs` name with `ADDR` or `LOADADDR`.
+pub fn addressed_sections<'e>(exprs: impl Iterator<Item = &'e Expr>) -> hashbrown::HashSet<String> {
+    let mut out = hashbrown::HashSet::new();
+    for e in exprs {
+        e.visit(&mut |e| {
+            if let Expr::Addr(name, _) | Expr::LoadAddr(name, _) = e {
+                out.insert(name.clone());
+            }
+        });
+    }
+    out
+}
+
 /// Whether lld keeps output section description `o` when no input section went to it (lld's
 /// `isDiscardable` negated): it moves the location counter, holds data, asserts or assigns a
-/// symbol. (lld also keeps one an expression names, `ADDR(.x)`; weld does not track those.)
+/// symbol. (lld also keeps one an expression names with `ADDR`/`LOADADDR`: see
+/// [`SectionCommands::addressed`].)
 pub fn kept_when_empty(o: &OutputSection) -> bool {
     if o.name == DISCARD {
         return false;

@@ -796,7 +796,16 @@ impl EvalContext for PassContext<'_> {
     }
 
     fn section(&self, name: &str) -> Option<SectionInfo> {
-        let s = self.lay.sections.iter().find(|s| s.name == name)?;
+        let Some(s) = self.lay.sections.iter().find(|s| s.name == name) else {
+            // A description that made no section (nothing went to it) still exists for lld:
+            // empty, 1-aligned (`ALIGNOF`, `SIZEOF`; `ADDR` keeps the section).
+            return self.walk.commands.position_of(name).map(|_| SectionInfo {
+                addr: 0,
+                lma: 0,
+                size: 0,
+                alignment: 1,
+            });
+        };
         Some(SectionInfo {
             addr: s.addr,
             lma: s.addr.wrapping_add(s.lma_offset),

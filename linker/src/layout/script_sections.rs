@@ -76,7 +76,7 @@ pub(super) fn arrange(
                 i
             }
             Some(i) => i,
-            None if commands::kept_when_empty(o) => {
+            None if commands::kept_when_empty(o) || commands.addressed.contains(&o.name) => {
                 let f = flags & ((if non_alloc { 0 } else { ALLOC }) | WRITE);
                 let i = sections.len() as u32;
                 // lld makes an empty `.bss` NOBITS, any other empty section PROGBITS.
