@@ -97,6 +97,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let folding = fold_identical_code(&mut t, &config, &mut res);
     // The live sections are known: `ONLY_IF_RO`/`ONLY_IF_RW` descriptions can be decided.
     commands.settle_constraints(&res);
+    commands
+        .check_overwrite_duplicates(&res)
+        .map_err(|e| vec![e])?;
     // The order of input sections comes from what survived collection and folding, as in lld.
     let (section_order, ordering_report) =
         crate::order::section_order::build(&config, &res, &folding, &ordering_names)?;
