@@ -429,6 +429,11 @@ impl SectionCommands {
     /// placed as orphans, if one of them describes it. lld appends those to its list after the
     /// `SECTIONS` descriptions and before the orphans it makes (without `SECTIONS`, after
     /// them), and sorts the orphans stably by rank: among equal ranks this order decides.
+    /// Whether command `ci` is an `OVERWRITE_SECTIONS` description placed as an orphan.
+    pub fn is_orphan_placed(&self, ci: usize) -> bool {
+        self.orphan_placed.contains(&ci)
+    }
+
     fn orphan_placed_rank(&self, name: &str) -> Option<usize> {
         self.orphan_placed
             .iter()
@@ -616,7 +621,17 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Result<Vec<Plac
         )
     });
     let relro_end = commands.relro_end();
+    // lld places the orphans of one rank together, where the first of them goes: an
+    // `OVERWRITE_SECTIONS` section without inputs (one that only assigns a symbol) leads the
+    // orphans of its rank, which follow it rather than their own anchor.
+    let mut batch: Option<(u32, usize)> = None;
     for o in orphans {
+        let rank = sections[o as usize].rank;
+        if let Some((_, at)) = batch.as_mut().filter(|(r, _)| *r == rank) {
+            out.insert(*at, Placement::Section(o));
+            *at += 1;
+            continue;
+        }
         if sections[o as usize].name == ".relro_padding" {
             let at =
                 relro_end.and_then(|c| out.iter().position(|p| *p == Placement::Command(c as u32)));
@@ -634,6 +649,7 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Result<Vec<Plac
                 !commands.regions.is_empty() || !commands.phdrs.is_empty(),
             );
         out.insert(at, Placement::Section(o));
+        batch = Some((rank, at + 1));
     }
     Ok(out)
 }

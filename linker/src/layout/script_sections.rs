@@ -77,6 +77,16 @@ pub(super) fn arrange(
             }
             Some(i) => i,
             None if commands::kept_when_empty(o) => {
+                // Without `SECTIONS`, lld ranks such a section before it gives it the flags
+                // of the section before it: it goes among the non-allocated sections, after
+                // the symbol and string tables, which weld does not do.
+                if !commands.has_sections() && commands.is_orphan_placed(ci) {
+                    return Err(Error(format!(
+                        "{}: linker script command not supported yet: OVERWRITE_SECTIONS \
+                         description of {} that takes no input section, without SECTIONS",
+                        o.loc, o.name
+                    )));
+                }
                 let f = flags & ((if non_alloc { 0 } else { ALLOC }) | WRITE);
                 let i = sections.len() as u32;
                 // lld makes an empty `.bss` NOBITS, any other empty section PROGBITS.
