@@ -62,6 +62,11 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         Some(amended) => amended,
         None => config,
     };
+    resolve::scripts::check_overwrite_symbols(
+        &res.scripts,
+        resolve::symbol_flags::is_dynamic(&config, &res),
+    )
+    .map_err(|e| vec![e])?;
     // The output-section commands: a script's `SECTIONS`, else the built-in list.
     let mut commands = if config.script_layout.is_empty() {
         layout::commands::SectionCommands::built_in()

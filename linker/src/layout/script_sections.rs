@@ -102,6 +102,19 @@ pub(super) fn arrange(
             None => continue,
         };
         let os = &mut sections[osec as usize];
+        // Without `SECTIONS` the built-in layout places the section: a description's
+        // `ALIGN(n)` raises its alignment, as lld's `adjustOutputSections` does (under
+        // `SECTIONS` the walk aligns it).
+        if let (false, Some(e)) = (commands.has_sections(), &o.align) {
+            let v = expr::eval_constant(e).ok_or_else(|| {
+                Error(format!(
+                    "{}: linker script command not supported yet: ALIGN of a non-constant \
+                     expression without SECTIONS",
+                    o.loc
+                ))
+            })??;
+            os.align = os.align.max(v);
+        }
         os.in_overlay = o.in_overlay;
         match &o.section_type {
             Some(SectionType::NoLoad) => os.sh_type = elf::SHT_NOBITS,

@@ -389,6 +389,37 @@ fn symbol_plus_constant(e: &Expr) -> Option<(String, i64)> {
     }
 }
 
+/// lld defines the symbols `OVERWRITE_SECTIONS` descriptions assign only once it lays the
+/// output out (they are not declared with those of `SECTIONS`), so in a dynamically linked
+/// output it has taken them as undefined: exported and preemptible. weld does not do that yet:
+/// such an assignment is an error naming it when the output is dynamically linked (`dynamic`).
+pub fn check_overwrite_symbols(scripts: &[ScriptFile], dynamic: bool) -> Result<()> {
+    if !dynamic {
+        return Ok(());
+    }
+    let descriptions = scripts
+        .iter()
+        .flat_map(|f| &f.script.commands)
+        .flat_map(|c| match c {
+            Command::OverwriteSections(v) => v.as_slice(),
+            _ => &[],
+        });
+    for o in descriptions {
+        for c in &o.commands {
+            if let OutputSectionCommand::Assignment(a) = c {
+                if a.name != "." {
+                    return Err(Error(format!(
+                        "{}: linker script command not supported yet: OVERWRITE_SECTIONS \
+                         assigning {} in a dynamically linked output",
+                        a.loc, a.name
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The entry point the scripts name: the first `ENTRY` (`-e` wins over it).
 pub fn entry(scripts: &[ScriptFile]) -> Option<String> {
     scripts.iter().find_map(|f| {
