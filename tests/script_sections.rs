@@ -54,6 +54,22 @@ fn main() {
                 "insert_moves_the_location_counter",
                 insert_moves_the_location_counter,
             ),
+            (
+                "overwrite_sections_without_sections",
+                overwrite_sections_without_sections,
+            ),
+            (
+                "overwrite_sections_hosted_keep_gc",
+                overwrite_sections_hosted_keep_gc,
+            ),
+            (
+                "overwrite_sections_replace_a_description",
+                overwrite_sections_replace_a_description,
+            ),
+            (
+                "overwrite_sections_diagnostics_like_lld",
+                overwrite_sections_diagnostics_like_lld,
+            ),
             ("not_yet_is_an_error", not_yet_is_an_error),
         ],
     );
@@ -1053,12 +1069,225 @@ fn dot_backward_like_lld(dir: &Path) -> Check {
     )
 }
 
+/// Freestanding code for the `OVERWRITE_SECTIONS` tests: `.data` holds 8 bytes, `.mydata` (an
+/// orphan of `.data`'s rank) and `.foo` 4 each, `.ro1` 4 read-only; it exits with 0 when the
+/// symbols the script puts around `.data` and `.foo` enclose them.
+const OVERWRITE_C: &str = r#"
+int d1 = 1, d2 = 2;
+__attribute__((section(".mydata"))) int m1 = 3;
+__attribute__((section(".foo"))) int f1 = 4;
+__attribute__((section(".ro1"))) const int r1 = 5;
+int bss1;
+extern char __data_start[], __data_end[], __foo_start[], __foo_end[];
+void _start(void) {
+  long ok = __data_end - __data_start == 8 && __foo_end - __foo_start == 4
+            && (char *)&f1 == __foo_start && d2 == 2 && m1 == 3 && bss1 == 0 && r1 == 5;
+  __asm__ volatile("syscall" : : "a"(60L), "D"(ok ? 0L : 1L));
+  __builtin_unreachable();
+}
+"#;
+
+/// `OVERWRITE_SECTIONS` without `SECTIONS`, as lld: the built-in layout, its descriptions
+/// placed as orphans — after lld's own orphans of the same rank (`.data` after `.mydata`),
+/// in their order among themselves — with their symbols and `ALIGN`.
+fn overwrite_sections_without_sections(dir: &Path) -> Check {
+    compile(dir, "a", OVERWRITE_C, &[])?;
+    let scripts = [
+        "OVERWRITE_SECTIONS {\n  .data : { __data_start = .; *(.data) __data_end = .; }\n}\n\
+         __foo_start = ADDR(.foo);\n__foo_end = ADDR(.foo) + SIZEOF(.foo);\n",
+        "OVERWRITE_SECTIONS {\n  .foo : ALIGN(64) { __foo_start = .; *(.foo) __foo_end = .; }\n\
+           .data : { __data_start = .; *(.data) __data_end = .; }\n}\n",
+    ];
+    for (n, text) in scripts.iter().enumerate() {
+        let name = format!("o{n}.lds");
+        paths::write(&dir.join(&name), text)?;
+        link_ok(dir, &["-T", &name, "a.o"])?;
+        same_layout(dir, "out.lld", "out.weld").map_err(|e| format!("{name}: {e}"))?;
+        same_contents(dir, "out.lld", "out.weld").map_err(|e| format!("{name}: {e}"))?;
+        runs_with(&dir.join("out.lld"), 0, "")?;
+        runs_with(&dir.join("out.weld"), 0, "")?;
+    }
+    // The overwritten `.data` goes after the orphan `.mydata` of its rank, as in lld.
+    let lld = weld_tests::dynelf::readelf(&["-SW"], &dir.join("out.lld"))?;
+    let at = |name: &str| lld.find(&format!(" {name} ")).unwrap_or(0);
+    if !(at(".mydata") > 0 && at(".mydata") < at(".data")) {
+        return Err(format!(
+            "the oracle changed: expected .mydata before .data\n{lld}"
+        ));
+    }
+    Ok(())
+}
+
+/// A hosted C program linked through clang-22 (`-static-pie`) with an `OVERWRITE_SECTIONS`
+/// that puts symbols around `.init_array` and keeps an unreferenced section under
+/// `--gc-sections`; with `-Map`. In a dynamically linked output lld exports those symbols
+/// (and takes them as preemptible): weld refuses that, naming the assignment.
+fn overwrite_sections_hosted_keep_gc(dir: &Path) -> Check {
+    linkerr::compile(
+        dir,
+        "h.c",
+        "#include <stdio.h>\n\
+         __attribute__((section(\".keepme\"), used)) static long kept[2] = {7, 8};\n\
+         __attribute__((section(\".dropme\"), used)) static long dropped = 9;\n\
+         extern char __ia_start[], __ia_end[], __keep_start[], __keep_end[];\n\
+         static int ran;\n\
+         __attribute__((constructor)) static void ctor(void) { ran = 1; }\n\
+         int main(void) {\n\
+           long *k = (long *)__keep_start;\n\
+           printf(\"%ld %ld %d\\n\", (long)(__keep_end - __keep_start), k[1], ran);\n\
+           return __ia_end - __ia_start >= 8 ? 0 : 1;\n\
+         }\n",
+        &["-ffunction-sections", "-fdata-sections"],
+    )?;
+    paths::write(
+        &dir.join("h.lds"),
+        "OVERWRITE_SECTIONS {\n\
+           .init_array : {\n\
+             __ia_start = .;\n\
+             KEEP(*(SORT_BY_INIT_PRIORITY(.init_array.*) SORT_BY_INIT_PRIORITY(.ctors.*)))\n\
+             KEEP(*(.init_array .ctors))\n\
+             __ia_end = .;\n\
+           }\n\
+           .keepme : { __keep_start = .; KEEP(*(.keepme)) __keep_end = .; }\n\
+         }\n",
+    )?;
+    let clang = tools::find(tools::CLANG)?;
+    for (linker, out) in [(tools::lld()?, "out.lld"), (tools::weld()?, "out.weld")] {
+        let mut cmd = Command::new(&clang);
+        cmd.current_dir(dir)
+            .arg("-fuse-ld=lld")
+            .arg(format!("--ld-path={}", linker.display()))
+            .args(["-static-pie", "h.o", "-Wl,-T,h.lds", "-Wl,--gc-sections"])
+            .arg(format!("-Wl,-Map,{out}.map"))
+            .args(["-o", out]);
+        run::run(&mut cmd, run::LINK_TIMEOUT)?.ok(&format!("linking {out}"))?;
+    }
+    // Sections, segments and the script's symbols (static glibc's own symbols are not this
+    // test's business: weld still gives some of its undefined weak TLS ones other values).
+    let (a, b) = (facts(&dir.join("out.lld"))?, facts(&dir.join("out.weld"))?);
+    if a.sections != b.sections || a.segments != b.segments {
+        return Err(format!(
+            "layouts differ:\nld.lld-22:\n  {}\n  {}\nweld:\n  {}\n  {}",
+            a.sections.join("\n  "),
+            a.segments.join("\n  "),
+            b.sections.join("\n  "),
+            b.segments.join("\n  ")
+        ));
+    }
+    for name in [
+        "__ia_start",
+        "__ia_end",
+        "__keep_start",
+        "__keep_end",
+        "kept",
+        "main",
+    ] {
+        let (x, y) = (a.symbols.get(name), b.symbols.get(name));
+        if x.is_none() || x != y {
+            return Err(format!("symbol {name}: ld.lld-22 {x:?}, weld {y:?}"));
+        }
+    }
+    // (The contents: the kept section's words, printed by the program.)
+    runs_with(&dir.join("out.lld"), 0, "16 8 1\n")?;
+    runs_with(&dir.join("out.weld"), 0, "16 8 1\n")?;
+    // The map names the overwriting description's symbols where lld does.
+    let map = |f: &str| -> Result<Vec<String>, String> {
+        let text = std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"))?;
+        Ok(text
+            .lines()
+            .filter(|l| l.contains("__ia_") || l.contains("__keep_"))
+            .map(str::to_string)
+            .collect())
+    };
+    let (a, b) = (map("out.lld.map")?, map("out.weld.map")?);
+    if a.len() != 4 || a != b {
+        return Err(format!(
+            "map lines differ:\nld.lld-22:\n{a:#?}\nweld:\n{b:#?}"
+        ));
+    }
+    // A PIE: lld exports the four symbols; weld stops.
+    for (linker, out) in [(tools::lld()?, "pie.lld"), (tools::weld()?, "pie.weld")] {
+        let mut cmd = Command::new(&clang);
+        cmd.current_dir(dir)
+            .arg("-fuse-ld=lld")
+            .arg(format!("--ld-path={}", linker.display()))
+            .args(["-pie", "h.o", "-Wl,-T,h.lds", "-o", out]);
+        let r = run::run(&mut cmd, run::LINK_TIMEOUT)?;
+        if out == "pie.lld" {
+            r.ok("linking pie.lld")?;
+            let syms = weld_tests::dynelf::readelf(&["--dyn-syms", "-W"], &dir.join(out))?;
+            if syms.matches("__keep_").count() != 2 {
+                return Err(format!(
+                    "the oracle changed: lld no longer exports __keep_*\n{syms}"
+                ));
+            }
+        } else if r.code == Some(0)
+            || !r
+                .stderr_str()
+                .contains("h.lds:3: linker script command not supported yet")
+        {
+            return Err(format!("expected weld to refuse:\n{}", r.report()));
+        }
+    }
+    Ok(())
+}
+
+/// With a main `SECTIONS`: an `OVERWRITE_SECTIONS` description replaces the one of its name
+/// where it stands (and takes input sections before every `SECTIONS` description); one the
+/// main script does not name is placed as an orphan (`.new` before `.text` by rank), and one
+/// that only assigns a symbol leads the orphans of its rank.
+fn overwrite_sections_replace_a_description(dir: &Path) -> Check {
+    compile(dir, "a", OVERWRITE_C, &[])?;
+    paths::write(
+        &dir.join("r.lds"),
+        "SECTIONS {\n  . = 0x300000;\n  .text : { *(.text) }\n  .data : { *(.data) }\n\
+           .mydata : { *(.mydata) *(.foo) }\n  .bss : { *(.bss) }\n}\n\
+         OVERWRITE_SECTIONS {\n\
+           .data : ALIGN(32) { __data_start = .; *(.data) __data_end = .; \
+             __foo_start = .; *(.foo) __foo_end = .; }\n\
+           .new : { __new = .; *(.ro1) }\n\
+           .sym : { sym_here = .; }\n}\n",
+    )?;
+    link_ok(dir, &["-T", "r.lds", "a.o"])?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    // (The image starts at 0x300000 with no headers loaded; neither output is run.)
+    same_contents(dir, "out.lld", "out.weld")
+}
+
+/// lld's diagnostics: a second description of a name is a warning (the first counts), an
+/// assignment outside a description is a syntax error.
+fn overwrite_sections_diagnostics_like_lld(dir: &Path) -> Check {
+    compile(dir, "a", OVERWRITE_C, &[])?;
+    paths::write(
+        &dir.join("d.lds"),
+        "OVERWRITE_SECTIONS {\n  .data : { __data_start = .; *(.data) __data_end = .; }\n}\n\
+         OVERWRITE_SECTIONS {\n  .data : { *(.data) }\n\
+           .foo : { __foo_start = .; *(.foo) __foo_end = .; }\n}\n",
+    )?;
+    same_warnings(dir, &["-T", "d.lds", "a.o"])?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    runs_with(&dir.join("out.weld"), 0, "")?;
+    paths::write(
+        &dir.join("e.lds"),
+        "OVERWRITE_SECTIONS {\n  foo = .;\n  .data : { *(.data) }\n}\n",
+    )?;
+    let both = link_both(dir, &["-T", "e.lds", "a.o"])?;
+    both.same_first_error("e.lds:2: malformed number: =")?;
+    both.same_stderr()
+}
+
 /// What is not implemented yet stops the link with one error naming it and its place.
 fn not_yet_is_an_error(dir: &Path) -> Check {
-    compile(dir, "a", PLAIN_START_C, &[])?;
+    // lld would make a second `.foo` output section for `.bar`.
+    compile(
+        dir,
+        "a",
+        &format!("{PLAIN_START_C}\n__attribute__((section(\".bar\"))) int b = 1;\n"),
+        &[],
+    )?;
     paths::write(
         &dir.join("m.lds"),
-        "OVERWRITE_SECTIONS { .foo : { *(.foo) } }\n",
+        "OVERWRITE_SECTIONS {\n  .foo : { *(.foo) }\n  .foo : { *(.bar) }\n}\n",
     )?;
     let weld = tools::weld()?;
     let out = run::run(

@@ -62,6 +62,11 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
         Some(amended) => amended,
         None => config,
     };
+    resolve::scripts::check_overwrite_symbols(
+        &res.scripts,
+        resolve::symbol_flags::is_dynamic(&config, &res),
+    )
+    .map_err(|e| vec![e])?;
     // The output-section commands: a script's `SECTIONS`, else the built-in list.
     let mut commands = if config.script_layout.is_empty() {
         layout::commands::SectionCommands::built_in()
@@ -112,6 +117,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     let folding = fold_identical_code(&mut t, &config, &mut res);
     // The live sections are known: `ONLY_IF_RO`/`ONLY_IF_RW` descriptions can be decided.
     commands.settle_constraints(&res);
+    commands
+        .check_overwrite_duplicates(&res)
+        .map_err(|e| vec![e])?;
     // The order of input sections comes from what survived collection and folding, as in lld.
     let (section_order, ordering_report) =
         crate::order::section_order::build(&config, &res, &folding, &ordering_names)?;

@@ -72,6 +72,16 @@ pub struct SectionCommands {
     /// A `SECTIONS` without `INSERT` (lld's `hasSectionsCommand`): the script lays the output
     /// out; else the built-in layout does, with inserted commands where they say.
     sections_command: bool,
+    /// The commands `OVERWRITE_SECTIONS` gave, in script order: they take input sections
+    /// before every other description (lld processes them first).
+    overwrites: Vec<usize>,
+    /// Those of them no `SECTIONS` description of the same name had: appended to the list and
+    /// placed as orphans are ([`order`]).
+    orphan_placed: Vec<usize>,
+    /// A second `OVERWRITE_SECTIONS` description of a name (lld warns and makes a second
+    /// output section of that name for what it takes; weld does not:
+    /// [`SectionCommands::check_overwrite_duplicates`]).
+    duplicates: Vec<OutputSection>,
 }
 
 /// The commands `first..end` of the list came from a `SECTIONS` that ends in `INSERT`: they go
@@ -175,6 +185,7 @@ impl SectionCommands {
             }
         }
         out.sections_command = has_sections;
+        out.overwrite(script);
         let mut exprs: Vec<&Expr> = Vec::new();
         for c in &out.commands {
             match c {
@@ -212,6 +223,78 @@ impl SectionCommands {
             }
         }
         Ok(out)
+    }
+
+    /// lld's handling of `OVERWRITE_SECTIONS` (in `processSectionCommands`): each description
+    /// replaces the `SECTIONS` descriptions of its name where they stand, or, when none has
+    /// it, goes at the end of the list to be placed as an orphan; the first description of a
+    /// name is the one that counts.
+    fn overwrite(&mut self, script: &[Command]) {
+        let descriptions = script.iter().flat_map(|c| match c {
+            Command::OverwriteSections(v) => v.as_slice(),
+            _ => &[],
+        });
+        let mut names: Vec<&str> = Vec::new();
+        for o in descriptions {
+            // lld's map of names leaves `/DISCARD/` out: every one of them discards.
+            if o.name != DISCARD && names.contains(&o.name.as_str()) {
+                self.duplicates.push(o.clone());
+                continue;
+            }
+            names.push(&o.name);
+            let mut first = None;
+            for (i, c) in self.commands.iter_mut().enumerate() {
+                if matches!(c, SectionCommand::Output(m) if m.name == o.name) {
+                    *c = SectionCommand::Output(Box::new(o.clone()));
+                    first.get_or_insert(i);
+                }
+            }
+            let at = first.unwrap_or_else(|| {
+                self.commands
+                    .push(SectionCommand::Output(Box::new(o.clone())));
+                self.orphan_placed.push(self.commands.len() - 1);
+                self.commands.len() - 1
+            });
+            self.overwrites.push(at);
+        }
+    }
+
+    /// lld makes a second output section of a name for what a second `OVERWRITE_SECTIONS`
+    /// description of it takes (input sections the first does not); weld has one output
+    /// section by name, so that is an error naming the description. A duplicate that takes
+    /// nothing changes nothing (lld drops the empty section), as with the same patterns.
+    pub fn check_overwrite_duplicates(&self, res: &Resolved) -> Result<()> {
+        if self.duplicates.is_empty() {
+            return Ok(());
+        }
+        for f in &res.files {
+            let n = f.script_name();
+            let full = n.for_script();
+            for s in &f.sections {
+                if !(s.kind.is_copied() || s.kind == SectionKind::Comment) {
+                    continue;
+                }
+                let (name, flags) = (s.name_str(), s.flags());
+                let taken = self.description_of(&n, &full, name, flags);
+                if taken.is_some_and(|t| self.overwrites.contains(&(t.command as usize))) {
+                    continue;
+                }
+                let again = self.duplicates.iter().find(|o| {
+                    o.commands.iter().any(|c| {
+                        matches!(c, OutputSectionCommand::Input(d)
+                            if d.pattern_for(&n, &full, name, flags).is_some())
+                    })
+                });
+                if let Some(o) = again {
+                    return Err(Error(format!(
+                        "{}: linker script command not supported yet: OVERWRITE_SECTIONS \
+                         describing {} a second time, for {}:({name})",
+                        o.loc, o.name, f.name
+                    )));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The index of memory region `name` (or of the region an alias names).
@@ -328,7 +411,15 @@ impl SectionCommands {
         name: &str,
         flags: u64,
     ) -> Option<Taken> {
-        self.outputs().find_map(|(ci, o)| {
+        // `OVERWRITE_SECTIONS` descriptions take first, in their order.
+        let overwrites = self
+            .overwrites
+            .iter()
+            .filter_map(|&ci| Some((ci, self.output(ci as u32)?)));
+        let others = self
+            .outputs()
+            .filter(|(ci, _)| !self.overwrites.contains(ci));
+        overwrites.chain(others).find_map(|(ci, o)| {
             o.commands.iter().enumerate().find_map(|(bi, c)| match c {
                 OutputSectionCommand::Input(d) => {
                     let p = d.pattern_for(file, full, name, flags)?;
@@ -366,6 +457,21 @@ impl SectionCommands {
     /// The index of the command describing output section `name`, if one does.
     pub fn position_of(&self, name: &str) -> Option<usize> {
         self.outputs().find(|(_, o)| o.name == name).map(|(i, _)| i)
+    }
+
+    /// For output section `name`: its place among the `OVERWRITE_SECTIONS` descriptions
+    /// placed as orphans, if one of them describes it. lld appends those to its list after the
+    /// `SECTIONS` descriptions and before the orphans it makes (without `SECTIONS`, after
+    /// them), and sorts the orphans stably by rank: among equal ranks this order decides.
+    /// Whether command `ci` is an `OVERWRITE_SECTIONS` description placed as an orphan.
+    pub fn is_orphan_placed(&self, ci: usize) -> bool {
+        self.orphan_placed.contains(&ci)
+    }
+
+    fn orphan_placed_rank(&self, name: &str) -> Option<usize> {
+        self.orphan_placed
+            .iter()
+            .position(|&ci| self.output(ci as u32).is_some_and(|o| o.name == name))
     }
 }
 
@@ -500,7 +606,9 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Result<Vec<Plac
         let mut by_rank: Vec<u32> = (0..sections.len() as u32).collect();
         by_rank.sort_by_key(|&i| {
             let s = &sections[i as usize];
-            (s.start.is_none(), s.start.unwrap_or(0), s.rank)
+            // lld's orphans come first in its list, `OVERWRITE_SECTIONS`' sections after them.
+            let overwrite = commands.orphan_placed_rank(s.name).map_or(0, |k| k + 1);
+            (s.start.is_none(), s.start.unwrap_or(0), s.rank, overwrite)
         });
         let mut out: Vec<Placement> = by_rank.into_iter().map(Placement::Section).collect();
         for ins in &commands.inserts {
@@ -521,8 +629,10 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Result<Vec<Plac
     let mut orphans: Vec<u32> = Vec::new();
     for (i, s) in sections.iter().enumerate() {
         match commands.position_of(s.name) {
-            Some(p) => scripted.push((p, Placement::Section(i as u32))),
-            None => orphans.push(i as u32),
+            Some(p) if commands.orphan_placed_rank(s.name).is_none() => {
+                scripted.push((p, Placement::Section(i as u32)))
+            }
+            _ => orphans.push(i as u32),
         }
     }
     for (i, c) in commands.commands.iter().enumerate() {
@@ -548,9 +658,26 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Result<Vec<Plac
     if matches!(out.get(first), Some(Placement::Command(_))) {
         first += 1;
     }
-    orphans.sort_by_key(|&i| sections[i as usize].rank);
+    // `OVERWRITE_SECTIONS`' orphans come before the others in lld's list.
+    orphans.sort_by_key(|&i| {
+        let s = &sections[i as usize];
+        (
+            s.rank,
+            commands.orphan_placed_rank(s.name).unwrap_or(usize::MAX),
+        )
+    });
     let relro_end = commands.relro_end();
+    // lld places the orphans of one rank together, where the first of them goes: an
+    // `OVERWRITE_SECTIONS` section without inputs (one that only assigns a symbol) leads the
+    // orphans of its rank, which follow it rather than their own anchor.
+    let mut batch: Option<(u32, usize)> = None;
     for o in orphans {
+        let rank = sections[o as usize].rank;
+        if let Some((_, at)) = batch.as_mut().filter(|(r, _)| *r == rank) {
+            out.insert(*at, Placement::Section(o));
+            *at += 1;
+            continue;
+        }
         if sections[o as usize].name == ".relro_padding" {
             let at =
                 relro_end.and_then(|c| out.iter().position(|p| *p == Placement::Command(c as u32)));
@@ -568,6 +695,7 @@ pub fn order(commands: &SectionCommands, sections: &[Placed]) -> Result<Vec<Plac
                 !commands.regions.is_empty() || !commands.phdrs.is_empty(),
             );
         out.insert(at, Placement::Section(o));
+        batch = Some((rank, at + 1));
     }
     Ok(out)
 }
@@ -799,8 +927,12 @@ mod tests {
             aliases: Vec::new(),
             phdrs: Vec::new(),
             no_cross_refs: Vec::new(),
+            addressed: Default::default(),
             inserts: Vec::new(),
             sections_command: true,
+            overwrites: Vec::new(),
+            orphan_placed: Vec::new(),
+            duplicates: Vec::new(),
             commands: names
                 .iter()
                 .map(|n| {

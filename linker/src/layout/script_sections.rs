@@ -77,6 +77,16 @@ pub(super) fn arrange(
             }
             Some(i) => i,
             None if commands::kept_when_empty(o) || commands.addressed.contains(&o.name) => {
+                // Without `SECTIONS`, lld ranks such a section before it gives it the flags
+                // of the section before it: it goes among the non-allocated sections, after
+                // the symbol and string tables, which weld does not do.
+                if !commands.has_sections() && commands.is_orphan_placed(ci) {
+                    return Err(Error(format!(
+                        "{}: linker script command not supported yet: OVERWRITE_SECTIONS \
+                         description of {} that takes no input section, without SECTIONS",
+                        o.loc, o.name
+                    )));
+                }
                 let f = flags & ((if non_alloc { 0 } else { ALLOC }) | WRITE);
                 let i = sections.len() as u32;
                 // lld makes an empty `.bss` NOBITS, any other empty section PROGBITS.
@@ -92,6 +102,19 @@ pub(super) fn arrange(
             None => continue,
         };
         let os = &mut sections[osec as usize];
+        // Without `SECTIONS` the built-in layout places the section: a description's
+        // `ALIGN(n)` raises its alignment, as lld's `adjustOutputSections` does (under
+        // `SECTIONS` the walk aligns it).
+        if let (false, Some(e)) = (commands.has_sections(), &o.align) {
+            let v = expr::eval_constant(e).ok_or_else(|| {
+                Error(format!(
+                    "{}: linker script command not supported yet: ALIGN of a non-constant \
+                     expression without SECTIONS",
+                    o.loc
+                ))
+            })??;
+            os.align = os.align.max(v);
+        }
         os.in_overlay = o.in_overlay;
         match &o.section_type {
             Some(SectionType::NoLoad) => os.sh_type = elf::SHT_NOBITS,

@@ -9,9 +9,10 @@
 //! - symbol assignments outside `SECTIONS` (`PROVIDE`, `PROVIDE_HIDDEN`, `HIDDEN`
 //!   included): definitions, as `--defsym` makes them (lld implements `--defsym` as one);
 //! - `ASSERT(cond, message)` outside `SECTIONS`: checked on the final layout;
-//! - `SECTIONS`, `MEMORY`, `REGION_ALIAS`, `PHDRS`, `NOCROSSREFS`: kept for layout, which makes its command list of
-//!   them; the symbols `SECTIONS` assigns are definitions whose values the walk over the
-//!   commands gives;
+//! - `SECTIONS`, `OVERWRITE_SECTIONS`, `MEMORY`, `REGION_ALIAS`, `PHDRS`, `NOCROSSREFS`: kept for
+//!   layout, which makes its command list of them; the symbols the descriptions assign are
+//!   definitions whose values the walk over the commands gives (lld's warning for a second
+//!   `OVERWRITE_SECTIONS` description of a name is given here);
 //! - `OUTPUT(file)`: the output file when `-o` names none;
 //! - `OUTPUT_FORMAT(binary)`: a flat image, as `--oformat=binary` (only the link's first
 //!   `OUTPUT_FORMAT` counts, as in lld; the ELF names are checked when the script is read);
@@ -49,6 +50,8 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
     // command changes it.
     let mut amended: Option<Config> = None;
     let mut format_seen = false;
+    // The output sections `OVERWRITE_SECTIONS` commands describe so far.
+    let mut overwritten = std::collections::HashSet::new();
     for file in scripts {
         for w in &file.script.warnings {
             config.warn(w)?;
@@ -150,10 +153,35 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                     .get_or_insert_with(|| config.clone())
                     .script_layout
                     .push(c.clone()),
-                // lld orders and exports OVERWRITE_SECTIONS' sections and symbols in ways of
-                // its own, not matched yet.
-                Command::OverwriteSections(_) => {
-                    return unsupported("OVERWRITE_SECTIONS", path.to_string())
+                Command::OverwriteSections(v) => {
+                    if config.output_kind == OutputKind::Relocatable {
+                        return unsupported("OVERWRITE_SECTIONS with -r", path.to_string());
+                    }
+                    let out = amended.get_or_insert_with(|| config.clone());
+                    for o in v {
+                        if o.constraint.is_some() {
+                            return unsupported(
+                                &format!("ONLY_IF_RO/ONLY_IF_RW in OVERWRITE_SECTIONS ({})", o.name),
+                                o.loc.to_string(),
+                            );
+                        }
+                        // lld's warning, as it takes the descriptions' inputs: the first
+                        // description of a name is the one that overwrites.
+                        if o.name != "/DISCARD/"
+                            && !overwritten.insert(o.name.clone())
+                        {
+                            config.warn(&format!(
+                                "OVERWRITE_SECTIONS specifies duplicate {}",
+                                o.name
+                            ))?;
+                        }
+                        out_extend(&mut |a| {
+                            if a.name != "." {
+                                out.defsyms.push(placed(a));
+                            }
+                        }, o);
+                    }
+                    out.script_layout.push(c.clone());
                 }
             }
         }
@@ -375,6 +403,37 @@ fn symbol_plus_constant(e: &Expr) -> Option<(String, i64)> {
     }
 }
 
+/// lld defines the symbols `OVERWRITE_SECTIONS` descriptions assign only once it lays the
+/// output out (they are not declared with those of `SECTIONS`), so in a dynamically linked
+/// output it has taken them as undefined: exported and preemptible. weld does not do that yet:
+/// such an assignment is an error naming it when the output is dynamically linked (`dynamic`).
+pub fn check_overwrite_symbols(scripts: &[ScriptFile], dynamic: bool) -> Result<()> {
+    if !dynamic {
+        return Ok(());
+    }
+    let descriptions = scripts
+        .iter()
+        .flat_map(|f| &f.script.commands)
+        .flat_map(|c| match c {
+            Command::OverwriteSections(v) => v.as_slice(),
+            _ => &[],
+        });
+    for o in descriptions {
+        for c in &o.commands {
+            if let OutputSectionCommand::Assignment(a) = c {
+                if a.name != "." {
+                    return Err(Error(format!(
+                        "{}: linker script command not supported yet: OVERWRITE_SECTIONS \
+                         assigning {} in a dynamically linked output",
+                        a.loc, a.name
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The entry point the scripts name: the first `ENTRY` (`-e` wins over it).
 pub fn entry(scripts: &[ScriptFile]) -> Option<String> {
     scripts.iter().find_map(|f| {
@@ -397,6 +456,20 @@ pub fn referenced_symbols(scripts: &[ScriptFile]) -> Vec<String> {
                 .iter()
                 .flat_map(Defsym::referenced_symbols)
                 .collect(),
+            Command::OverwriteSections(v) => {
+                let mut out = Vec::new();
+                for o in v {
+                    out_extend(
+                        &mut |a| {
+                            if a.name != "." {
+                                out.extend(placed(a).referenced_symbols());
+                            }
+                        },
+                        o,
+                    );
+                }
+                out
+            }
             _ => Vec::new(),
         })
         .collect()

@@ -90,11 +90,12 @@ impl InputSectionDesc {
     }
 }
 
-/// The `KEEP(...)` input section descriptions of `SECTIONS` commands in `commands`: the input sections they
-/// take, whichever description places them, are roots for `--gc-sections` (lld's
-/// `shouldKeep`).
+/// The `KEEP(...)` input section descriptions of `SECTIONS` and `OVERWRITE_SECTIONS` commands
+/// in `commands`: the input sections they take, whichever description places them, are roots
+/// for `--gc-sections` (lld's `shouldKeep`: lld collects them as it reads the script, so a
+/// description another one replaces keeps its sections all the same).
 pub fn keep_descriptions(commands: &[Command]) -> Vec<&InputSectionDesc> {
-    commands
+    let sections = commands
         .iter()
         .filter_map(|c| match c {
             Command::Sections(s) => Some(&s.commands),
@@ -104,7 +105,17 @@ pub fn keep_descriptions(commands: &[Command]) -> Vec<&InputSectionDesc> {
         .filter_map(|c| match c {
             SectionsCommand::Output(o) => Some(&o.commands),
             _ => None,
+        });
+    let overwrites = commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::OverwriteSections(v) => Some(v),
+            _ => None,
         })
+        .flatten()
+        .map(|o| &o.commands);
+    sections
+        .chain(overwrites)
         .flatten()
         .filter_map(|c| match c {
             OutputSectionCommand::Input(d) if d.keep => Some(d),
