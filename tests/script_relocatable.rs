@@ -5,7 +5,8 @@
 //! name, value) and the relocations of every section (offset, type, symbol, addend). Then each
 //! `-r` output is linked into a program by both linkers (no script) and every program must
 //! print what the sources say. Scripts weld does not handle yet must fail with exit 1, one
-//! `linker script command not supported yet` message naming the script line, and no output.
+//! `linker script command not supported yet` message naming the script line, and no output;
+//! scripts lld refuses must fail in weld with lld's first error.
 //!
 //! The C files are compiled without unwind tables: under `-r --gc-sections` lld collects
 //! `.eh_frame` (nothing references it), which weld does not, and `.eh_frame` placed by a
@@ -30,6 +31,12 @@ fn main() {
             ("sort_align_data_and_symbols", sort_align_data_and_symbols),
             ("keep_with_gc_sections", keep_with_gc_sections),
             ("exclude_file_and_orphans", exclude_file_and_orphans),
+            (
+                "types_regions_and_constraints",
+                types_regions_and_constraints,
+            ),
+            ("overlay", overlay),
+            ("type_mismatch_is_an_error", type_mismatch_is_an_error),
             ("unsupported_is_an_error", unsupported_is_an_error),
         ],
     );
@@ -134,11 +141,59 @@ fn exclude_file_and_orphans(dir: &Path) -> Check {
     differential(dir, script, &[A_C, B_C], &[], OUT)
 }
 
+/// Output section types, `SUBALIGN`, `ONLY_IF_RO`/`ONLY_IF_RW`, and what -r ignores: load
+/// addresses, memory regions (`ORIGIN`/`LENGTH` still read them), program headers.
+fn types_regions_and_constraints(dir: &Path) -> Check {
+    let script = "MEMORY { ram (rwx) : ORIGIN = 0x10000, LENGTH = 0x1000\n\
+          rom (rx) : ORIGIN = 0x80000, LENGTH = 16 }\n\
+        REGION_ALIAS(\"alias\", ram);\n\
+        PHDRS { text PT_LOAD; data PT_LOAD; }\n\
+        SECTIONS {\n\
+        .text : SUBALIGN(32) { *(.text*) } >alias AT>rom :text\n\
+        .rw_only : ONLY_IF_RW { *(.rodata.msg) }\n\
+        .ro_only : ONLY_IF_RO { *(.rodata.msg) }\n\
+        .nb (TYPE=SHT_NOBITS) : { *(.data.counter) }\n\
+        .data (TYPE=SHT_PROGBITS) : AT(0x4000) SUBALIGN(2) { *(.data*) d_end = .; } >ram :data\n\
+        .bss (NOLOAD) : { *(.bss*) }\n\
+        .cm (INFO) : { *(.comment) }\n\
+        .ty (TYPE=0x80000001) : { BYTE(1) }\n\
+        .cp (COPY) : { LONG(2) }\n\
+        org = ORIGIN(ram); len = LENGTH(rom); t = ADDR(.text); l = LOADADDR(.data);\n\
+        }\n";
+    // `counter` is in a NOBITS section: 0, not the 6 clang folded its constructor into.
+    differential(dir, script, &[A_C, B_C], &[], "hello 2 5 7 one two\n")
+}
+
+/// An `OVERLAY`: its sections share an address; of the empty ones only the first is made.
+fn overlay(dir: &Path) -> Check {
+    let script = "SECTIONS {\n\
+        .text : { *(.text*) }\n\
+        OVERLAY 0x1000 : AT (0x4000) { .ov0 { *(.nothing) } .ov1 { *(.data.counter) }\n\
+          .ov2 { *(.nothing2) } .ov3 { *(.bss*) } }\n\
+        after = .;\n\
+        .data : { *(.data*) }\n\
+        }\n";
+    differential(dir, script, &[A_C, B_C], &[], OUT)
+}
+
+/// `TYPE=` an input section of another type has is lld's error.
+fn type_mismatch_is_an_error(dir: &Path) -> Check {
+    let objs = compile_all(dir, &[A_C, B_C])?;
+    paths::write(
+        &dir.join("s.lds"),
+        "SECTIONS {\n  .text : { *(.text*) }\n  .data (TYPE=SHT_NOTE) : { *(.data*) }\n}\n",
+    )?;
+    let names: Vec<String> = objs.iter().map(|o| file_name(o)).collect();
+    let mut args = vec!["-r", "-T", "s.lds"];
+    args.extend(names.iter().map(String::as_str));
+    link_both(dir, &args)?.same_first_error("section type mismatch for .data.counter")
+}
+
 fn unsupported_is_an_error(dir: &Path) -> Check {
     let objs = compile_all(dir, &[A_C, B_C])?;
     paths::write(
         &dir.join("s.lds"),
-        "SECTIONS {\n  .text : { *(.text*) }\n  .nl (NOLOAD) : { *(.bss*) }\n}\n",
+        "SECTIONS {\n  .foo : { *(.text.foo) }\n}\nINSERT AFTER .text;\n",
     )?;
     let mut args = vec!["-r", "-T", "s.lds"];
     let names: Vec<String> = objs.iter().map(|o| file_name(o)).collect();
@@ -168,7 +223,7 @@ fn unsupported_is_an_error(dir: &Path) -> Check {
     };
     let err = weld.stderr_str();
     let lines: Vec<&str> = err.lines().collect();
-    let want = "s.lds:3: linker script command not supported yet: an output section type (.nl)";
+    let want = "s.lds:4: linker script command not supported yet: INSERT with -r";
     if weld.code != Some(1) || lines.len() != 1 || !lines[0].contains(want) {
         return Err(format!(
             "weld should fail with exit 1 and one message containing {want:?}, got {:?}: {err}",

@@ -245,6 +245,16 @@ fn is_kept(res: &Resolved, file: FileId, si: usize) -> bool {
     )
 }
 
+/// Whether input section `si` of file `fi` is one a linker script's descriptions may place in
+/// a `-r` output (what `ONLY_IF_RO`/`ONLY_IF_RW` look at): a kept section other than a group
+/// and the `.note.gnu.property` notes, which the output rebuilds.
+pub fn taken_by_script(res: &Resolved, fi: usize, si: usize) -> bool {
+    let s = &res.files[fi].sections[si];
+    s.sh_type() != elf::SHT_GROUP
+        && s.kind != SectionKind::GnuProperty
+        && is_kept(res, fi as FileId, si)
+}
+
 /// The output section key of an ungrouped input section: lld merges by name; weld also keeps
 /// apart what a later link must tell apart (type, element size of mergeable sections, the
 /// section a `SHF_LINK_ORDER` one is ordered by).
