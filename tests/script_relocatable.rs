@@ -37,6 +37,7 @@ fn main() {
             ),
             ("overlay", overlay),
             ("type_mismatch_is_an_error", type_mismatch_is_an_error),
+            ("comdat_members_placed", comdat_members_placed),
             ("unsupported_is_an_error", unsupported_is_an_error),
         ],
     );
@@ -176,6 +177,49 @@ fn overlay(dir: &Path) -> Check {
     differential(dir, script, &[A_C, B_C], &[], OUT)
 }
 
+/// C++ with COMDAT groups (an inline function both files define, a template instance).
+const G_CC: &str = "inline int twice(int x) { return x * 2; }\n\
+    template <class T> T add(T a, T b) { return a + b; }\n\
+    int use1(int x) { return twice(x) + add(x, 1); }\n";
+
+const H_CC: &str = "#include <stdio.h>\n\
+    inline int twice(int x) { return x * 2; }\n\
+    int use1(int);\n\
+    int main() { printf(\"%d %d\\n\", use1(3), twice(5)); return 0; }\n";
+
+/// Members of section groups placed by descriptions: the output section they go to is the
+/// member, in every group that had one there (the losing copy of `twice` is dropped first).
+fn comdat_members_placed(dir: &Path) -> Check {
+    let script = "SECTIONS {\n\
+        .text : { *(.text.main) *(.text._Z5*) }\n\
+        .t2 : { *(.text*) }\n\
+        }\n";
+    let objs = [("g.cc", G_CC), ("h.cc", H_CC)]
+        .iter()
+        .map(|(name, src)| {
+            linkerr::compile(
+                dir,
+                name,
+                src,
+                &[
+                    "-O0",
+                    "-ffunction-sections",
+                    "-fno-addrsig",
+                    "-fno-asynchronous-unwind-tables",
+                ],
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<String> = objs.iter().map(|o| file_name(o)).collect();
+    compare(dir, script, &names, &[], "10 10\n")?;
+    // Both outputs have the groups the comparison saw; a script that lost them is a failure.
+    let g = groups(&dir.join("r.weld.o"))?;
+    if g.len() != 2 {
+        return Err(format!("expected two groups in r.weld.o, got {g:?}"));
+    }
+    Ok(())
+}
+
 /// `TYPE=` an input section of another type has is lld's error.
 fn type_mismatch_is_an_error(dir: &Path) -> Check {
     let objs = compile_all(dir, &[A_C, B_C])?;
@@ -276,13 +320,19 @@ fn differential(
     expected: &str,
 ) -> Check {
     let objs = compile_all(dir, sources)?;
+    let names: Vec<String> = objs.iter().map(|o| file_name(o)).collect();
+    compare(dir, script, &names, extra, expected)
+}
+
+/// [`differential`] on objects already in `dir`.
+fn compare(dir: &Path, script: &str, objs: &[String], extra: &[&str], expected: &str) -> Check {
     paths::write(&dir.join("s.lds"), script)?;
     for (linker, out) in [(tools::lld()?, "r.lld.o"), (tools::weld()?, "r.weld.o")] {
         let mut cmd = Command::new(&linker);
         cmd.current_dir(dir)
             .args(["-r", "-T", "s.lds"])
             .args(extra)
-            .args(&objs)
+            .args(objs)
             .args(["-o", out]);
         run::run(&mut cmd, run::LINK_TIMEOUT)?.ok(&format!("linking {out}"))?;
     }
@@ -295,6 +345,7 @@ fn differential(
         ),
         ("symbols", symbols),
         ("relocations", relocations),
+        ("groups", groups),
     ] {
         let (w, l) = (f(&weld)?, f(&lld)?);
         paths::write(&dir.join(format!("{what}.weld.txt")), w.join("\n"))?;
@@ -423,6 +474,35 @@ fn symbols(file: &Path) -> Result<Vec<String>, String> {
         ));
     }
     v.sort();
+    Ok(v)
+}
+
+/// The section groups, in order: `signature: member member ...` (members by name).
+fn groups(file: &Path) -> Result<Vec<String>, String> {
+    let text = readelf(&["-g"], file)?;
+    let mut v: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(rest) = t
+            .strip_prefix("COMDAT group section")
+            .or_else(|| t.strip_prefix("group section"))
+        {
+            // `[    4] `.group' [sig] contains N sections:`
+            let sig = rest
+                .split('[')
+                .nth(2)
+                .and_then(|r| r.split(']').next())
+                .unwrap_or("?");
+            v.push(format!("{sig}:"));
+        } else if let (Some(last), Some(rest)) = (v.last_mut(), t.strip_prefix('[')) {
+            if let Some((_, name)) = rest.split_once(']') {
+                if !name.trim().is_empty() && !rest.starts_with("Index") {
+                    last.push(' ');
+                    last.push_str(name.trim());
+                }
+            }
+        }
+    }
     Ok(v)
 }
 

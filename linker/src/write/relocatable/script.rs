@@ -21,10 +21,12 @@
 //!   alignment of the description's inputs; `ONLY_IF_RO`/`ONLY_IF_RW` drop descriptions as in
 //!   a normal link; `OVERLAY`'s sections are descriptions (only the first is made empty);
 //! - a -r output has no addresses or segments: `AT`, `AT>`, `>region` and `:phdr` are
-//!   ignored, as by lld (`ORIGIN`/`LENGTH` still read `MEMORY`).
+//!   ignored, as by lld (`ORIGIN`/`LENGTH` still read `MEMORY`);
+//! - a member of a section group makes its output section `SHF_GROUP` and the group names that
+//!   section (each output section once), as lld writes it.
 //!
 //! What lld does that this does not (yet) is an error naming the construct and where the script
-//! says it: placing members of section groups, `.eh_frame`, `SHF_LINK_ORDER` sections or
+//! says it: placing `.eh_frame`, `SHF_LINK_ORDER` sections or
 //! `.tbss` by a description, mixing mergeable and other inputs in one output section, and
 //! expressions that read symbols of the input objects, `DEFINED` or `SIZEOF_HEADERS`.
 
@@ -180,7 +182,7 @@ pub(super) fn place(
             ));
         }
     }
-    let class = classify(res, commands, grouped)?;
+    let class = classify(res, commands)?;
 
     // The script's output sections, in command order, with what goes in each.
     let mut out_of: HashMap<usize, u32> = HashMap::new();
@@ -237,6 +239,14 @@ pub(super) fn place(
             .chain(joined.iter().map(|&(fi, si)| align_of(fi, si, false)))
             .collect();
         let mut os = output_section(res, o, &all, &aligns)?;
+        // A member of a section group makes the section a member (`SHF_GROUP`): the group then
+        // names the whole output section, as lld writes it. The relocation section is one
+        // only when a member's relocations are in it (lld ORs the input sections' flags).
+        let members = || all.iter().filter(|&&(fi, si)| grouped[fi][si]);
+        if members().next().is_some() {
+            os.flags |= u64::from(elf::SHF_GROUP);
+        }
+        os.in_group = members().any(|&(fi, si)| !res.files[fi].sections[si].relocs.is_empty());
         if all.is_empty() {
             // As in a normal link, an empty section takes the flags of the one before it.
             os.flags = last_flags & u64::from(elf::SHF_ALLOC | elf::SHF_WRITE);
@@ -388,11 +398,7 @@ fn is_merge(res: &Resolved, fi: usize, si: usize) -> bool {
 }
 
 /// What the script does with each input section; constructs not supported yet are errors.
-fn classify(
-    res: &Resolved,
-    commands: &SectionCommands,
-    grouped: &[Vec<bool>],
-) -> Result<Vec<Vec<Class>>> {
+fn classify(res: &Resolved, commands: &SectionCommands) -> Result<Vec<Vec<Class>>> {
     let mut class = Vec::with_capacity(res.files.len());
     for (fi, f) in res.files.iter().enumerate() {
         let n = f.script_name();
@@ -426,9 +432,7 @@ fn classify(
                 },
             };
             let Some(loc) = loc else { continue };
-            let what = if grouped[fi][si] {
-                Some("a member of a section group")
-            } else if c == Class::Discard {
+            let what = if c == Class::Discard {
                 None
             } else if s.kind == SectionKind::EhFrame {
                 Some(".eh_frame")
