@@ -5,7 +5,8 @@
 //! name, value) and the relocations of every section (offset, type, symbol, addend). Then each
 //! `-r` output is linked into a program by both linkers (no script) and every program must
 //! print what the sources say. Scripts weld does not handle yet must fail with exit 1, one
-//! `linker script command not supported yet` message naming the script line, and no output.
+//! `linker script command not supported yet` message naming the script line, and no output;
+//! scripts lld refuses must fail in weld with lld's first error.
 //!
 //! The C files are compiled without unwind tables: under `-r --gc-sections` lld collects
 //! `.eh_frame` (nothing references it), which weld does not, and `.eh_frame` placed by a
@@ -30,6 +31,13 @@ fn main() {
             ("sort_align_data_and_symbols", sort_align_data_and_symbols),
             ("keep_with_gc_sections", keep_with_gc_sections),
             ("exclude_file_and_orphans", exclude_file_and_orphans),
+            (
+                "types_regions_and_constraints",
+                types_regions_and_constraints,
+            ),
+            ("overlay", overlay),
+            ("type_mismatch_is_an_error", type_mismatch_is_an_error),
+            ("comdat_members_placed", comdat_members_placed),
             ("unsupported_is_an_error", unsupported_is_an_error),
         ],
     );
@@ -134,11 +142,102 @@ fn exclude_file_and_orphans(dir: &Path) -> Check {
     differential(dir, script, &[A_C, B_C], &[], OUT)
 }
 
+/// Output section types, `SUBALIGN`, `ONLY_IF_RO`/`ONLY_IF_RW`, and what -r ignores: load
+/// addresses, memory regions (`ORIGIN`/`LENGTH` still read them), program headers.
+fn types_regions_and_constraints(dir: &Path) -> Check {
+    let script = "MEMORY { ram (rwx) : ORIGIN = 0x10000, LENGTH = 0x1000\n\
+          rom (rx) : ORIGIN = 0x80000, LENGTH = 16 }\n\
+        REGION_ALIAS(\"alias\", ram);\n\
+        PHDRS { text PT_LOAD; data PT_LOAD; }\n\
+        SECTIONS {\n\
+        .text : SUBALIGN(32) { *(.text*) } >alias AT>rom :text\n\
+        .rw_only : ONLY_IF_RW { *(.rodata.msg) }\n\
+        .ro_only : ONLY_IF_RO { *(.rodata.msg) }\n\
+        .nb (TYPE=SHT_NOBITS) : { *(.data.counter) }\n\
+        .data (TYPE=SHT_PROGBITS) : AT(0x4000) SUBALIGN(2) { *(.data*) d_end = .; } >ram :data\n\
+        .bss (NOLOAD) : { *(.bss*) }\n\
+        .cm (INFO) : { *(.comment) }\n\
+        .ty (TYPE=0x80000001) : { BYTE(1) }\n\
+        .cp (COPY) : { LONG(2) }\n\
+        org = ORIGIN(ram); len = LENGTH(rom); t = ADDR(.text); l = LOADADDR(.data);\n\
+        }\n";
+    // `counter` is in a NOBITS section: 0, not the 6 clang folded its constructor into.
+    differential(dir, script, &[A_C, B_C], &[], "hello 2 5 7 one two\n")
+}
+
+/// An `OVERLAY`: its sections share an address; of the empty ones only the first is made.
+fn overlay(dir: &Path) -> Check {
+    let script = "SECTIONS {\n\
+        .text : { *(.text*) }\n\
+        OVERLAY 0x1000 : AT (0x4000) { .ov0 { *(.nothing) } .ov1 { *(.data.counter) }\n\
+          .ov2 { *(.nothing2) } .ov3 { *(.bss*) } }\n\
+        after = .;\n\
+        .data : { *(.data*) }\n\
+        }\n";
+    differential(dir, script, &[A_C, B_C], &[], OUT)
+}
+
+/// C++ with COMDAT groups (an inline function both files define, a template instance).
+const G_CC: &str = "inline int twice(int x) { return x * 2; }\n\
+    template <class T> T add(T a, T b) { return a + b; }\n\
+    int use1(int x) { return twice(x) + add(x, 1); }\n";
+
+const H_CC: &str = "#include <stdio.h>\n\
+    inline int twice(int x) { return x * 2; }\n\
+    int use1(int);\n\
+    int main() { printf(\"%d %d\\n\", use1(3), twice(5)); return 0; }\n";
+
+/// Members of section groups placed by descriptions: the output section they go to is the
+/// member, in every group that had one there (the losing copy of `twice` is dropped first).
+fn comdat_members_placed(dir: &Path) -> Check {
+    let script = "SECTIONS {\n\
+        .text : { *(.text.main) *(.text._Z5*) }\n\
+        .t2 : { *(.text*) }\n\
+        }\n";
+    let objs = [("g.cc", G_CC), ("h.cc", H_CC)]
+        .iter()
+        .map(|(name, src)| {
+            linkerr::compile(
+                dir,
+                name,
+                src,
+                &[
+                    "-O0",
+                    "-ffunction-sections",
+                    "-fno-addrsig",
+                    "-fno-asynchronous-unwind-tables",
+                ],
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<String> = objs.iter().map(|o| file_name(o)).collect();
+    compare(dir, script, &names, &[], "10 10\n")?;
+    // Both outputs have the groups the comparison saw; a script that lost them is a failure.
+    let g = groups(&dir.join("r.weld.o"))?;
+    if g.len() != 2 {
+        return Err(format!("expected two groups in r.weld.o, got {g:?}"));
+    }
+    Ok(())
+}
+
+/// `TYPE=` an input section of another type has is lld's error.
+fn type_mismatch_is_an_error(dir: &Path) -> Check {
+    let objs = compile_all(dir, &[A_C, B_C])?;
+    paths::write(
+        &dir.join("s.lds"),
+        "SECTIONS {\n  .text : { *(.text*) }\n  .data (TYPE=SHT_NOTE) : { *(.data*) }\n}\n",
+    )?;
+    let names: Vec<String> = objs.iter().map(|o| file_name(o)).collect();
+    let mut args = vec!["-r", "-T", "s.lds"];
+    args.extend(names.iter().map(String::as_str));
+    link_both(dir, &args)?.same_first_error("section type mismatch for .data.counter")
+}
+
 fn unsupported_is_an_error(dir: &Path) -> Check {
     let objs = compile_all(dir, &[A_C, B_C])?;
     paths::write(
         &dir.join("s.lds"),
-        "SECTIONS {\n  .text : { *(.text*) }\n  .nl (NOLOAD) : { *(.bss*) }\n}\n",
+        "SECTIONS {\n  .foo : { *(.text.foo) }\n}\nINSERT AFTER .text;\n",
     )?;
     let mut args = vec!["-r", "-T", "s.lds"];
     let names: Vec<String> = objs.iter().map(|o| file_name(o)).collect();
@@ -168,7 +267,7 @@ fn unsupported_is_an_error(dir: &Path) -> Check {
     };
     let err = weld.stderr_str();
     let lines: Vec<&str> = err.lines().collect();
-    let want = "s.lds:3: linker script command not supported yet: an output section type (.nl)";
+    let want = "s.lds:4: linker script command not supported yet: INSERT with -r";
     if weld.code != Some(1) || lines.len() != 1 || !lines[0].contains(want) {
         return Err(format!(
             "weld should fail with exit 1 and one message containing {want:?}, got {:?}: {err}",
@@ -221,13 +320,19 @@ fn differential(
     expected: &str,
 ) -> Check {
     let objs = compile_all(dir, sources)?;
+    let names: Vec<String> = objs.iter().map(|o| file_name(o)).collect();
+    compare(dir, script, &names, extra, expected)
+}
+
+/// [`differential`] on objects already in `dir`.
+fn compare(dir: &Path, script: &str, objs: &[String], extra: &[&str], expected: &str) -> Check {
     paths::write(&dir.join("s.lds"), script)?;
     for (linker, out) in [(tools::lld()?, "r.lld.o"), (tools::weld()?, "r.weld.o")] {
         let mut cmd = Command::new(&linker);
         cmd.current_dir(dir)
             .args(["-r", "-T", "s.lds"])
             .args(extra)
-            .args(&objs)
+            .args(objs)
             .args(["-o", out]);
         run::run(&mut cmd, run::LINK_TIMEOUT)?.ok(&format!("linking {out}"))?;
     }
@@ -240,6 +345,7 @@ fn differential(
         ),
         ("symbols", symbols),
         ("relocations", relocations),
+        ("groups", groups),
     ] {
         let (w, l) = (f(&weld)?, f(&lld)?);
         paths::write(&dir.join(format!("{what}.weld.txt")), w.join("\n"))?;
@@ -368,6 +474,35 @@ fn symbols(file: &Path) -> Result<Vec<String>, String> {
         ));
     }
     v.sort();
+    Ok(v)
+}
+
+/// The section groups, in order: `signature: member member ...` (members by name).
+fn groups(file: &Path) -> Result<Vec<String>, String> {
+    let text = readelf(&["-g"], file)?;
+    let mut v: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(rest) = t
+            .strip_prefix("COMDAT group section")
+            .or_else(|| t.strip_prefix("group section"))
+        {
+            // `[    4] `.group' [sig] contains N sections:`
+            let sig = rest
+                .split('[')
+                .nth(2)
+                .and_then(|r| r.split(']').next())
+                .unwrap_or("?");
+            v.push(format!("{sig}:"));
+        } else if let (Some(last), Some(rest)) = (v.last_mut(), t.strip_prefix('[')) {
+            if let Some((_, name)) = rest.split_once(']') {
+                if !name.trim().is_empty() && !rest.starts_with("Index") {
+                    last.push(' ');
+                    last.push_str(name.trim());
+                }
+            }
+        }
+    }
     Ok(v)
 }
 

@@ -108,6 +108,9 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     if config.output_kind == OutputKind::Relocatable {
         // -r stops here: nothing gets an address, relocations are copied rather than applied.
         let and_features = crate::cet::read_security_notes(&config, &res).0;
+        commands.settle_constraints_relocatable(&res, &|fi, si| {
+            crate::write::relocatable::taken_by_script(&res, fi, si)
+        });
         t.run("write relocatable output", || {
             crate::write::relocatable::write(&config, &res, &commands, and_features)
         })?;

@@ -315,6 +315,37 @@ impl SectionCommands {
     /// no earlier description took) are not all read-only, or not one of them writable, is
     /// dropped, and what it would have taken goes to later descriptions or becomes an orphan.
     pub fn settle_constraints(&mut self, res: &Resolved) {
+        let has_eh_frame = res
+            .files
+            .iter()
+            .any(|f| f.sections.iter().any(|s| s.kind == SectionKind::EhFrame));
+        self.settle_constraints_by(
+            res,
+            &|fi, si| {
+                let k = res.files[fi].sections[si].kind;
+                k.is_copied() || k == SectionKind::Comment
+            },
+            has_eh_frame,
+        );
+    }
+
+    /// [`SectionCommands::settle_constraints`] for a -r link: the input sections that count
+    /// are those `counts(file, section)` says the output copies (lld reads `.eh_frame` as
+    /// an ordinary section under -r, so there is no linker-made one).
+    pub fn settle_constraints_relocatable(
+        &mut self,
+        res: &Resolved,
+        counts: &dyn Fn(usize, usize) -> bool,
+    ) {
+        self.settle_constraints_by(res, counts, false);
+    }
+
+    fn settle_constraints_by(
+        &mut self,
+        res: &Resolved,
+        counts: &dyn Fn(usize, usize) -> bool,
+        internal_eh_frame: bool,
+    ) {
         let constrained: Vec<(usize, Constraint)> = self
             .outputs()
             .filter_map(|(i, o)| Some((i, o.constraint?)))
@@ -323,10 +354,6 @@ impl SectionCommands {
             return;
         }
         self.disabled = vec![false; self.commands.len()];
-        let has_eh_frame = res
-            .files
-            .iter()
-            .any(|f| f.sections.iter().any(|s| s.kind == SectionKind::EhFrame));
         for (ci, constraint) in constrained {
             let mut writable = false;
             let mut check = |t: Option<Taken>, flags: u64| {
@@ -334,11 +361,11 @@ impl SectionCommands {
                     writable |= flags & u64::from(object::elf::SHF_WRITE) != 0;
                 }
             };
-            for f in &res.files {
+            for (fi, f) in res.files.iter().enumerate() {
                 let n = f.script_name();
                 let full = n.for_script();
-                for s in &f.sections {
-                    if s.kind.is_copied() || s.kind == SectionKind::Comment {
+                for (si, s) in f.sections.iter().enumerate() {
+                    if counts(fi, si) {
                         check(
                             self.description_of(&n, &full, s.name_str(), s.flags()),
                             s.flags(),
@@ -347,7 +374,7 @@ impl SectionCommands {
                 }
             }
             // lld's `.eh_frame` is a linker-made input section, read-only on x86-64.
-            if has_eh_frame {
+            if internal_eh_frame {
                 let internal = ScriptFileName {
                     archive: None,
                     name: INTERNAL_FILE,

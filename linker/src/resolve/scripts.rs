@@ -121,17 +121,8 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
                     out.defsyms.extend(placed_definitions(s));
                     out.script_layout.push(c.clone());
                 }
-                // A -r output has no addresses to put in regions and no program headers.
-                Command::Memory(_) | Command::RegionAlias { .. } | Command::Phdrs(_)
-                    if config.output_kind == OutputKind::Relocatable =>
-                {
-                    let what = match c {
-                        Command::Memory(_) => "MEMORY",
-                        Command::Phdrs(_) => "PHDRS",
-                        _ => "REGION_ALIAS",
-                    };
-                    return unsupported(&format!("{what} with -r"), path.to_string());
-                }
+                // Under -r, lld reads them (`ORIGIN`/`LENGTH` evaluate) but places nothing by
+                // them: the -r writer ignores regions and program headers.
                 Command::Memory(_) | Command::RegionAlias { .. } | Command::Phdrs(_) => amended
                     .get_or_insert_with(|| config.clone())
                     .script_layout
@@ -190,40 +181,16 @@ pub fn apply(config: &Config, scripts: &[ScriptFile]) -> Result<Option<Config>> 
 }
 
 /// Refuses what a `SECTIONS` command may say that weld's `-r` writer
-/// (`write::relocatable_script`) does not do yet: `INSERT`, `OVERLAY`, and in output section
-/// descriptions a type, a load address, a memory region, program headers, `SUBALIGN` or a
-/// constraint. Each is an error naming the construct and where it was written.
+/// (`write::relocatable_script`) does not do yet: `INSERT`. The other constructs lld accepts
+/// under -r are done there (types, `SUBALIGN`, constraints, `OVERLAY`) or, as by lld, ignored
+/// (load addresses, memory regions, program headers: a -r output has neither addresses nor
+/// segments).
 fn relocatable_sections_supported(s: &Sections) -> Result<()> {
-    let not_yet = |what: &str, at: &dyn std::fmt::Display| {
-        Err(Error(format!(
-            "{at}: linker script command not supported yet: {what} with -r"
-        )))
-    };
     if let Some(ins) = &s.insert {
-        return not_yet("INSERT", &ins.loc);
-    }
-    for c in &s.commands {
-        let o = match c {
-            SectionsCommand::Overlay(ov) => return not_yet("OVERLAY", &ov.loc),
-            SectionsCommand::Output(o) => o,
-            SectionsCommand::Assignment(_) | SectionsCommand::Assert(_) => continue,
-        };
-        let what = if o.section_type.is_some() {
-            "an output section type"
-        } else if o.lma.is_some() || o.lma_region.is_some() {
-            "AT"
-        } else if o.region.is_some() {
-            "a memory region"
-        } else if !o.phdrs.is_empty() {
-            "program headers"
-        } else if o.subalign.is_some() {
-            "SUBALIGN"
-        } else if o.constraint.is_some() {
-            "ONLY_IF_RO/ONLY_IF_RW"
-        } else {
-            continue;
-        };
-        return not_yet(&format!("{what} ({})", o.name), &o.loc);
+        return Err(Error(format!(
+            "{}: linker script command not supported yet: INSERT with -r",
+            ins.loc
+        )));
     }
     Ok(())
 }

@@ -245,6 +245,16 @@ fn is_kept(res: &Resolved, file: FileId, si: usize) -> bool {
     )
 }
 
+/// Whether input section `si` of file `fi` is one a linker script's descriptions may place in
+/// a `-r` output (what `ONLY_IF_RO`/`ONLY_IF_RW` look at): a kept section other than a group
+/// and the `.note.gnu.property` notes, which the output rebuilds.
+pub fn taken_by_script(res: &Resolved, fi: usize, si: usize) -> bool {
+    let s = &res.files[fi].sections[si];
+    s.sh_type() != elf::SHT_GROUP
+        && s.kind != SectionKind::GnuProperty
+        && is_kept(res, fi as FileId, si)
+}
+
 /// The output section key of an ungrouped input section: lld merges by name; weld also keeps
 /// apart what a later link must tell apart (type, element size of mergeable sections, the
 /// section a `SHF_LINK_ORDER` one is ordered by).
@@ -1356,15 +1366,26 @@ fn render(
                 let mut words = Vec::new();
                 let mut members = group_members(g.data);
                 words.push(members.next().unwrap_or(0));
+                // Each member's output section once (a script may put several members, or
+                // members of several groups, in one), as lld lists them.
+                let mut add = |w: u32| {
+                    if w != 0 && !words[1..].contains(&w) {
+                        words.push(w);
+                    }
+                };
                 for m in members {
-                    if let Some((o, _)) = plan.placed[file as usize]
-                        .get(m as usize)
-                        .copied()
-                        .flatten()
-                    {
-                        words.push(index[o as usize]);
-                        if rela_index[o as usize] != 0 {
-                            words.push(rela_index[o as usize]);
+                    let placed_at = |n: usize| plan.placed[file as usize].get(n).copied().flatten();
+                    let Some(s) = f.sections.get(m as usize) else {
+                        continue;
+                    };
+                    if matches!(s.sh_type(), elf::SHT_RELA | elf::SHT_REL) {
+                        // Relocation sections are named with the section they apply to.
+                        continue;
+                    }
+                    if let Some((o, _)) = placed_at(m as usize) {
+                        add(index[o as usize]);
+                        if !s.relocs.is_empty() {
+                            add(rela_index[o as usize]);
                         }
                     }
                 }

@@ -15,12 +15,22 @@
 //!   assignment outside output sections is relative to the last one before it, or, before any,
 //!   to the first output section).
 //!
+//! - a description's type applies as lld applies it under -r: `NOLOAD` and `TYPE=SHT_NOBITS`
+//!   make `SHT_NOBITS`, `COPY`/`INFO`/`OVERLAY` drop `SHF_ALLOC`, `TYPE=t` sets the type
+//!   (an input of another type is lld's "section type mismatch"); `SUBALIGN` sets the
+//!   alignment of the description's inputs; `ONLY_IF_RO`/`ONLY_IF_RW` drop descriptions as in
+//!   a normal link; `OVERLAY`'s sections are descriptions (only the first is made empty);
+//! - a -r output has no addresses or segments: `AT`, `AT>`, `>region` and `:phdr` are
+//!   ignored, as by lld (`ORIGIN`/`LENGTH` still read `MEMORY`);
+//! - a member of a section group makes its output section `SHF_GROUP` and the group names that
+//!   section (each output section once), as lld writes it.
+//!
 //! What lld does that this does not (yet) is an error naming the construct and where the script
-//! says it: placing members of section groups, `.eh_frame`, `SHF_LINK_ORDER` sections or
+//! says it: placing `.eh_frame`, `SHF_LINK_ORDER` sections or
 //! `.tbss` by a description, mixing mergeable and other inputs in one output section, and
 //! expressions that read symbols of the input objects, `DEFINED` or `SIZEOF_HEADERS`.
 
-use super::{is_kept, merge_into, OutSection, Slot};
+use super::{merge_into, OutSection, Slot};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::input::input_files::{FileId, SectionKind};
@@ -28,7 +38,9 @@ use crate::layout::commands::{self, SectionCommand, SectionCommands, Taken, DISC
 use crate::layout::script_sections::sort_by_keyword;
 use crate::resolve::symbol_table::SymbolDef;
 use crate::resolve::Resolved;
-use crate::script::ast::{Assignment, Loc, OutputSection, OutputSectionCommand, SortKind};
+use crate::script::ast::{
+    Assignment, Loc, OutputSection, OutputSectionCommand, SectionType, SortKind,
+};
 use crate::script::expr::{self, EvalContext, SectionInfo, Value};
 use hashbrown::{HashMap, HashSet};
 use object::elf;
@@ -141,7 +153,9 @@ fn not_yet(loc: &Loc, what: &str) -> Error {
 /// One thing an output section's body puts in it, in order.
 #[derive(Clone, Copy)]
 enum Item {
-    Input(usize, usize),
+    /// An input section, and the alignment it is placed at (its own, or the description's
+    /// `SUBALIGN`).
+    Input(usize, usize, u64),
     /// A command of the description's body (assignment, data, `ASSERT`).
     Command(usize),
 }
@@ -168,7 +182,7 @@ pub(super) fn place(
             ));
         }
     }
-    let class = classify(res, commands, grouped)?;
+    let class = classify(res, commands)?;
 
     // The script's output sections, in command order, with what goes in each.
     let mut out_of: HashMap<usize, u32> = HashMap::new();
@@ -191,7 +205,7 @@ pub(super) fn place(
                 }
             }
         }
-        if inputs.is_empty() && joined.is_empty() && !commands::kept_when_empty(o) {
+        if inputs.is_empty() && joined.is_empty() && !kept_when_empty(commands, ci, o) {
             continue;
         }
         inputs.sort_by_key(|&(b, p, _, _)| (b, p));
@@ -201,12 +215,46 @@ pub(super) fn place(
             .map(|&(_, _, fi, si)| (fi, si))
             .chain(joined.iter().copied())
             .collect();
-        let mut os = output_section(res, o, &all)?;
+        // `SUBALIGN(n)`: the description's own inputs are placed at `n` (orphans joining the
+        // section keep their alignment), as lld sets their alignment to it.
+        let subalign = match &o.subalign {
+            Some(e) => {
+                let a = expr::eval_constant(e).ok_or_else(|| {
+                    not_yet(&o.loc, &format!("a computed SUBALIGN of {}", o.name))
+                })??;
+                if !a.max(1).is_power_of_two() {
+                    return Err(Error(format!("{}: alignment must be power of 2", o.loc)));
+                }
+                Some(a.max(1))
+            }
+            None => None,
+        };
+        let align_of = |fi: usize, si: usize, scripted: bool| match subalign {
+            Some(a) if scripted => a,
+            _ => res.files[fi].sections[si].align(),
+        };
+        let aligns: Vec<u64> = inputs
+            .iter()
+            .map(|&(_, _, fi, si)| align_of(fi, si, true))
+            .chain(joined.iter().map(|&(fi, si)| align_of(fi, si, false)))
+            .collect();
+        let mut os = output_section(res, o, &all, &aligns)?;
+        // A member of a section group makes the section a member (`SHF_GROUP`): the group then
+        // names the whole output section, as lld writes it. The relocation section is one
+        // only when a member's relocations are in it (lld ORs the input sections' flags).
+        let members = || all.iter().filter(|&&(fi, si)| grouped[fi][si]);
+        if members().next().is_some() {
+            os.flags |= u64::from(elf::SHF_GROUP);
+        }
+        os.in_group = members().any(|&(fi, si)| !res.files[fi].sections[si].relocs.is_empty());
         if all.is_empty() {
             // As in a normal link, an empty section takes the flags of the one before it.
             os.flags = last_flags & u64::from(elf::SHF_ALLOC | elf::SHF_WRITE);
         }
         last_flags = os.flags;
+        if o.section_type.is_some() {
+            apply_type(res, o, &all, &mut os)?;
+        }
         if let Some(e) = &o.align {
             let a = expr::eval_constant(e)
                 .ok_or_else(|| not_yet(&o.loc, &format!("a computed ALIGN of {}", o.name)))??;
@@ -222,6 +270,12 @@ pub(super) fn place(
         }
         let out = sections.len() as u32;
         let mergeable = all.first().is_some_and(|&(fi, si)| is_merge(res, fi, si));
+        if mergeable && (subalign.is_some() || os.sh_type == elf::SHT_NOBITS) {
+            return Err(not_yet(
+                &o.loc,
+                &format!("SUBALIGN or NOLOAD of mergeable sections in {}", o.name),
+            ));
+        }
         if mergeable {
             let list: Vec<(FileId, u32)> = all
                 .iter()
@@ -243,14 +297,19 @@ pub(super) fn place(
             match c {
                 OutputSectionCommand::Input(_) => {
                     while next < inputs.len() && inputs[next].0 as usize == bi {
-                        items.push(Item::Input(inputs[next].2, inputs[next].3));
+                        let (fi, si) = (inputs[next].2, inputs[next].3);
+                        items.push(Item::Input(fi, si, align_of(fi, si, true)));
                         next += 1;
                     }
                 }
                 _ => items.push(Item::Command(bi)),
             }
         }
-        items.extend(joined.iter().map(|&(fi, si)| Item::Input(fi, si)));
+        items.extend(
+            joined
+                .iter()
+                .map(|&(fi, si)| Item::Input(fi, si, align_of(fi, si, false))),
+        );
         if mergeable {
             items.retain(|i| matches!(i, Item::Command(_)));
         }
@@ -261,11 +320,17 @@ pub(super) fn place(
     let mut walk = Walk {
         config,
         res,
+        commands,
         dot: 0,
         current: None,
         values: RefCell::new(HashMap::new()),
         infos: HashMap::new(),
-        later: commands.outputs().map(|(_, o)| o.name.clone()).collect(),
+        // Only sections that exist: `SIZEOF` of a dropped empty one is 0, as in lld.
+        later: commands
+            .outputs()
+            .filter(|(ci, _)| out_of.contains_key(ci))
+            .map(|(_, o)| o.name.clone())
+            .collect(),
         problem: RefCell::new(None),
     };
     let mut body_of: HashMap<usize, Vec<Item>> = bodies.into_iter().collect();
@@ -307,30 +372,40 @@ pub(super) fn place(
     })
 }
 
+/// Whether description `o` (command `ci`) makes its section with no input in it. Under -r, of
+/// an `OVERLAY`'s sections lld keeps only the first one empty (the others are placed by its
+/// address); otherwise as in a normal link.
+fn kept_when_empty(commands: &SectionCommands, ci: usize, o: &OutputSection) -> bool {
+    if !o.in_overlay {
+        return commands::kept_when_empty(o);
+    }
+    let first =
+        ci == 0 || !matches!(&commands.commands[ci - 1], SectionCommand::Output(p) if p.in_overlay);
+    first
+        || commands::kept_when_empty(&OutputSection {
+            in_overlay: false,
+            ..o.clone()
+        })
+}
+
 /// Whether input section `si` of file `fi` is merged (deduplicated) as `SHF_MERGE`.
 fn is_merge(res: &Resolved, fi: usize, si: usize) -> bool {
     let s = &res.files[fi].sections[si];
-    s.kind == SectionKind::Merge
+    // `.comment` is merged as any mergeable string section (as without a script).
+    matches!(s.kind, SectionKind::Merge | SectionKind::Comment)
         && crate::output::merge::check_merge_section(s.flags(), s.size(), s.shdr.sh_entsize(LE))
             .unwrap_or(false)
 }
 
 /// What the script does with each input section; constructs not supported yet are errors.
-fn classify(
-    res: &Resolved,
-    commands: &SectionCommands,
-    grouped: &[Vec<bool>],
-) -> Result<Vec<Vec<Class>>> {
+fn classify(res: &Resolved, commands: &SectionCommands) -> Result<Vec<Vec<Class>>> {
     let mut class = Vec::with_capacity(res.files.len());
     for (fi, f) in res.files.iter().enumerate() {
         let n = f.script_name();
         let full = n.for_script();
         let mut per = vec![Class::Orphan; f.sections.len()];
         for (si, s) in f.sections.iter().enumerate() {
-            if s.sh_type() == elf::SHT_GROUP
-                || !is_kept(res, fi as FileId, si)
-                || s.kind == SectionKind::GnuProperty
-            {
+            if !super::taken_by_script(res, fi, si) {
                 continue;
             }
             let (c, loc) = match commands.description_of(&n, &full, s.name_str(), s.flags()) {
@@ -357,9 +432,7 @@ fn classify(
                 },
             };
             let Some(loc) = loc else { continue };
-            let what = if grouped[fi][si] {
-                Some("a member of a section group")
-            } else if c == Class::Discard {
+            let what = if c == Class::Discard {
                 None
             } else if s.kind == SectionKind::EhFrame {
                 Some(".eh_frame")
@@ -436,10 +509,16 @@ fn sort_patterns(
 /// The output section description `o` makes of input sections `all`: its type, flags,
 /// element size and alignment. Inputs of kinds lld would mix in ways not matched here are
 /// errors.
-fn output_section(res: &Resolved, o: &OutputSection, all: &[(usize, usize)]) -> Result<OutSection> {
+fn output_section(
+    res: &Resolved,
+    o: &OutputSection,
+    all: &[(usize, usize)],
+    aligns: &[u64],
+) -> Result<OutSection> {
     let section = |&(fi, si): &(usize, usize)| &res.files[fi].sections[si];
     let types: HashSet<u32> = all.iter().map(|x| section(x).sh_type()).collect();
     let sh_type = if types.is_empty()
+        || o.section_type.is_some()
         || types
             .iter()
             .all(|&t| matches!(t, elf::SHT_PROGBITS | elf::SHT_NOBITS))
@@ -493,14 +572,78 @@ fn output_section(res: &Resolved, o: &OutputSection, all: &[(usize, usize)]) -> 
         _ => 0,
     };
     let mut os = OutSection::new(o.name.as_bytes(), sh_type, flags, entsize);
-    os.align = all.iter().map(|x| section(x).align()).fold(1, u64::max);
+    os.align = aligns.iter().copied().fold(1, u64::max);
     Ok(os)
+}
+
+/// Applies the type a description gives its section, as lld does under -r: `NOLOAD` makes it
+/// `SHT_NOBITS` (whatever its inputs), `COPY`/`INFO`/`OVERLAY` take `SHF_ALLOC` away, and
+/// `TYPE=t` sets the type, inputs of another type being an error unless `t` is `SHT_NOBITS`.
+fn apply_type(
+    res: &Resolved,
+    o: &OutputSection,
+    all: &[(usize, usize)],
+    os: &mut OutSection,
+) -> Result<()> {
+    match &o.section_type {
+        None => {}
+        Some(SectionType::NoLoad) => os.sh_type = elf::SHT_NOBITS,
+        Some(SectionType::Copy | SectionType::Info | SectionType::Overlay) => {
+            os.flags &= !u64::from(elf::SHF_ALLOC);
+            os.sh_type = output_type_of(res, o, all)?;
+        }
+        Some(SectionType::Type(e)) => {
+            let t = expr::eval_constant(e)
+                .ok_or_else(|| Error(format!("{}: section type must be a constant", o.loc)))??
+                as u32;
+            if t != elf::SHT_NOBITS {
+                for &(fi, si) in all {
+                    let f = &res.files[fi];
+                    let s = &f.sections[si];
+                    if s.sh_type() != t {
+                        return Err(Error(format!(
+                            "section type mismatch for {name}\n>>> {}:({name}): {}\n>>> output section {}: {}",
+                            f.name,
+                            type_name(s.sh_type()),
+                            o.name,
+                            type_name(t),
+                            name = s.name_str(),
+                        )));
+                    }
+                }
+            }
+            os.sh_type = t;
+        }
+    }
+    Ok(())
+}
+
+/// The type an untyped description would give its section (see [`output_section`]).
+fn output_type_of(res: &Resolved, o: &OutputSection, all: &[(usize, usize)]) -> Result<u32> {
+    let mut untyped = o.clone();
+    untyped.section_type = None;
+    let aligns = vec![1; all.len()];
+    Ok(output_section(res, &untyped, all, &aligns)?.sh_type)
+}
+
+/// A section type as lld names it in messages.
+fn type_name(t: u32) -> String {
+    match t {
+        elf::SHT_PROGBITS => "SHT_PROGBITS".into(),
+        elf::SHT_NOBITS => "SHT_NOBITS".into(),
+        elf::SHT_NOTE => "SHT_NOTE".into(),
+        elf::SHT_INIT_ARRAY => "SHT_INIT_ARRAY".into(),
+        elf::SHT_FINI_ARRAY => "SHT_FINI_ARRAY".into(),
+        elf::SHT_PREINIT_ARRAY => "SHT_PREINIT_ARRAY".into(),
+        _ => format!("0x{t:x}"),
+    }
 }
 
 /// The walk over the commands with addresses (lld's `assignAddresses`).
 struct Walk<'a> {
     config: &'a Config,
     res: &'a Resolved,
+    commands: &'a SectionCommands,
     /// The location counter, an address.
     dot: u64,
     /// The last output section laid out: its name and address. `.` outside output sections is
@@ -557,8 +700,12 @@ impl EvalContext for Walk<'_> {
     fn common_page_size(&self) -> u64 {
         self.config.common_page_size()
     }
-    fn memory_region(&self, _: &str) -> Option<(u64, u64)> {
-        None
+    /// `ORIGIN`/`LENGTH` read the region as written; under -r nothing is placed in one.
+    fn memory_region(&self, name: &str) -> Option<(u64, u64)> {
+        let r = &self.commands.regions[self.commands.region(name)?];
+        let origin = expr::eval(&r.origin, self).ok()?.value();
+        let length = expr::eval(&r.length, self).ok()?.value();
+        Some((origin, length))
     }
     fn is_defined(&self, _: &str, _: u32) -> bool {
         *self.problem.borrow_mut() = Some("DEFINED".into());
@@ -653,7 +800,7 @@ impl Walk<'_> {
         self.current = Some((o.name.clone(), addr));
         for item in items {
             match *item {
-                Item::Input(fi, si) => {
+                Item::Input(fi, si, align) => {
                     let s = &self.res.files[fi].sections[si];
                     let os = &mut sections[out as usize];
                     let zeros;
@@ -664,7 +811,7 @@ impl Walk<'_> {
                         } else {
                             s.data
                         };
-                    let off = os.append(bytes, s.size(), s.align());
+                    let off = os.append(bytes, s.size(), align);
                     placed[fi][si] = Some((out, off));
                 }
                 Item::Command(bi) => match &o.commands[bi] {
