@@ -792,6 +792,10 @@ fn insert_moves_the_location_counter(dir: &Path) -> Check {
          INSERT AFTER .data;",
         "SECTIONS { y = .; .foo : { *(.foo) } } INSERT AFTER .data;\n\
          SECTIONS { . += 0x10; z = .; .baz : { *(.bar) } } INSERT BEFORE .data;",
+        // Empty descriptions: the flags of the section before them where they end up; an
+        // empty PT_LOAD of their own is dropped, its room in the headers kept (as lld).
+        "SECTIONS { .e : { x = .; } } INSERT BEFORE .data;",
+        "SECTIONS { .e : { x = .; } .f : { *(.foo) } } INSERT AFTER .text;",
     ];
     for (n, text) in scripts.iter().enumerate() {
         let name = format!("mv{n}.lds");

@@ -114,17 +114,12 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         if is_tbss(s) {
             continue;
         }
-        // lld ends a PT_LOAD where the RELRO region ends, not where it begins: RELRO
-        // sections right after writable ones (an `INSERT`ed section) join their PT_LOAD.
-        let joins_relro = load_classes.last() == Some(&3) && c == 2 && !new;
-        if joins_relro {
-            if let Some(last) = load_classes.last_mut() {
-                *last = 2;
-            }
-            continue;
-        }
-        if load_classes.last() != Some(&c) || new {
-            load_classes.push(c);
+        match load_classes.last_mut() {
+            // lld ends a PT_LOAD where the RELRO region ends, not where it begins: RELRO
+            // sections right after writable ones (an `INSERT`ed section) join their PT_LOAD.
+            Some(last) if *last == 3 && c == 2 && !new => *last = 2,
+            Some(last) if *last == c && !new => {}
+            _ => load_classes.push(c),
         }
     }
     if load_classes.first() != Some(&0) {
@@ -441,8 +436,12 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
             segs.push(first);
         }
     }
+    // lld drops a PT_LOAD of empty sections (an empty `INSERT`ed description) after the
+    // headers got their size: the table keeps the room, without an entry for it.
+    let mut dropped = 0;
     for mut l in loads_iter {
         if l.memsz == 0 && l.filesz == 0 {
+            dropped += 1;
             continue;
         }
         l.filesz = l.filesz.min(l.memsz);
@@ -481,7 +480,7 @@ pub fn assign_addresses(config: &Config, lay: &mut Layout) -> Result<()> {
         &notes,
     ));
     // Fill in unused slots so the header size computed above stays exact.
-    while segs.len() < nphdr {
+    while segs.len() + dropped < nphdr {
         segs.push(Segment::empty(elf::PT_NULL, 0));
     }
     segs.truncate(nphdr);

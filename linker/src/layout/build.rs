@@ -247,6 +247,22 @@ fn place(
     Ok(())
 }
 
+/// Under `INSERT` only, an inserted description nothing went to takes the allocation and
+/// write flags of the section before it where it ends up (lld's `adjustOutputSections` runs
+/// on the final order); the arrangement could only look at the script's order.
+fn inherit_flags_in_place(sections: &mut [OutputSection], bodies: &[Option<Body>]) {
+    let mut flags = u64::from(elf::SHF_ALLOC);
+    for (os, body) in sections.iter_mut().zip(bodies) {
+        if !os.is_alloc() {
+            continue;
+        }
+        if body.is_some() && os.chunks.is_empty() {
+            os.flags = flags & u64::from(elf::SHF_ALLOC | elf::SHF_WRITE);
+        }
+        flags = os.flags;
+    }
+}
+
 /// Lays out the output. Errors come as a list: `--orphan-handling=error` reports every orphan.
 pub fn layout(
     config: &Config,
@@ -897,6 +913,9 @@ pub fn layout(
             if let Some(&new) = order.iter().position(|&o| o as usize == old).as_ref() {
                 bodies[new] = body;
             }
+        }
+        if !sections_command {
+            inherit_flags_in_place(&mut sections, &bodies);
         }
         ScriptLayout {
             sequence: placements
