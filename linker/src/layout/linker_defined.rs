@@ -385,15 +385,8 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
         }
     }
     for d in &config.defsyms {
-        // PROVIDE: only a symbol something references and nothing defines (lld's rule).
-        if d.provide {
-            let wanted = res.symtab.lookup(d.name.as_bytes()).is_some_and(|id| {
-                let s = res.symtab.get(id);
-                s.referenced && !s.is_defined()
-            });
-            if !wanted {
-                continue;
-            }
+        if !crate::resolve::scripts::link_defines(d, res) {
+            continue;
         }
         // An alias has its target's type (lld copies it with the value): `bar = foo` makes a
         // function of `bar` when `foo` is one.

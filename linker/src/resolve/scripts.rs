@@ -401,6 +401,16 @@ pub fn check_overwrite_symbols(scripts: &[ScriptFile], dynamic: bool) -> Result<
     Ok(())
 }
 
+/// Whether the link defines `d`: every definition does, but a `PROVIDE` only a symbol something
+/// references and nothing defines (lld's rule).
+pub fn link_defines(d: &Defsym, res: &super::Resolved) -> bool {
+    !d.provide
+        || res.symtab.lookup(d.name.as_bytes()).is_some_and(|id| {
+            let s = res.symtab.get(id);
+            s.referenced && !s.is_defined()
+        })
+}
+
 /// The entry point the scripts name: the first `ENTRY` (`-e` wins over it).
 pub fn entry(scripts: &[ScriptFile]) -> Option<String> {
     scripts.iter().find_map(|f| {

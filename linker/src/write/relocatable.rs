@@ -1647,15 +1647,8 @@ fn render(
 /// `__start_SEC`, `_end` and the like, so references to them stay undefined here.
 pub fn define_symbols(config: &Config, res: &mut Resolved) {
     for d in &config.defsyms {
-        // PROVIDE: only a symbol something references and nothing defines (lld's rule).
-        if d.provide {
-            let wanted = res.symtab.lookup(d.name.as_bytes()).is_some_and(|id| {
-                let s = res.symtab.get(id);
-                s.referenced && !s.is_defined()
-            });
-            if !wanted {
-                continue;
-            }
+        if !crate::resolve::scripts::link_defines(d, res) {
+            continue;
         }
         let leaked: &'static [u8] = Box::leak(d.name.clone().into_bytes().into_boxed_slice());
         let id = res.symtab.intern(leaked);
