@@ -43,6 +43,10 @@ fn main() {
             ("thin_lto_with_a_script", thin_lto_with_a_script),
             ("compound_assignments", compound_assignments),
             (
+                "exclude_file_before_the_file_like_lld",
+                exclude_file_before_the_file_like_lld,
+            ),
+            (
                 "addressed_empty_sections_are_kept",
                 addressed_empty_sections_are_kept,
             ),
@@ -1010,6 +1014,28 @@ fn addressed_empty_sections_are_kept(dir: &Path) -> Check {
         same_contents(dir, "out.lld", "out.weld").map_err(|e| format!("{text}: {e}"))?;
     }
     Ok(())
+}
+
+/// GNU ld's `EXCLUDE_FILE(files) file(rules)` form, which lld reads as a file pattern named
+/// `EXCLUDE_FILE`: nothing is excluded (and `KEEP` around it is lld's syntax error).
+fn exclude_file_before_the_file_like_lld(dir: &Path) -> Check {
+    compile(
+        dir,
+        "a",
+        &format!("{PLAIN_START_C}\nvoid fa(void) {{}}\n"),
+        &["-ffunction-sections"],
+    )?;
+    compile(dir, "b", "void fb(void) {}\n", &["-ffunction-sections"])?;
+    let layout = ". = 0x400000; .ta : { EXCLUDE_FILE(*b.o) *(.text.*) } .tb : { *(.text.*) }";
+    paths::write(&dir.join("x.lds"), format!("SECTIONS {{ {layout} }}\n"))?;
+    link_ok(dir, &["-T", "x.lds", "a.o", "b.o"])?;
+    same_layout(dir, "out.lld", "out.weld")?;
+    paths::write(
+        &dir.join("k.lds"),
+        "SECTIONS { .ta : { KEEP(EXCLUDE_FILE(*b.o) *(.text.*)) } }\n",
+    )?;
+    link_both(dir, &["-T", "k.lds", "a.o", "b.o"])?
+        .same_first_error("k.lds:1: ) expected, but got *")
 }
 
 /// `OUTPUT(file)` names the output when `-o` does not, as in lld.

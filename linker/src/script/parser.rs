@@ -821,7 +821,7 @@ impl Parser<'_> {
                 "INCLUDE" => self.read_include()?,
                 "(" | ")" => return Err(self.fail("expected filename pattern")),
                 _ => {
-                    if self.peek() == "(" || t == "EXCLUDE_FILE" {
+                    if self.peek() == "(" {
                         let d = self.read_input_section_desc(&tok)?;
                         os.commands.push(OutputSectionCommand::Input(d));
                     } else {
@@ -981,7 +981,9 @@ impl Parser<'_> {
         Ok(tok.text)
     }
 
-    /// `[EXCLUDE_FILE(files)] file(rules)`.
+    /// `file(rules)`. As lld reads it, `EXCLUDE_FILE` here (GNU ld's
+    /// `EXCLUDE_FILE(files) file(rules)`) is a file pattern like any other, its parenthesis the
+    /// rules: it excludes nothing, and the description after it takes every file.
     fn read_file_and_rules(
         &mut self,
         tok: &str,
@@ -989,17 +991,10 @@ impl Parser<'_> {
         without_flags: u64,
         loc: Loc,
     ) -> Result<InputSectionDesc> {
-        let mut exclude_files = Vec::new();
-        let mut file = tok.to_string();
-        if tok == "EXCLUDE_FILE" {
-            self.expect("(")?;
-            exclude_files = self.read_file_patterns()?;
-            file = self.read_file_token()?;
-        }
         let patterns = self.read_input_section_rules()?;
         Ok(InputSectionDesc {
-            file: pattern(&file),
-            exclude_files,
+            file: pattern(tok),
+            exclude_files: Vec::new(),
             patterns,
             keep: false,
             with_flags,

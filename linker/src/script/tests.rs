@@ -325,7 +325,7 @@ SECTIONS
   {
     __text_start = .;
     *(EXCLUDE_FILE(*crt*.o boot.o) .text .text.*)
-    EXCLUDE_FILE(*skip.o) *(.text.cold)
+    *(EXCLUDE_FILE(*skip.o) .text.cold)
     INPUT_SECTION_FLAGS(SHF_EXECINSTR & !SHF_WRITE) *(.text.flagged)
     KEEP(INPUT_SECTION_FLAGS(SHF_ALLOC) *(.text.kept))
     *(SORT_BY_NAME(SORT_BY_ALIGNMENT(.text.sorted.*)))
@@ -532,9 +532,9 @@ fn kernel_script_sections() {
         ["*crt*.o", "boot.o"]
     );
     assert_eq!(texts(&ti[0].patterns[0].sections), [".text", ".text.*"]);
-    // EXCLUDE_FILE(*skip.o) *(.text.cold)
-    assert_eq!(texts(&ti[1].exclude_files), ["*skip.o"]);
-    assert_eq!(ti[1].text, "EXCLUDE_FILE(*skip.o) *(.text.cold)");
+    // *(EXCLUDE_FILE(*skip.o) .text.cold)
+    assert_eq!(texts(&ti[1].patterns[0].exclude_files), ["*skip.o"]);
+    assert_eq!(ti[1].text, "*(EXCLUDE_FILE(*skip.o) .text.cold)");
     assert_eq!(ti[9].text, "crti.o");
     assert_eq!(inputs(find(&s, ".boot"))[0].text, "KEEP(*(.multiboot))");
     assert_eq!(ti[1].file.text, "*");
@@ -607,7 +607,7 @@ fn kernel_script_sections() {
     assert!(text.commands.iter().any(|c| matches!(c,
         OutputSectionCommand::Assignment(a)
             if a.name == "__text_end" && a.loc.line == line_of("__text_end = .;"))));
-    assert_eq!(ti[1].loc.line, line_of("EXCLUDE_FILE(*skip.o)"));
+    assert_eq!(ti[1].loc.line, line_of("*(EXCLUDE_FILE(*skip.o)"));
 
     let rodata = find(&s, ".rodata");
     assert!(matches!(&rodata.addr, Some(Expr::Symbol(n, _)) if n == "READONLY_BASE"));
@@ -1356,4 +1356,18 @@ fn deep_nesting_is_an_error_not_a_crash() {
     assert!(err(&text).contains("expression nested too deeply"));
     // Ordinary nesting is fine.
     ok(&format!("x = {}1{};", "(".repeat(50), ")".repeat(50)));
+}
+
+/// lld reads GNU ld's `EXCLUDE_FILE(files) file(rules)` as two descriptions: files named
+/// `EXCLUDE_FILE` with the rules `(files)`, then `file(rules)`, which excludes nothing.
+#[test]
+fn exclude_file_before_the_file_is_a_file_pattern() {
+    let s = ok("SECTIONS { .ta : { EXCLUDE_FILE(*b.o) *(.text.*) } .tb : { EXCLUDE_FILE(*c.o) } }");
+    let ta = inputs(find(&s, ".ta"));
+    assert_eq!(ta.len(), 2);
+    assert_eq!(ta[0].file.text, "EXCLUDE_FILE");
+    assert_eq!(texts(&ta[0].patterns[0].sections), ["*b.o"]);
+    assert_eq!(ta[1].file.text, "*");
+    assert!(ta[1].exclude_files.is_empty() && ta[1].patterns[0].exclude_files.is_empty());
+    assert_eq!(inputs(find(&s, ".tb"))[0].file.text, "EXCLUDE_FILE");
 }
