@@ -123,23 +123,14 @@ fn runs_printing(dir: &Path, exe: &Path, want: &str) -> Check {
 
 /// A section header: name -> (address, file offset, size).
 fn sections(file: &Path) -> Result<BTreeMap<String, (u64, u64, u64)>, String> {
-    let text = dynelf::readelf(&["-SW"], file)?;
     let mut out = BTreeMap::new();
-    for line in text.lines() {
-        let Some((_, rest)) = line
-            .trim()
-            .strip_prefix('[')
-            .and_then(|l| l.split_once(']'))
-        else {
-            continue;
-        };
-        let t: Vec<&str> = rest.split_whitespace().collect();
+    for (_, t) in dynelf::section_header_rows(file)? {
         if t.len() < 5 {
             continue;
         }
-        let hex = |v: &str| u64::from_str_radix(v, 16).map_err(|_| format!("bad header: {line}"));
-        if let (Ok(addr), Ok(off), Ok(size)) = (hex(t[2]), hex(t[3]), hex(t[4])) {
-            out.insert(t[0].to_string(), (addr, off, size));
+        let hex = |v: &str| u64::from_str_radix(v, 16);
+        if let (Ok(addr), Ok(off), Ok(size)) = (hex(&t[2]), hex(&t[3]), hex(&t[4])) {
+            out.insert(t[0].clone(), (addr, off, size));
         }
     }
     Ok(out)
@@ -147,14 +138,9 @@ fn sections(file: &Path) -> Result<BTreeMap<String, (u64, u64, u64)>, String> {
 
 /// Section index -> name, from `readelf -SW`.
 fn section_names(file: &Path) -> Result<BTreeMap<String, String>, String> {
-    let text = dynelf::readelf(&["-SW"], file)?;
-    Ok(text
-        .lines()
-        .filter_map(|l| {
-            let (idx, rest) = l.trim().strip_prefix('[')?.split_once(']')?;
-            let name = rest.split_whitespace().next()?;
-            Some((idx.trim().to_string(), name.to_string()))
-        })
+    Ok(dynelf::section_header_rows(file)?
+        .into_iter()
+        .filter_map(|(idx, t)| Some((idx, t.into_iter().next()?)))
         .collect())
 }
 

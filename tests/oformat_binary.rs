@@ -110,23 +110,14 @@ type AllocSection = (String, String, u64, u64);
 
 /// The allocated sections of the ELF file `file`, as `readelf -SW` lists them.
 fn alloc_sections(file: &Path) -> Result<Vec<AllocSection>, String> {
-    let text = weld_tests::dynelf::readelf(&["-SW"], file)?;
     let mut out = Vec::new();
-    for line in text.lines() {
-        let Some((_, rest)) = line
-            .trim()
-            .strip_prefix('[')
-            .and_then(|l| l.split_once(']'))
-        else {
-            continue;
-        };
-        let t: Vec<&str> = rest.split_whitespace().collect();
+    for (_, t) in weld_tests::dynelf::section_header_rows(file)? {
         // Name Type Address Off Size ES Flg Lk Inf Al (Flg may be empty).
-        if t.len() < 10 || t[0] == "Nr" || !t[6].contains('A') {
+        if t.len() < 10 || !t[6].contains('A') {
             continue;
         }
-        let hex = |s: &str| u64::from_str_radix(s, 16).map_err(|e| format!("{line}: {e}"));
-        out.push((t[0].to_string(), t[1].to_string(), hex(t[2])?, hex(t[4])?));
+        let hex = |s: &str| u64::from_str_radix(s, 16).map_err(|e| format!("{}: {e}", t[0]));
+        out.push((t[0].clone(), t[1].clone(), hex(&t[2])?, hex(&t[4])?));
     }
     Ok(out)
 }

@@ -145,6 +145,21 @@ fn same_warnings(dir: &Path, args: &[&str]) -> Check {
     Ok(())
 }
 
+/// Writes `text` as script `name` (a line end added), links `args` with it by both linkers,
+/// and compares the layouts and, with `contents`, the bytes; a difference names the script.
+fn same_with_script(dir: &Path, name: &str, text: &str, args: &[&str], contents: bool) -> Check {
+    paths::write(&dir.join(name), format!("{}\n", text.trim_end()))?;
+    let mut all = vec!["-T", name];
+    all.extend_from_slice(args);
+    link_ok(dir, &all)?;
+    let in_script = |e: String| format!("{name} ({text}): {e}");
+    same_layout(dir, "out.lld", "out.weld").map_err(in_script)?;
+    if contents {
+        same_contents(dir, "out.lld", "out.weld").map_err(in_script)?;
+    }
+    Ok(())
+}
+
 fn runs_with(program: &Path, code: i32, stdout: &str) -> Check {
     let out = run::run(&mut Command::new(program), run::TOOL_TIMEOUT)?;
     if out.code != Some(code) || String::from_utf8_lossy(&out.stdout) != stdout {
@@ -251,20 +266,11 @@ fn same_layout(dir: &Path, lld: &str, weld: &str) -> Check {
 /// Every allocated section with contents holds the same bytes in both outputs (relocations
 /// applied, data commands written).
 fn same_contents(dir: &Path, lld: &str, weld: &str) -> Check {
-    let text = weld_tests::dynelf::readelf(&["-SW"], &dir.join(lld))?;
     let mut names = Vec::new();
-    for line in text.lines() {
-        let Some((_, rest)) = line
-            .trim()
-            .strip_prefix('[')
-            .and_then(|l| l.split_once(']'))
-        else {
-            continue;
-        };
-        let t: Vec<&str> = rest.split_whitespace().collect();
+    for (_, t) in weld_tests::dynelf::section_header_rows(&dir.join(lld))? {
         // The build ID hashes the whole file, `.comment`'s signature included.
         if t.len() >= 10 && t[6].contains('A') && t[1] != "NOBITS" && t[0] != ".note.gnu.build-id" {
-            names.push(t[0].to_string());
+            names.push(t[0].clone());
         }
     }
     if names.is_empty() {
@@ -802,14 +808,10 @@ fn insert_moves_the_location_counter(dir: &Path) -> Check {
         "SECTIONS { .e : { x = .; } .f : { *(.foo) } } INSERT AFTER .text;",
     ];
     for (n, text) in scripts.iter().enumerate() {
-        let name = format!("mv{n}.lds");
-        paths::write(&dir.join(&name), format!("{text}\n"))?;
         for strip in [&[][..], &["-s"]] {
-            let mut args = vec!["-T", name.as_str(), "m.o"];
+            let mut args = vec!["m.o"];
             args.extend_from_slice(strip);
-            link_ok(dir, &args)?;
-            same_layout(dir, "out.lld", "out.weld").map_err(|e| format!("{text}: {e}"))?;
-            same_contents(dir, "out.lld", "out.weld").map_err(|e| format!("{text}: {e}"))?;
+            same_with_script(dir, &format!("mv{n}.lds"), text, &args, true)?;
             runs_with(&dir.join("out.weld"), 0, "")?;
         }
     }
@@ -980,10 +982,7 @@ fn assignments_outside_sections_read_the_counter(dir: &Path) -> Check {
         "SECTIONS { .foo : { *(.foo) } } INSERT AFTER .data; x = .; . = ALIGN(0x100); y = .;",
     ];
     for (n, text) in scripts.iter().enumerate() {
-        let name = format!("top{n}.lds");
-        paths::write(&dir.join(&name), format!("{text}\n"))?;
-        link_ok(dir, &["-T", name.as_str(), "a.o"])?;
-        same_layout(dir, "out.lld", "out.weld").map_err(|e| format!("{text}: {e}"))?;
+        same_with_script(dir, &format!("top{n}.lds"), text, &["a.o"], false)?;
         // (The first script puts `.text` at 0, where no program can run.)
         if n > 0 {
             runs_with(&dir.join("out.weld"), 0, "")?;
@@ -1006,12 +1005,8 @@ fn addressed_empty_sections_are_kept(dir: &Path) -> Check {
         format!("SECTIONS {{ {layout} }} ASSERT(ADDR(.empty) > 0, \"oops\");"),
     ];
     for (n, text) in scripts.iter().enumerate() {
-        let name = format!("e{n}.lds");
-        paths::write(&dir.join(&name), format!("{text}\n"))?;
-        link_ok(dir, &["-T", name.as_str(), "a.o"])?;
-        same_layout(dir, "out.lld", "out.weld").map_err(|e| format!("{text}: {e}"))?;
         // (Not run: `.data` shares the page of `.text`, which neither linker pads.)
-        same_contents(dir, "out.lld", "out.weld").map_err(|e| format!("{text}: {e}"))?;
+        same_with_script(dir, &format!("e{n}.lds"), text, &["a.o"], true)?;
     }
     Ok(())
 }
@@ -1129,11 +1124,7 @@ fn overwrite_sections_without_sections(dir: &Path) -> Check {
            .data : { __data_start = .; *(.data) __data_end = .; }\n}\n",
     ];
     for (n, text) in scripts.iter().enumerate() {
-        let name = format!("o{n}.lds");
-        paths::write(&dir.join(&name), text)?;
-        link_ok(dir, &["-T", &name, "a.o"])?;
-        same_layout(dir, "out.lld", "out.weld").map_err(|e| format!("{name}: {e}"))?;
-        same_contents(dir, "out.lld", "out.weld").map_err(|e| format!("{name}: {e}"))?;
+        same_with_script(dir, &format!("o{n}.lds"), text, &["a.o"], true)?;
         runs_with(&dir.join("out.lld"), 0, "")?;
         runs_with(&dir.join("out.weld"), 0, "")?;
     }

@@ -343,6 +343,21 @@ pub fn relro_sections(file: &Path) -> Result<Vec<String>, String> {
     Ok(parse_relro_sections(&readelf(&["-lW"], file)?))
 }
 
+/// The section header rows of `readelf -SW`: each section's index and the fields after it
+/// (name, type, address, offset, size, entry size, flags, link, info, alignment; the flags
+/// field is missing when a section has none).
+pub fn section_header_rows(file: &Path) -> Result<Vec<(String, Vec<String>)>, String> {
+    let text = readelf(&["-SW"], file)?;
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let (idx, rest) = l.trim().strip_prefix('[')?.split_once(']')?;
+            let fields: Vec<String> = rest.split_whitespace().map(String::from).collect();
+            (idx.trim() != "Nr").then(|| (idx.trim().to_string(), fields))
+        })
+        .collect())
+}
+
 /// Section names of a file (from `support/elf.rs`), as a set.
 pub fn section_set(file: &Path) -> Result<BTreeSet<String>, String> {
     Ok(crate::elf::section_names(file)?.into_iter().collect())
