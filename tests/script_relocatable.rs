@@ -399,23 +399,13 @@ fn readelf(args: &[&str], file: &Path) -> Result<String, String> {
 /// [flags] link info align).
 fn headers(file: &Path) -> Result<Vec<(usize, Vec<String>)>, String> {
     let text = readelf(&["-S"], file)?;
-    let mut v = Vec::new();
-    for line in text.lines() {
-        let Some(rest) = line.trim_start().strip_prefix('[') else {
-            continue;
-        };
-        let Some((num, rest)) = rest.split_once(']') else {
-            continue;
-        };
-        let Ok(index) = num.trim().parse::<usize>() else {
-            continue;
-        };
-        let t: Vec<String> = rest.split_whitespace().map(String::from).collect();
-        if index > 0 && t.len() >= 9 {
-            v.push((index, t));
-        }
-    }
-    Ok(v)
+    Ok(weld_tests::dynelf::parse_section_header_rows(&text)
+        .into_iter()
+        .filter_map(|(num, t)| {
+            let index = num.parse::<usize>().ok()?;
+            (index > 0 && t.len() >= 9).then_some((index, t))
+        })
+        .collect())
 }
 
 /// Every section in order: name, type, flags, size, alignment, and the section its `sh_info`

@@ -347,15 +347,18 @@ pub fn relro_sections(file: &Path) -> Result<Vec<String>, String> {
 /// (name, type, address, offset, size, entry size, flags, link, info, alignment; the flags
 /// field is missing when a section has none).
 pub fn section_header_rows(file: &Path) -> Result<Vec<(String, Vec<String>)>, String> {
-    let text = readelf(&["-SW"], file)?;
-    Ok(text
-        .lines()
+    Ok(parse_section_header_rows(&readelf(&["-SW"], file)?))
+}
+
+/// [`section_header_rows`] of the text of GNU's or LLVM's `readelf -S -W`.
+pub fn parse_section_header_rows(text: &str) -> Vec<(String, Vec<String>)> {
+    text.lines()
         .filter_map(|l| {
             let (idx, rest) = l.trim().strip_prefix('[')?.split_once(']')?;
             let fields: Vec<String> = rest.split_whitespace().map(String::from).collect();
             (idx.trim() != "Nr").then(|| (idx.trim().to_string(), fields))
         })
-        .collect())
+        .collect()
 }
 
 /// Section names of a file (from `support/elf.rs`), as a set.
