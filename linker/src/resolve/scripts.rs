@@ -8,6 +8,8 @@
 //! - `VERSION { ... }`: a version script, after the `--version-script` files;
 //! - symbol assignments outside `SECTIONS` (`PROVIDE`, `PROVIDE_HIDDEN`, `HIDDEN`
 //!   included): definitions, as `--defsym` makes them (lld implements `--defsym` as one);
+//!   those that read or move the location counter are commands of layout's list instead,
+//!   where they stand in the script;
 //! - `ASSERT(cond, message)` outside `SECTIONS`: checked on the final layout;
 //! - `SECTIONS`, `OVERWRITE_SECTIONS`, `MEMORY`, `REGION_ALIAS`, `PHDRS`, `NOCROSSREFS`: kept for
 //!   layout, which makes its command list of them; the symbols the descriptions assign are
