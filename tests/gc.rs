@@ -20,6 +20,7 @@
 //! Work directories are kept under `target/weld-tests/gc/`.
 
 use libtest_mimic::{Arguments, Failed, Trial};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use weld_tests::build::{self, Compiler, Mode, COMPILERS};
 use weld_tests::corpus::{self, Case};
@@ -501,6 +502,7 @@ fn archive_scenario(w: &Workdir, s: &ArchiveScenario) -> Check {
             "-Wl,--gc-sections",
             "-Wl,--print-gc-sections",
             "-Wl,--gc-archive-members",
+            "-Wl,--stats",
         ]),
     ) {
         Ok(l) => problems.extend(check_gcam(&l, &lld_default, &lld_gc, s)?),
@@ -557,6 +559,7 @@ fn check_gcam(
             p.join("")
         ));
     }
+    problems.extend(check_member_stats(l, &lld_default.why, &expected_why).err());
     let defined = gc::defined_symbols(&l.out)?;
     let lld_defined = gc::defined_symbols(&lld_default.out)?;
     for (m, sym) in s.not_loaded {
@@ -573,6 +576,41 @@ fn check_gcam(
         }
     }
     Ok(problems)
+}
+
+/// `--stats` of a `--gc-archive-members` link: resolution reads at least lld's members (their
+/// symbols), but only the members the walk loads are read in full (relocations), and those are
+/// the members `--why-extract` lists.
+fn check_member_stats(l: &Linked, lld_why: &[Extraction], why: &[Extraction]) -> Check {
+    let stderr = l.link.stderr_str();
+    let field = |key: &str| -> Result<usize, String> {
+        stderr
+            .lines()
+            .find_map(|l| l.trim_start().strip_prefix(key))
+            .and_then(|v| v.trim().parse().ok())
+            .ok_or_else(|| format!("no `{key} N` line in weld's --stats\n{stderr}"))
+    };
+    let distinct = |v: &[Extraction]| {
+        v.iter()
+            .map(|e| e.extracted.as_str())
+            .collect::<BTreeSet<_>>()
+            .len()
+    };
+    let (resolved, parsed, loaded) = (
+        field("members resolved:")?,
+        field("members parsed:")?,
+        field("members loaded:")?,
+    );
+    let (lld_members, reached) = (distinct(lld_why), distinct(why));
+    if resolved >= lld_members && parsed == reached && loaded == reached {
+        Ok(())
+    } else {
+        Err(format!(
+            "--gc-archive-members --stats: members {resolved} resolved, {parsed} parsed, \
+             {loaded} loaded; expected at least lld's {lld_members} resolved, and {reached} \
+             parsed and loaded (the members the walk reached)"
+        ))
+    }
 }
 
 fn lines(v: &[Extraction]) -> String {

@@ -1243,8 +1243,9 @@ fn chain(dir: &Path, lto: Lto, b_src: &str, cut: bool) -> Check {
         )),
         Err(e) => p.push(e),
     }
-    // Members: resolution parses what lld loads (bitcode included); the walk keeps what it
-    // reaches.
+    // Members: resolution reads the symbols of what lld loads (bitcode included); the walk
+    // keeps what it reaches, and only that is read in full (a bitcode member left out is not
+    // compiled).
     let distinct = |v: &[Extraction]| {
         v.iter()
             .map(|e| e.extracted.clone())
@@ -1253,10 +1254,11 @@ fn chain(dir: &Path, lto: Lto, b_src: &str, cut: bool) -> Check {
     };
     let (lld_members, kept) = (distinct(&lwhy), distinct(&want_why));
     match member_stats(&w) {
-        Ok((_, parsed, loaded)) if parsed == lld_members && loaded == kept => {}
-        Ok((indexed, parsed, loaded)) => p.push(format!(
-            "{what}: --stats: members {indexed} indexed, {parsed} parsed, {loaded} loaded; \
-             expected {lld_members} parsed (lld's) and {kept} loaded"
+        Ok((_, resolved, parsed, loaded))
+            if resolved == lld_members && parsed == kept && loaded == kept => {}
+        Ok((indexed, resolved, parsed, loaded)) => p.push(format!(
+            "{what}: --stats: members {indexed} indexed, {resolved} resolved, {parsed} parsed, \
+             {loaded} loaded; expected {lld_members} resolved (lld's), {kept} parsed and loaded"
         )),
         Err(e) => p.push(e),
     }

@@ -231,6 +231,43 @@ impl Graph {
         Ok(NodeId(first as u32))
     }
 
+    /// Sets the edges of nodes that already exist from `block` (node `i` of the block is
+    /// `first + i`): [`Graph::set_edges`] for a run of nodes added earlier without edges (by
+    /// [`Graph::add_block`] with an empty block, say), typically by the [`crate::Loader`] when it
+    /// loads the file those nodes stand for.
+    ///
+    /// Errors, leaving the graph unchanged: a block node or an edge's target node does not exist,
+    /// a block node's edges were already set or a walk already scanned it, or the edge limit is
+    /// exceeded.
+    pub fn set_block_edges(&mut self, first: NodeId, block: &EdgeBlock) -> Result<(), GraphError> {
+        let count = self.ranges.len() as u64;
+        if let Some(n) = block.max_node.filter(|&n| u64::from(n) >= count) {
+            return Err(GraphError::UnknownNode(NodeId(n)));
+        }
+        for &(local, _, _) in &block.ranges {
+            let node = u64::from(first.0) + u64::from(local);
+            if node >= count {
+                return Err(GraphError::UnknownNode(NodeId(
+                    node.min(u64::from(u32::MAX)) as u32,
+                )));
+            }
+            if self.ranges[node as usize].0 != UNSET {
+                return Err(GraphError::EdgesAlreadySet(NodeId(node as u32)));
+            }
+        }
+        let edge_base = self.edges.len();
+        if edge_base + block.edges.len() > EDGE_LIMIT {
+            return Err(GraphError::TooManyEdges);
+        }
+        self.edges.extend_from_slice(&block.edges);
+        let base = edge_base as u32;
+        for &(local, start, end) in &block.ranges {
+            self.ranges[(first.0 + local) as usize] = (base + start, base + end);
+        }
+        self.sym_bound = self.sym_bound.max(block.sym_bound);
+        Ok(())
+    }
+
     /// Registers `node` as a root: live regardless of references (`.init_array`, `SHF_GNU_RETAIN`,
     /// `.note*`, every section when not garbage-collecting, ...). A node may be registered several
     /// times; the first registration the walk processes is the reason reported.

@@ -696,6 +696,52 @@ fn edge_blocks_are_checked() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 #[test]
+fn block_edges_set_on_existing_nodes() -> Result<(), Box<dyn std::error::Error>> {
+    // A file's three nodes exist without edges until the loader loads the file: the walk then
+    // continues into the edges the loader set.
+    let mut g = Graph::new();
+    let root = g.add_node(TEXT, 0)?;
+    g.set_edges(root, [ts(0)])?;
+    let first = g.add_block(TEXT, &[1, 2, 3], &EdgeBlock::new())?;
+    g.add_root(root, RootReason(1))?;
+    let mut late = EdgeBlock::new();
+    late.set_edges(0, [tn(first.0 + 2), ts(7)])?;
+    let mut bad = EdgeBlock::new();
+    bad.set_edges(0, [tn(99)])?;
+    assert_eq!(
+        g.set_block_edges(first, &bad),
+        Err(GraphError::UnknownNode(n(99))),
+        "edges name existing nodes"
+    );
+    let mut asked = Vec::new();
+    let mut loader = |sym: SymId, _: Cause, g: &mut Graph| -> Result<Definition, GraphError> {
+        asked.push(sym.0);
+        if sym.0 == 0 {
+            g.set_block_edges(first, &late)?;
+            return Ok(Definition::Node(first));
+        }
+        Ok(Definition::Undefined { weak: false })
+    };
+    let live = g.walk(&mut loader)?;
+    assert_eq!(asked, vec![0, 7], "the loaded node's edges were followed");
+    assert!(live.is_live(n(first.0 + 2)));
+    assert!(!live.is_live(n(first.0 + 1)));
+    // Node `first + 2` was scanned with no edges: setting them now is refused.
+    let mut again = EdgeBlock::new();
+    again.set_edges(2, [ts(1)])?;
+    assert_eq!(
+        g.set_block_edges(first, &again),
+        Err(GraphError::EdgesAlreadySet(n(first.0 + 2)))
+    );
+    assert_eq!(
+        g.set_block_edges(first, &late),
+        Err(GraphError::EdgesAlreadySet(first)),
+        "once"
+    );
+    Ok(())
+}
+
+#[test]
 fn blocks_walk_like_set_edges() {
     for seed in [3, 4, 5] {
         let world = random_world(seed, 2000, 3000, 300);

@@ -337,7 +337,7 @@ fn walk_and_lto(
             .run("liveness (native + bitcode)", || {
                 crate::liveness::mark_live::mark_live(
                     config,
-                    &res,
+                    &mut res,
                     &flags.exported_definitions,
                     config.gc_archive_members,
                     true,
@@ -616,7 +616,11 @@ fn print_stats(
     eprintln!("  input objects:      {}", res.files.len());
     eprintln!("  archives:           {}", res.archives.len());
     eprintln!("  members indexed:    {}", resolve::members_indexed(res));
-    eprintln!("  members parsed:     {}", res.members_parsed);
+    eprintln!("  members resolved:   {}", res.members_parsed);
+    eprintln!(
+        "  members parsed:     {}",
+        resolve::members_read_in_full(res)
+    );
     eprintln!("  members loaded:     {}", resolve::members_loaded(res));
     eprintln!("  input sections:     {sections}");
     eprintln!("  global symbols:     {}", res.symtab.len());

@@ -20,6 +20,7 @@ use hashbrown::{HashMap, HashSet};
 use object::elf;
 use object::read::elf::{SectionHeader, Sym};
 use object::LittleEndian as LE;
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 mod archive_members;
@@ -129,10 +130,11 @@ pub struct Resolved {
     /// longer common). The liveness graph needs the prevailing common symbols and finds them
     /// here instead of scanning the whole symbol table.
     pub common_candidates: Vec<SymbolId>,
-    /// Archive members (and `--start-lib` objects) whose contents were parsed, for `--stats`:
-    /// every one loaded, those of archives without an index (read for their names) and those
-    /// parsed ahead that no reference loaded after all. (`--fortran-common` also looks into
-    /// members a common symbol meets; those looks are not counted.)
+    /// Archive members (and `--start-lib` objects) resolution parsed (section headers, symbols,
+    /// groups; not relocations), for `--stats`: every one loaded, those of archives without an
+    /// index (read for their names) and those parsed ahead that no reference loaded after all.
+    /// (`--fortran-common` also looks into members a common symbol meets; those looks are not
+    /// counted.)
     pub members_parsed: usize,
     /// `--gc-archive-members`: native archive members the walk before LTO loaded. They stay
     /// in the link (their constructors run) even if LTO then folds away the call that reached
@@ -182,6 +184,19 @@ pub fn members_indexed(res: &Resolved) -> usize {
             LazySource::Object(_) => 1,
         })
         .sum()
+}
+
+/// `--stats`: the members read in full (their relocations too): those in the link
+/// ([`members_loaded`]) and those the walk left out after all although their relocations had
+/// been read (`-z nostart-stop-gc`, see [`defers_member_relocations`]). Bitcode members the
+/// walk left out are not compiled, so not counted.
+pub fn members_read_in_full(res: &Resolved) -> usize {
+    let left_out_read = res
+        .files
+        .iter()
+        .filter(|f| f.archive.is_some() && f.relocations_read && !f.in_link())
+        .count();
+    members_loaded(res) + left_out_read
 }
 
 /// `--stats`: the members in the link: loaded by resolution and, under
@@ -358,9 +373,37 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
     }
     r.out.members_parsed += r.ahead.unused_parses();
     if r.errors.is_empty() {
+        read_relocations(config, &mut r.out)?;
         Ok(r.out)
     } else {
         Err(r.errors)
+    }
+}
+
+/// Whether archive members' relocations wait for the liveness walk: under
+/// `--gc-archive-members` (with `--gc-sections`) the walk reads them for the members it
+/// reaches, and the others never have them read. With `-z nostart-stop-gc` every member is
+/// read here: a `__start_X` node reaches the sections named X of members the walk has not
+/// loaded, and their edges must already be in the graph.
+pub fn defers_member_relocations(config: &Config) -> bool {
+    config.gc_sections && config.gc_archive_members && config.z.start_stop_gc
+}
+
+/// The second half of parsing, after resolution and off its sequential path: every object's
+/// relocations are read, one file per thread (those of archive members the walk may leave out
+/// wait for it: [`defers_member_relocations`]). Errors are reported in file order.
+fn read_relocations(config: &Config, res: &mut Resolved) -> std::result::Result<(), Vec<Error>> {
+    let defer = defers_member_relocations(config);
+    let errors: Vec<Error> = res
+        .files
+        .par_iter_mut()
+        .filter(|f| !(defer && f.archive.is_some()))
+        .filter_map(|f| f.read_relocations().err())
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
     }
 }
 
@@ -588,7 +631,7 @@ impl Resolver<'_> {
                 self.add_lazy_object(path, data, kind)?
             }
             FileKind::ElfRelocatable => {
-                let file = ObjectFile::parse(name, None, data)?;
+                let file = ObjectFile::parse_for_resolution(name, None, data)?;
                 self.add_object_or_fat_bitcode(file, None, None)?;
             }
             FileKind::Archive => self.add_archive(path, data, input)?,

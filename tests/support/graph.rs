@@ -309,8 +309,8 @@ pub fn lto_modules(l: &Link) -> Result<usize, String> {
     }
 }
 
-/// weld's `--stats` archive member counts: (indexed, parsed, loaded).
-pub fn member_stats(l: &Link) -> Result<(usize, usize, usize), String> {
+/// weld's `--stats` archive member counts: (indexed, resolved, parsed, loaded).
+pub fn member_stats(l: &Link) -> Result<(usize, usize, usize, usize), String> {
     let stderr = l.linked.link.stderr_str();
     let field = |key: &str| -> Result<usize, String> {
         stderr
@@ -321,6 +321,7 @@ pub fn member_stats(l: &Link) -> Result<(usize, usize, usize), String> {
     };
     Ok((
         field("members indexed:")?,
+        field("members resolved:")?,
         field("members parsed:")?,
         field("members loaded:")?,
     ))

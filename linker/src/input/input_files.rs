@@ -267,7 +267,7 @@ pub struct ComdatGroup {
 }
 
 /// A parsed ELF relocatable object. Everything borrows from the mapped bytes.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ObjectFile {
     /// Display name for diagnostics: `path` or `lib.a(member.o)`.
     pub name: String,
@@ -291,6 +291,11 @@ pub struct ObjectFile {
     /// Made from a `--format=binary` input (`crate::input::binary_file`): its symbols are the
     /// linker's, which lld's map file does not list.
     pub binary: bool,
+    /// Whether `sections[..].relocs` hold the relocations: [`ObjectFile::parse_for_resolution`]
+    /// leaves them to [`ObjectFile::read_relocations`], which resolution runs for every file
+    /// afterwards in parallel (and the liveness walk for the archive members it reaches under
+    /// `--gc-archive-members`).
+    pub relocations_read: bool,
 }
 
 impl ObjectFile {
@@ -329,6 +334,19 @@ impl ObjectFile {
     }
 
     pub fn parse(name: String, archive: Option<String>, data: &'static [u8]) -> Result<ObjectFile> {
+        let mut file = Self::parse_for_resolution(name, archive, data)?;
+        file.read_relocations()?;
+        Ok(file)
+    }
+
+    /// Parses what symbol resolution needs (the header, section headers and names, decompressed
+    /// contents, symbols, groups) and leaves the relocations, the largest part of most objects
+    /// and the one resolution never reads, to [`ObjectFile::read_relocations`].
+    pub fn parse_for_resolution(
+        name: String,
+        archive: Option<String>,
+        data: &'static [u8],
+    ) -> Result<ObjectFile> {
         if data.len() < 64 {
             bail!("{name}: corrupted ELF file: file is too short");
         }
@@ -430,40 +448,6 @@ impl ObjectFile {
             });
         }
 
-        // Attach SHT_RELA sections to their targets.
-        for (i, shdr) in table.iter().enumerate() {
-            match shdr.sh_type(LE) {
-                elf::SHT_RELA => {
-                    let target = shdr.sh_info(LE) as usize;
-                    if target == 0 || target >= n {
-                        bail!("{name}: relocation section {i} has invalid target section index {target}");
-                    }
-                    let relocs: &'static [Rela64] = shdr
-                        .data_as_array(LE, data)
-                        .map_err(|_| err!("{name}: invalid relocation section {i}"))?;
-                    sections[target].relocs = relocs;
-                }
-                // LLVM writes the relocations of `.llvm.call-graph-profile` (objects compiled
-                // with profile data: PGO, sample profiles, LTO with either) as SHT_REL on every
-                // target. The section only feeds lld's call-graph section ordering, which weld
-                // does not do; it is dropped, and so are its relocations.
-                elf::SHT_REL
-                    if sections
-                        .get(shdr.sh_info(LE) as usize)
-                        .is_some_and(|t| t.sh_type == SHT_LLVM_CALL_GRAPH_PROFILE) => {}
-                elf::SHT_REL => bail!("{name}: SHT_REL relocations are not valid on x86-64"),
-                elf::SHT_CREL => {
-                    let target = shdr.sh_info(LE) as usize;
-                    if target == 0 || target >= n {
-                        bail!("{name}: relocation section {i} has invalid target section index {target}");
-                    }
-                    sections[target].relocs = decode_crel(shdr, data)
-                        .map_err(|e| err!("{name}: invalid CREL relocation section {i}: {e}"))?;
-                }
-                _ => {}
-            }
-        }
-
         let (symbols, strtab, first_global): (&'static [Sym64], &'static [u8], usize) =
             match symtab_index {
                 Some(i) => {
@@ -545,10 +529,58 @@ impl ObjectFile {
             source_name,
             symtab_shndx,
             binary: false,
+            relocations_read: false,
         };
         file.read_groups()?;
-        file.check_relocs()?;
         Ok(file)
+    }
+
+    /// Attaches each relocation section to the section it applies to and checks every
+    /// relocation's symbol index; does nothing the second time.
+    pub fn read_relocations(&mut self) -> Result<()> {
+        if self.relocations_read {
+            return Ok(());
+        }
+        let name = &self.name;
+        let data = self.data;
+        let n = self.sections.len();
+        for i in 0..n {
+            let shdr = self.sections[i].shdr;
+            let sections = &mut self.sections;
+            match shdr.sh_type(LE) {
+                elf::SHT_RELA => {
+                    let target = shdr.sh_info(LE) as usize;
+                    if target == 0 || target >= n {
+                        bail!("{name}: relocation section {i} has invalid target section index {target}");
+                    }
+                    let relocs: &'static [Rela64] = shdr
+                        .data_as_array(LE, data)
+                        .map_err(|_| err!("{name}: invalid relocation section {i}"))?;
+                    sections[target].relocs = relocs;
+                }
+                // LLVM writes the relocations of `.llvm.call-graph-profile` (objects compiled
+                // with profile data: PGO, sample profiles, LTO with either) as SHT_REL on every
+                // target. The section only feeds lld's call-graph section ordering, which weld
+                // does not do; it is dropped, and so are its relocations.
+                elf::SHT_REL
+                    if sections
+                        .get(shdr.sh_info(LE) as usize)
+                        .is_some_and(|t| t.sh_type == SHT_LLVM_CALL_GRAPH_PROFILE) => {}
+                elf::SHT_REL => bail!("{name}: SHT_REL relocations are not valid on x86-64"),
+                elf::SHT_CREL => {
+                    let target = shdr.sh_info(LE) as usize;
+                    if target == 0 || target >= n {
+                        bail!("{name}: relocation section {i} has invalid target section index {target}");
+                    }
+                    sections[target].relocs = decode_crel(shdr, data)
+                        .map_err(|e| err!("{name}: invalid CREL relocation section {i}: {e}"))?;
+                }
+                _ => {}
+            }
+        }
+        self.check_relocs()?;
+        self.relocations_read = true;
+        Ok(())
     }
 
     /// A `--just-symbols` file (an object, executable or shared object): only its symbol table
@@ -634,6 +666,7 @@ impl ObjectFile {
             source_name,
             symtab_shndx: &[],
             binary: false,
+            relocations_read: true,
         })
     }
 

@@ -15,7 +15,7 @@ use crate::config::{Config, OutputKind};
 use crate::err;
 use crate::error::Result;
 use crate::input::eh_frame;
-use crate::input::input_files::{FileId, SectionKind};
+use crate::input::input_files::{FileId, InputSection, ObjectFile, SectionKind};
 use crate::resolve::symbol_table::{SymbolDef, SymbolId};
 use crate::resolve::Resolved;
 use gc::{Definition, Graph, NodeId, RootReason, SymId, Target};
@@ -147,12 +147,11 @@ struct RelocTargets<'a> {
     /// Global symbol ids of the file's global symbols (`Resolved::file_syms`).
     globals: &'a [SymbolId],
     symbols: &'a [crate::input::input_files::Sym64],
-    file: &'a crate::input::input_files::ObjectFile,
+    file: &'a ObjectFile,
 }
 
 impl<'a> RelocTargets<'a> {
-    fn new(res: &'a Resolved, fid: FileId, base: u32) -> Self {
-        let f = &res.files[fid as usize];
+    fn new(res: &'a Resolved, fid: FileId, f: &'a ObjectFile, base: u32) -> Self {
         RelocTargets {
             base,
             first_global: f.first_global,
@@ -194,11 +193,17 @@ struct FileEdges {
     roots: Vec<(Target, RootReason)>,
 }
 
-fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result<FileEdges> {
-    let f = &res.files[fid as usize];
+/// `f` is file `fid` of `res`, or a copy of it whose relocations have been read since.
+fn file_edges(
+    config: &Config,
+    res: &Resolved,
+    fid: FileId,
+    f: &ObjectFile,
+    base: u32,
+) -> Result<FileEdges> {
     let mut out = FileEdges::default();
     let roots = &mut out.roots;
-    let targets = RelocTargets::new(res, fid, base);
+    let targets = RelocTargets::new(res, fid, f, base);
     let gc_on = config.gc_sections;
     // A linker script's KEEP descriptions: the sections they take are roots.
     let keeps = crate::script::matching::keep_descriptions(&config.script_layout);
@@ -206,7 +211,7 @@ fn file_edges(config: &Config, res: &Resolved, fid: FileId, base: u32) -> Result
         let n = f.script_name();
         (n, n.for_script())
     });
-    let kept = |s: &crate::input::input_files::InputSection| {
+    let kept = |s: &InputSection| {
         script_name.as_ref().is_some_and(|(n, full)| {
             keeps
                 .iter()
@@ -812,13 +817,44 @@ fn add_root(graph: &mut Graph, (t, why): (Target, RootReason)) -> Result<()> {
 /// dead code is never loaded: its initializers never run and the members its own references
 /// would pull in are not loaded either. Members that are never reached are then dropped from
 /// the link by [`unload_members`].
+///
+/// Members whose relocations resolution left unread
+/// ([`crate::resolve::defers_member_relocations`]) get their nodes without edges; the walk
+/// reads a member's relocations when it loads it, and they are stored in `res` when the walk
+/// is over. The relocations of members it never loads are never read.
 pub fn mark_live(
+    config: &Config,
+    res: &mut Resolved,
+    exported_definitions: &[SymbolId],
+    activate_members: bool,
+    include_bitcode: bool,
+) -> Result<MarkResult> {
+    let (mark, read) = walk(
+        config,
+        res,
+        exported_definitions,
+        activate_members,
+        include_bitcode,
+    )?;
+    for (fid, sections) in read {
+        let f = &mut res.files[fid as usize];
+        f.sections = sections;
+        f.relocations_read = true;
+    }
+    Ok(mark)
+}
+
+/// The sections, relocations attached, of the members the walk loaded whose relocations it read.
+type ReadMembers = Vec<(FileId, Vec<InputSection>)>;
+
+/// [`mark_live`] but for storing what the walk read.
+fn walk(
     config: &Config,
     res: &Resolved,
     exported_definitions: &[SymbolId],
     activate_members: bool,
     include_bitcode: bool,
-) -> Result<MarkResult> {
+) -> Result<(MarkResult, ReadMembers)> {
     let total: usize = res.files.iter().map(|f| f.sections.len()).sum();
     // Relocations that become edges (debug sections' are not read).
     let relocs: usize = res
@@ -844,7 +880,25 @@ pub fn mark_live(
             .checked_add(f.sections.len() as u32)
             .ok_or_else(|| err!("too many input sections for the liveness graph"))?;
     }
-    let one_file = |fid: usize| file_edges(config, res, fid as FileId, bases[fid]);
+    let is_member = |fid: usize| {
+        res.files[fid].archive.is_some()
+            && !res.members_loaded_before_lto.contains(&(fid as FileId))
+    };
+    // A file without relocations is a member the walk reads when it loads it (and only one the
+    // walk may leave out can be without them).
+    let one_file = |fid: usize| {
+        let f = &res.files[fid];
+        if f.relocations_read {
+            file_edges(config, res, fid as FileId, f, bases[fid])
+        } else if activate_members && is_member(fid) {
+            Ok(FileEdges::default())
+        } else {
+            Err(err!(
+                "internal error: the relocations of {} were not read before the liveness walk",
+                f.name
+            ))
+        }
+    };
     let per_file: Vec<FileEdges> = if parallel {
         (0..res.files.len())
             .into_par_iter()
@@ -865,9 +919,7 @@ pub fn mark_live(
             return Err(err!("internal error: liveness graph nodes out of order"));
         }
         let roots = edges.roots;
-        let is_member = res.files[fid].archive.is_some()
-            && !res.members_loaded_before_lto.contains(&(fid as FileId));
-        if activate_members && is_member {
+        if activate_members && is_member(fid) {
             pending.push(roots);
             active.push(false);
         } else {
@@ -940,6 +992,7 @@ pub fn mark_live(
         None => definition_of(res, &nodes, sym.0),
     };
     let mut activations = Vec::new();
+    let mut read: ReadMembers = Vec::new();
     let liveness = if activate_members {
         let mut loader = |sym: SymId, cause: gc::Cause, g: &mut Graph| -> Result<Definition> {
             let d = answer(sym);
@@ -976,6 +1029,18 @@ pub fn mark_live(
                         for r in std::mem::take(&mut pending[file]) {
                             add_root(g, r)?;
                         }
+                        if !res.files[file].relocations_read {
+                            let mut full = res.files[file].clone();
+                            full.read_relocations()?;
+                            let base = nodes.node_base[file];
+                            let edges = file_edges(config, res, file as FileId, &full, base)?;
+                            g.set_block_edges(NodeId(base), &edges.block)
+                                .map_err(gerr)?;
+                            for r in edges.roots {
+                                add_root(g, r)?;
+                            }
+                            read.push((file as FileId, full.sections));
+                        }
                         let referrer = cause_file(res, g, cause);
                         activations.push(Activation {
                             member: res.files[file].name.clone(),
@@ -999,7 +1064,7 @@ pub fn mark_live(
             .walk(&mut lookup)
             .map_err(|e| err!("internal error in the liveness walk: {e:?}"))?
     };
-    Ok(MarkResult {
+    let mark = MarkResult {
         graph,
         liveness,
         node_base,
@@ -1009,7 +1074,8 @@ pub fn mark_live(
         bitcode_active,
         bitcode_internal_names,
         common_node,
-    })
+    };
+    Ok((mark, read))
 }
 
 /// One node per prevailing common symbol, standing for the `COMMON` section lld makes for it: it

@@ -211,7 +211,7 @@ impl Resolver<'_> {
         if classify(data) != FileKind::ElfRelocatable {
             return Ok(false);
         }
-        let obj = ObjectFile::parse(display, None, data)?;
+        let obj = ObjectFile::parse_for_resolution(display, None, data)?;
         Ok((obj.first_global..obj.symbols.len())
             .find(|&i| obj.sym_name(i) == name)
             .is_some_and(|i| {
@@ -334,7 +334,10 @@ impl Resolver<'_> {
                 }
                 None => {
                     let archive_path = member_name.is_some().then(|| path.display().to_string());
-                    (ObjectFile::parse(display, archive_path, data)?, None)
+                    (
+                        ObjectFile::parse_for_resolution(display, archive_path, data)?,
+                        None,
+                    )
                 }
             };
             self.add_object_or_fat_bitcode(file, names, origin)?;
@@ -421,7 +424,7 @@ fn defined_names(name: String, data: &'static [u8], kind: FileKind) -> Result<Ve
             .map(|s| &*Box::leak(s.name.to_vec().into_boxed_slice()))
             .collect());
     }
-    let obj = ObjectFile::parse(name, None, data)?;
+    let obj = ObjectFile::parse_for_resolution(name, None, data)?;
     Ok((obj.first_global..obj.symbols.len())
         .filter(|&i| obj.symbols[i].st_shndx(LE) != elf::SHN_UNDEF)
         .map(|i| obj.sym_name(i))

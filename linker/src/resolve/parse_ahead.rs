@@ -182,7 +182,7 @@ impl Shared {
             }
         };
         let parse = std::panic::catch_unwind(move || {
-            let file = ObjectFile::parse(job.display, job.archive_path, job.data)?;
+            let file = ObjectFile::parse_for_resolution(job.display, job.archive_path, job.data)?;
             let names = GlobalNames::of(&file, &self.hasher);
             Ok((file, names))
         });

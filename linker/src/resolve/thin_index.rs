@@ -136,7 +136,7 @@ fn is_bitcode(config: &Config, data: &'static [u8]) -> bool {
     match classify(data) {
         FileKind::Bitcode => true,
         FileKind::ElfRelocatable if config.lto.fat_lto_objects => {
-            ObjectFile::parse(String::new(), None, data)
+            ObjectFile::parse_for_resolution(String::new(), None, data)
                 .is_ok_and(|f| f.sections.iter().any(|s| s.name == b".llvm.lto"))
         }
         _ => false,
