@@ -436,6 +436,14 @@ impl AddressMap for LayoutAddressMap<'_> {
     fn tls_start(&self) -> u64 {
         self.lay.tls_start
     }
+    fn target(
+        &self,
+        res: &Resolved,
+        file: FileId,
+        index: usize,
+    ) -> crate::relocations::scan::Target {
+        self.lay.scan.targets.of(res, file, index)
+    }
     fn keeps_got_slot(&self, key: SymKey) -> bool {
         self.lay.scan.got_kept.contains(&key)
     }

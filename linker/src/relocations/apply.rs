@@ -9,8 +9,7 @@ use crate::error::Result;
 use crate::input::input_files::{FileId, ObjectFile, SectionKind};
 
 use crate::relocations::scan::{
-    passes_to_loader, plan, reference_site, target_of, AddressMap, GotKind, OutputShape, Plan,
-    Target,
+    passes_to_loader, plan, reference_site, AddressMap, GotKind, OutputShape, Plan, Target,
 };
 use crate::resolve::symbol_table::{SymKey, SymbolDef};
 use crate::resolve::Resolved;
@@ -43,6 +42,13 @@ pub fn apply_relocs(
     let shape = OutputShape::of(config);
     let alloc = s.is_alloc();
     let is_debug = !alloc && s.name.starts_with(b".debug");
+    let tombstone_folded = !alloc
+        && s.name != b".debug_line"
+        && (is_debug
+            || config
+                .dead_reloc_in_nonalloc
+                .iter()
+                .any(|(glob, _)| crate::glob::matches(glob.as_bytes(), s.name)));
     let mut skip = 0usize;
     for (ri, r) in relocs.iter().enumerate() {
         if skip > 0 {
@@ -82,7 +88,7 @@ pub fn apply_relocs(
             continue;
         }
         let p = base.wrapping_add(off);
-        let t = target_of(res, file, sym_index);
+        let t = map.target(res, file, sym_index);
         if alloc && passes_to_loader(config, &t) {
             // Its dynamic relocation does the work; the field keeps the input's bytes.
             continue;
@@ -91,16 +97,17 @@ pub fn apply_relocs(
         // do those into sections `--icf` folded (where there is a tombstone value: debug
         // sections and `-z dead-reloc-in-nonalloc` ones), but for `.debug_line`, which keeps
         // the kept copy's address so that breakpoints on the folded function still work.
-        let folded = || {
-            s.name != b".debug_line"
-                && (is_debug
-                    || config
-                        .dead_reloc_in_nonalloc
-                        .iter()
-                        .any(|(glob, _)| crate::glob::matches(glob.as_bytes(), s.name)))
-                && target_section_kind(res, file, sym_index) == Some(SectionKind::Folded)
+        let tombstoned = || match target_section_kind(res, file, sym_index) {
+            Some(
+                SectionKind::Discarded
+                | SectionKind::Ignored
+                | SectionKind::Garbage
+                | SectionKind::Unloaded,
+            ) => true,
+            Some(SectionKind::Folded) => tombstone_folded,
+            _ => false,
         };
-        if !alloc && sym_index != 0 && (target_in_dead_section(res, file, sym_index) || folded()) {
+        if !alloc && sym_index != 0 && tombstoned() {
             let default = if is_debug && (s.name == b".debug_loc" || s.name == b".debug_ranges") {
                 1
             } else {
@@ -278,18 +285,6 @@ pub fn apply_relocs(
 
 fn is_tls_module_base(res: &Resolved, t: &Target) -> bool {
     matches!(t.key, SymKey::Global(g) if res.symtab.get(g).name == b"_TLS_MODULE_BASE_")
-}
-
-fn target_in_dead_section(res: &Resolved, file: FileId, index: usize) -> bool {
-    matches!(
-        target_section_kind(res, file, index),
-        Some(
-            SectionKind::Discarded
-                | SectionKind::Ignored
-                | SectionKind::Garbage
-                | SectionKind::Unloaded
-        )
-    )
 }
 
 /// The kind of the section that defines what symbol `index` of `file` resolves to (`None` for

@@ -110,6 +110,8 @@ pub struct ScanResult {
     /// them out of a relaxed reference's reach (lld's `relaxOnce`): the scan's input, kept so
     /// that relocation application decides as the scan did.
     pub got_kept: hashbrown::HashSet<SymKey>,
+    /// What each global symbol resolves to, for relocation application.
+    pub targets: GlobalTargets,
 }
 
 /// Properties of a relocation's target that decide how it is handled.
@@ -134,52 +136,66 @@ pub struct Target {
 
 /// Looks at what symbol `index` of `file` resolves to.
 pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
-    let f = &res.files[file as usize];
-    if let Some(gid) = res.global_of(file, index) {
-        let s = res.symtab.get(gid);
-        let mut shared = false;
-        let (defined, absolute, ifunc, tls) = match s.def {
-            SymbolDef::Defined {
-                file: df,
-                index: di,
-            } => {
-                let sym = &res.files[df as usize].symbols[di as usize];
-                (
-                    true,
-                    sym.st_shndx(LE) == elf::SHN_ABS,
-                    sym.st_type() == elf::STT_GNU_IFUNC,
-                    sym.st_type() == elf::STT_TLS,
-                )
-            }
-            SymbolDef::Common { .. } => (true, false, false, false),
-            SymbolDef::Synthetic => (true, false, false, false),
-            SymbolDef::Absolute(_) => (true, true, false, false),
-            SymbolDef::Shared { .. } => {
-                shared = true;
-                (true, false, false, s.sym_type == elf::STT_TLS)
-            }
-            SymbolDef::Undefined | SymbolDef::Lazy { .. } | SymbolDef::Bitcode { .. } => (
-                false,
-                false,
-                false,
-                f.symbols[index].st_type() == elf::STT_TLS,
-            ),
-        };
-        let func = matches!(s.sym_type, elf::STT_FUNC | elf::STT_GNU_IFUNC);
-        return Target {
-            key: SymKey::Global(gid),
-            defined,
-            undef_weak: !defined && s.weak,
-            ifunc: ifunc && !s.preemptible,
-            gnu_ifunc: ifunc,
-            absolute,
-            tls,
-            preemptible: s.preemptible,
-            shared,
-            func,
-        };
+    match res.global_of(file, index) {
+        Some(gid) => with_reference_tls(global_target(res, gid), res, file, index),
+        None => local_target(res, file, index),
     }
-    let sym = &f.symbols[index];
+}
+
+/// What global symbol `gid` resolves to. An undefined symbol's `tls` is left false: it is
+/// what each reference says ([`with_reference_tls`]).
+fn global_target(res: &Resolved, gid: SymbolId) -> Target {
+    let s = res.symtab.get(gid);
+    let mut shared = false;
+    let (defined, absolute, ifunc, tls) = match s.def {
+        SymbolDef::Defined {
+            file: df,
+            index: di,
+        } => {
+            let sym = &res.files[df as usize].symbols[di as usize];
+            (
+                true,
+                sym.st_shndx(LE) == elf::SHN_ABS,
+                sym.st_type() == elf::STT_GNU_IFUNC,
+                sym.st_type() == elf::STT_TLS,
+            )
+        }
+        SymbolDef::Common { .. } => (true, false, false, false),
+        SymbolDef::Synthetic => (true, false, false, false),
+        SymbolDef::Absolute(_) => (true, true, false, false),
+        SymbolDef::Shared { .. } => {
+            shared = true;
+            (true, false, false, s.sym_type == elf::STT_TLS)
+        }
+        SymbolDef::Undefined | SymbolDef::Lazy { .. } | SymbolDef::Bitcode { .. } => {
+            (false, false, false, false)
+        }
+    };
+    let func = matches!(s.sym_type, elf::STT_FUNC | elf::STT_GNU_IFUNC);
+    Target {
+        key: SymKey::Global(gid),
+        defined,
+        undef_weak: !defined && s.weak,
+        ifunc: ifunc && !s.preemptible,
+        gnu_ifunc: ifunc,
+        absolute,
+        tls,
+        preemptible: s.preemptible,
+        shared,
+        func,
+    }
+}
+
+/// An undefined global is TLS when the reference (symbol `index` of `file`) says so.
+fn with_reference_tls(mut t: Target, res: &Resolved, file: FileId, index: usize) -> Target {
+    if !t.defined {
+        t.tls = res.files[file as usize].symbols[index].st_type() == elf::STT_TLS;
+    }
+    t
+}
+
+fn local_target(res: &Resolved, file: FileId, index: usize) -> Target {
+    let sym = &res.files[file as usize].symbols[index];
     Target {
         key: SymKey::Local(file, index as u32),
         defined: true,
@@ -191,6 +207,35 @@ pub fn target_of(res: &Resolved, file: FileId, index: usize) -> Target {
         preemptible: false,
         shared: false,
         func: sym.st_type() == elf::STT_FUNC,
+    }
+}
+
+/// [`target_of`] for every global symbol, worked out once per scan in parallel: the scan and
+/// relocation application ask it for every relocation, and for a global it costs cache misses
+/// into the symbol table and the defining file's ELF symbol each time.
+#[derive(Default, Debug)]
+pub struct GlobalTargets(Vec<Target>);
+
+impl GlobalTargets {
+    pub fn compute(res: &Resolved) -> GlobalTargets {
+        use rayon::prelude::*;
+        GlobalTargets(
+            (0..res.symtab.len() as SymbolId)
+                .into_par_iter()
+                .map(|g| global_target(res, g))
+                .collect(),
+        )
+    }
+
+    /// [`target_of`], from the table for a global symbol.
+    pub fn of(&self, res: &Resolved, file: FileId, index: usize) -> Target {
+        match res.global_of(file, index) {
+            Some(gid) => match self.0.get(gid as usize) {
+                Some(&t) => with_reference_tls(t, res, file, index),
+                None => target_of(res, file, index),
+            },
+            None => local_target(res, file, index),
+        }
     }
 }
 
@@ -339,6 +384,7 @@ pub fn scan(
     let shape = OutputShape::of(config);
     let mut out = ScanResult {
         got_kept: got_kept.clone(),
+        targets: GlobalTargets::compute(res),
         ..Default::default()
     };
     let mut errors = Vec::new();
@@ -379,7 +425,7 @@ pub fn scan(
                 if !alloc && sym_index < file.first_global {
                     continue;
                 }
-                let mut t = target_of(res, fid, sym_index);
+                let mut t = out.targets.of(res, fid, sym_index);
                 if !t.defined && !t.undef_weak {
                     // lld's "can be external": a default-visibility global. Unreported (ignored
                     // or only warned about), it is imported where the output is dynamic and
@@ -1045,4 +1091,8 @@ pub trait AddressMap: Sync {
     fn symbol_size(&self, file: FileId, index: usize) -> u64;
     /// Whether GOTPCRELX references to `key` keep their GOT slot (`ScanResult::got_kept`).
     fn keeps_got_slot(&self, key: SymKey) -> bool;
+    /// [`target_of`]; a map that holds the scan's [`GlobalTargets`] answers from them.
+    fn target(&self, res: &Resolved, file: FileId, index: usize) -> Target {
+        target_of(res, file, index)
+    }
 }
