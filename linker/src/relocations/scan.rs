@@ -374,13 +374,46 @@ pub struct UndefRef {
     pub offset: u64,
 }
 
+/// Files whose relocations are read in parallel before what they need is recorded: bounds the
+/// needs held at once.
+const SCAN_CHUNK: usize = 64;
+
+/// What one relocation needs from the scan's shared state (entries, dynamic relocations,
+/// reports), found apart from that state so that files can be read in parallel. Recorded in
+/// relocation order and carried out in file order, so every entry, dynamic relocation and
+/// report comes in the order of a sequential scan.
+enum Need {
+    Error(Error),
+    Undefined(UndefRef),
+    /// `-z ifunc-noplt`: the loader resolves the reference itself.
+    ToLoader(Reference),
+    /// A GOT, PLT or IPLT entry, a copy, a dynamic relocation or a check, as `plan` says.
+    Planned(Reference, Plan),
+}
+
+/// A relocation and its target, for [`Need`].
+struct Reference {
+    file: FileId,
+    sec: u32,
+    offset: u64,
+    sym_index: u32,
+    info: arch::RelInfo,
+    addend: i64,
+    t: Target,
+    writable: bool,
+}
+
 /// Scans every live relocation of every file. Returns the needs, or the errors (undefined
 /// symbols, relocations that cannot be represented in this kind of output).
+///
+/// Each file's relocations are read on the thread pool ([`file_needs`]: the target, the plan);
+/// what they need is then recorded file after file ([`record`]), the same for any thread count.
 pub fn scan(
     config: &Config,
     res: &Resolved,
     got_kept: &hashbrown::HashSet<SymKey>,
 ) -> std::result::Result<ScanResult, Vec<Error>> {
+    use rayon::prelude::*;
     let shape = OutputShape::of(config);
     let mut out = ScanResult {
         got_kept: got_kept.clone(),
@@ -389,173 +422,16 @@ pub fn scan(
     };
     let mut errors = Vec::new();
     let mut undefs: Vec<UndefRef> = Vec::new();
-    let report_undefined = config.reports_undefined_in_objects();
-    for (fi, file) in res.files.iter().enumerate() {
-        let fid = fi as FileId;
-        for (si, sec) in file.sections.iter().enumerate() {
-            if !sec.kind.is_copied() && sec.kind != SectionKind::EhFrame {
-                continue;
-            }
-            let alloc = sec.is_alloc();
-            let writable = sec.flags() & u64::from(elf::SHF_WRITE) != 0;
-            let mut skip = 0usize;
-            for r in sec.relocs.iter() {
-                out.relocation_count += 1;
-                if skip > 0 {
-                    skip -= 1;
-                    continue;
-                }
-                let r_type = r.r_type(LE, false);
-                let sym_index = r.r_sym(LE, false) as usize;
-                let offset = r.r_offset(LE);
-                let addend = r.r_addend(LE);
-                let Some(info) = arch::rel_info(r_type) else {
-                    let e =
-                        arch::unknown_relocation_error(r_type, &file.sym_display_name(sym_index));
-                    errors.push(err!("{}: {}", file.location(si, offset), e));
-                    continue;
-                };
-                if info.expr == arch::RelExpr::None
-                    || sym_index == 0 && info.expr != arch::RelExpr::GotPc
-                {
-                    continue;
-                }
-                // A non-allocated section (debug info) asks only whether a global it names is
-                // undefined; its many references to local symbols ask nothing.
-                if !alloc && sym_index < file.first_global {
-                    continue;
-                }
-                let mut t = out.targets.of(res, fid, sym_index);
-                if !t.defined && !t.undef_weak {
-                    // lld's "can be external": a default-visibility global. Unreported (ignored
-                    // or only warned about), it is imported where the output is dynamic and
-                    // resolves to 0 where it is not, as a weak undefined symbol does.
-                    let global = match t.key {
-                        SymKey::Global(g) => Some(g),
-                        SymKey::Local(..) => None,
-                    };
-                    let external =
-                        global.is_some_and(|g| res.symtab.get(g).visibility == elf::STV_DEFAULT);
-                    // --noinhibit-exec makes every report a warning, as in lld.
-                    let warned =
-                        (external && config.warn_unresolved_symbols) || config.noinhibit_exec;
-                    let ignored = external && !report_undefined;
-                    if report_undefined || !t.preemptible {
-                        if let Some(g) = global.filter(|_| !ignored) {
-                            undefs.push(UndefRef {
-                                symbol: g,
-                                file: fid,
-                                sec: si as u32,
-                                offset,
-                            });
-                        }
-                        if !(warned || ignored) {
-                            continue;
-                        }
-                    }
-                    if !t.preemptible {
-                        t.undef_weak = true;
-                    }
-                }
-                if !alloc {
-                    continue;
-                }
-                let site = || located_reference(file, si, offset);
-                let place = Place::Input {
-                    file: fid,
-                    sec: si as u32,
-                    offset,
-                };
-                if passes_to_loader(config, &t) {
-                    // -z ifunc-noplt: no PLT entry, no GOT slot; the loader resolves the
-                    // reference itself, with a dynamic relocation of the same type against the
-                    // IFUNC, which is exported for it.
-                    match t.key {
-                        SymKey::Global(g) => {
-                            out.dyn_relocs.push(DynReloc {
-                                place,
-                                kind: DynKind::Symbolic {
-                                    sym: g,
-                                    r_type,
-                                    addend,
-                                },
-                            });
-                            out.dynamic_refs.insert(g);
-                        }
-                        // lld writes such a relocation against symbol 0 (a local symbol has no
-                        // `.dynsym` entry), which resolves to nothing; weld refuses instead.
-                        SymKey::Local(..) => errors.push(err!(
-                            "relocation {} cannot be used against local IFUNC symbol '{}' with -z ifunc-noplt\n>>> defined in {}\n>>> referenced by {}",
-                            info.name(),
-                            file.sym_display_name(sym_index),
-                            defined_in(res, &t),
-                            site()
-                        )),
-                    }
-                    continue;
-                }
-                let keeps_got = |k| got_kept.contains(&k);
-                let p = plan(
-                    shape, &info, r_type, &t, &keeps_got, sec.data, offset, addend,
-                );
-                use arch::RelExpr as E;
-                match p {
-                    Plan::None | Plan::Relaxed(_) => {}
-                    Plan::TlsToLe => {
-                        if matches!(info.expr, E::TlsGd | E::TlsLd) {
-                            // The call to __tls_get_addr disappears with the rewrite.
-                            skip = 1;
-                        }
-                    }
-                    Plan::TlsToIe => {
-                        add_got(&mut out, res, t, GotKind::TlsIe, shape);
-                        if info.expr == E::TlsGd {
-                            skip = 1;
-                        }
-                    }
-                    Plan::ViaPlt => {
-                        if let SymKey::Global(g) = t.key {
-                            add_plt(&mut out, g);
-                        }
-                    }
-                    Plan::ViaGot(kind) => {
-                        if t.ifunc && kind == GotKind::Addr {
-                            // The GOT slot of an IFUNC holds its IPLT entry's address, the
-                            // same address direct references use, so function pointers
-                            // compare equal across translation units.
-                            add_iplt(&mut out, t.key);
-                        }
-                        add_got(&mut out, res, t, kind, shape);
-                    }
-                    Plan::Direct => {
-                        if t.ifunc {
-                            add_iplt(&mut out, t.key);
-                            // Address taken directly: the IPLT entry is the function's
-                            // canonical address (lld then lists it as a FUNC there).
-                            if info.expr != E::Plt {
-                                out.iplt_canonical.insert(t.key);
-                            }
-                        }
-                        if let Err(e) = scan_direct(
-                            config, shape, res, &mut out, &info, &t, place, addend, writable,
-                        ) {
-                            errors.push(err!(
-                                "{e}\n>>> defined in {}\n>>> referenced by {}",
-                                defined_in(res, &t),
-                                site()
-                            ));
-                        }
-                        if info.expr == E::TpOff && !shape.exe {
-                            errors.push(err!(
-                                "relocation {} against {} cannot be used with -shared\n>>> defined in {}\n>>> referenced by {}",
-                                info.name(),
-                                describe_target(res, fid, sym_index).trim_start_matches("symbol ").trim_matches('\''),
-                                defined_in(res, &t),
-                                site()
-                            ));
-                        }
-                    }
-                }
+    let ids: Vec<FileId> = (0..res.files.len() as FileId).collect();
+    for chunk in ids.chunks(SCAN_CHUNK) {
+        let needs: Vec<(u64, Vec<Need>)> = chunk
+            .par_iter()
+            .map(|&fid| file_needs(config, res, &out.targets, got_kept, fid))
+            .collect();
+        for (count, needs) in needs {
+            out.relocation_count += count;
+            for need in needs {
+                record(config, shape, res, &mut out, &mut errors, &mut undefs, need);
             }
         }
     }
@@ -588,6 +464,259 @@ pub fn scan(
         Ok(out)
     } else {
         Err(errors)
+    }
+}
+
+/// The relocation count of file `fid` and what its relocations need, in order.
+fn file_needs(
+    config: &Config,
+    res: &Resolved,
+    targets: &GlobalTargets,
+    got_kept: &hashbrown::HashSet<SymKey>,
+    fid: FileId,
+) -> (u64, Vec<Need>) {
+    let shape = OutputShape::of(config);
+    let report_undefined = config.reports_undefined_in_objects();
+    let file = &res.files[fid as usize];
+    let mut count = 0u64;
+    let mut needs = Vec::new();
+    for (si, sec) in file.sections.iter().enumerate() {
+        if !sec.kind.is_copied() && sec.kind != SectionKind::EhFrame {
+            continue;
+        }
+        let alloc = sec.is_alloc();
+        let writable = sec.flags() & u64::from(elf::SHF_WRITE) != 0;
+        let mut skip = 0usize;
+        count += sec.relocs.len() as u64;
+        for r in sec.relocs.iter() {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let r_type = r.r_type(LE, false);
+            let sym_index = r.r_sym(LE, false) as usize;
+            let offset = r.r_offset(LE);
+            let addend = r.r_addend(LE);
+            let Some(info) = arch::rel_info(r_type) else {
+                let e = arch::unknown_relocation_error(r_type, &file.sym_display_name(sym_index));
+                needs.push(Need::Error(err!("{}: {}", file.location(si, offset), e)));
+                continue;
+            };
+            if info.expr == arch::RelExpr::None
+                || sym_index == 0 && info.expr != arch::RelExpr::GotPc
+            {
+                continue;
+            }
+            // A non-allocated section (debug info) asks only whether a global it names is
+            // undefined; its many references to local symbols ask nothing.
+            if !alloc && sym_index < file.first_global {
+                continue;
+            }
+            let mut t = targets.of(res, fid, sym_index);
+            if !t.defined && !t.undef_weak {
+                // lld's "can be external": a default-visibility global. Unreported (ignored
+                // or only warned about), it is imported where the output is dynamic and
+                // resolves to 0 where it is not, as a weak undefined symbol does.
+                let global = match t.key {
+                    SymKey::Global(g) => Some(g),
+                    SymKey::Local(..) => None,
+                };
+                let external =
+                    global.is_some_and(|g| res.symtab.get(g).visibility == elf::STV_DEFAULT);
+                // --noinhibit-exec makes every report a warning, as in lld.
+                let warned = (external && config.warn_unresolved_symbols) || config.noinhibit_exec;
+                let ignored = external && !report_undefined;
+                if report_undefined || !t.preemptible {
+                    if let Some(g) = global.filter(|_| !ignored) {
+                        needs.push(Need::Undefined(UndefRef {
+                            symbol: g,
+                            file: fid,
+                            sec: si as u32,
+                            offset,
+                        }));
+                    }
+                    if !(warned || ignored) {
+                        continue;
+                    }
+                }
+                if !t.preemptible {
+                    t.undef_weak = true;
+                }
+            }
+            if !alloc {
+                continue;
+            }
+            let reference = Reference {
+                file: fid,
+                sec: si as u32,
+                offset,
+                sym_index: sym_index as u32,
+                info,
+                addend,
+                t,
+                writable,
+            };
+            if passes_to_loader(config, &t) {
+                needs.push(Need::ToLoader(reference));
+                continue;
+            }
+            let keeps_got = |k| got_kept.contains(&k);
+            let p = plan(
+                shape, &info, r_type, &t, &keeps_got, sec.data, offset, addend,
+            );
+            use arch::RelExpr as E;
+            let needed = match p {
+                Plan::None | Plan::Relaxed(_) => false,
+                Plan::TlsToLe => {
+                    if matches!(info.expr, E::TlsGd | E::TlsLd) {
+                        // The call to __tls_get_addr disappears with the rewrite.
+                        skip = 1;
+                    }
+                    false
+                }
+                Plan::TlsToIe => {
+                    if info.expr == E::TlsGd {
+                        skip = 1;
+                    }
+                    true
+                }
+                Plan::ViaPlt | Plan::ViaGot(_) => true,
+                Plan::Direct => direct_needs_record(shape, &info, &t),
+            };
+            if needed {
+                needs.push(Need::Planned(reference, p));
+            }
+        }
+    }
+    (count, needs)
+}
+
+/// Whether a direct reference needs anything of [`record`]: an IPLT entry, or something of
+/// [`scan_direct`] (a dynamic relocation, a copy, a canonical PLT entry, an error). A
+/// PC-relative reference to a symbol bound here, the bulk of every link, needs nothing.
+fn direct_needs_record(shape: OutputShape, info: &arch::RelInfo, t: &Target) -> bool {
+    use arch::RelExpr as E;
+    if t.ifunc || info.expr == E::TpOff && !shape.exe {
+        return true;
+    }
+    let abs = info.expr == E::Abs;
+    if !abs && !matches!(info.expr, E::PcRel | E::Plt) {
+        return false;
+    }
+    t.preemptible || abs && shape.is_pic && !t.absolute && !t.undef_weak
+}
+
+/// Carries out what one relocation needs ([`Need`]).
+#[allow(clippy::too_many_arguments)]
+fn record(
+    config: &Config,
+    shape: OutputShape,
+    res: &Resolved,
+    out: &mut ScanResult,
+    errors: &mut Vec<Error>,
+    undefs: &mut Vec<UndefRef>,
+    need: Need,
+) {
+    use arch::RelExpr as E;
+    let (reference, planned) = match need {
+        Need::Error(e) => return errors.push(e),
+        Need::Undefined(u) => return undefs.push(u),
+        Need::ToLoader(r) => (r, None),
+        Need::Planned(r, p) => (r, Some(p)),
+    };
+    let Reference {
+        file: fid,
+        sec: si,
+        offset,
+        sym_index,
+        info,
+        addend,
+        t,
+        writable,
+    } = reference;
+    let file = &res.files[fid as usize];
+    let sym_index = sym_index as usize;
+    let site = || located_reference(file, si as usize, offset);
+    let place = Place::Input {
+        file: fid,
+        sec: si,
+        offset,
+    };
+    let p = match planned {
+        Some(p) => p,
+        None => {
+            // -z ifunc-noplt: no PLT entry, no GOT slot; the loader resolves the reference
+            // itself, with a dynamic relocation of the same type against the IFUNC, which is
+            // exported for it.
+            match t.key {
+                SymKey::Global(g) => {
+                    out.dyn_relocs.push(DynReloc {
+                        place,
+                        kind: DynKind::Symbolic {
+                            sym: g,
+                            r_type: info.r_type,
+                            addend,
+                        },
+                    });
+                    out.dynamic_refs.insert(g);
+                }
+                // lld writes such a relocation against symbol 0 (a local symbol has no
+                // `.dynsym` entry), which resolves to nothing; weld refuses instead.
+                SymKey::Local(..) => errors.push(err!(
+                    "relocation {} cannot be used against local IFUNC symbol '{}' with -z ifunc-noplt\n>>> defined in {}\n>>> referenced by {}",
+                    info.name(),
+                    file.sym_display_name(sym_index),
+                    defined_in(res, &t),
+                    site()
+                )),
+            }
+            return;
+        }
+    };
+    match p {
+        Plan::None | Plan::Relaxed(_) | Plan::TlsToLe => {}
+        Plan::TlsToIe => add_got(out, res, t, GotKind::TlsIe, shape),
+        Plan::ViaPlt => {
+            if let SymKey::Global(g) = t.key {
+                add_plt(out, g);
+            }
+        }
+        Plan::ViaGot(kind) => {
+            if t.ifunc && kind == GotKind::Addr {
+                // The GOT slot of an IFUNC holds its IPLT entry's address, the same address
+                // direct references use, so function pointers compare equal across
+                // translation units.
+                add_iplt(out, t.key);
+            }
+            add_got(out, res, t, kind, shape);
+        }
+        Plan::Direct => {
+            if t.ifunc {
+                add_iplt(out, t.key);
+                // Address taken directly: the IPLT entry is the function's canonical address
+                // (lld then lists it as a FUNC there).
+                if info.expr != E::Plt {
+                    out.iplt_canonical.insert(t.key);
+                }
+            }
+            if let Err(e) = scan_direct(config, shape, res, out, &info, &t, place, addend, writable)
+            {
+                errors.push(err!(
+                    "{e}\n>>> defined in {}\n>>> referenced by {}",
+                    defined_in(res, &t),
+                    site()
+                ));
+            }
+            if info.expr == E::TpOff && !shape.exe {
+                errors.push(err!(
+                    "relocation {} against {} cannot be used with -shared\n>>> defined in {}\n>>> referenced by {}",
+                    info.name(),
+                    describe_target(res, fid, sym_index).trim_start_matches("symbol ").trim_matches('\''),
+                    defined_in(res, &t),
+                    site()
+                ));
+            }
+        }
     }
 }
 
