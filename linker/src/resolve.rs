@@ -322,6 +322,8 @@ pub fn add_lto_objects(
     r.redirect_wrapped(first_lto_file);
     r.mark_used_shared();
     if r.errors.is_empty() {
+        // Members LTO's objects loaded (libcalls) were parsed for resolution only.
+        read_relocations(config, &mut r.out)?;
         Ok(r.out)
     } else {
         Err(r.errors)

@@ -480,6 +480,13 @@ fn file_needs(
     let file = &res.files[fid as usize];
     let mut count = 0u64;
     let mut needs = Vec::new();
+    if !file.relocations_read && file.in_link() {
+        let e = err!(
+            "internal error: the relocations of {} were not read before the relocation scan",
+            file.name
+        );
+        return (0, vec![Need::Error(e)]);
+    }
     for (si, sec) in file.sections.iter().enumerate() {
         if !sec.kind.is_copied() && sec.kind != SectionKind::EhFrame {
             continue;
