@@ -28,12 +28,12 @@ pub use archive_members::member_can_join;
 mod bitcode_inputs;
 mod diagnostics;
 pub mod libcalls;
-mod parse_ahead;
 pub mod scripts;
 mod shared_libraries;
 pub mod symbol_flags;
 pub mod symbol_table;
 pub mod thin_index;
+mod work_ahead;
 pub mod wrap;
 
 /// Where a new definition comes from, for duplicate-symbol messages.
@@ -271,7 +271,9 @@ struct Resolver<'c> {
     /// `.deplibs` specifiers not added yet, with the file naming each.
     dependent_libraries: Vec<(String, String)>,
     /// Archive members being parsed ahead of need.
-    ahead: parse_ahead::ParseAhead,
+    ahead: archive_members::MembersAhead,
+    /// The command line's inputs being mapped, and their archives read, ahead of need.
+    inputs_ahead: archive_members::InputsAhead,
     /// The format the last script `TARGET(...)` set (`true`: binary), with the number of
     /// `--format` options before the input that read that script: lld has one format state,
     /// which a script's `TARGET` sets for the rest of the command line too, until the next
@@ -296,7 +298,8 @@ pub fn add_lto_objects(
     // COMDATs won by bitcode now belong to LTO's output, which carries the same groups.
     out.comdats
         .retain(|_, &mut owner| owner != BITCODE_COMDAT_OWNER);
-    let ahead = parse_ahead::ParseAhead::new(out.symtab.hasher());
+    let ahead = archive_members::members_ahead(out.symtab.hasher());
+    let inputs_ahead = archive_members::inputs_ahead(out.symtab.hasher());
     let mut r = Resolver {
         config,
         out,
@@ -310,6 +313,7 @@ pub fn add_lto_objects(
         loading_member: false,
         dependent_libraries: Vec::new(),
         ahead,
+        inputs_ahead,
         script_format: None,
     };
     let first_lto_file = r.out.files.len();
@@ -333,7 +337,8 @@ pub fn add_lto_objects(
 /// Reads every input and resolves symbols.
 pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
     let symtab = SymbolTable::default();
-    let ahead = parse_ahead::ParseAhead::new(symtab.hasher());
+    let ahead = archive_members::members_ahead(symtab.hasher());
+    let inputs_ahead = archive_members::inputs_ahead(symtab.hasher());
     let mut r = Resolver {
         config,
         out: Resolved {
@@ -368,12 +373,13 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
         loading_member: false,
         dependent_libraries: Vec::new(),
         ahead,
+        inputs_ahead,
         script_format: None,
     };
     if let Err(e) = r.run() {
         r.errors.push(e);
     }
-    r.out.members_parsed += r.ahead.unused_parses();
+    r.out.members_parsed += r.ahead.unused();
     if r.errors.is_empty() {
         read_relocations(config, &mut r.out)?;
         Ok(r.out)
@@ -429,6 +435,7 @@ impl Resolver<'_> {
             sym.weak = false;
             self.trace_symbol(id, "<internal>", "reference to");
         }
+        self.read_inputs_ahead();
         for input in &inputs {
             self.add_input(input)?;
         }
@@ -577,31 +584,66 @@ impl Resolver<'_> {
         }
     }
 
-    fn add_file(&mut self, path: &Path, input: &Input) -> Result<()> {
-        // --remap-inputs: the first pattern matching the path as found (after `-l` lookup)
-        // replaces it; `/dev/null` drops the input.
-        let remapped;
+    /// The file an input found at `path` (after `-l` lookup) is read from; `None` when
+    /// `--remap-inputs` drops it.
+    fn file_to_read(&self, path: &Path) -> Option<PathBuf> {
+        // --remap-inputs: the first pattern matching the path as found replaces it;
+        // `/dev/null` drops the input.
         let path = match self.remap(path) {
-            Some(to) if to == Path::new("/dev/null") => return Ok(()),
-            Some(to) => {
-                remapped = to;
-                remapped.as_path()
-            }
-            None => path,
+            Some(to) if to == Path::new("/dev/null") => return None,
+            Some(to) => to,
+            None => path.to_path_buf(),
         };
         // --chroot: an absolute path is read under the new root (as lld's readFile does; the
         // library search is not affected).
-        let rooted;
-        let path = match &self.config.chroot {
+        Some(match &self.config.chroot {
             Some(root) if path.is_absolute() => {
                 let mut p = root.clone().into_os_string();
                 p.push(path.as_os_str());
-                rooted = PathBuf::from(p);
-                rooted.as_path()
+                PathBuf::from(p)
             }
             _ => path,
+        })
+    }
+
+    /// Hands the files of the command line's inputs to the pool to map and, for archives, read
+    /// (`archive_members::InputsAhead`), in command-line order. A library is looked for in
+    /// the search directories of the command line: a script's `SEARCH_DIR` may later find
+    /// another, which is then read where it is met.
+    fn read_inputs_ahead(&self) {
+        if !self.inputs_ahead.enabled() {
+            return;
+        }
+        let paths: Vec<(PathBuf, PathBuf)> = self
+            .config
+            .inputs
+            .iter()
+            .filter(|i| !i.lazy)
+            .filter_map(|i| match &i.kind {
+                InputKind::Path(p) => Some(p.clone()),
+                InputKind::Library(name) => {
+                    library_search::find_library_fs(name, &self.search_paths, i.state.link_static)
+                        .ok()
+                }
+                InputKind::Script(_) | InputKind::JustSymbols(_) => None,
+            })
+            .filter_map(|p| self.file_to_read(&p))
+            .map(|p| (p.clone(), p))
+            .collect();
+        self.inputs_ahead.request(paths);
+    }
+
+    fn add_file(&mut self, path: &Path, input: &Input) -> Result<()> {
+        let Some(path) = self.file_to_read(path) else {
+            return Ok(());
         };
-        let data = input_files::map_file(path)?;
+        let path = path.as_path();
+        let (data, archive) = match self.inputs_ahead.take(&path.to_path_buf()) {
+            Some(Ok(read)) => read,
+            // An error is reported by reading the file again, where it would come without
+            // the pool.
+            _ => (input_files::map_file(path)?, None),
+        };
         self.out.opened_files.push(path.to_path_buf());
         // lld: in binary format every file is a blob, whatever it contains (an archive, a
         // shared library or a script too), named by its path as given or found.
@@ -636,7 +678,7 @@ impl Resolver<'_> {
                 let file = ObjectFile::parse_for_resolution(name, None, data)?;
                 self.add_object_or_fat_bitcode(file, None, None)?;
             }
-            FileKind::Archive => self.add_archive(path, data, input)?,
+            FileKind::Archive => self.add_archive(path, data, input, archive)?,
             FileKind::ElfShared => {
                 // lld: under -static or -Bstatic at this point of the command line.
                 if input.state.link_static {

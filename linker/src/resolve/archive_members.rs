@@ -2,18 +2,145 @@
 //! one, each member's defined names) and a `--start-lib` object its defined names as lazy symbols;
 //! a non-weak reference that meets one loads the member, which `--why-extract` records.
 
+use super::work_ahead::Ahead;
 use super::{ArchiveInput, Extraction, LazySource, Resolver, BITCODE_REFERRER};
 use crate::config::Input;
 use crate::error::Result;
 use crate::input::input_files;
 use crate::input::input_files::{classify, FileId, FileKind, ObjectFile};
-use crate::resolve::symbol_table::{SymbolDef, SymbolId};
+use crate::resolve::symbol_table::{GlobalNames, NameHasher, SymbolDef, SymbolId};
 use crate::{bail, err};
 use hashbrown::HashSet;
 use object::elf;
 use object::read::elf::Sym;
 use object::LittleEndian as LE;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// An archive member: the archive's index in `Resolved::archives` and the member's header
+/// offset.
+pub(super) type MemberKey = (u32, u64);
+
+/// What parsing a member needs: its display name, its archive's path and its bytes.
+pub(super) struct MemberJob {
+    pub display: String,
+    pub archive_path: Option<String>,
+    pub data: &'static [u8],
+}
+
+/// A member parsed for resolution, with its global names hashed as the symbol table hashes
+/// them.
+pub(super) type ParsedMember = Result<(ObjectFile, GlobalNames)>;
+
+/// Archive members parsed ahead of need: when an archive is read, the members its index says
+/// the references made so far will load, and when an object is added, the members its non-weak
+/// references are about to load ([`Resolver::parse_ahead`]).
+pub(super) type MembersAhead = Ahead<MemberKey, MemberJob, ParsedMember>;
+
+pub(super) fn members_ahead(hasher: &NameHasher) -> MembersAhead {
+    let hasher = hasher.clone();
+    Ahead::new(move |job: MemberJob| {
+        let file = ObjectFile::parse_for_resolution(job.display, job.archive_path, job.data)?;
+        let names = GlobalNames::of(&file, &hasher);
+        Ok((file, names))
+    })
+}
+
+/// An input file mapped and, if it is an archive, read ([`read_archive`]).
+pub(super) type InputRead = Result<(&'static [u8], Option<ArchiveRead>)>;
+
+/// The command line's inputs mapped and their archives read ahead of resolution, which
+/// requests them all when it starts ([`Resolver::read_inputs_ahead`]) and takes each when it
+/// gets to it.
+pub(super) type InputsAhead = Ahead<PathBuf, PathBuf, InputRead>;
+
+pub(super) fn inputs_ahead(hasher: &NameHasher) -> InputsAhead {
+    let hasher = hasher.clone();
+    Ahead::new(move |path: PathBuf| {
+        let data = input_files::map_file(&path)?;
+        let read =
+            (classify(data) == FileKind::Archive).then(|| read_archive(&path, data, &hasher));
+        Ok((data, read))
+    })
+}
+
+/// An archive as resolution reads it when it meets it: lld's warnings for members that can never
+/// join the link, in member order, then the index, or the error that stops the link.
+pub(super) struct ArchiveRead {
+    warnings: Vec<String>,
+    index: Result<ArchiveIndex>,
+}
+
+/// What an archive offers resolution.
+struct ArchiveIndex {
+    archive: archive::Archive<'static>,
+    /// The index: each name with the header offset of the member defining it, and the name's
+    /// hash for the symbol table.
+    symbols: Vec<(&'static [u8], u64)>,
+    hashes: Vec<u64>,
+    has_symbol_table: bool,
+    /// Every member's header offset.
+    offsets: Vec<u64>,
+}
+
+/// Reads archive `path` (`data`): its members' headers (walked once, as lld does when it opens
+/// an archive, so corruption is reported up front and not only if a damaged member happens to
+/// be needed) and its index. Independent of the symbol table, so it may run ahead.
+pub(super) fn read_archive(path: &Path, data: &'static [u8], hasher: &NameHasher) -> ArchiveRead {
+    let mut warnings = Vec::new();
+    let index = index_archive(path, data, hasher, &mut warnings);
+    ArchiveRead { warnings, index }
+}
+
+fn index_archive(
+    path: &Path,
+    data: &'static [u8],
+    hasher: &NameHasher,
+    warnings: &mut Vec<String>,
+) -> Result<ArchiveIndex> {
+    let archive = archive::Archive::parse(data).map_err(|e| {
+        // lld reports member-chain corruption through LLVM's Archive::children.
+        let what = if e.message().starts_with("truncated or malformed") {
+            "Archive::children failed: "
+        } else {
+            ""
+        };
+        err!("{}: {what}{e}", path.display())
+    })?;
+    for m in archive.members() {
+        let m = match m {
+            Ok(m) => m,
+            Err(e) => bail!("{}: Archive::children failed: {e}", path.display()),
+        };
+        // lld's warning for a member that can never join the link (a nested archive, a text
+        // file, a shared object). Thin members are read only when needed.
+        if member_can_join(path, &m) == Some(false) {
+            warnings.push(format!(
+                "{}: archive member '{}' is neither ET_REL nor LLVM bitcode",
+                path.display(),
+                String::from_utf8_lossy(m.name)
+            ));
+        }
+    }
+    let symbols: Vec<(&'static [u8], u64)> = archive
+        .symbols()
+        .iter()
+        .map(|s| (s.name, s.member_offset))
+        .collect();
+    let hashes = symbols.iter().map(|&(name, _)| hasher.hash(name)).collect();
+    let has_symbol_table = archive.has_symbol_table();
+    let offsets: Vec<u64> = archive
+        .members()
+        .map(|m| m.map(|m| m.header_offset))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| err!("{}: {e}", path.display()))?;
+    Ok(ArchiveIndex {
+        archive,
+        symbols,
+        hashes,
+        has_symbol_table,
+        offsets,
+    })
+}
 
 impl Resolver<'_> {
     /// lld's `handleLibcall`: with bitcode in the link, an archive member whose *bitcode*
@@ -45,55 +172,29 @@ impl Resolver<'_> {
         Ok(())
     }
 
+    /// Adds archive `path`: its index becomes lazy symbols (`read`: the archive read ahead, if
+    /// it was).
     pub(super) fn add_archive(
         &mut self,
         path: &Path,
         data: &'static [u8],
         input: &Input,
+        read: Option<ArchiveRead>,
     ) -> Result<()> {
-        let parsed = archive::Archive::parse(data).map_err(|e| {
-            // lld reports member-chain corruption through LLVM's Archive::children.
-            let what = if e.message().starts_with("truncated or malformed") {
-                "Archive::children failed: "
-            } else {
-                ""
-            };
-            err!("{}: {what}{e}", path.display())
-        })?;
-        // Walk the member headers once, as lld does when it opens an archive, so corruption is
-        // reported up front and not only if a damaged member happens to be needed.
-        for m in parsed.members() {
-            let m = match m {
-                Ok(m) => m,
-                Err(e) => bail!("{}: Archive::children failed: {e}", path.display()),
-            };
-            // lld's warning for a member that can never join the link (a nested archive, a
-            // text file, a shared object). Thin members are read only when needed.
-            {
-                if member_can_join(path, &m) == Some(false) {
-                    let msg = format!(
-                        "{}: archive member '{}' is neither ET_REL nor LLVM bitcode",
-                        path.display(),
-                        String::from_utf8_lossy(m.name)
-                    );
-                    if let Err(e) = self.config.warn(&msg) {
-                        self.errors.push(e);
-                    }
-                }
+        let read = read.unwrap_or_else(|| read_archive(path, data, self.out.symtab.hasher()));
+        for msg in &read.warnings {
+            if let Err(e) = self.config.warn(msg) {
+                self.errors.push(e);
             }
         }
+        let ArchiveIndex {
+            archive: parsed,
+            symbols,
+            hashes,
+            has_symbol_table,
+            offsets,
+        } = read.index?;
         let index = self.out.archives.len() as u32;
-        let symbols: Vec<(&'static [u8], u64)> = parsed
-            .symbols()
-            .iter()
-            .map(|s| (s.name, s.member_offset))
-            .collect();
-        let has_symbol_table = parsed.has_symbol_table();
-        let offsets: Vec<u64> = parsed
-            .members()
-            .map(|m| m.map(|m| m.header_offset))
-            .collect::<std::result::Result<_, _>>()
-            .map_err(|e| err!("{}: {e}", path.display()))?;
         self.out.archives.push(ArchiveInput {
             path: path.to_path_buf(),
             source: LazySource::Archive(parsed),
@@ -109,11 +210,8 @@ impl Resolver<'_> {
             self.index_archive_without_symtab(index, &offsets)?;
             return Ok(());
         }
-        // Each index name is hashed once, for the look-ahead below and for the table.
-        let hashes: Vec<u64> = symbols
-            .iter()
-            .map(|&(name, _)| self.out.symtab.hasher().hash(name))
-            .collect();
+        // Each index name is hashed once (in `read_archive`), for the look-ahead below and for
+        // the table.
         if self.ahead.enabled() {
             // The members the references made so far load as the index is read.
             let wanted: Vec<(u32, u64)> = symbols
@@ -327,7 +425,7 @@ impl Resolver<'_> {
             r?;
         } else {
             // A lazy object is no archive member (`--exclude-libs` does not apply to it).
-            let (file, names) = match self.ahead.take((archive, offset)) {
+            let (file, names) = match self.ahead.take(&(archive, offset)) {
                 Some(parsed) => {
                     let (file, names) = parsed?;
                     (file, Some(names))
@@ -355,7 +453,7 @@ impl Resolver<'_> {
         for &(archive, offset) in members.iter().skip(1) {
             let key = (archive, offset);
             if self.out.archives[archive as usize].loaded.contains(&offset)
-                || self.ahead.requested(key)
+                || self.ahead.requested(&key)
             {
                 continue;
             }
@@ -369,7 +467,7 @@ impl Resolver<'_> {
             let a = &self.out.archives[archive as usize];
             let archive_path =
                 matches!(a.source, LazySource::Archive(_)).then(|| a.path.display().to_string());
-            let job = super::parse_ahead::MemberJob {
+            let job = MemberJob {
                 display,
                 archive_path,
                 data,
