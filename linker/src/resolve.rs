@@ -638,11 +638,16 @@ impl Resolver<'_> {
             return Ok(());
         };
         let path = path.as_path();
-        let (data, archive) = match self.inputs_ahead.take(&path.to_path_buf()) {
+        let (data, ahead) = match self.inputs_ahead.take(&path.to_path_buf()) {
             Some(Ok(read)) => read,
             // An error is reported by reading the file again, where it would come without
             // the pool.
             _ => (input_files::map_file(path)?, None),
+        };
+        let (archive, object) = match ahead {
+            Some(archive_members::ReadAhead::Archive(a)) => (Some(a), None),
+            Some(archive_members::ReadAhead::Object(o)) => (None, Some(o)),
+            None => (None, None),
         };
         self.out.opened_files.push(path.to_path_buf());
         // lld: in binary format every file is a blob, whatever it contains (an archive, a
@@ -675,8 +680,14 @@ impl Resolver<'_> {
                 self.add_lazy_object(path, data, kind)?
             }
             FileKind::ElfRelocatable => {
-                let file = ObjectFile::parse_for_resolution(name, None, data)?;
-                self.add_object_or_fat_bitcode(file, None, None)?;
+                let (file, names) = match object {
+                    Some(parsed) => {
+                        let (file, names) = parsed?;
+                        (file, Some(names))
+                    }
+                    None => (ObjectFile::parse_for_resolution(name, None, data)?, None),
+                };
+                self.add_object_or_fat_bitcode(file, names, None)?;
             }
             FileKind::Archive => self.add_archive(path, data, input, archive)?,
             FileKind::ElfShared => {

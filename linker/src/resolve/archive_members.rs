@@ -45,20 +45,37 @@ pub(super) fn members_ahead(hasher: &NameHasher) -> MembersAhead {
     })
 }
 
-/// An input file mapped and, if it is an archive, read ([`read_archive`]).
-pub(super) type InputRead = Result<(&'static [u8], Option<ArchiveRead>)>;
+/// An input file mapped and, if it is an archive or an object, read as resolution reads it.
+pub(super) type InputRead = Result<(&'static [u8], Option<ReadAhead>)>;
 
-/// The command line's inputs mapped and their archives read ahead of resolution, which
-/// requests them all when it starts ([`Resolver::read_inputs_ahead`]) and takes each when it
-/// gets to it.
+/// What reading an input ahead made of it.
+pub(super) enum ReadAhead {
+    Archive(ArchiveRead),
+    Object(ParsedMember),
+}
+
+/// The command line's inputs mapped, and their archives and objects read, ahead of
+/// resolution, which requests them all when it starts ([`Resolver::read_inputs_ahead`]) and
+/// takes each when it gets to it.
 pub(super) type InputsAhead = Ahead<PathBuf, PathBuf, InputRead>;
 
 pub(super) fn inputs_ahead(hasher: &NameHasher) -> InputsAhead {
     let hasher = hasher.clone();
     Ahead::new(move |path: PathBuf| {
         let data = input_files::map_file(&path)?;
-        let read =
-            (classify(data) == FileKind::Archive).then(|| read_archive(&path, data, &hasher));
+        let read = match classify(data) {
+            FileKind::Archive => Some(ReadAhead::Archive(read_archive(&path, data, &hasher))),
+            FileKind::ElfRelocatable => {
+                let name = path.display().to_string();
+                Some(ReadAhead::Object(
+                    ObjectFile::parse_for_resolution(name, None, data).map(|file| {
+                        let names = GlobalNames::of(&file, &hasher);
+                        (file, names)
+                    }),
+                ))
+            }
+            _ => None,
+        };
         Ok((data, read))
     })
 }
