@@ -272,7 +272,8 @@ struct Resolver<'c> {
     dependent_libraries: Vec<(String, String)>,
     /// Archive members being parsed ahead of need.
     ahead: archive_members::MembersAhead,
-    /// The command line's inputs being mapped, and their archives read, ahead of need.
+    /// The command line's inputs being mapped, and their archives and objects read, ahead of
+    /// need.
     inputs_ahead: archive_members::InputsAhead,
     /// The format the last script `TARGET(...)` set (`true`: binary), with the number of
     /// `--format` options before the input that read that script: lld has one format state,
@@ -606,10 +607,10 @@ impl Resolver<'_> {
         })
     }
 
-    /// Hands the files of the command line's inputs to the pool to map and, for archives, read
-    /// (`archive_members::InputsAhead`), in command-line order. A library is looked for in
-    /// the search directories of the command line: a script's `SEARCH_DIR` may later find
-    /// another, which is then read where it is met.
+    /// Hands the files of the command line's inputs to the pool to map and, for archives and
+    /// objects, read (`archive_members::InputsAhead`), in command-line order. A library is
+    /// looked for in the search directories of the command line: a script's `SEARCH_DIR` may
+    /// later find another, which is then read where it is met.
     fn read_inputs_ahead(&self) {
         if !self.inputs_ahead.enabled() {
             return;

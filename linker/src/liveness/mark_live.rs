@@ -847,7 +847,8 @@ pub fn mark_live(
 /// The sections, relocations attached, of the members the walk loaded whose relocations it read.
 type ReadMembers = Vec<(FileId, Vec<InputSection>)>;
 
-/// [`mark_live`] but for storing what the walk read.
+/// The work of [`mark_live`]: the graph and its walk, and the sections (relocations attached)
+/// of the members whose relocations the walk read.
 fn walk(
     config: &Config,
     res: &Resolved,

@@ -1,6 +1,8 @@
 //! Lazy symbols and the archive members behind them. An archive contributes its index (or, without
 //! one, each member's defined names) and a `--start-lib` object its defined names as lazy symbols;
 //! a non-weak reference that meets one loads the member, which `--why-extract` records.
+//! Archives, command-line objects and the members about to be loaded are read ahead of need on
+//! the thread pool (`work_ahead`).
 
 use super::work_ahead::Ahead;
 use super::{ArchiveInput, Extraction, LazySource, Resolver, BITCODE_REFERRER};
