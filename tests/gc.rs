@@ -583,13 +583,7 @@ fn check_gcam(
 /// the members `--why-extract` lists.
 fn check_member_stats(l: &Linked, lld_why: &[Extraction], why: &[Extraction]) -> Check {
     let stderr = l.link.stderr_str();
-    let field = |key: &str| -> Result<usize, String> {
-        stderr
-            .lines()
-            .find_map(|l| l.trim_start().strip_prefix(key))
-            .and_then(|v| v.trim().parse().ok())
-            .ok_or_else(|| format!("no `{key} N` line in weld's --stats\n{stderr}"))
-    };
+    let field = |key: &str| weld_tests::gc::stats_count(&stderr, key);
     let distinct = |v: &[Extraction]| {
         v.iter()
             .map(|e| e.extracted.as_str())

@@ -689,3 +689,12 @@ mod tests {
         );
     }
 }
+
+/// The count of the `KEY N` line of weld's `--stats` (`key` with its colon), in `stderr`.
+pub fn stats_count(stderr: &str, key: &str) -> Result<usize, String> {
+    stderr
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix(key))
+        .and_then(|v| v.trim().parse().ok())
+        .ok_or_else(|| format!("no `{key} N` line in weld's --stats\n{stderr}"))
+}

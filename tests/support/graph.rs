@@ -312,13 +312,7 @@ pub fn lto_modules(l: &Link) -> Result<usize, String> {
 /// weld's `--stats` archive member counts: (indexed, resolved, parsed, loaded).
 pub fn member_stats(l: &Link) -> Result<(usize, usize, usize, usize), String> {
     let stderr = l.linked.link.stderr_str();
-    let field = |key: &str| -> Result<usize, String> {
-        stderr
-            .lines()
-            .find_map(|l| l.trim_start().strip_prefix(key))
-            .and_then(|v| v.trim().parse().ok())
-            .ok_or_else(|| format!("no `{key} N` line in weld's --stats\n{stderr}"))
-    };
+    let field = |key: &str| weld_tests::gc::stats_count(&stderr, key);
     Ok((
         field("members indexed:")?,
         field("members resolved:")?,
