@@ -559,6 +559,15 @@ pub fn parse_defined_symbols(text: &str) -> std::collections::BTreeSet<String> {
         .collect()
 }
 
+/// The count of the `KEY N` line of weld's `--stats` (`key` with its colon), in `stderr`.
+pub fn stats_count(stderr: &str, key: &str) -> Result<usize, String> {
+    stderr
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix(key))
+        .and_then(|v| v.trim().parse().ok())
+        .ok_or_else(|| format!("no `{key} N` line in weld's --stats\n{stderr}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -688,13 +697,4 @@ mod tests {
             "weld: error: x\n>>> y\n"
         );
     }
-}
-
-/// The count of the `KEY N` line of weld's `--stats` (`key` with its colon), in `stderr`.
-pub fn stats_count(stderr: &str, key: &str) -> Result<usize, String> {
-    stderr
-        .lines()
-        .find_map(|l| l.trim_start().strip_prefix(key))
-        .and_then(|v| v.trim().parse().ok())
-        .ok_or_else(|| format!("no `{key} N` line in weld's --stats\n{stderr}"))
 }
