@@ -233,6 +233,40 @@ struct InputMap {
     starts: Vec<u32>,
     ends: Vec<u32>,
     outputs: Vec<u64>,
+    /// The piece the last lookup found.
+    last: LastPiece,
+}
+
+/// Where [`MergedSection::output_offset`] looks first: relocations into a merged section (a
+/// `.debug_info`'s into its `.debug_str`) mostly name its pieces in increasing order, so the
+/// piece found last, or the next one, is usually the answer, and the binary search over all
+/// pieces (cache misses on every step) is the exception. Threads applying relocations to
+/// different sections may race on it; a stale value only costs the search.
+#[derive(Debug, Default)]
+struct LastPiece(std::sync::atomic::AtomicUsize);
+
+impl Clone for LastPiece {
+    fn clone(&self) -> Self {
+        LastPiece(std::sync::atomic::AtomicUsize::new(self.get()))
+    }
+}
+
+/// A hint, not part of the map's value.
+impl PartialEq for LastPiece {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for LastPiece {}
+
+impl LastPiece {
+    fn get(&self) -> usize {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    fn set(&self, i: usize) {
+        self.0.store(i, std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 const DEAD: u64 = u64::MAX;
@@ -378,6 +412,7 @@ pub fn merge(inputs: &[MergeInput]) -> Result<MergedSection> {
                 .map(|p| p.input_offset + p.len)
                 .collect(),
             outputs: vec![DEAD; input.pieces.len()],
+            last: LastPiece::default(),
         })
         .collect();
     let mut placements = Vec::new();
@@ -423,10 +458,26 @@ impl MergedSection {
     /// outside the section") or the piece is dead.
     pub fn output_offset(&self, input_index: usize, input_offset: u64) -> Option<u64> {
         let map = self.maps.get(input_index)?;
-        let i = map
-            .starts
-            .partition_point(|&s| u64::from(s) <= input_offset)
-            .checked_sub(1)?;
+        let holds = |i: usize| {
+            map.starts
+                .get(i)
+                .is_some_and(|&s| u64::from(s) <= input_offset)
+                && map
+                    .ends
+                    .get(i)
+                    .is_some_and(|&e| input_offset < u64::from(e))
+        };
+        let last = map.last.get();
+        let i = if holds(last) {
+            last
+        } else if holds(last + 1) {
+            last + 1
+        } else {
+            map.starts
+                .partition_point(|&s| u64::from(s) <= input_offset)
+                .checked_sub(1)?
+        };
+        map.last.set(i);
         if input_offset >= u64::from(map.ends[i]) {
             return None;
         }
@@ -515,6 +566,44 @@ mod tests {
 
     fn pieces_of(data: &[u8], pieces: &[Piece]) -> Vec<Vec<u8>> {
         pieces.iter().map(|p| data[p.range()].to_vec()).collect()
+    }
+
+    #[test]
+    fn lookups_in_any_order_find_the_same_piece() {
+        // Strings of different lengths, some duplicated (so some pieces map to one output),
+        // looked up forwards, backwards, twice in a row and out of range: the piece found last
+        // is only a hint, never the answer unless it holds the offset.
+        let data = b"a\0bb\0ccc\0bb\0dddd\0a\0eeeee\0";
+        let inputs = vec![MergeInput::new(data, split_strings(data, 1).unwrap(), 1)];
+        let merged = merge(&inputs).unwrap();
+        let bytes = merged.to_bytes(&inputs).unwrap();
+        // Each string of the input with where it starts, and where the output has it.
+        let mut strings = Vec::new();
+        let mut start = 0;
+        for (i, &b) in data.iter().enumerate() {
+            if b == 0 {
+                let piece = &data[start..=i];
+                let at = bytes.windows(piece.len()).position(|w| w == piece).unwrap();
+                strings.push((start, i + 1, at));
+                start = i + 1;
+            }
+        }
+        let expected = |off: usize| -> Option<u64> {
+            let &(start, _, at) = strings.iter().find(|&&(s, e, _)| s <= off && off < e)?;
+            Some((at + off - start) as u64)
+        };
+        let mut order: Vec<usize> = (0..data.len()).collect();
+        order.extend((0..data.len()).rev());
+        order.extend([5, 5, 0, 27, 3, 4, 4, 12]);
+        for off in order {
+            assert_eq!(
+                merged.output_offset(0, off as u64),
+                expected(off),
+                "offset {off}"
+            );
+        }
+        assert_eq!(merged.output_offset(0, data.len() as u64), None);
+        assert_eq!(merged.output_offset(0, 2), expected(2), "after a miss");
     }
 
     #[test]
