@@ -267,7 +267,7 @@ pub struct ComdatGroup {
 }
 
 /// A parsed ELF relocatable object. Everything borrows from the mapped bytes.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct ObjectFile {
     /// Display name for diagnostics: `path` or `lib.a(member.o)`.
     pub name: String,
@@ -541,12 +541,31 @@ impl ObjectFile {
         if self.relocations_read {
             return Ok(());
         }
+        let mut sections = std::mem::take(&mut self.sections);
+        let read = self.attach_relocations(&mut sections);
+        self.sections = sections;
+        read?;
+        self.relocations_read = true;
+        Ok(())
+    }
+
+    /// The sections with their relocations attached, the file left as it is: for a reader
+    /// that holds the file shared (the liveness walk loading an archive member).
+    pub fn sections_with_relocations(&self) -> Result<Vec<InputSection>> {
+        let mut sections = self.sections.clone();
+        if !self.relocations_read {
+            self.attach_relocations(&mut sections)?;
+        }
+        Ok(sections)
+    }
+
+    /// [`ObjectFile::read_relocations`] into `sections`, this file's sections.
+    fn attach_relocations(&self, sections: &mut [InputSection]) -> Result<()> {
         let name = &self.name;
         let data = self.data;
-        let n = self.sections.len();
+        let n = sections.len();
         for i in 0..n {
-            let shdr = self.sections[i].shdr;
-            let sections = &mut self.sections;
+            let shdr = sections[i].shdr;
             match shdr.sh_type(LE) {
                 elf::SHT_RELA => {
                     let target = shdr.sh_info(LE) as usize;
@@ -578,9 +597,7 @@ impl ObjectFile {
                 _ => {}
             }
         }
-        self.check_relocs()?;
-        self.relocations_read = true;
-        Ok(())
+        self.check_relocs(sections)
     }
 
     /// A `--just-symbols` file (an object, executable or shared object): only its symbol table
@@ -718,10 +735,10 @@ impl ObjectFile {
 
     /// Checks every relocation's symbol index and records whether each section's relocations
     /// are sorted by offset (this loop touches them all anyway).
-    fn check_relocs(&mut self) -> Result<()> {
+    fn check_relocs(&self, sections: &mut [InputSection]) -> Result<()> {
         let nsyms = self.symbols.len();
         let name = &self.name;
-        for sec in self.sections.iter_mut() {
+        for sec in sections.iter_mut() {
             // One pass over the relocations: symbol indexes checked, sortedness recorded.
             let mut sorted = true;
             let mut prev = 0;

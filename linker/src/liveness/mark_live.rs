@@ -151,7 +151,8 @@ struct RelocTargets<'a> {
 }
 
 impl<'a> RelocTargets<'a> {
-    fn new(res: &'a Resolved, fid: FileId, f: &'a ObjectFile, base: u32) -> Self {
+    fn new(res: &'a Resolved, fid: FileId, base: u32) -> Self {
+        let f = &res.files[fid as usize];
         RelocTargets {
             base,
             first_global: f.first_global,
@@ -193,17 +194,19 @@ struct FileEdges {
     roots: Vec<(Target, RootReason)>,
 }
 
-/// `f` is file `fid` of `res`, or a copy of it whose relocations have been read since.
+/// `sections` are those of file `fid`, with their relocations (the file's own, or read since
+/// by the walk: `ObjectFile::sections_with_relocations`).
 fn file_edges(
     config: &Config,
     res: &Resolved,
     fid: FileId,
-    f: &ObjectFile,
+    sections: &[InputSection],
     base: u32,
 ) -> Result<FileEdges> {
+    let f = &res.files[fid as usize];
     let mut out = FileEdges::default();
     let roots = &mut out.roots;
-    let targets = RelocTargets::new(res, fid, f, base);
+    let targets = RelocTargets::new(res, fid, base);
     let gc_on = config.gc_sections;
     // A linker script's KEEP descriptions: the sections they take are roots.
     let keeps = crate::script::matching::keep_descriptions(&config.script_layout);
@@ -222,7 +225,7 @@ fn file_edges(
     // .eh_frame is not a node: as lld's scanEhFrameSection does, CIE personalities and FDE
     // references to non-code sections outside groups (LSDAs) are roots; an FDE is kept later
     // iff its function is.
-    for s in f.sections.iter().filter(|s| s.kind == SectionKind::EhFrame) {
+    for s in sections.iter().filter(|s| s.kind == SectionKind::EhFrame) {
         let records = eh_frame::split_eh_frame(s.data).map_err(|e| {
             e.into_error(&format!("{}:(.eh_frame)", f.name), |off| {
                 format!("{}:(.eh_frame+0x{off:x})", f.name)
@@ -241,7 +244,7 @@ fn file_edges(
                     roots.push((Target::Symbol(sym), reason::EH_FRAME))
                 }
                 Some(Target::Node(n)) => {
-                    let target = &f.sections[(n.0 - base) as usize];
+                    let target = &sections[(n.0 - base) as usize];
                     let follows_function =
                         target.flags() & u64::from(elf::SHF_EXECINSTR | elf::SHF_GROUP) != 0;
                     if is_cie || !follows_function {
@@ -274,8 +277,7 @@ fn file_edges(
     // Edges besides relocations, as (from section, to section) sorted by the first, so that
     // the loop over sections below picks them up with a cursor.
     // An SHF_LINK_ORDER section hangs off the section its sh_link names.
-    let mut link_order: Vec<(usize, usize)> = f
-        .sections
+    let mut link_order: Vec<(usize, usize)> = sections
         .iter()
         .enumerate()
         .filter(|(_, s)| s.flags() & u64::from(elf::SHF_LINK_ORDER) != 0)
@@ -295,7 +297,7 @@ fn file_edges(
         members.extend(
             g.iter()
                 .map(|&m| m as usize)
-                .filter(|&m| f.sections[m].kind.is_copied()),
+                .filter(|&m| sections[m].kind.is_copied()),
         );
         if members.len() > 1 {
             for (w, &m) in members.iter().enumerate() {
@@ -305,7 +307,7 @@ fn file_edges(
     }
     group_next.sort_by_key(|&(from, _)| from);
     let (mut link_order_at, mut group_at) = (0, 0);
-    for (si, s) in f.sections.iter().enumerate() {
+    for (si, s) in sections.iter().enumerate() {
         // Non-allocated sections are kept but keep nothing alive (debug info would keep all).
         if !s.kind.is_copied() || !s.is_alloc() {
             continue;
@@ -890,7 +892,7 @@ fn walk(
     let one_file = |fid: usize| {
         let f = &res.files[fid];
         if f.relocations_read {
-            file_edges(config, res, fid as FileId, f, bases[fid])
+            file_edges(config, res, fid as FileId, &f.sections, bases[fid])
         } else if activate_members && is_member(fid) {
             Ok(FileEdges::default())
         } else {
@@ -1031,16 +1033,15 @@ fn walk(
                             add_root(g, r)?;
                         }
                         if !res.files[file].relocations_read {
-                            let mut full = res.files[file].clone();
-                            full.read_relocations()?;
+                            let sections = res.files[file].sections_with_relocations()?;
                             let base = nodes.node_base[file];
-                            let edges = file_edges(config, res, file as FileId, &full, base)?;
+                            let edges = file_edges(config, res, file as FileId, &sections, base)?;
                             g.set_block_edges(NodeId(base), &edges.block)
                                 .map_err(gerr)?;
                             for r in edges.roots {
                                 add_root(g, r)?;
                             }
-                            read.push((file as FileId, full.sections));
+                            read.push((file as FileId, sections));
                         }
                         let referrer = cause_file(res, g, cause);
                         activations.push(Activation {

@@ -415,18 +415,26 @@ pub fn scan(
 ) -> std::result::Result<ScanResult, Vec<Error>> {
     use rayon::prelude::*;
     let shape = OutputShape::of(config);
+    let targets = GlobalTargets::compute(res);
     let mut out = ScanResult {
         got_kept: got_kept.clone(),
-        targets: GlobalTargets::compute(res),
         ..Default::default()
     };
     let mut errors = Vec::new();
     let mut undefs: Vec<UndefRef> = Vec::new();
+    let reading = Reading {
+        config,
+        res,
+        targets: &targets,
+        got_kept,
+        shape,
+        report_undefined: config.reports_undefined_in_objects(),
+    };
     let ids: Vec<FileId> = (0..res.files.len() as FileId).collect();
     for chunk in ids.chunks(SCAN_CHUNK) {
         let needs: Vec<(u64, Vec<Need>)> = chunk
             .par_iter()
-            .map(|&fid| file_needs(config, res, &out.targets, got_kept, fid))
+            .map(|&fid| file_needs(&reading, fid))
             .collect();
         for (count, needs) in needs {
             out.relocation_count += count;
@@ -435,6 +443,8 @@ pub fn scan(
             }
         }
     }
+    // Relocation application asks the same questions.
+    out.targets = targets;
     if !undefs.is_empty() {
         // --warn-unresolved-symbols: a symbol that may be defined at run time (default
         // visibility) is a warning; the others stay errors, as in lld, unless
@@ -467,16 +477,26 @@ pub fn scan(
     }
 }
 
+/// What reading a file's relocations for the scan needs, the same for every file.
+struct Reading<'a> {
+    config: &'a Config,
+    res: &'a Resolved,
+    targets: &'a GlobalTargets,
+    got_kept: &'a hashbrown::HashSet<SymKey>,
+    shape: OutputShape,
+    report_undefined: bool,
+}
+
 /// The relocation count of file `fid` and what its relocations need, in order.
-fn file_needs(
-    config: &Config,
-    res: &Resolved,
-    targets: &GlobalTargets,
-    got_kept: &hashbrown::HashSet<SymKey>,
-    fid: FileId,
-) -> (u64, Vec<Need>) {
-    let shape = OutputShape::of(config);
-    let report_undefined = config.reports_undefined_in_objects();
+fn file_needs(reading: &Reading, fid: FileId) -> (u64, Vec<Need>) {
+    let &Reading {
+        config,
+        res,
+        targets,
+        got_kept,
+        shape,
+        report_undefined,
+    } = reading;
     let file = &res.files[fid as usize];
     let mut count = 0u64;
     let mut needs = Vec::new();
