@@ -34,23 +34,28 @@ const MERGED_PREFIXES: &[&str] = &[
 /// The output section name for an input section. Runs once per input section while objects
 /// are parsed, so it compares the part before the second dot with the prefixes instead of
 /// trying every prefix on the whole name.
-pub fn output_section_name(name: &str) -> &str {
-    let Some(rest) = name.strip_prefix('.') else {
-        return name;
+pub fn output_section_name(name: &'static [u8]) -> &'static str {
+    // Compared as bytes: only a name kept whole is read as UTF-8 (lld compares bytes too).
+    let whole = || std::str::from_utf8(name).unwrap_or("<non-utf8>");
+    let Some(rest) = name.strip_prefix(b".") else {
+        return whole();
     };
     for p in MERGED_DOTTED_PREFIXES {
-        if let Some(r) = name.strip_prefix(p) {
-            if r.is_empty() || r.starts_with('.') {
+        if let Some(r) = name.strip_prefix(p.as_bytes()) {
+            if r.is_empty() || r[0] == b'.' {
                 return p;
             }
         }
     }
-    let head = &name[..rest.find('.').map_or(name.len(), |i| i + 1)];
+    let head = &name[..rest
+        .iter()
+        .position(|&c| c == b'.')
+        .map_or(name.len(), |i| i + 1)];
     MERGED_PREFIXES
         .iter()
-        .find(|&&p| p == head)
+        .find(|&&p| p.as_bytes() == head)
         .copied()
-        .unwrap_or(name)
+        .unwrap_or_else(whole)
 }
 
 /// `-z keep-text-section-prefix`: a `.text.hot.*`, `.text.unknown.*`, `.text.unlikely.*`,
@@ -231,9 +236,14 @@ pub fn is_split_stack_marker(name: &[u8]) -> bool {
 
 /// The output section an input section goes to (its `output_name`, read with the file, as lld's
 /// `getOutputSectionName`), with `-z keep-text-section-prefix`'s `.text.hot` and the like kept.
-pub fn output_name_of(z: &ZOptions, name: &str, output_name: &'static str) -> &'static str {
+/// `name` is asked only then: reading a name as UTF-8 for every input section costs.
+pub fn output_name_of<'a>(
+    z: &ZOptions,
+    name: impl FnOnce() -> &'a str,
+    output_name: &'static str,
+) -> &'static str {
     if z.keep_text_section_prefix && output_name == ".text" {
-        text_prefix_section(name)
+        text_prefix_section(name())
     } else {
         output_name
     }
@@ -254,28 +264,28 @@ mod tests {
 
     #[test]
     fn names() {
-        assert_eq!(output_section_name(".text.main"), ".text");
-        assert_eq!(output_section_name(".text"), ".text");
-        assert_eq!(output_section_name(".textual"), ".textual");
-        assert_eq!(output_section_name(".data.rel.ro.local"), ".data.rel.ro");
-        assert_eq!(output_section_name(".data.foo"), ".data");
-        assert_eq!(output_section_name(".init_array.00101"), ".init_array");
-        assert_eq!(output_section_name("my_section"), "my_section");
-        assert_eq!(output_section_name(".data.rel.ro"), ".data.rel.ro");
-        assert_eq!(output_section_name(".srodata.foo"), ".srodata");
-        assert_eq!(output_section_name(".sbss.x"), ".sbss");
-        assert_eq!(output_section_name(".ARM.extab.foo"), ".ARM.extab");
-        assert_eq!(output_section_name(".data.rel.rox"), ".data");
-        assert_eq!(output_section_name(".bss.rel.ro.x"), ".bss.rel.ro");
-        assert_eq!(output_section_name(".tbss.x.y"), ".tbss");
-        assert_eq!(output_section_name(".rodata.str1.1"), ".rodata");
+        assert_eq!(output_section_name(b".text.main"), ".text");
+        assert_eq!(output_section_name(b".text"), ".text");
+        assert_eq!(output_section_name(b".textual"), ".textual");
+        assert_eq!(output_section_name(b".data.rel.ro.local"), ".data.rel.ro");
+        assert_eq!(output_section_name(b".data.foo"), ".data");
+        assert_eq!(output_section_name(b".init_array.00101"), ".init_array");
+        assert_eq!(output_section_name(b"my_section"), "my_section");
+        assert_eq!(output_section_name(b".data.rel.ro"), ".data.rel.ro");
+        assert_eq!(output_section_name(b".srodata.foo"), ".srodata");
+        assert_eq!(output_section_name(b".sbss.x"), ".sbss");
+        assert_eq!(output_section_name(b".ARM.extab.foo"), ".ARM.extab");
+        assert_eq!(output_section_name(b".data.rel.rox"), ".data");
+        assert_eq!(output_section_name(b".bss.rel.ro.x"), ".bss.rel.ro");
+        assert_eq!(output_section_name(b".tbss.x.y"), ".tbss");
+        assert_eq!(output_section_name(b".rodata.str1.1"), ".rodata");
         assert_eq!(
-            output_section_name(".gcc_except_table._Z1fv"),
+            output_section_name(b".gcc_except_table._Z1fv"),
             ".gcc_except_table"
         );
-        assert_eq!(output_section_name(".text."), ".text");
-        assert_eq!(output_section_name("."), ".");
-        assert_eq!(output_section_name(".foo.text"), ".foo.text");
+        assert_eq!(output_section_name(b".text."), ".text");
+        assert_eq!(output_section_name(b"."), ".");
+        assert_eq!(output_section_name(b".foo.text"), ".foo.text");
     }
 
     #[test]

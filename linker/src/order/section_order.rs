@@ -754,9 +754,13 @@ fn read_object_call_graphs(
 fn output_of(config: &Config, res: &Resolved, (f, s): SecKey) -> Option<&'static str> {
     let sec = &res.files[f as usize].sections[s as usize];
     match sec.kind {
-        SectionKind::Regular | SectionKind::Merge => Some(
-            crate::input::section_rules::output_name_of(&config.z, sec.name_str(), sec.output_name),
-        ),
+        SectionKind::Regular | SectionKind::Merge => {
+            Some(crate::input::section_rules::output_name_of(
+                &config.z,
+                || sec.name_str(),
+                sec.output_name,
+            ))
+        }
         _ => None,
     }
 }

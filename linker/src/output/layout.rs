@@ -18,6 +18,7 @@ use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::Sym;
 use object::LittleEndian as LE;
+use rayon::prelude::*;
 
 /// A kept `.eh_frame` record, in output order.
 #[derive(Clone, Copy, Debug)]
@@ -277,9 +278,13 @@ impl Layout {
         self.iplt_addr = self.synthetic_address(Synthetic::Iplt).unwrap_or(0);
         self.plt_addr = self.synthetic_address(Synthetic::Plt).unwrap_or(0);
         self.ibt_plt_addr = self.synthetic_address(Synthetic::IbtPlt).unwrap_or(0);
-        // Global symbol values.
-        for (id, s) in res.symtab.symbols.iter().enumerate() {
-            let (v, size) = match s.def {
+        // Global symbol values, in parallel: one per global, each read from its definition.
+        let values: Vec<(u64, u64)> = res
+            .symtab
+            .symbols
+            .par_iter()
+            .enumerate()
+            .map(|(id, s)| match s.def {
                 SymbolDef::Defined { file, index } => (
                     self.local_value(res, file, index as usize, 0),
                     self.rewrites.symbol_value_size(res, file, index as usize).1,
@@ -303,10 +308,9 @@ impl Layout {
                     (v, s.st_size(LE))
                 }
                 _ => (0, 0),
-            };
-            self.global_value[id] = v;
-            self.global_size[id] = size;
-        }
+            })
+            .collect();
+        (self.global_value, self.global_size) = values.into_iter().unzip();
     }
 
     /// Value of symbol `index` of `file` plus `addend`: the resolved definition's value for a

@@ -125,9 +125,13 @@ impl Symbol {
 
     /// The name `.dynsym` gives the symbol: without a `.symver` suffix (`foo@V1` -> `foo`).
     pub fn dynamic_name(&self) -> &'static [u8] {
-        match (self.symver, self.name.iter().position(|&c| c == b'@')) {
-            (Some(_), Some(at)) => &self.name[..at],
-            _ => self.name,
+        // Only a `.symver` name carries an `@`; asked for every symbol, so search no other.
+        if self.symver.is_none() {
+            return self.name;
+        }
+        match self.name.iter().position(|&c| c == b'@') {
+            Some(at) => &self.name[..at],
+            None => self.name,
         }
     }
 
