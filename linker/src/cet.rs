@@ -72,6 +72,9 @@ fn feature_1_and(f: &ObjectFile) -> u32 {
 
 /// A 4-byte x86 property of an object's `.note.gnu.property` sections (0 when absent).
 fn property(f: &ObjectFile, ty: u32) -> u32 {
+    if !f.markers.gnu_property {
+        return 0;
+    }
     f.sections
         .iter()
         .filter(|s| s.kind == SectionKind::GnuProperty)

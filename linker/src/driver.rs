@@ -183,6 +183,10 @@ fn run(argv: &[String], error_limit: &mut usize) -> Result<(), Vec<Error>> {
     if config.stats {
         print_stats(&res, &lay, &lto.report, relocation_count);
     }
+    // Freeing the link's structures takes tens of milliseconds on a big link, after the
+    // output is complete: a thread does it, which the process's exit does not wait for (lld
+    // skips its destructors for the same reason). Without a thread they are freed here.
+    let _ = std::thread::Builder::new().spawn(move || drop((res, lay)));
     Ok(())
 }
 

@@ -235,11 +235,18 @@ impl Resolved {
     pub fn commons_in_order(&self) -> Vec<SymbolId> {
         let mut placed: HashSet<SymbolId> = HashSet::new();
         let mut out = Vec::new();
-        for (fi, f) in self.files.iter().enumerate() {
-            let globals = f.symbols.get(f.first_global..).unwrap_or_default();
-            if !globals.iter().any(|s| s.st_shndx(LE) == elf::SHN_COMMON) {
-                continue;
-            }
+        // Which files define a common symbol, asked of every global of every file: in parallel.
+        let with_commons: Vec<usize> = self
+            .files
+            .par_iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                let globals = f.symbols.get(f.first_global..).unwrap_or_default();
+                globals.iter().any(|s| s.st_shndx(LE) == elf::SHN_COMMON)
+            })
+            .map(|(fi, _)| fi)
+            .collect();
+        for fi in with_commons {
             for &id in &self.file_syms[fi] {
                 if matches!(self.symtab.get(id).def, SymbolDef::Common { .. }) && placed.insert(id)
                 {

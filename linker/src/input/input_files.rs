@@ -296,6 +296,42 @@ pub struct ObjectFile {
     /// afterwards in parallel (and the liveness walk for the archive members it reaches under
     /// `--gc-archive-members`).
     pub relocations_read: bool,
+    /// Marker sections link-wide checks look for, noted as the section names are read.
+    pub markers: MarkerSections,
+}
+
+/// Sections a few link-wide checks look for (executable stack, split stack, call graph
+/// profile, CET properties), noted while [`ObjectFile::parse_for_resolution`] reads the section
+/// names, in parallel with other files, so that those checks need not read every section name
+/// of every file again on one thread.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MarkerSections {
+    /// A `.note.GNU-stack` with `SHF_EXECINSTR`: the object asks for an executable stack.
+    pub executable_stack: bool,
+    /// A `.note.GNU-split-stack`: the object's functions check the stack (`-fsplit-stack`).
+    pub split_stack: bool,
+    /// A `.note.GNU-no-split-stack`: some of its functions do not.
+    pub no_split_stack: bool,
+    /// A `SHT_LLVM_CALL_GRAPH_PROFILE` section.
+    pub call_graph_profile: bool,
+    /// A `.note.gnu.property` section (`SectionKind::GnuProperty` when read; a section's kind
+    /// only changes to a dropped one later).
+    pub gnu_property: bool,
+}
+
+impl MarkerSections {
+    fn note(&mut self, name: &[u8], sh_type: u32, flags: u64, kind: SectionKind) {
+        match name {
+            b".note.GNU-stack" => {
+                self.executable_stack |= flags & u64::from(elf::SHF_EXECINSTR) != 0
+            }
+            b".note.GNU-split-stack" => self.split_stack = true,
+            b".note.GNU-no-split-stack" => self.no_split_stack = true,
+            _ => {}
+        }
+        self.call_graph_profile |= sh_type == SHT_LLVM_CALL_GRAPH_PROFILE;
+        self.gnu_property |= kind == SectionKind::GnuProperty;
+    }
 }
 
 impl ObjectFile {
@@ -387,6 +423,7 @@ impl ObjectFile {
             .map_err(|_| err!("{name}: invalid section name string table"))?;
         let n = table.len();
         let mut sections = Vec::with_capacity(n);
+        let mut markers = MarkerSections::default();
         let mut symtab_index = None;
         for (i, shdr) in table.iter().enumerate() {
             let sname = shdr
@@ -432,6 +469,7 @@ impl ObjectFile {
                 (shdr, sdata)
             };
             let kind = initial_kind(sname, sh_type, shdr.sh_flags(LE), i);
+            markers.note(sname, sh_type, shdr.sh_flags(LE), kind);
             sections.push(InputSection {
                 name: sname,
                 shdr,
@@ -528,6 +566,7 @@ impl ObjectFile {
             symtab_shndx,
             binary: false,
             relocations_read: false,
+            markers,
         };
         file.read_groups()?;
         Ok(file)
@@ -682,6 +721,7 @@ impl ObjectFile {
             symtab_shndx: &[],
             binary: false,
             relocations_read: true,
+            markers: MarkerSections::default(),
         })
     }
 

@@ -55,10 +55,7 @@ pub fn check_executable_stack(config: &Config, res: &Resolved) -> Vec<crate::err
     }
     let mut errors = Vec::new();
     for f in &res.files {
-        let wants = f.sections.iter().any(|s| {
-            s.name == b".note.GNU-stack" && s.flags() & u64::from(elf::SHF_EXECINSTR) != 0
-        });
-        if !wants {
+        if !f.markers.executable_stack {
             continue;
         }
         let msg = format!(

@@ -1127,11 +1127,7 @@ pub fn layout(
         section_headers: config.z.section_header,
         flat_image: config.oformat_binary,
         inputs_want_execstack: config.z.execstack_if_needed
-            && res.files.iter().any(|f| {
-                f.sections.iter().any(|s| {
-                    s.name == b".note.GNU-stack" && s.flags() & u64::from(elf::SHF_EXECINSTR) != 0
-                })
-            }),
+            && res.files.iter().any(|f| f.markers.executable_stack),
         symtab,
         symtab_first_global,
         strtab,

@@ -1171,21 +1171,29 @@ pub fn sweep(res: &mut Resolved, mark: &MarkResult) -> Vec<Removed> {
         .collect();
     let mut removed: Vec<Removed> = dead_commons.iter().map(|&id| Removed::Common(id)).collect();
     res.collected_commons.extend(dead_commons);
-    for (fi, f) in res.files.iter_mut().enumerate() {
-        for si in 0..f.sections.len() {
-            let s = &f.sections[si];
-            if !s.kind.is_copied() || !s.is_alloc() {
-                continue;
+    // File by file in parallel; the report keeps file order.
+    let per_file: Vec<Vec<Removed>> = res
+        .files
+        .par_iter_mut()
+        .enumerate()
+        .map(|(fi, f)| {
+            let mut removed = Vec::new();
+            for (si, s) in f.sections.iter_mut().enumerate() {
+                if !s.kind.is_copied() || !s.is_alloc() {
+                    continue;
+                }
+                if !mark
+                    .liveness
+                    .is_live(NodeId(mark.node_base[fi] + si as u32))
+                {
+                    s.kind = SectionKind::Garbage;
+                    removed.push(Removed::Section(fi as FileId, si));
+                }
             }
-            if !mark
-                .liveness
-                .is_live(NodeId(mark.node_base[fi] + si as u32))
-            {
-                f.sections[si].kind = SectionKind::Garbage;
-                removed.push(Removed::Section(fi as FileId, si));
-            }
-        }
-    }
+            removed
+        })
+        .collect();
+    removed.extend(per_file.into_iter().flatten());
     forget_dead_references(res, mark);
     removed
 }

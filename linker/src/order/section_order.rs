@@ -649,11 +649,7 @@ fn read_object_call_graphs(
     use object::read::elf::SectionHeader;
     let le = object::LittleEndian;
     for (fi, f) in res.files.iter().enumerate() {
-        if !f
-            .sections
-            .iter()
-            .any(|s| s.sh_type() == SHT_LLVM_CALL_GRAPH_PROFILE)
-        {
+        if !f.markers.call_graph_profile {
             continue;
         }
         let Ok((_, table)) = crate::input::input_files::x86_64_section_table(&f.name, f.data)

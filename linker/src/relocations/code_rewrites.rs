@@ -463,17 +463,9 @@ fn delete_fall_through_jmp(
 /// Which objects were compiled with `-fsplit-stack` (`.note.GNU-split-stack`) and which of
 /// those have some function without it (`.note.GNU-no-split-stack`).
 fn split_stack_files(res: &Resolved) -> (Vec<bool>, Vec<bool>) {
-    let has = |f: &crate::input::input_files::ObjectFile, name: &[u8]| {
-        f.sections.iter().any(|s| s.name == name)
-    };
     res.files
         .iter()
-        .map(|f| {
-            (
-                has(f, b".note.GNU-split-stack"),
-                has(f, b".note.GNU-no-split-stack"),
-            )
-        })
+        .map(|f| (f.markers.split_stack, f.markers.no_split_stack))
         .unzip()
 }
 
