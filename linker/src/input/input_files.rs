@@ -526,6 +526,9 @@ impl ObjectFile {
         };
 
         // Validate every symbol's section index and name now, so later phases can index freely.
+        // In a string table that ends with a NUL (as the gABI requires) every offset inside it
+        // starts a terminated name: then a bounds check does, without reading the name.
+        let strtab_terminated = strtab.last() == Some(&0);
         let mut source_name = None;
         for (i, sym) in symbols.iter().enumerate() {
             let mut shndx = u32::from(sym.st_shndx(LE));
@@ -542,10 +545,16 @@ impl ObjectFile {
             {
                 bail!("{name}: invalid section index {shndx} for symbol {i}");
             }
-            let sname = sym_name(strtab, sym)
-                .ok_or_else(|| err!("{name}: invalid symbol name offset for symbol {i}"))?;
+            let bad_name = || err!("{name}: invalid symbol name offset for symbol {i}");
+            if strtab_terminated {
+                if sym.st_name(LE) as usize >= strtab.len() {
+                    return Err(bad_name());
+                }
+            } else {
+                sym_name(strtab, sym).ok_or_else(bad_name)?;
+            }
             if source_name.is_none() && sym.st_type() == elf::STT_FILE {
-                source_name = Some(sname);
+                source_name = Some(sym_name(strtab, sym).ok_or_else(bad_name)?);
             }
             if i >= first_global && sym.st_bind() == elf::STB_LOCAL {
                 bail!("{name}: broken object: getLocalSymbols returns a non-local symbol");

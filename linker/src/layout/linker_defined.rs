@@ -340,14 +340,10 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
             s.referenced = true;
         }
     }
-    let mut section_names: hashbrown::HashSet<&str> = hashbrown::HashSet::new();
-    for f in &res.files {
-        for s in &f.sections {
-            if s.kind.is_copied() {
-                section_names.insert(s.output_name);
-            }
-        }
-    }
+    // The output names of the sections in the link, gathered only when a `__start_`/`__stop_`
+    // reference asks (a pass over every input section).
+    let files = &res.files;
+    let mut section_names: Option<hashbrown::HashSet<&str>> = None;
     for s in res.symtab.symbols.iter_mut() {
         if s.def != SymbolDef::Undefined && !matches!(s.def, SymbolDef::Lazy { .. }) {
             continue;
@@ -357,7 +353,15 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
         }
         let mut define = is_linker_defined(config, s.name);
         if let Some((sec, _)) = start_stop_section(s.name) {
-            define |= std::str::from_utf8(sec).is_ok_and(|sec| section_names.contains(sec));
+            let names = section_names.get_or_insert_with(|| {
+                files
+                    .iter()
+                    .flat_map(|f| &f.sections)
+                    .filter(|s| s.kind.is_copied())
+                    .map(|s| s.output_name)
+                    .collect()
+            });
+            define |= std::str::from_utf8(sec).is_ok_and(|sec| names.contains(sec));
         }
         if s.name == b"_DYNAMIC" && !has_dynamic_section {
             define = false;
