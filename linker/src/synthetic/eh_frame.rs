@@ -27,19 +27,21 @@ pub fn write_hdr(
     addr: u64,
 ) -> Result<()> {
     let eh_addr = lay.synthetic_address(Synthetic::EhFrame).unwrap_or(0);
-    let mut entries = Vec::with_capacity(lay.eh.fde_count as usize);
-    for p in &lay.eh.pieces {
-        if p.cie_out.is_none() {
-            continue;
-        }
-        let s = &res.files[p.file as usize].sections[p.sec as usize];
-        let at = u64::from(p.in_offset) + 8;
-        let Some(r) = s.relocs.iter().find(|r| r.r_offset(LE) == at) else {
-            continue;
-        };
-        let pc = map.symbol_address(p.file, r.r_sym(LE, false) as usize, r.r_addend(LE));
-        entries.push((pc, eh_addr + p.out_offset));
-    }
+    // Each FDE's function address: the relocation of its `pc_begin` field, found by binary
+    // search in its section's relocations; FDEs in parallel.
+    let mut entries: Vec<(u64, u64)> = lay
+        .eh
+        .pieces
+        .par_iter()
+        .filter(|p| p.cie_out.is_some())
+        .filter_map(|p| {
+            let s = &res.files[p.file as usize].sections[p.sec as usize];
+            let at = u64::from(p.in_offset) + 8;
+            let r = *s.relocs_in(at, at + 1).first()?;
+            let pc = map.symbol_address(p.file, r.r_sym(LE, false) as usize, r.r_addend(LE));
+            Some((pc, eh_addr + p.out_offset))
+        })
+        .collect();
     let bytes = crate::input::eh_frame::build_eh_frame_hdr(addr, eh_addr, &mut entries)?;
     let n = bytes.len().min(buf.len());
     buf[..n].copy_from_slice(&bytes[..n]);
@@ -58,31 +60,53 @@ pub fn write(
     let base = addr;
     // The terminator (last four bytes) stays zero.
     buf.fill(0);
-    for p in &lay.eh.pieces {
-        let s = &res.files[p.file as usize].sections[p.sec as usize];
-        let start = p.in_offset as usize;
-        let end = start + p.size as usize;
-        let out = &mut buf[p.out_offset as usize..p.out_offset as usize + p.size as usize];
-        out.copy_from_slice(&s.data[start..end]);
-        if let Some(cie) = p.cie_out {
-            let ptr = (p.out_offset + 4 - cie) as u32;
-            put32(out, 4, ptr);
-        }
-        let rels = s.relocs_in(start as u64, end as u64);
-        apply_relocs(
-            config,
-            res,
-            map,
-            p.file,
-            p.sec as usize,
-            &rels,
-            start as u64,
-            out,
-            base + p.out_offset,
-            None,
-        )?;
+    // Records in output order, each given its own part of `buf`, then written in parallel.
+    let pieces = &lay.eh.pieces;
+    let mut order: Vec<usize> = (0..pieces.len()).collect();
+    order.sort_unstable_by_key(|&i| pieces[i].out_offset);
+    let mut parts: Vec<(&EhPiece, &mut [u8])> = Vec::with_capacity(order.len());
+    let mut rest: &mut [u8] = buf;
+    let mut pos = 0u64;
+    for i in order {
+        let p = &pieces[i];
+        let tail = std::mem::take(&mut rest);
+        let skip = p.out_offset.checked_sub(pos).map(|n| n as usize);
+        let Some(skip) = skip.filter(|&n| n + p.size as usize <= tail.len()) else {
+            bail!("internal error: .eh_frame record at 0x{:x} overlaps another or ends past the section", p.out_offset);
+        };
+        let (mine, tail) = tail[skip..].split_at_mut(p.size as usize);
+        parts.push((p, mine));
+        rest = tail;
+        pos = p.out_offset + u64::from(p.size);
     }
-    Ok(())
+    // The first error in output order, whichever thread meets it first.
+    let written: Vec<Result<()>> = parts
+        .into_par_iter()
+        .map(|(p, out)| {
+            let s = &res.files[p.file as usize].sections[p.sec as usize];
+            let start = p.in_offset as usize;
+            let end = start + p.size as usize;
+            out.copy_from_slice(&s.data[start..end]);
+            if let Some(cie) = p.cie_out {
+                let ptr = (p.out_offset + 4 - cie) as u32;
+                put32(out, 4, ptr);
+            }
+            let rels = s.relocs_in(start as u64, end as u64);
+            apply_relocs(
+                config,
+                res,
+                map,
+                p.file,
+                p.sec as usize,
+                &rels,
+                start as u64,
+                out,
+                base + p.out_offset,
+                None,
+            )
+        })
+        .collect();
+    written.into_iter().collect()
 }
 
 /// The merged `.note.gnu.property`: the AND of every object's x86 feature bits (IBT, SHSTK) as
