@@ -6,6 +6,7 @@ use crate::input::input_files::SectionKind;
 use crate::output::sections::{Synthetic, SyntheticChunk};
 use crate::resolve::Resolved;
 use object::elf;
+use rayon::prelude::*;
 
 /// The `.comment` string weld adds, as lld adds "Linker: LLD ...".
 pub const LINKER_COMMENT: &[u8] = b"Linker: weld 0.1.0\0";
@@ -15,16 +16,24 @@ pub fn contents(res: &Resolved) -> Vec<u8> {
     let mut comment = LINKER_COMMENT.to_vec();
     let mut seen: hashbrown::HashSet<&[u8]> = hashbrown::HashSet::new();
     seen.insert(LINKER_COMMENT);
-    for f in &res.files {
-        for s in &f.sections {
-            if s.kind == SectionKind::Comment {
-                for piece in s.data.split_inclusive(|&c| c == 0) {
-                    if piece.len() > 1 && seen.insert(piece) {
-                        comment.extend_from_slice(piece);
-                        if piece.last() != Some(&0) {
-                            comment.push(0);
-                        }
-                    }
+    // Finding the sections means looking at every input section: files in parallel.
+    let sections: Vec<Vec<&[u8]>> = res
+        .files
+        .par_iter()
+        .map(|f| {
+            f.sections
+                .iter()
+                .filter(|s| s.kind == SectionKind::Comment)
+                .map(|s| s.data)
+                .collect()
+        })
+        .collect();
+    for data in sections.into_iter().flatten() {
+        for piece in data.split_inclusive(|&c| c == 0) {
+            if piece.len() > 1 && seen.insert(piece) {
+                comment.extend_from_slice(piece);
+                if piece.last() != Some(&0) {
+                    comment.push(0);
                 }
             }
         }

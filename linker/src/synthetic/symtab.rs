@@ -6,7 +6,7 @@ use crate::config::{Config, Discard};
 use crate::input::input_files::{FileId, ObjectFile, SectionKind};
 use crate::output::layout::{Layout, SymtabEntry, SymtabIndex};
 use crate::output::sections::{put16, put32, put64, ChunkKind, OutputSection, Synthetic, SYM_SIZE};
-use crate::resolve::symbol_table::{SymKey, SymbolDef, SymbolId};
+use crate::resolve::symbol_table::{SymKey, Symbol, SymbolDef, SymbolId};
 use crate::resolve::Resolved;
 use hashbrown::HashMap;
 use object::elf;
@@ -100,30 +100,19 @@ pub fn build(
         symtab.push(SymtabEntry::Section { osec });
         owner.push(owner_file);
     }
-    // Hidden globals become locals in an executable, as lld writes them.
+    // Hidden globals become locals in an executable, as lld writes them. Which globals are
+    // written is decided for each on its own (in parallel); names are added in id order.
+    let written: Vec<bool> = res
+        .symtab
+        .symbols
+        .par_iter()
+        .enumerate()
+        .map(|(id, s)| global_written(res, sec_osec, id as SymbolId, s))
+        .collect();
     let mut globals = Vec::new();
     for (id, s) in res.symtab.symbols.iter().enumerate() {
-        let include = match s.def {
-            // A collected common is a symbol in a collected section: not written.
-            SymbolDef::Common { .. } => !res.collected_commons.contains(&(id as SymbolId)),
-            SymbolDef::Defined { .. } | SymbolDef::Synthetic | SymbolDef::Absolute(_) => true,
-            SymbolDef::Undefined | SymbolDef::Shared { .. } => s.referenced,
-            // lld turns a lazy symbol that only weak references reached into a weak undefined.
-            SymbolDef::Lazy { .. } => s.referenced && s.weak,
-            // Bitcode definitions are replaced by LTO's output before layout.
-            SymbolDef::Bitcode { .. } => false,
-        };
-        if !include {
+        if !written[id] {
             continue;
-        }
-        if let SymbolDef::Defined { file, index } = s.def {
-            let f = &res.files[file as usize];
-            if let Some(sh) = f.sym_section(index as usize) {
-                let sec = &f.sections[sh];
-                if sec_osec[file as usize][sh] == u32::MAX && sec.kind != SectionKind::EhFrame {
-                    continue;
-                }
-            }
         }
         let hidden =
             s.visibility == elf::STV_HIDDEN || s.visibility == elf::STV_INTERNAL || s.version_local;
@@ -151,16 +140,18 @@ pub fn build(
     }
     // As lld: the local part is grouped by file, in the order files first appear, so a hidden
     // global sits with its file's locals (the names keep their `.strtab` order).
-    let mut groups: Vec<(Option<FileId>, Vec<SymtabEntry>)> = Vec::new();
-    let mut group_of: HashMap<Option<FileId>, usize> = HashMap::new();
+    // Groups are found by file id (the last slot: the linker's own symbols).
+    let mut groups: Vec<Vec<SymtabEntry>> = Vec::new();
+    let mut group_of: Vec<u32> = vec![u32::MAX; res.files.len() + 1];
     for (e, file) in symtab.drain(start..).zip(owner) {
-        let g = *group_of.entry(file).or_insert_with(|| {
-            groups.push((file, Vec::new()));
-            groups.len() - 1
-        });
-        groups[g].1.push(e);
+        let slot = file.map_or(res.files.len(), |f| f as usize);
+        if group_of[slot] == u32::MAX {
+            group_of[slot] = groups.len() as u32;
+            groups.push(Vec::new());
+        }
+        groups[group_of[slot] as usize].push(e);
     }
-    symtab.extend(groups.into_iter().flat_map(|(_, v)| v));
+    symtab.extend(groups.into_iter().flatten());
     *first_global = symtab.len() as u32 + 1;
     for id in globals {
         let name_off = add_name(strtab, res.symtab.get(id).dynamic_name());
@@ -170,6 +161,34 @@ pub fn build(
             local: false,
         });
     }
+}
+
+/// Whether global `id` (`s`) gets a `.symtab` entry: defined in a kept section, or an undefined
+/// or shared symbol something refers to.
+fn global_written(res: &Resolved, sec_osec: &[Vec<u32>], id: SymbolId, s: &Symbol) -> bool {
+    let include = match s.def {
+        // A collected common is a symbol in a collected section: not written.
+        SymbolDef::Common { .. } => !res.collected_commons.contains(&id),
+        SymbolDef::Defined { .. } | SymbolDef::Synthetic | SymbolDef::Absolute(_) => true,
+        SymbolDef::Undefined | SymbolDef::Shared { .. } => s.referenced,
+        // lld turns a lazy symbol that only weak references reached into a weak undefined.
+        SymbolDef::Lazy { .. } => s.referenced && s.weak,
+        // Bitcode definitions are replaced by LTO's output before layout.
+        SymbolDef::Bitcode { .. } => false,
+    };
+    if !include {
+        return false;
+    }
+    if let SymbolDef::Defined { file, index } = s.def {
+        let f = &res.files[file as usize];
+        if let Some(sh) = f.sym_section(index as usize) {
+            let sec = &f.sections[sh];
+            if sec_osec[file as usize][sh] == u32::MAX && sec.kind != SectionKind::EhFrame {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// `--emit-relocs`: the output sections that get a section symbol, with the file whose group
