@@ -294,7 +294,7 @@ pub fn layout(
         .iter()
         .map(|f| vec![u32::MAX; f.sections.len()])
         .collect();
-    let mut merge_of = HashMap::new();
+    let mut merge_of = merge::MergeIndex::default();
     let mut has_comment_input = false;
     // A script's descriptions say where input sections go; only a `SECTIONS` without `INSERT`
     // replaces the built-in layout (lld's `hasSectionsCommand`).
@@ -385,7 +385,7 @@ pub fn layout(
                     };
                     let idx = b.merge_inputs[g as usize].len() as u32;
                     b.merge_inputs[g as usize].push((fi as FileId, si as u32));
-                    merge_of.insert((fi as FileId, si as u32), (g, idx));
+                    merge_of.insert(fi as FileId, si as u32, g, idx);
                     sec_osec[fi][si] = osec;
                     continue;
                 }
@@ -1260,7 +1260,7 @@ fn size_packed_relocs(
 /// Marks the pieces of merged sections that live sections (and symbols) refer to.
 fn mark_live_pieces(
     res: &Resolved,
-    merge_of: &HashMap<(FileId, u32), (u32, u32)>,
+    merge_of: &merge::MergeIndex,
     inputs: &mut [Vec<merge::MergeInput<'static>>],
 ) {
     // The piece a symbol (plus addend) points into: (merge group, input, offset). Most
@@ -1272,7 +1272,7 @@ fn mark_live_pieces(
         if f.sections.get(shndx)?.kind != SectionKind::Merge {
             return None;
         }
-        let &(g, i) = merge_of.get(&(file, shndx as u32))?;
+        let (g, i) = merge_of.get(file, shndx as u32)?;
         // A section symbol's addend selects the piece; a named symbol's value does.
         let off = if sym.st_type() == elf::STT_SECTION {
             sym.st_value(LE).wrapping_add(addend as u64)

@@ -84,7 +84,7 @@ pub struct Layout {
     /// Output section index of each input section (`u32::MAX` when none).
     pub sec_osec: Vec<Vec<u32>>,
     /// For merged input sections: (merged section, index among its inputs).
-    pub merge_of: HashMap<(FileId, u32), (u32, u32)>,
+    pub merge_of: merge::MergeIndex,
     pub merged: Vec<merge::MergedSection>,
     pub merge_inputs: Vec<Vec<merge::MergeInput<'static>>>,
     pub merged_addr: Vec<u64>,
@@ -341,7 +341,7 @@ impl Layout {
         if a != u64::MAX && f.sections[sec].kind != SectionKind::EhFrame {
             return a.wrapping_add(value).wrapping_add(addend as u64);
         }
-        if let Some(&(g, idx)) = self.merge_of.get(&(file, sec as u32)) {
+        if let Some((g, idx)) = self.merge_of.get(file, sec as u32) {
             // Section symbols fold the addend into the piece lookup (lld's getVA(addend)).
             let is_section = sym.st_type() == elf::STT_SECTION;
             let lookup = if is_section {

@@ -49,6 +49,7 @@ pub fn apply_relocs(
                 .dead_reloc_in_nonalloc
                 .iter()
                 .any(|(glob, _)| crate::glob::matches(glob.as_bytes(), s.name)));
+    let tp = map.tls_tp();
     let mut skip = 0usize;
     for (ri, r) in relocs.iter().enumerate() {
         if skip > 0 {
@@ -157,7 +158,6 @@ pub fn apply_relocs(
                 )
             })
         };
-        let tp = map.tls_tp();
         use arch::RelExpr as E;
         let value: u64 = match plan {
             Plan::None => continue,

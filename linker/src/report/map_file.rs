@@ -187,8 +187,8 @@ fn chunk_lines(
                 let first = lay
                     .merge_of
                     .iter()
-                    .find(|(_, &(mg, idx))| mg == g && idx == 0)
-                    .map(|(&(f, s), _)| (f, s));
+                    .find(|&(_, (mg, idx))| mg == g && idx == 0)
+                    .map(|((f, s), _)| (f, s));
                 let name = first
                     .map(|(f, s)| {
                         res.files[f as usize].sections[s as usize]

@@ -8,7 +8,6 @@ use crate::output::layout::{Layout, SymtabEntry, SymtabIndex};
 use crate::output::sections::{put16, put32, put64, ChunkKind, OutputSection, Synthetic, SYM_SIZE};
 use crate::resolve::symbol_table::{SymKey, Symbol, SymbolDef, SymbolId};
 use crate::resolve::Resolved;
-use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::Sym;
 use object::LittleEndian as LE;
@@ -19,7 +18,7 @@ use rayon::prelude::*;
 pub fn build(
     res: &Resolved,
     sec_osec: &[Vec<u32>],
-    merge_of: &HashMap<(FileId, u32), (u32, u32)>,
+    merge_of: &crate::output::merge::MergeIndex,
     discard: Discard,
     section_syms: &[(u32, Option<FileId>)],
     referenced_locals: &hashbrown::HashSet<(FileId, u32)>,
@@ -62,8 +61,8 @@ pub fn build(
             // goes when it is in a mergeable section.
             if !referenced_locals.contains(&(fi as FileId, i as u32)) {
                 let temporary = name.starts_with(b".L");
-                let in_merge = in_section
-                    .is_some_and(|shndx| merge_of.contains_key(&(fi as FileId, shndx as u32)));
+                let in_merge =
+                    in_section.is_some_and(|shndx| merge_of.contains(fi as FileId, shndx as u32));
                 let drop = match discard {
                     Discard::None => false,
                     Discard::All => true,
