@@ -288,6 +288,12 @@ pub fn write_output(
     let addr_map = lay.address_map(res);
     let errors: Vec<Error> = slices
         .into_par_iter()
+        // Jobs differ in cost by orders of magnitude (a chunk of debug information with its
+        // relocations against a bare copy), and rayon splits a range further only when a
+        // thread steals from it: handed out in runs of a few, both threads stay busy (measured:
+        // on rust-bin one thread otherwise did most of the jobs, and the phase took 1.5 times
+        // as long).
+        .with_max_len(WRITE_JOBS_PER_TASK)
         .filter_map(|(what, buf)| {
             let r = match what {
                 JobKind::Headers => write_headers(config, lay, buf),
@@ -329,6 +335,9 @@ pub fn write_output(
     out.commit(executable).map_err(|e| vec![e])
 }
 
+/// How many write jobs a pool task takes at most (see `write_output`).
+const WRITE_JOBS_PER_TASK: usize = 16;
+
 /// The uncompressed contents of the non-allocated output section `osec`, as `write_output`
 /// would write them (its chunks filled in parallel; gaps are zeros), for compression.
 pub fn render_section(
@@ -367,6 +376,7 @@ pub fn render_section(
     let addr_map = lay.address_map(res);
     slices
         .into_par_iter()
+        .with_max_len(WRITE_JOBS_PER_TASK)
         .try_for_each(|(ci, buf)| write_chunk(config, res, lay, debug, &addr_map, osec, ci, buf))?;
     Ok(image)
 }
