@@ -317,6 +317,21 @@ pub fn layout(
             (n, n.for_script())
         });
         for (si, sec) in file.sections.iter().enumerate() {
+            // Without `SECTIONS` only these kinds go anywhere (below); the rest of a big
+            // link's half a million sections (collected, discarded, symbol and relocation
+            // tables) need no look at their names.
+            let placed = match sec.kind {
+                SectionKind::Regular | SectionKind::Merge | SectionKind::Comment => true,
+                SectionKind::EhFrame | SectionKind::Ignored => config.emit_relocs,
+                SectionKind::Discarded
+                | SectionKind::GnuProperty
+                | SectionKind::Garbage
+                | SectionKind::Unloaded
+                | SectionKind::Folded => false,
+            };
+            if !placed && !scripted && !sections_command {
+                continue;
+            }
             let name = sec.name;
             if crate::synthetic::gdb_index::drops_input_section(config, name)
                 || crate::synthetic::debug_names::drops_input_section(config, sec)
