@@ -1072,4 +1072,44 @@ mod tests {
         long.extend("\u{e9}".as_bytes());
         assert!(looks_like_linker_script(&long));
     }
+
+    #[test]
+    fn marker_sections_are_noted_by_name_type_and_flags() {
+        let exec = u64::from(elf::SHF_EXECINSTR);
+        let mut m = MarkerSections::default();
+        m.note(
+            b".note.GNU-stack",
+            elf::SHT_PROGBITS,
+            0,
+            SectionKind::Ignored,
+        );
+        m.note(b".text", elf::SHT_PROGBITS, exec, SectionKind::Regular);
+        assert!(!m.executable_stack && !m.split_stack && !m.call_graph_profile);
+        m.note(
+            b".note.GNU-stack",
+            elf::SHT_PROGBITS,
+            exec,
+            SectionKind::Ignored,
+        );
+        m.note(
+            b".note.GNU-split-stack",
+            elf::SHT_PROGBITS,
+            0,
+            SectionKind::Ignored,
+        );
+        m.note(
+            b".llvm.call-graph-profile",
+            SHT_LLVM_CALL_GRAPH_PROFILE,
+            0,
+            SectionKind::Ignored,
+        );
+        m.note(
+            b".note.gnu.property",
+            elf::SHT_NOTE,
+            0,
+            SectionKind::GnuProperty,
+        );
+        assert!(m.executable_stack && m.split_stack && m.call_graph_profile && m.gnu_property);
+        assert!(!m.no_split_stack);
+    }
 }

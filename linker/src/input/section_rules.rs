@@ -286,6 +286,10 @@ mod tests {
         assert_eq!(output_section_name(b".text."), ".text");
         assert_eq!(output_section_name(b"."), ".");
         assert_eq!(output_section_name(b".foo.text"), ".foo.text");
+        // Names are compared as bytes: only a name kept whole must be UTF-8.
+        assert_eq!(output_section_name(b".text.\xff"), ".text");
+        assert_eq!(output_section_name(b".data.rel.ro.\xff"), ".data.rel.ro");
+        assert_eq!(output_section_name(b".x\xff"), "<non-utf8>");
     }
 
     #[test]

@@ -557,6 +557,56 @@ impl MergedSection {
     }
 }
 
+/// Which merged section each `SHF_MERGE` input section went to, and its index among that
+/// section's inputs: per file, per section index. Relocation application asks for every
+/// reference into a merged section (most of a debug link's), so it is two array reads, not a
+/// hash lookup.
+#[derive(Clone, Debug, Default)]
+pub struct MergeIndex {
+    by_file: Vec<Vec<(u32, u32)>>,
+}
+
+/// No merged section.
+const NOT_MERGED: (u32, u32) = (u32::MAX, 0);
+
+impl MergeIndex {
+    /// Input section `sec` of `file` is input `index` of merged section `group`.
+    pub fn insert(&mut self, file: u32, sec: u32, group: u32, index: u32) {
+        let (file, sec) = (file as usize, sec as usize);
+        if self.by_file.len() <= file {
+            self.by_file.resize_with(file + 1, Vec::new);
+        }
+        let secs = &mut self.by_file[file];
+        if secs.len() <= sec {
+            secs.resize(sec + 1, NOT_MERGED);
+        }
+        secs[sec] = (group, index);
+    }
+
+    /// (merged section, index among its inputs) of input section `sec` of `file`.
+    pub fn get(&self, file: u32, sec: u32) -> Option<(u32, u32)> {
+        self.by_file
+            .get(file as usize)?
+            .get(sec as usize)
+            .copied()
+            .filter(|&e| e != NOT_MERGED)
+    }
+
+    pub fn contains(&self, file: u32, sec: u32) -> bool {
+        self.get(file, sec).is_some()
+    }
+
+    /// Every merged input section: (file, section) with (merged section, index).
+    pub fn iter(&self) -> impl Iterator<Item = ((u32, u32), (u32, u32))> + '_ {
+        self.by_file.iter().enumerate().flat_map(|(f, secs)| {
+            secs.iter()
+                .enumerate()
+                .filter(|(_, &e)| e != NOT_MERGED)
+                .map(move |(s, &e)| ((f as u32, s as u32), e))
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1077,54 +1127,20 @@ mod tests {
             }
         }
     }
-}
 
-/// Which merged section each `SHF_MERGE` input section went to, and its index among that
-/// section's inputs: per file, per section index. Relocation application asks for every
-/// reference into a merged section (most of a debug link's), so it is two array reads, not a
-/// hash lookup.
-#[derive(Clone, Debug, Default)]
-pub struct MergeIndex {
-    by_file: Vec<Vec<(u32, u32)>>,
-}
-
-/// No merged section.
-const NOT_MERGED: (u32, u32) = (u32::MAX, 0);
-
-impl MergeIndex {
-    /// Input section `sec` of `file` is input `index` of merged section `group`.
-    pub fn insert(&mut self, file: u32, sec: u32, group: u32, index: u32) {
-        let (file, sec) = (file as usize, sec as usize);
-        if self.by_file.len() <= file {
-            self.by_file.resize_with(file + 1, Vec::new);
-        }
-        let secs = &mut self.by_file[file];
-        if secs.len() <= sec {
-            secs.resize(sec + 1, NOT_MERGED);
-        }
-        secs[sec] = (group, index);
-    }
-
-    /// (merged section, index among its inputs) of input section `sec` of `file`.
-    pub fn get(&self, file: u32, sec: u32) -> Option<(u32, u32)> {
-        self.by_file
-            .get(file as usize)?
-            .get(sec as usize)
-            .copied()
-            .filter(|&e| e != NOT_MERGED)
-    }
-
-    pub fn contains(&self, file: u32, sec: u32) -> bool {
-        self.get(file, sec).is_some()
-    }
-
-    /// Every merged input section: (file, section) with (merged section, index).
-    pub fn iter(&self) -> impl Iterator<Item = ((u32, u32), (u32, u32))> + '_ {
-        self.by_file.iter().enumerate().flat_map(|(f, secs)| {
-            secs.iter()
-                .enumerate()
-                .filter(|(_, &e)| e != NOT_MERGED)
-                .map(move |(s, &e)| ((f as u32, s as u32), e))
-        })
+    #[test]
+    fn merge_index_finds_what_was_inserted() {
+        let mut index = MergeIndex::default();
+        index.insert(3, 7, 1, 0);
+        index.insert(0, 2, 0, 4);
+        assert_eq!(index.get(3, 7), Some((1, 0)));
+        assert_eq!(index.get(0, 2), Some((0, 4)));
+        assert!(index.contains(3, 7));
+        // Neither a section of a file seen nor a file never seen is merged.
+        assert_eq!(index.get(3, 6), None);
+        assert_eq!(index.get(3, 70), None);
+        assert_eq!(index.get(9, 0), None);
+        let all: Vec<_> = index.iter().collect();
+        assert_eq!(all, [((0, 2), (0, 4)), ((3, 7), (1, 0))]);
     }
 }
