@@ -43,6 +43,9 @@ static OUTPUT_NAME: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut(
 /// The output mapping's range.
 static OUTPUT_START: AtomicUsize = AtomicUsize::new(0);
 static OUTPUT_END: AtomicUsize = AtomicUsize::new(0);
+/// The output's space was not reserved up front (tmpfs): a fault on its mapping is the file
+/// system running out of space as the page is allocated.
+static OUTPUT_UNRESERVED: AtomicBool = AtomicBool::new(false);
 static INSTALLED: AtomicBool = AtomicBool::new(false);
 /// Set by the first faulting thread: it alone reports and exits.
 static REPORTING: AtomicBool = AtomicBool::new(false);
@@ -124,6 +127,13 @@ pub fn set_temporary_output(temp: Option<(&std::path::Path, &std::path::Path)>) 
     OUTPUT_NAME.store(n, Ordering::Release);
 }
 
+/// Records that the output's space is allocated as its pages are first written (tmpfs, where
+/// the writer does not preallocate): a fault there is reported as a full file system, in the
+/// words preallocation would have used.
+pub fn set_output_unreserved(unreserved: bool) {
+    OUTPUT_UNRESERVED.store(unreserved, Ordering::Release);
+}
+
 /// Records where the output is mapped (an empty range when it is not).
 pub fn set_output_mapping(range: std::ops::Range<usize>) {
     OUTPUT_START.store(range.start, Ordering::Release);
@@ -191,7 +201,11 @@ extern "C" fn on_sigbus(_sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mu
     } else if output && !OUTPUT_NAME.load(Ordering::Acquire).is_null() {
         write_stderr(b"failed to write output '");
         write_c_str(OUTPUT_NAME.load(Ordering::Acquire).cast());
-        write_stderr(b"': the file system could not provide its space (disk full?)\n");
+        if OUTPUT_UNRESERVED.load(Ordering::Acquire) {
+            write_stderr(b"': No space left on device\n");
+        } else {
+            write_stderr(b"': the file system could not provide its space (disk full?)\n");
+        }
     } else {
         write_stderr(b"bus error: a mapped file was truncated or could not be written\n");
     }
