@@ -239,6 +239,39 @@ impl Segment {
     }
 }
 
+/// Why [`carve`] could not give a part a slice of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CarveError {
+    /// The part at this offset starts before the one before it ends.
+    Overlap(u64),
+    /// The part at this offset ends past the buffer.
+    PastEnd(u64),
+}
+
+/// Cuts `buf` into a slice per part (`key`, offset, length; in increasing offset order), no
+/// two overlapping, so the parts of an output (chunks, `.eh_frame` records) can be filled in
+/// parallel. Bytes between parts belong to none.
+pub fn carve<K>(
+    buf: &mut [u8],
+    parts: impl IntoIterator<Item = (K, u64, u64)>,
+) -> Result<Vec<(K, &mut [u8])>, CarveError> {
+    let mut out = Vec::new();
+    let mut rest = buf;
+    let mut pos = 0u64;
+    for (key, offset, len) in parts {
+        let skip = offset.checked_sub(pos).ok_or(CarveError::Overlap(offset))?;
+        if skip.saturating_add(len) > rest.len() as u64 {
+            return Err(CarveError::PastEnd(offset));
+        }
+        let (_, tail) = std::mem::take(&mut rest).split_at_mut(skip as usize);
+        let (mine, tail) = tail.split_at_mut(len as usize);
+        out.push((key, mine));
+        rest = tail;
+        pos = offset + len;
+    }
+    Ok(out)
+}
+
 /// Little-endian stores into output bytes.
 pub fn put16(b: &mut [u8], o: usize, v: u16) {
     b[o..o + 2].copy_from_slice(&v.to_le_bytes());
@@ -248,4 +281,29 @@ pub fn put32(b: &mut [u8], o: usize, v: u32) {
 }
 pub fn put64(b: &mut [u8], o: usize, v: u64) {
     b[o..o + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn carve_gives_each_part_its_bytes_or_says_why_not() {
+        let mut buf = [0u8; 10];
+        let parts = carve(&mut buf, [('a', 0, 2), ('b', 4, 3), ('c', 7, 0)]).unwrap();
+        let lens: Vec<(char, usize)> = parts.iter().map(|(k, s)| (*k, s.len())).collect();
+        assert_eq!(lens, [('a', 2), ('b', 3), ('c', 0)]);
+        for (_, s) in parts {
+            s.fill(1);
+        }
+        assert_eq!(buf, [1, 1, 0, 0, 1, 1, 1, 0, 0, 0]);
+        assert_eq!(
+            carve(&mut buf, [(0, 0, 4), (1, 3, 2)]).unwrap_err(),
+            CarveError::Overlap(3)
+        );
+        assert_eq!(
+            carve(&mut buf, [(0, 8, 3)]).unwrap_err(),
+            CarveError::PastEnd(8)
+        );
+    }
 }

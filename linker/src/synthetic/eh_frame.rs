@@ -2,16 +2,16 @@
 //! an FDE when its function survives), where each goes, and the binary search table of
 //! `.eh_frame_hdr`. Reading the input records is `crate::input::eh_frame`.
 
-use crate::bail;
 use crate::config::Config;
 use crate::error::Result;
 use crate::input::input_files::{FileId, SectionKind};
 use crate::output::layout::{EhLayout, EhPiece, EhSection, Layout};
-use crate::output::sections::{put32, Synthetic, SyntheticChunk, ALLOC};
+use crate::output::sections::{carve, put32, CarveError, Synthetic, SyntheticChunk, ALLOC};
 use crate::relocations::apply::apply_relocs;
 use crate::relocations::scan::{target_of, AddressMap};
 use crate::resolve::symbol_table::{SymKey, SymbolDef};
 use crate::resolve::Resolved;
+use crate::{bail, err};
 use hashbrown::HashMap;
 use object::elf;
 use object::read::elf::{Rela, Sym};
@@ -64,21 +64,14 @@ pub fn write(
     let pieces = &lay.eh.pieces;
     let mut order: Vec<usize> = (0..pieces.len()).collect();
     order.sort_unstable_by_key(|&i| pieces[i].out_offset);
-    let mut parts: Vec<(&EhPiece, &mut [u8])> = Vec::with_capacity(order.len());
-    let mut rest: &mut [u8] = buf;
-    let mut pos = 0u64;
-    for i in order {
+    let records = order.into_iter().map(|i| {
         let p = &pieces[i];
-        let tail = std::mem::take(&mut rest);
-        let skip = p.out_offset.checked_sub(pos).map(|n| n as usize);
-        let Some(skip) = skip.filter(|&n| n + p.size as usize <= tail.len()) else {
-            bail!("internal error: .eh_frame record at 0x{:x} overlaps another or ends past the section", p.out_offset);
-        };
-        let (mine, tail) = tail[skip..].split_at_mut(p.size as usize);
-        parts.push((p, mine));
-        rest = tail;
-        pos = p.out_offset + u64::from(p.size);
-    }
+        (p, p.out_offset, u64::from(p.size))
+    });
+    let parts = carve(buf, records).map_err(|e| {
+        let (CarveError::Overlap(at) | CarveError::PastEnd(at)) = e;
+        err!("internal error: .eh_frame record at 0x{at:x} overlaps another or ends past the section")
+    })?;
     // The first error in output order, whichever thread meets it first.
     let written: Vec<Result<()>> = parts
         .into_par_iter()

@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::input::input_files::io_reason;
 use crate::output::layout::Layout;
 use crate::output::sections::{
-    put16, put32, put64, ChunkKind, Synthetic, EHDR_SIZE, PHDR_SIZE, SHDR_SIZE,
+    carve, put16, put32, put64, CarveError, ChunkKind, Synthetic, EHDR_SIZE, PHDR_SIZE, SHDR_SIZE,
 };
 use crate::relocations::apply::apply_relocs;
 use crate::relocations::code_rewrites::CodeRewrites;
@@ -280,30 +280,16 @@ pub fn write_output(
     jobs.sort_by_key(|j| j.offset);
 
     // Split the map into disjoint slices, one per job.
-    let mut slices: Vec<(JobKind, &mut [u8])> = Vec::with_capacity(jobs.len());
-    let mut rest: &mut [u8] = &mut map[..];
-    let mut pos = 0u64;
-    for j in &jobs {
-        if j.offset < pos {
-            return Err(vec![err!(
-                "internal error: overlapping output chunks at offset 0x{:x}",
-                j.offset
-            )]);
-        }
-        let skip = (j.offset - pos) as usize;
-        let tail = std::mem::take(&mut rest);
-        if skip + j.len as usize > tail.len() {
-            return Err(vec![err!(
-                "internal error: output chunk past end of file at 0x{:x}",
-                j.offset
-            )]);
-        }
-        let (_, tail) = tail.split_at_mut(skip);
-        let (mine, tail) = tail.split_at_mut(j.len as usize);
-        slices.push((j.what, mine));
-        rest = tail;
-        pos = j.offset + j.len;
-    }
+    let slices = carve(map, jobs.iter().map(|j| (j.what, j.offset, j.len))).map_err(|e| {
+        vec![match e {
+            CarveError::Overlap(at) => {
+                err!("internal error: overlapping output chunks at offset 0x{at:x}")
+            }
+            CarveError::PastEnd(at) => {
+                err!("internal error: output chunk past end of file at 0x{at:x}")
+            }
+        }]
+    })?;
 
     let addr_map = lay.address_map(res);
     let errors: Vec<Error> = slices
@@ -371,28 +357,18 @@ pub fn render_section(
     let mut image = vec![0u8; os.size as usize];
     let mut order: Vec<usize> = (0..os.chunks.len()).collect();
     order.sort_by_key(|&ci| os.chunks[ci].offset);
-    let mut slices: Vec<(u32, &mut [u8])> = Vec::with_capacity(order.len());
-    let mut rest: &mut [u8] = &mut image[..];
-    let mut pos = 0u64;
-    for ci in order {
-        let c = &os.chunks[ci];
-        if c.size == 0 {
-            continue;
-        }
-        if c.offset < pos || c.offset + c.size > os.size {
-            return Err(err!(
-                "internal error: {}: chunk at 0x{:x} overlaps or ends past the section",
-                os.name,
-                c.offset
-            ));
-        }
-        let tail = std::mem::take(&mut rest);
-        let (_, tail) = tail.split_at_mut((c.offset - pos) as usize);
-        let (mine, tail) = tail.split_at_mut(c.size as usize);
-        slices.push((ci as u32, mine));
-        rest = tail;
-        pos = c.offset + c.size;
-    }
+    let parts = order
+        .into_iter()
+        .map(|ci| (ci as u32, os.chunks[ci].offset, os.chunks[ci].size))
+        .filter(|&(_, _, size)| size != 0);
+    let slices = carve(&mut image, parts).map_err(|e| {
+        let (CarveError::Overlap(at) | CarveError::PastEnd(at)) = e;
+        err!(
+            "internal error: {}: chunk at 0x{:x} overlaps or ends past the section",
+            os.name,
+            at
+        )
+    })?;
     let addr_map = lay.address_map(res);
     slices
         .into_par_iter()
