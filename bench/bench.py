@@ -815,7 +815,8 @@ def run_checks(wname, wl, outputs):
     return errors
 
 
-PHASE_RE = re.compile(r"^\s*([0-9.]+)\s*ms\s+(.+?)\s*$")
+# `WALL ms CPU ms cpu  NAME` (the CPU column since 2026-11-27; older binaries print WALL only).
+PHASE_RE = re.compile(r"^\s*([0-9.]+)\s*ms\s+(?:[0-9.]+\s*ms cpu\s+)?(.+?)\s*$")
 STAT_RE = re.compile(r"^\s+([\w ]+):\s+(\d+)(?:\s+\((.*)\))?\s*$")
 
 

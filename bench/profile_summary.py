@@ -72,7 +72,7 @@ def main():
     perf_txt, time_txt = sys.argv[1], sys.argv[2]
     wall = {}
     for line in open(time_txt, errors="replace"):
-        m = re.match(r"^\s*([\d.]+) ms\s+(.+?)\s*$", line)
+        m = re.match(r"^\s*([\d.]+) ms\s+(?:[\d.]+ ms cpu\s+)?(.+?)\s*$", line)
         if m:
             wall[m.group(2)] = float(m.group(1))
     total = 0

@@ -687,10 +687,16 @@ fn finish_reports(
         crate::report::link_reports::write_time_trace(path, config, t).map_err(|e| vec![e])?;
     }
     if config.time {
-        for (name, _, d) in &t.phases {
-            eprintln!("{:>10.3} ms  {name}", d.as_secs_f64() * 1e3);
+        // Wall time, then the CPU time of all threads: their ratio is how many threads worked.
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        for p in &t.phases {
+            eprintln!("{:>10.3} ms {:>10.3} ms cpu  {}", ms(p.wall), ms(p.cpu), p.name);
         }
-        eprintln!("{:>10.3} ms  total", total.elapsed().as_secs_f64() * 1e3);
+        eprintln!(
+            "{:>10.3} ms {:>10.3} ms cpu  total",
+            ms(total.elapsed()),
+            ms(crate::report::link_reports::process_cpu_time())
+        );
     }
     Ok(())
 }

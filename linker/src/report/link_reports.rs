@@ -13,12 +13,23 @@ use crate::err;
 use crate::error::Error;
 use crate::resolve::{LazySource, Resolved};
 
-/// Wall time of each phase, for `--time` and `--time-trace`.
+/// One timed phase of the link.
+pub struct Phase {
+    pub name: &'static str,
+    /// When it started, since the link did.
+    pub start: Duration,
+    /// How long it took.
+    pub wall: Duration,
+    /// The CPU time (user and system) all of the process's threads spent in it: against
+    /// `wall`, how well the phase used the threads (mold's `--perf` shows the same).
+    pub cpu: Duration,
+}
+
+/// Wall and CPU time of each phase, for `--time` and `--time-trace`.
 pub struct Timings {
     /// When the link started.
     pub origin: Instant,
-    /// Each phase: its name, when it started (since `origin`) and how long it took.
-    pub phases: Vec<(&'static str, Duration, Duration)>,
+    pub phases: Vec<Phase>,
 }
 
 impl Default for Timings {
@@ -33,12 +44,30 @@ impl Default for Timings {
 impl Timings {
     /// Runs one phase of the link, timing it.
     pub fn run<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
-        let start = Instant::now();
+        let (start, cpu) = (Instant::now(), process_cpu_time());
         let r = f();
-        self.phases
-            .push((name, start.duration_since(self.origin), start.elapsed()));
+        self.phases.push(Phase {
+            name,
+            start: start.duration_since(self.origin),
+            wall: start.elapsed(),
+            cpu: process_cpu_time().saturating_sub(cpu),
+        });
         r
     }
+}
+
+/// User and system CPU time of every thread of the process so far (zero if the kernel will
+/// not say).
+pub fn process_cpu_time() -> Duration {
+    // SAFETY: `getrusage` writes the structure it is given and nothing else.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return Duration::ZERO;
+    }
+    let time = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
+    };
+    time(usage.ru_utime) + time(usage.ru_stime)
 }
 
 /// Writes `text` to `path`, or to standard output for `-`.
@@ -131,16 +160,17 @@ pub fn write_time_trace(path: &Path, config: &Config, t: &Timings) -> Result<(),
     let pid = std::process::id();
     let mut events = Vec::new();
     let mut total = std::time::Duration::ZERO;
-    for (name, start, dur) in &t.phases {
-        total = total.max(*start + *dur);
-        if dur.as_micros() < u128::from(config.time_trace_granularity) {
+    for phase in &t.phases {
+        total = total.max(phase.start + phase.wall);
+        if phase.wall.as_micros() < u128::from(config.time_trace_granularity) {
             continue;
         }
         events.push(format!(
-            r#"{{"pid":{pid},"tid":{pid},"ph":"X","ts":{},"dur":{},"name":"{}","args":{{}}}}"#,
-            start.as_micros(),
-            dur.as_micros(),
-            name.replace('"', "'")
+            r#"{{"pid":{pid},"tid":{pid},"ph":"X","ts":{},"dur":{},"name":"{}","args":{{"cpu us":{}}}}}"#,
+            phase.start.as_micros(),
+            phase.wall.as_micros(),
+            phase.name.replace('"', "'"),
+            phase.cpu.as_micros()
         ));
     }
     events.push(format!(
