@@ -13,7 +13,7 @@ use crate::input::input_files::{self, classify, FileId, FileKind, ObjectFile, Se
 use crate::input::shared_files::SharedFile;
 use crate::input::{library_search, linker_script};
 use crate::resolve::symbol_table::{
-    merge_visibility, GlobalNames, SymbolDef, SymbolId, SymbolTable,
+    merge_visibility, ComdatTable, GlobalNames, SymbolDef, SymbolId, SymbolTable,
 };
 use crate::{bail, err};
 use hashbrown::{HashMap, HashSet};
@@ -98,7 +98,7 @@ pub struct Resolved {
     pub archives: Vec<ArchiveInput>,
     pub extractions: Vec<Extraction>,
     /// Winning file of each COMDAT signature.
-    pub comdats: HashMap<&'static [u8], FileId>,
+    pub comdats: ComdatTable,
     /// Shared libraries, in command-line order.
     pub shared: Vec<SharedFile>,
     /// Whether each shared library resolves a non-weak reference from an object (for
@@ -304,8 +304,7 @@ pub fn add_lto_objects(
         }
     }
     // COMDATs won by bitcode now belong to LTO's output, which carries the same groups.
-    out.comdats
-        .retain(|_, &mut owner| owner != BITCODE_COMDAT_OWNER);
+    out.comdats.retain(|owner| owner != BITCODE_COMDAT_OWNER);
     let ahead = archive_members::members_ahead(out.symtab.hasher());
     let inputs_ahead = archive_members::inputs_ahead(out.symtab.hasher());
     let mut r = Resolver {
@@ -355,7 +354,7 @@ pub fn resolve(config: &Config) -> std::result::Result<Resolved, Vec<Error>> {
             symtab,
             archives: Vec::new(),
             extractions: Vec::new(),
-            comdats: HashMap::new(),
+            comdats: ComdatTable::default(),
             shared: Vec::new(),
             shared_used: Vec::new(),
             bitcode: Vec::new(),
@@ -802,17 +801,13 @@ impl Resolver<'_> {
             }
         }
         let id = self.out.files.len() as FileId;
+        let globals = names.unwrap_or_else(|| GlobalNames::of(&file, self.out.symtab.hasher()));
 
         // COMDAT: the first group with a signature wins; later copies are discarded whole.
-        for g in &file.comdats {
-            match self.out.comdats.get(g.signature) {
-                None => {
-                    self.out.comdats.insert(g.signature, id);
-                }
-                Some(_) => {
-                    for &m in &g.members {
-                        file.sections[m as usize].kind = SectionKind::Discarded;
-                    }
+        for (g, &hash) in file.comdats.iter().zip(&globals.comdat_hashes) {
+            if !self.out.comdats.claim(g.signature, hash, id) {
+                for &m in &g.members {
+                    file.sections[m as usize].kind = SectionKind::Discarded;
                 }
             }
         }
@@ -841,7 +836,6 @@ impl Resolver<'_> {
             .iter()
             .map(|s| s.kind == SectionKind::Discarded)
             .collect();
-        let globals = names.unwrap_or_else(|| GlobalNames::of(&file, self.out.symtab.hasher()));
         let def_sections: Vec<Option<usize>> = (first_global..symbols.len())
             .map(|i| file.sym_section(i))
             .collect();

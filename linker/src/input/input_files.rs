@@ -317,6 +317,8 @@ pub struct MarkerSections {
     /// A `.note.gnu.property` section (`SectionKind::GnuProperty` when read; a section's kind
     /// only changes to a dropped one later).
     pub gnu_property: bool,
+    /// A `.gnu.lto_*` section: GCC's LTO data (slim when `__gnu_lto_slim` is defined too).
+    pub gcc_lto: bool,
 }
 
 impl MarkerSections {
@@ -331,6 +333,7 @@ impl MarkerSections {
         }
         self.call_graph_profile |= sh_type == SHT_LLVM_CALL_GRAPH_PROFILE;
         self.gnu_property |= kind == SectionKind::GnuProperty;
+        self.gcc_lto |= name.starts_with(b".gnu.lto_");
     }
 }
 
@@ -986,9 +989,7 @@ fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionK
 /// the machine code and links as a regular object, as in lld; its `.gnu.lto_*` sections are
 /// `SHF_EXCLUDE`.
 pub fn is_gcc_slim_lto_object(file: &ObjectFile) -> bool {
-    file.sections
-        .iter()
-        .any(|s| s.name.starts_with(b".gnu.lto_"))
+    file.markers.gcc_lto
         && (0..file.symbols.len()).any(|i| file.sym_name(i) == b"__gnu_lto_slim")
 }
 
@@ -1110,6 +1111,13 @@ mod tests {
             SectionKind::GnuProperty,
         );
         assert!(m.executable_stack && m.split_stack && m.call_graph_profile && m.gnu_property);
-        assert!(!m.no_split_stack);
+        assert!(!m.no_split_stack && !m.gcc_lto);
+        m.note(
+            b".gnu.lto_.symtab.0",
+            elf::SHT_PROGBITS,
+            0,
+            SectionKind::Regular,
+        );
+        assert!(m.gcc_lto);
     }
 }

@@ -106,12 +106,8 @@ impl Resolver<'_> {
             .comdats()
             .map(|c| {
                 let key: &'static [u8] = Box::leak(c.name.to_vec().into_boxed_slice());
-                if self.out.comdats.contains_key(key) {
-                    true
-                } else {
-                    self.out.comdats.insert(key, BITCODE_COMDAT_OWNER);
-                    false
-                }
+                let hash = self.out.symtab.hasher().hash(key);
+                !self.out.comdats.claim(key, hash, BITCODE_COMDAT_OWNER)
             })
             .collect();
         let mut syms = Vec::with_capacity(bc.num_symbols());

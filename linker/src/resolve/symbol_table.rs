@@ -185,6 +185,9 @@ impl NameHasher {
 pub struct GlobalNames {
     pub split: Vec<(&'static [u8], Option<Symver>)>,
     pub hashes: Vec<u64>,
+    /// The hash of each COMDAT group's signature (`ObjectFile::comdats` order), for
+    /// [`ComdatTable`].
+    pub comdat_hashes: Vec<u64>,
 }
 
 impl GlobalNames {
@@ -202,7 +205,53 @@ impl GlobalNames {
             })
             .collect();
         let hashes = split.iter().map(|&(name, _)| hasher.hash(name)).collect();
-        GlobalNames { split, hashes }
+        let comdat_hashes = file.comdats.iter().map(|g| hasher.hash(g.signature)).collect();
+        GlobalNames {
+            split,
+            hashes,
+            comdat_hashes,
+        }
+    }
+}
+
+/// The winning file of each COMDAT signature: the first group with a signature anywhere in
+/// the link wins, later copies are discarded. Signatures are hashed where their file is
+/// parsed (`GlobalNames::comdat_hashes`, on the pool for most files) and the hash is kept, so
+/// neither a lookup nor the table's growth hashes a signature on resolution's thread (a C++
+/// link has one group per inline function and template instance: hundreds of thousands).
+#[derive(Default)]
+pub struct ComdatTable {
+    map: HashTable<(u64, &'static [u8], FileId)>,
+}
+
+impl ComdatTable {
+    /// Records `owner` as the winner of `signature` unless a group of that signature came
+    /// first; says whether `owner` won.
+    pub fn claim(&mut self, signature: &'static [u8], hash: u64, owner: FileId) -> bool {
+        match self.map.entry(
+            hash,
+            |&(h, s, _)| h == hash && s == signature,
+            |&(h, _, _)| h,
+        ) {
+            hashbrown::hash_table::Entry::Occupied(_) => false,
+            hashbrown::hash_table::Entry::Vacant(e) => {
+                e.insert((hash, signature, owner));
+                true
+            }
+        }
+    }
+
+    /// Forgets the signatures whose winner `keep` rejects.
+    pub fn retain(&mut self, mut keep: impl FnMut(FileId) -> bool) {
+        self.map.retain(|&mut (_, _, f)| keep(f));
+    }
+}
+
+impl std::fmt::Debug for ComdatTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ComdatTable")
+            .field("signatures", &self.map.len())
+            .finish()
     }
 }
 
