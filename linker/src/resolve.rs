@@ -804,24 +804,28 @@ impl Resolver<'_> {
         let globals = names.unwrap_or_else(|| GlobalNames::of(&file, self.out.symtab.hasher()));
 
         // COMDAT: the first group with a signature wins; later copies are discarded whole.
+        let mut any_discarded = false;
         for (g, &hash) in file.comdats.iter().zip(&globals.comdat_hashes) {
             if !self.out.comdats.claim(g.signature, hash, id) {
+                any_discarded = true;
                 for &m in &g.members {
                     file.sections[m as usize].kind = SectionKind::Discarded;
                 }
             }
         }
         // Sections whose SHF_LINK_ORDER / relocation target is discarded follow it.
-        for i in 0..file.sections.len() {
-            let s = &file.sections[i];
-            if s.flags() & u64::from(elf::SHF_LINK_ORDER) != 0 {
-                let link = s.shdr.sh_link(LE) as usize;
-                if file
-                    .sections
-                    .get(link)
-                    .is_some_and(|t| t.kind == SectionKind::Discarded)
-                {
-                    file.sections[i].kind = SectionKind::Discarded;
+        if any_discarded && file.markers.link_order {
+            for i in 0..file.sections.len() {
+                let s = &file.sections[i];
+                if s.flags() & u64::from(elf::SHF_LINK_ORDER) != 0 {
+                    let link = s.shdr.sh_link(LE) as usize;
+                    if file
+                        .sections
+                        .get(link)
+                        .is_some_and(|t| t.kind == SectionKind::Discarded)
+                    {
+                        file.sections[i].kind = SectionKind::Discarded;
+                    }
                 }
             }
         }
@@ -831,11 +835,15 @@ impl Resolver<'_> {
         // order decides which weak or common definition wins and the --why-extract order).
         let symbols = file.symbols;
         let first_global = file.first_global;
-        let discarded_sections: Vec<bool> = file
-            .sections
-            .iter()
-            .map(|s| s.kind == SectionKind::Discarded)
-            .collect();
+        // Definitions in discarded sections count as references (empty when nothing is).
+        let discarded_sections: Vec<bool> = if any_discarded {
+            file.sections
+                .iter()
+                .map(|s| s.kind == SectionKind::Discarded)
+                .collect()
+        } else {
+            Vec::new()
+        };
         let def_sections: Vec<Option<usize>> = (first_global..symbols.len())
             .map(|i| file.sym_section(i))
             .collect();

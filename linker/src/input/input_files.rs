@@ -319,6 +319,8 @@ pub struct MarkerSections {
     pub gnu_property: bool,
     /// A `.gnu.lto_*` section: GCC's LTO data (slim when `__gnu_lto_slim` is defined too).
     pub gcc_lto: bool,
+    /// An `SHF_LINK_ORDER` section, which is discarded with the section it links to.
+    pub link_order: bool,
 }
 
 impl MarkerSections {
@@ -334,6 +336,7 @@ impl MarkerSections {
         self.call_graph_profile |= sh_type == SHT_LLVM_CALL_GRAPH_PROFILE;
         self.gnu_property |= kind == SectionKind::GnuProperty;
         self.gcc_lto |= name.starts_with(b".gnu.lto_");
+        self.link_order |= flags & u64::from(elf::SHF_LINK_ORDER) != 0;
     }
 }
 
@@ -1111,7 +1114,7 @@ mod tests {
             SectionKind::GnuProperty,
         );
         assert!(m.executable_stack && m.split_stack && m.call_graph_profile && m.gnu_property);
-        assert!(!m.no_split_stack && !m.gcc_lto);
+        assert!(!m.no_split_stack && !m.gcc_lto && !m.link_order);
         m.note(
             b".gnu.lto_.symtab.0",
             elf::SHT_PROGBITS,
@@ -1119,5 +1122,12 @@ mod tests {
             SectionKind::Regular,
         );
         assert!(m.gcc_lto);
+        m.note(
+            b".stack_sizes",
+            elf::SHT_PROGBITS,
+            u64::from(elf::SHF_LINK_ORDER),
+            SectionKind::Regular,
+        );
+        assert!(m.link_order);
     }
 }
