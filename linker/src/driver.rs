@@ -690,7 +690,12 @@ fn finish_reports(
         // Wall time, then the CPU time of all threads: their ratio is how many threads worked.
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
         for p in &t.phases {
-            eprintln!("{:>10.3} ms {:>10.3} ms cpu  {}", ms(p.wall), ms(p.cpu), p.name);
+            eprintln!(
+                "{:>10.3} ms {:>10.3} ms cpu  {}",
+                ms(p.wall),
+                ms(p.cpu),
+                p.name
+            );
         }
         eprintln!(
             "{:>10.3} ms {:>10.3} ms cpu  total",

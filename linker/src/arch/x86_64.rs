@@ -468,9 +468,14 @@ fn fits_unsigned(v: u64, bits: u32) -> bool {
 
 /// Applies lld's overflow rule for `r_type` to `value` (the value `write_value` would store).
 pub fn check_range(r_type: u32, offset: usize, value: u64) -> Result<(), RangeError> {
-    let Some(info) = rel_info(r_type) else {
-        return Ok(());
-    };
+    match rel_info(r_type) {
+        Some(info) => check_info_range(&info, offset, value),
+        None => Ok(()),
+    }
+}
+
+/// [`check_range`] for a type already looked up.
+fn check_info_range(info: &RelInfo, offset: usize, value: u64) -> Result<(), RangeError> {
     let bits = u32::from(info.size) * 8;
     if bits == 0 || bits >= 64 {
         return Ok(());
@@ -493,7 +498,7 @@ pub fn check_range(r_type: u32, offset: usize, value: u64) -> Result<(), RangeEr
         Ok(())
     } else {
         Err(RangeError {
-            r_type,
+            r_type: info.r_type,
             offset,
             value: shown,
             min,
@@ -514,13 +519,30 @@ pub fn write_value(buf: &mut [u8], off: usize, r_type: u32, value: u64) -> Resul
         offset: off,
         what: "write a value",
     })?;
+    write_info_value(&info, buf, off, value)
+}
+
+/// [`write_value`] for a type already looked up (relocation application does it once per
+/// relocation): the field is stored by its width, not by a copy of a variable length.
+pub fn write_info_value(
+    info: &RelInfo,
+    buf: &mut [u8],
+    off: usize,
+    value: u64,
+) -> Result<(), RelocError> {
     let size = usize::from(info.size);
     if size == 0 {
         return Ok(());
     }
-    need(buf, off, 0, size, r_type)?;
-    check_range(r_type, off, value).map_err(RelocError::OutOfRange)?;
-    buf[off..off + size].copy_from_slice(&value.to_le_bytes()[..size]);
+    need(buf, off, 0, size, info.r_type)?;
+    check_info_range(info, off, value).map_err(RelocError::OutOfRange)?;
+    let field = &mut buf[off..off + size];
+    match size {
+        4 => field.copy_from_slice(&(value as u32).to_le_bytes()),
+        8 => field.copy_from_slice(&value.to_le_bytes()),
+        2 => field.copy_from_slice(&(value as u16).to_le_bytes()),
+        _ => field.copy_from_slice(&value.to_le_bytes()[..size]),
+    }
     Ok(())
 }
 

@@ -992,8 +992,7 @@ fn initial_kind(name: &[u8], sh_type: u32, flags: u64, index: usize) -> SectionK
 /// the machine code and links as a regular object, as in lld; its `.gnu.lto_*` sections are
 /// `SHF_EXCLUDE`.
 pub fn is_gcc_slim_lto_object(file: &ObjectFile) -> bool {
-    file.markers.gcc_lto
-        && (0..file.symbols.len()).any(|i| file.sym_name(i) == b"__gnu_lto_slim")
+    file.markers.gcc_lto && (0..file.symbols.len()).any(|i| file.sym_name(i) == b"__gnu_lto_slim")
 }
 
 pub fn check_not_gcc_lto(file: &ObjectFile) -> Result<()> {

@@ -3,7 +3,7 @@
 //! sections ask of it. `crate::layout` builds it.
 
 use crate::arch::x86_64 as arch;
-use crate::input::input_files::{FileId, SectionKind};
+use crate::input::input_files::{FileId, InputSection, Rela64, SectionKind};
 use crate::input::section_rules::align_to;
 use crate::output::merge;
 use crate::output::sections::{
@@ -30,6 +30,24 @@ pub struct EhPiece {
     pub out_offset: u64,
     /// For an FDE: output offset of its CIE.
     pub cie_out: Option<u64>,
+    /// Its relocations, `relocs[start..end]` of its section when those are sorted (found once,
+    /// when the section's records are read; see [`EhPiece::relocs`]).
+    pub relocs_start: u32,
+    pub relocs_end: u32,
+}
+
+impl EhPiece {
+    /// The record's relocations (`s` is its input section), in section order.
+    pub fn relocs(&self, s: &InputSection) -> std::borrow::Cow<'static, [Rela64]> {
+        if s.relocs_sorted {
+            std::borrow::Cow::Borrowed(
+                &s.relocs[self.relocs_start as usize..self.relocs_end as usize],
+            )
+        } else {
+            let start = u64::from(self.in_offset);
+            s.relocs_in(start, start + u64::from(self.size))
+        }
+    }
 }
 
 /// Per input `.eh_frame` section: where its kept records start in the output.
@@ -79,7 +97,8 @@ pub struct Layout {
     pub folded: HashMap<(FileId, u32), (FileId, u32)>,
     pub sections: Vec<OutputSection>,
     pub segments: Vec<Segment>,
-    /// Address of each input section (`u64::MAX` when it is not in the output).
+    /// Address of each input section placed whole (`u64::MAX` for the others: not in the
+    /// output, or merged or `.eh_frame` sections, whose pieces go their own ways).
     pub sec_addr: Vec<Vec<u64>>,
     /// Output section index of each input section (`u32::MAX` when none).
     pub sec_osec: Vec<Vec<u32>>,
@@ -258,6 +277,11 @@ impl Layout {
             for c in &os.chunks {
                 match c.kind {
                     ChunkKind::Input { file, sec } => {
+                        // `local_value` relies on it.
+                        debug_assert_ne!(
+                            res.files[file as usize].sections[sec as usize].kind,
+                            SectionKind::EhFrame
+                        );
                         self.sec_addr[file as usize][sec as usize] = os.addr + c.offset
                     }
                     ChunkKind::Merged(g) => merged_addr[g as usize] = os.addr + c.offset,
@@ -335,10 +359,11 @@ impl Layout {
         let Some(sec) = f.sym_section(index) else {
             return addend as u64;
         };
-        // Most references are to sections placed whole (merged pieces and `.eh_frame` records
-        // never get an address of their own): one index, no hash lookup.
+        // Most references are to sections placed whole: one index, no look at the section
+        // (a cache miss per relocation). Only regular sections are placed whole; merged pieces
+        // and `.eh_frame` records never get an address of their own (`fill_addresses`).
         let a = self.sec_addr[file as usize][sec];
-        if a != u64::MAX && f.sections[sec].kind != SectionKind::EhFrame {
+        if a != u64::MAX {
             return a.wrapping_add(value).wrapping_add(addend as u64);
         }
         if let Some((g, idx)) = self.merge_of.get(file, sec as u32) {

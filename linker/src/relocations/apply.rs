@@ -21,12 +21,13 @@ use object::LittleEndian as LE;
 /// that section from input offset `in_start` on; `base` is the address of `buf[0]`. Debug
 /// sections get lld's tombstone for references into discarded code. `edits` (for a whole input
 /// section: `relocs` are all of its relocations) redirects or drops some of them
-/// (`code_rewrites`).
+/// (`code_rewrites`). Generic over the map so that the writer's (the layout's) calls inline
+/// into the loop, which runs for every relocation of the link.
 #[allow(clippy::too_many_arguments)]
-pub fn apply_relocs(
+pub fn apply_relocs<M: AddressMap + ?Sized>(
     config: &Config,
     res: &Resolved,
-    map: &dyn AddressMap,
+    map: &M,
     section_file: FileId,
     sec: usize,
     relocs: &[crate::input::input_files::Rela64],
@@ -121,7 +122,7 @@ pub fn apply_relocs(
                 .rev()
                 .find(|(glob, _)| crate::glob::matches(glob.as_bytes(), s.name))
                 .map_or(default, |&(_, v)| v);
-            write(f, sec, buf, off, r_type, tomb, res, file, sym_index)?;
+            write(f, sec, buf, off, &info, tomb, res, file, sym_index)?;
             continue;
         }
         let sval = |a: i64| -> u64 {
@@ -278,7 +279,7 @@ pub fn apply_relocs(
                 | E::TlsDescCall => sval(addend),
             },
         };
-        write(f, sec, buf, off, r_type, value, res, file, sym_index)?;
+        write(f, sec, buf, off, &info, value, res, file, sym_index)?;
     }
     Ok(())
 }
@@ -307,13 +308,13 @@ fn write(
     sec: usize,
     buf: &mut [u8],
     off: u64,
-    r_type: u32,
+    info: &arch::RelInfo,
     value: u64,
     res: &Resolved,
     file: FileId,
     sym_index: usize,
 ) -> Result<()> {
-    arch::write_value(buf, off as usize, r_type, value).map_err(|e| {
+    arch::write_info_value(info, buf, off as usize, value).map_err(|e| {
         // lld's wording: the location names the enclosing function, the hint the target and,
         // for a symbol, where it is defined.
         let sym = res.global_of(file, sym_index).map(|g| res.symtab.get(g));

@@ -205,7 +205,11 @@ impl GlobalNames {
             })
             .collect();
         let hashes = split.iter().map(|&(name, _)| hasher.hash(name)).collect();
-        let comdat_hashes = file.comdats.iter().map(|g| hasher.hash(g.signature)).collect();
+        let comdat_hashes = file
+            .comdats
+            .iter()
+            .map(|g| hasher.hash(g.signature))
+            .collect();
         GlobalNames {
             split,
             hashes,

@@ -4,7 +4,7 @@
 
 use crate::config::Config;
 use crate::error::Result;
-use crate::input::input_files::{FileId, SectionKind};
+use crate::input::input_files::{FileId, Rela64, SectionKind};
 use crate::output::layout::{EhLayout, EhPiece, EhSection, Layout};
 use crate::output::sections::{carve, put32, CarveError, Synthetic, SyntheticChunk, ALLOC};
 use crate::relocations::apply::apply_relocs;
@@ -17,6 +17,7 @@ use object::elf;
 use object::read::elf::{Rela, Sym};
 use object::LittleEndian as LE;
 use rayon::prelude::*;
+use std::ops::Range;
 
 /// `.eh_frame_hdr`, at `addr`: the table of FDEs sorted by the address of their function.
 pub fn write_hdr(
@@ -37,7 +38,7 @@ pub fn write_hdr(
         .filter_map(|p| {
             let s = &res.files[p.file as usize].sections[p.sec as usize];
             let at = u64::from(p.in_offset) + 8;
-            let r = *s.relocs_in(at, at + 1).first()?;
+            let r = *p.relocs(s).iter().find(|r| r.r_offset(LE) == at)?;
             let pc = map.symbol_address(p.file, r.r_sym(LE, false) as usize, r.r_addend(LE));
             Some((pc, eh_addr + p.out_offset))
         })
@@ -49,11 +50,11 @@ pub fn write_hdr(
 }
 
 /// `.eh_frame`, at `addr`: the kept records, CIE pointers renumbered, relocations applied.
-pub fn write(
+pub fn write<M: AddressMap + ?Sized>(
     config: &Config,
     res: &Resolved,
     lay: &Layout,
-    map: &dyn AddressMap,
+    map: &M,
     buf: &mut [u8],
     addr: u64,
 ) -> Result<()> {
@@ -84,7 +85,7 @@ pub fn write(
                 let ptr = (p.out_offset + 4 - cie) as u32;
                 put32(out, 4, ptr);
             }
-            let rels = s.relocs_in(start as u64, end as u64);
+            let rels = p.relocs(s);
             apply_relocs(
                 config,
                 res,
@@ -138,22 +139,29 @@ pub fn build(res: &Resolved) -> Result<EhLayout> {
         };
         let mut local_cies: HashMap<u32, usize> = HashMap::new();
         // A record of this section as it goes to the output (offsets set below).
-        let piece = |in_offset: u32, size: u32, cie_out: Option<u64>| EhPiece {
+        let piece = |in_offset: u32, size: u32, relocs: Range<u32>, cie_out: Option<u64>| EhPiece {
             file: fid,
             sec: si,
             in_offset,
             size,
             out_offset: 0,
             cie_out,
+            relocs_start: relocs.start,
+            relocs_end: relocs.end,
         };
         for rec in records? {
             match rec {
-                EhRecord::Cie { offset, size, key } => {
+                EhRecord::Cie {
+                    offset,
+                    size,
+                    relocs,
+                    key,
+                } => {
                     let id = match cie_ids.get(&key) {
                         Some(&id) => id,
                         None => {
                             let idx = eh.pieces.len() as u32;
-                            eh.pieces.push(piece(offset, size, None));
+                            eh.pieces.push(piece(offset, size, relocs, None));
                             let id = cies.len();
                             cies.push((idx, Vec::new()));
                             cie_ids.insert(key, id);
@@ -166,6 +174,7 @@ pub fn build(res: &Resolved) -> Result<EhLayout> {
                 EhRecord::Fde {
                     offset,
                     size,
+                    relocs,
                     cie_offset,
                 } => {
                     let Some(&cie) = local_cies.get(&cie_offset) else {
@@ -176,7 +185,7 @@ pub fn build(res: &Resolved) -> Result<EhLayout> {
                         );
                     };
                     let idx = eh.pieces.len() as u32;
-                    eh.pieces.push(piece(offset, size, Some(0)));
+                    eh.pieces.push(piece(offset, size, relocs, Some(0)));
                     cies[cie].1.push(idx);
                     sec.pieces.push(idx);
                     eh.fde_count += 1;
@@ -208,16 +217,19 @@ type CieKey = (&'static [u8], Vec<(u32, Option<SymKey>, i64)>);
 
 /// One record of an input `.eh_frame` section as `build` needs it: a CIE with its identity, or
 /// an FDE whose function is live (FDEs of dead functions, and FDEs with no relocation at
-/// pc_begin, are left out here).
+/// pc_begin, are left out here). `relocs`: its relocations' indexes when the section's are
+/// sorted (`EhPiece::relocs`).
 enum EhRecord {
     Cie {
         offset: u32,
         size: u32,
+        relocs: Range<u32>,
         key: CieKey,
     },
     Fde {
         offset: u32,
         size: u32,
+        relocs: Range<u32>,
         cie_offset: u32,
     },
 }
@@ -232,10 +244,29 @@ fn read_records(res: &Resolved, fid: FileId, si: u32) -> Result<Vec<EhRecord>> {
         })
     })?;
     let mut out = Vec::with_capacity(records.len());
+    // Records come in section order: sorted relocations are found by walking forward once.
+    let mut next = 0usize;
     for rec in records {
         let start = rec.offset as usize;
         let end = start + rec.size as usize;
-        let rels = s.relocs_in(start as u64, end as u64);
+        let (rels, relocs) = if s.relocs_sorted {
+            let offset = |i: usize| s.relocs.get(i).map(|r: &Rela64| r.r_offset(LE));
+            let mut from = next;
+            while offset(from).is_some_and(|o| o < start as u64) {
+                from += 1;
+            }
+            let mut to = from;
+            while offset(to).is_some_and(|o| o < end as u64) {
+                to += 1;
+            }
+            next = to;
+            (
+                std::borrow::Cow::Borrowed(&s.relocs[from..to]),
+                from as u32..to as u32,
+            )
+        } else {
+            (s.relocs_in(start as u64, end as u64), 0..0)
+        };
         match rec.kind {
             crate::input::eh_frame::EhRecordKind::Cie => {
                 let key_rels: Vec<(u32, Option<SymKey>, i64)> = rels
@@ -253,6 +284,7 @@ fn read_records(res: &Resolved, fid: FileId, si: u32) -> Result<Vec<EhRecord>> {
                 out.push(EhRecord::Cie {
                     offset: rec.offset,
                     size: rec.size,
+                    relocs,
                     key: (&s.data[start..end], key_rels),
                 });
             }
@@ -265,6 +297,7 @@ fn read_records(res: &Resolved, fid: FileId, si: u32) -> Result<Vec<EhRecord>> {
                     out.push(EhRecord::Fde {
                         offset: rec.offset,
                         size: rec.size,
+                        relocs,
                         cie_offset,
                     });
                 }

@@ -748,12 +748,12 @@ fn fill_padding(rewrites: &CodeRewrites, kind: ChunkKind, pattern: [u8; 4], buf:
 }
 
 #[allow(clippy::too_many_arguments)]
-fn write_chunk(
+fn write_chunk<M: AddressMap>(
     config: &Config,
     res: &Resolved,
     lay: &Layout,
     debug: &DebugIndexes,
-    map: &dyn AddressMap,
+    map: &M,
     osec: u32,
     chunk: u32,
     buf: &mut [u8],
@@ -819,12 +819,12 @@ fn write_chunk(
 /// Writes linker-made chunk `k` into `buf` (at address `addr`): each synthetic section's module
 /// writes its own, in the order layout made them.
 #[allow(clippy::too_many_arguments)]
-fn write_synthetic(
+fn write_synthetic<M: AddressMap>(
     config: &Config,
     res: &Resolved,
     lay: &Layout,
     debug: &DebugIndexes,
-    map: &dyn AddressMap,
+    map: &M,
     k: Synthetic,
     buf: &mut [u8],
     addr: u64,
