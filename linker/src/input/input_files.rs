@@ -314,9 +314,10 @@ pub struct MarkerSections {
     pub no_split_stack: bool,
     /// A `SHT_LLVM_CALL_GRAPH_PROFILE` section.
     pub call_graph_profile: bool,
-    /// A `.note.gnu.property` section (`SectionKind::GnuProperty` when read; a section's kind
-    /// only changes to a dropped one later).
-    pub gnu_property: bool,
+    /// The `.note.gnu.property` sections (`SectionKind::GnuProperty` when read; a section's
+    /// kind only changes to a dropped one later) lie in `first..=last` of the section indexes
+    /// (usually one: `first == last`); `None` without one.
+    pub gnu_property: Option<(u32, u32)>,
     /// A `.gnu.lto_*` section: GCC's LTO data (slim when `__gnu_lto_slim` is defined too).
     pub gcc_lto: bool,
     /// An `SHF_LINK_ORDER` section, which is discarded with the section it links to.
@@ -324,7 +325,7 @@ pub struct MarkerSections {
 }
 
 impl MarkerSections {
-    fn note(&mut self, name: &[u8], sh_type: u32, flags: u64, kind: SectionKind) {
+    fn note(&mut self, index: u32, name: &[u8], sh_type: u32, flags: u64, kind: SectionKind) {
         match name {
             b".note.GNU-stack" => {
                 self.executable_stack |= flags & u64::from(elf::SHF_EXECINSTR) != 0
@@ -334,7 +335,10 @@ impl MarkerSections {
             _ => {}
         }
         self.call_graph_profile |= sh_type == SHT_LLVM_CALL_GRAPH_PROFILE;
-        self.gnu_property |= kind == SectionKind::GnuProperty;
+        if kind == SectionKind::GnuProperty {
+            let first = self.gnu_property.map_or(index, |(first, _)| first);
+            self.gnu_property = Some((first, index));
+        }
         self.gcc_lto |= name.starts_with(b".gnu.lto_");
         self.link_order |= flags & u64::from(elf::SHF_LINK_ORDER) != 0;
     }
@@ -475,7 +479,7 @@ impl ObjectFile {
                 (shdr, sdata)
             };
             let kind = initial_kind(sname, sh_type, shdr.sh_flags(LE), i);
-            markers.note(sname, sh_type, shdr.sh_flags(LE), kind);
+            markers.note(i as u32, sname, sh_type, shdr.sh_flags(LE), kind);
             sections.push(InputSection {
                 name: sname,
                 shdr,
@@ -1081,40 +1085,47 @@ mod tests {
         let exec = u64::from(elf::SHF_EXECINSTR);
         let mut m = MarkerSections::default();
         m.note(
+            1,
             b".note.GNU-stack",
             elf::SHT_PROGBITS,
             0,
             SectionKind::Ignored,
         );
-        m.note(b".text", elf::SHT_PROGBITS, exec, SectionKind::Regular);
+        m.note(0, b".text", elf::SHT_PROGBITS, exec, SectionKind::Regular);
         assert!(!m.executable_stack && !m.split_stack && !m.call_graph_profile);
         m.note(
+            2,
             b".note.GNU-stack",
             elf::SHT_PROGBITS,
             exec,
             SectionKind::Ignored,
         );
         m.note(
+            3,
             b".note.GNU-split-stack",
             elf::SHT_PROGBITS,
             0,
             SectionKind::Ignored,
         );
         m.note(
+            4,
             b".llvm.call-graph-profile",
             SHT_LLVM_CALL_GRAPH_PROFILE,
             0,
             SectionKind::Ignored,
         );
         m.note(
+            5,
             b".note.gnu.property",
             elf::SHT_NOTE,
             0,
             SectionKind::GnuProperty,
         );
-        assert!(m.executable_stack && m.split_stack && m.call_graph_profile && m.gnu_property);
+        assert!(m.executable_stack && m.split_stack && m.call_graph_profile);
+        assert_eq!(m.gnu_property, Some((5, 5)));
         assert!(!m.no_split_stack && !m.gcc_lto && !m.link_order);
         m.note(
+            6,
             b".gnu.lto_.symtab.0",
             elf::SHT_PROGBITS,
             0,
@@ -1122,11 +1133,20 @@ mod tests {
         );
         assert!(m.gcc_lto);
         m.note(
+            7,
             b".stack_sizes",
             elf::SHT_PROGBITS,
             u64::from(elf::SHF_LINK_ORDER),
             SectionKind::Regular,
         );
         assert!(m.link_order);
+        m.note(
+            9,
+            b".note.gnu.property",
+            elf::SHT_NOTE,
+            0,
+            SectionKind::GnuProperty,
+        );
+        assert_eq!(m.gnu_property, Some((5, 9)));
     }
 }

@@ -113,11 +113,12 @@ pub fn build(res: &Resolved) -> Result<EhLayout> {
     let mut cie_ids: HashMap<CieKey, usize> = HashMap::new();
     // For each distinct CIE: its first record, and the FDEs that use it (indices into `pieces`).
     let mut cies: Vec<(u32, Vec<u32>)> = Vec::new();
+    // Found in parallel: a big link has half a million sections and a few thousand of these.
     let eh_sections: Vec<(FileId, u32)> = res
         .files
-        .iter()
+        .par_iter()
         .enumerate()
-        .flat_map(|(fi, f)| {
+        .flat_map_iter(|(fi, f)| {
             f.sections
                 .iter()
                 .enumerate()

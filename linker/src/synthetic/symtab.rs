@@ -81,6 +81,14 @@ pub fn build(
         (kept, names)
     };
     let per_file: Vec<_> = res.files.par_iter().enumerate().map(locals_of).collect();
+    // Sized once: the locals' names are most of a big link's string table (11 MB on
+    // llvm-static), which grew by copying itself over.
+    let (local_count, names_len) = per_file
+        .iter()
+        .fold((0, 0), |(c, n), (kept, names)| (c + kept.len(), n + names.len()));
+    strtab.reserve(names_len);
+    symtab.reserve(local_count + section_syms.len() + res.symtab.len());
+    owner.reserve(local_count + section_syms.len());
     for (fi, (kept, names)) in per_file.into_iter().enumerate() {
         let base = strtab.len() as u32;
         strtab.extend_from_slice(&names);
@@ -108,6 +116,15 @@ pub fn build(
         .enumerate()
         .map(|(id, s)| global_written(res, sec_osec, id as SymbolId, s))
         .collect();
+    let global_names_len: usize = res
+        .symtab
+        .symbols
+        .par_iter()
+        .zip(&written)
+        .filter(|&(_, &w)| w)
+        .map(|(s, _)| s.name.len() + 1)
+        .sum();
+    strtab.reserve(global_names_len);
     let mut globals = Vec::new();
     for (id, s) in res.symtab.symbols.iter().enumerate() {
         if !written[id] {
