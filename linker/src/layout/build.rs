@@ -16,7 +16,7 @@ use crate::icf::Folding;
 use crate::input::input_files::{FileId, InputSection, SectionKind};
 use crate::input::section_rules::{align_to, init_priority, output_name_of, section_rank};
 use crate::order::section_order::SectionOrder;
-use crate::output::layout::{DynTables, Layout};
+use crate::output::layout::{DynTables, Layout, StringTable};
 use crate::output::merge;
 use crate::output::script_layout::{Body, ScriptLayout};
 use crate::output::sections::{
@@ -1054,7 +1054,7 @@ pub fn layout(
     };
 
     // 7. Symbol table contents (names only; values come at write time) and string tables.
-    let mut strtab = vec![0u8];
+    let mut strtab = StringTable::default();
     let mut symtab = Vec::new();
     let mut symtab_first_global = 1u32;
     if !strip_all {

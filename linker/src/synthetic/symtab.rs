@@ -4,7 +4,7 @@
 
 use crate::config::{Config, Discard};
 use crate::input::input_files::{FileId, ObjectFile, SectionKind};
-use crate::output::layout::{Layout, SymtabEntry, SymtabIndex};
+use crate::output::layout::{Layout, StringTable, SymtabEntry, SymtabIndex};
 use crate::output::sections::{put16, put32, put64, ChunkKind, OutputSection, Synthetic, SYM_SIZE};
 use crate::resolve::symbol_table::{SymKey, Symbol, SymbolDef, SymbolId};
 use crate::resolve::Resolved;
@@ -23,13 +23,13 @@ pub fn build(
     section_syms: &[(u32, Option<FileId>)],
     referenced_locals: &hashbrown::HashSet<(FileId, u32)>,
     symtab: &mut Vec<SymtabEntry>,
-    strtab: &mut Vec<u8>,
+    strtab: &mut StringTable,
     first_global: &mut u32,
 ) {
-    let add_name = |strtab: &mut Vec<u8>, name: &[u8]| -> u32 {
-        let off = strtab.len() as u32;
-        strtab.extend_from_slice(name);
-        strtab.push(0);
+    let add_name = |names: &mut Vec<u8>, name: &[u8]| -> u32 {
+        let off = names.len() as u32;
+        names.extend_from_slice(name);
+        names.push(0);
         off
     };
     let start = symtab.len();
@@ -81,17 +81,12 @@ pub fn build(
         (kept, names)
     };
     let per_file: Vec<_> = res.files.par_iter().enumerate().map(locals_of).collect();
-    // Sized once: the locals' names are most of a big link's string table (11 MB on
-    // llvm-static), which grew by copying itself over.
-    let (local_count, names_len) = per_file
-        .iter()
-        .fold((0, 0), |(c, n), (kept, names)| (c + kept.len(), n + names.len()));
-    strtab.reserve(names_len);
+    let local_count: usize = per_file.iter().map(|(kept, _)| kept.len()).sum();
     symtab.reserve(local_count + section_syms.len() + res.symtab.len());
     owner.reserve(local_count + section_syms.len());
     for (fi, (kept, names)) in per_file.into_iter().enumerate() {
-        let base = strtab.len() as u32;
-        strtab.extend_from_slice(&names);
+        // Each file's names stay a part of their own (most of a big link's `.strtab`).
+        let base = strtab.append_part(names);
         for (index, off) in kept {
             symtab.push(SymtabEntry::Local {
                 file: fi as FileId,
@@ -140,7 +135,7 @@ pub fn build(
             } else {
                 s.dynamic_name()
             };
-            let name_off = add_name(strtab, name);
+            let name_off = strtab.add(name);
             symtab.push(SymtabEntry::Global {
                 id: id as SymbolId,
                 name_off,
@@ -170,7 +165,7 @@ pub fn build(
     symtab.extend(groups.into_iter().flatten());
     *first_global = symtab.len() as u32 + 1;
     for id in globals {
-        let name_off = add_name(strtab, res.symtab.get(id).dynamic_name());
+        let name_off = strtab.add(res.symtab.get(id).dynamic_name());
         symtab.push(SymtabEntry::Global {
             id,
             name_off,

@@ -866,7 +866,7 @@ fn write_synthetic<M: AddressMap>(
             None => buf.fill(0),
         },
         Synthetic::Symtab => symtab::write(config, res, lay, buf),
-        Synthetic::Strtab => buf.copy_from_slice(&lay.strtab),
+        Synthetic::Strtab => lay.strtab.write(buf),
         Synthetic::Shstrtab => buf.copy_from_slice(&lay.shstrtab),
     }
     Ok(())
