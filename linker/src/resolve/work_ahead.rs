@@ -19,6 +19,10 @@ type Work<J, R> = Box<dyn Fn(J) -> R + Send + Sync>;
 
 struct Shared<K, J, R> {
     work: Work<J, R>,
+    /// Resolution's own thread needs a CPU too: the pool works ahead on one thread fewer than
+    /// it has (on two CPUs, two pool threads and resolution took turns, slowing resolution,
+    /// which is what the link waits for).
+    max_workers: usize,
     state: Mutex<State<K, J, R>>,
     done: Condvar,
 }
@@ -26,6 +30,8 @@ struct Shared<K, J, R> {
 struct State<K, J, R> {
     /// Jobs waiting for a thread, the one wanted soonest last.
     waiting: Vec<(K, J)>,
+    /// Pool tasks working through `waiting`, at most `Shared::max_workers`.
+    workers: usize,
     cells: HashMap<K, Cell<R>>,
     /// Resolution is over: threads still holding a request drop it.
     closed: bool,
@@ -47,11 +53,14 @@ where
 {
     /// Works ahead only when the pool has a thread besides the one resolving.
     pub(super) fn new(work: impl Fn(J) -> R + Send + Sync + 'static) -> Self {
-        let shared = (rayon::current_num_threads() > 1).then(|| {
+        let threads = rayon::current_num_threads();
+        let shared = (threads > 1).then(|| {
             Arc::new(Shared {
                 work: Box::new(work),
+                max_workers: threads - 1,
                 state: Mutex::new(State {
                     waiting: Vec::new(),
+                    workers: 0,
                     cells: HashMap::new(),
                     closed: false,
                 }),
@@ -100,10 +109,12 @@ where
             state.waiting.push((key, job));
             added += 1;
         }
+        let start = added.min(shared.max_workers.saturating_sub(state.workers));
+        state.workers += start;
         drop(state);
-        for _ in 0..added {
+        for _ in 0..start {
             let shared = Arc::clone(shared);
-            rayon::spawn(move || shared.work_one());
+            rayon::spawn(move || shared.work_through());
         }
     }
 
@@ -154,27 +165,34 @@ impl<K: Eq + Hash, J, R> Shared<K, J, R> {
         self.done.wait(guard).unwrap_or_else(|e| e.into_inner())
     }
 
-    /// One pool task: does the most recently requested job nobody took yet.
-    fn work_one(&self) {
-        let (key, job) = {
+    /// One pool task: does the most recently requested jobs nobody took yet, until none is
+    /// left.
+    fn work_through(&self) {
+        loop {
+            let (key, job) = {
+                let mut state = self.lock();
+                loop {
+                    let next = if state.closed {
+                        None
+                    } else {
+                        state.waiting.pop()
+                    };
+                    let Some((key, job)) = next else {
+                        state.workers -= 1;
+                        return;
+                    };
+                    if let Some(cell @ Cell::Waiting) = state.cells.get_mut(&key) {
+                        *cell = Cell::Working;
+                        break (key, job);
+                    }
+                }
+            };
+            let result =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (self.work)(job)));
             let mut state = self.lock();
-            loop {
-                if state.closed {
-                    return;
-                }
-                let Some((key, job)) = state.waiting.pop() else {
-                    return;
-                };
-                if let Some(cell @ Cell::Waiting) = state.cells.get_mut(&key) {
-                    *cell = Cell::Working;
-                    break (key, job);
-                }
-            }
-        };
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (self.work)(job)));
-        let mut state = self.lock();
-        state.cells.insert(key, Cell::Done(Box::new(result)));
-        drop(state);
-        self.done.notify_all();
+            state.cells.insert(key, Cell::Done(Box::new(result)));
+            drop(state);
+            self.done.notify_all();
+        }
     }
 }
