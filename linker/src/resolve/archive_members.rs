@@ -484,8 +484,8 @@ impl Resolver<'_> {
                 continue;
             }
             let a = &self.out.archives[archive as usize];
-            let archive_path =
-                matches!(a.source, LazySource::Archive(_)).then(|| a.path.display().to_string());
+            let archive_path = matches!(a.source, LazySource::Archive(_))
+                .then(|| a.path.to_string_lossy().into_owned());
             let job = MemberJob {
                 display,
                 archive_path,
