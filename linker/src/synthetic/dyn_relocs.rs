@@ -5,7 +5,6 @@
 //! addresses they encode); the writer copies them out.
 
 use crate::config::Config;
-use crate::error::Result;
 use crate::output::layout::Layout;
 use crate::output::sections::{put64, Synthetic, SyntheticChunk, ALLOC};
 use crate::output::sections::{RELA_SIZE, REL_SIZE};
@@ -357,25 +356,17 @@ fn put_rela(buf: &mut [u8], entsize: u64, i: usize, rela: DynRela) {
 
 /// `.rela.dyn`: RELATIVE relocations first, sorted by address (lld's `-z combreloc`), then the
 /// symbolic ones in scan order, then IRELATIVE (resolvers may need everything else relocated).
-pub fn write_rela_dyn(
-    config: &Config,
-    res: &Resolved,
-    lay: &Layout,
-    map: &dyn AddressMap,
-    buf: &mut [u8],
-) -> Result<()> {
+pub fn write_rela_dyn(config: &Config, lay: &Layout, records: &[DynRela], buf: &mut [u8]) {
     if let Some(packed) = &lay.android_rela {
         // APS2 bytes, then zeros where an earlier, longer encoding was (never shrunk).
         buf.fill(0);
         buf[..packed.len()].copy_from_slice(packed);
-        return Ok(());
+        return;
     }
-    let records = laid_out_records(config, res, lay, map);
     let entsize = dyn_reloc_format(config).1;
-    for (i, r) in records.into_iter().enumerate() {
+    for (i, &r) in records.iter().enumerate() {
         put_rela(buf, entsize, i, r);
     }
-    Ok(())
 }
 
 /// `SHT_ANDROID_RELR` and its dynamic tags (`--use-android-relr-tags`).

@@ -292,6 +292,8 @@ pub fn write_output(
     })?;
 
     let addr_map = lay.address_map(res);
+    // `.rela.dyn`'s records, worked out once for its own bytes and for the places they patch.
+    let dyn_records = dyn_relocs::laid_out_records(config, res, lay, &addr_map);
     let errors: Vec<Error> = slices
         .into_par_iter()
         // Jobs differ in cost by orders of magnitude (a chunk of debug information with its
@@ -311,7 +313,17 @@ pub fn write_output(
                         pattern.rotate_left(usize::from(phase));
                         fill_padding(&lay.rewrites, c.kind, pattern, padding);
                     }
-                    write_chunk(config, res, lay, debug, &addr_map, osec, chunk, body)
+                    write_chunk(
+                        config,
+                        res,
+                        lay,
+                        debug,
+                        &addr_map,
+                        &dyn_records,
+                        osec,
+                        chunk,
+                        body,
+                    )
                 }
                 JobKind::Fill { osec } => {
                     if let Some(pattern) = filler(&lay.sections[osec as usize]) {
@@ -333,7 +345,7 @@ pub fn write_output(
         return Err(errors);
     }
 
-    write_dynamic_reloc_places(config, res, lay, &addr_map, out.bytes());
+    write_dynamic_reloc_places(config, lay, &dyn_records, out.bytes());
     if let Some((note, _)) = lay.synthetic_offset(Synthetic::BuildId) {
         build_id::fill(config, note, out.bytes());
     }
@@ -370,10 +382,13 @@ pub fn render_section(
         )
     })?;
     let addr_map = lay.address_map(res);
+    // Non-allocated sections hold no `.rela.dyn` (its records are not needed).
     slices
         .into_par_iter()
         .with_max_len(WRITE_JOBS_PER_TASK)
-        .try_for_each(|(ci, buf)| write_chunk(config, res, lay, debug, &addr_map, osec, ci, buf))?;
+        .try_for_each(|(ci, buf)| {
+            write_chunk(config, res, lay, debug, &addr_map, &[], osec, ci, buf)
+        })?;
     Ok(image)
 }
 
@@ -545,9 +560,8 @@ impl OutputImage {
 /// copy relocations have no contents.
 fn write_dynamic_reloc_places(
     config: &Config,
-    res: &Resolved,
     lay: &Layout,
-    map: &dyn AddressMap,
+    records: &[dyn_relocs::DynRela],
     image: &mut [u8],
 ) {
     let write_addends = config.apply_dynamic_relocs || config.z.rel;
@@ -558,7 +572,6 @@ fn write_dynamic_reloc_places(
         .map(|s| (s.addr, s.size, s.offset))
         .collect();
     sections.sort_unstable();
-    let records = dyn_relocs::laid_out_records(config, res, lay, map);
     for r in records {
         // A TLS descriptor is two words; its addend goes in the second.
         // The place is as wide as the relocation: a TLS descriptor is two words (its addend
@@ -754,6 +767,7 @@ fn write_chunk<M: AddressMap>(
     lay: &Layout,
     debug: &DebugIndexes,
     map: &M,
+    dyn_records: &[dyn_relocs::DynRela],
     osec: u32,
     chunk: u32,
     buf: &mut [u8],
@@ -795,7 +809,9 @@ fn write_chunk<M: AddressMap>(
             )
         }
         ChunkKind::Merged(g) => lay.merged[g as usize].write_to(&lay.merge_inputs[g as usize], buf),
-        ChunkKind::Synthetic(k) => write_synthetic(config, res, lay, debug, map, k, buf, addr),
+        ChunkKind::Synthetic(k) => {
+            write_synthetic(config, res, lay, debug, map, dyn_records, k, buf, addr)
+        }
         // NOBITS: nothing to write.
         ChunkKind::Common(_) | ChunkKind::Copy(_) => Ok(()),
         ChunkKind::Relocs { file, sec } => {
@@ -825,6 +841,7 @@ fn write_synthetic<M: AddressMap>(
     lay: &Layout,
     debug: &DebugIndexes,
     map: &M,
+    dyn_records: &[dyn_relocs::DynRela],
     k: Synthetic,
     buf: &mut [u8],
     addr: u64,
@@ -843,7 +860,7 @@ fn write_synthetic<M: AddressMap>(
         Synthetic::GnuHash => buf.copy_from_slice(&t.gnu_hash),
         Synthetic::Hash => buf.copy_from_slice(&t.sysv_hash),
         Synthetic::DynStr => buf.copy_from_slice(&t.dynstr),
-        Synthetic::RelaDyn => dyn_relocs::write_rela_dyn(config, res, lay, map, buf)?,
+        Synthetic::RelaDyn => dyn_relocs::write_rela_dyn(config, lay, dyn_records, buf),
         Synthetic::RelrDyn => dyn_relocs::write_relr(lay, buf),
         Synthetic::RelaPlt => dyn_relocs::write_rela_plt(config, lay, buf),
         Synthetic::EhFrameHdr => eh_frame::write_hdr(res, lay, map, buf, addr)?,
