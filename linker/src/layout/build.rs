@@ -1279,14 +1279,12 @@ fn mark_live_pieces(
     inputs: &mut [Vec<merge::MergeInput<'static>>],
 ) {
     // The piece a symbol (plus addend) points into: (merge group, input, offset). Most
-    // relocations point elsewhere; the section kind says so before any hash lookup.
+    // relocations point elsewhere, which the merge index says with two array reads (only
+    // sections placed in a merged output section are in it).
     let piece_of = |file: FileId, index: usize, addend: i64| -> Option<(u32, u32, u64)> {
         let f = &res.files[file as usize];
         let sym = f.symbols.get(index)?;
         let shndx = f.sym_section(index)?;
-        if f.sections.get(shndx)?.kind != SectionKind::Merge {
-            return None;
-        }
         let (g, i) = merge_of.get(file, shndx as u32)?;
         // A section symbol's addend selects the piece; a named symbol's value does.
         let off = if sym.st_type() == elf::STT_SECTION {
@@ -1296,6 +1294,17 @@ fn mark_live_pieces(
         };
         Some((g, i, off))
     };
+    // Where each global's definition points, worked out once (in parallel) rather than for
+    // every relocation that names it.
+    let global_piece: Vec<Option<(u32, u32, u64)>> = res
+        .symtab
+        .symbols
+        .par_iter()
+        .map(|s| match s.def {
+            SymbolDef::Defined { file, index } => piece_of(file, index as usize, 0),
+            _ => None,
+        })
+        .collect();
     // Files are read in parallel (their relocations are the bulk of the work); the marks are
     // applied afterwards, in file order.
     let per_file: Vec<Vec<(u32, u32, u64)>> = res
@@ -1312,10 +1321,7 @@ fn mark_live_pieces(
                 for r in s.relocs {
                     let sym = r.r_sym(LE, false) as usize;
                     let piece = match res.global_of(fi as FileId, sym) {
-                        Some(g) => match res.symtab.get(g).def {
-                            SymbolDef::Defined { file, index } => piece_of(file, index as usize, 0),
-                            _ => None,
-                        },
+                        Some(g) => global_piece[g as usize],
                         None => piece_of(fi as FileId, sym, r.r_addend(LE)),
                     };
                     marks.extend(piece);
@@ -1333,9 +1339,9 @@ fn mark_live_pieces(
         mark(Some(piece));
     }
     // Exported symbols defined in merged sections keep their pieces.
-    for s in res.symtab.symbols.iter().filter(|s| s.in_dynsym) {
-        if let SymbolDef::Defined { file, index } = s.def {
-            mark(piece_of(file, index as usize, 0));
+    for (s, &piece) in res.symtab.symbols.iter().zip(&global_piece) {
+        if s.in_dynsym {
+            mark(piece);
         }
     }
 }
