@@ -105,25 +105,6 @@ impl StringTable {
         at
     }
 
-    /// Adds `name` with its terminator; returns its offset.
-    pub fn add(&mut self, name: &[u8]) -> u32 {
-        let at = self.len as u32;
-        if self.parts.last().is_none() {
-            self.parts.push(Vec::new());
-        }
-        if let Some(last) = self.parts.last_mut() {
-            last.extend_from_slice(name);
-            last.push(0);
-        }
-        self.len += name.len() + 1;
-        at
-    }
-
-    /// Reserves room for `additional` more bytes of names added with [`StringTable::add`].
-    pub fn reserve(&mut self, additional: usize) {
-        self.parts.push(Vec::with_capacity(additional));
-    }
-
     /// Writes the table into `buf` (its size), the parts in parallel.
     pub fn write(&self, buf: &mut [u8]) {
         let mut rest = buf;
@@ -777,11 +758,9 @@ mod tests {
     fn string_table_parts_are_written_end_to_end_at_the_offsets_given() {
         let mut t = StringTable::default();
         assert_eq!(t.append_part(b"a\0bc\0".to_vec()), 1);
-        assert_eq!(t.add(b"de"), 6);
-        t.reserve(16);
-        assert_eq!(t.add(b"f"), 9);
-        assert_eq!(t.append_part(Vec::new()), 11);
-        assert_eq!(t.add(b""), 11);
+        assert_eq!(t.append_part(b"de\0".to_vec()), 6);
+        assert_eq!(t.append_part(Vec::new()), 9);
+        assert_eq!(t.append_part(b"f\0\0".to_vec()), 9);
         assert_eq!(t.len(), 12);
         let mut buf = vec![0xffu8; t.len()];
         t.write(&mut buf);

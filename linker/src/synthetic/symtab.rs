@@ -103,74 +103,110 @@ pub fn build(
         owner.push(owner_file);
     }
     // Hidden globals become locals in an executable, as lld writes them. Which globals are
-    // written is decided for each on its own (in parallel); names are added in id order.
-    let written: Vec<bool> = res
+    // written, and their names, are worked out in parallel over runs of ids (the names are
+    // scattered over the inputs' string tables); each run's names become parts of `.strtab`
+    // in id order, hidden ones first.
+    #[derive(Default)]
+    struct Run {
+        hidden: Vec<(SymbolId, u32, Option<FileId>)>,
+        hidden_names: Vec<u8>,
+        visible: Vec<(SymbolId, u32)>,
+        visible_names: Vec<u8>,
+    }
+    const RUN: usize = 4096;
+    let runs: Vec<Run> = res
         .symtab
         .symbols
-        .par_iter()
+        .par_chunks(RUN)
         .enumerate()
-        .map(|(id, s)| global_written(res, sec_osec, id as SymbolId, s))
+        .map(|(ci, chunk)| {
+            let mut run = Run::default();
+            for (k, s) in chunk.iter().enumerate() {
+                let id = (ci * RUN + k) as SymbolId;
+                if !global_written(res, sec_osec, id, s) {
+                    continue;
+                }
+                let hidden = s.visibility == elf::STV_HIDDEN
+                    || s.visibility == elf::STV_INTERNAL
+                    || s.version_local;
+                if hidden {
+                    // As lld: `.symtab` names carry no version (`foo@V1` is written `foo`),
+                    // except where a version script made the symbol local before its version
+                    // was read.
+                    let name = if s.version_local {
+                        s.name
+                    } else {
+                        s.dynamic_name()
+                    };
+                    let owner = match s.def {
+                        SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. } => {
+                            Some(file)
+                        }
+                        _ => None,
+                    };
+                    run.hidden
+                        .push((id, add_name(&mut run.hidden_names, name), owner));
+                } else {
+                    let off = add_name(&mut run.visible_names, s.dynamic_name());
+                    run.visible.push((id, off));
+                }
+            }
+            run
+        })
         .collect();
-    let global_names_len: usize = res
-        .symtab
-        .symbols
-        .par_iter()
-        .zip(&written)
-        .filter(|&(_, &w)| w)
-        .map(|(s, _)| s.name.len() + 1)
-        .sum();
-    strtab.reserve(global_names_len);
-    let mut globals = Vec::new();
-    for (id, s) in res.symtab.symbols.iter().enumerate() {
-        if !written[id] {
-            continue;
-        }
-        let hidden =
-            s.visibility == elf::STV_HIDDEN || s.visibility == elf::STV_INTERNAL || s.version_local;
-        if hidden {
-            // As lld: `.symtab` names carry no version (`foo@V1` is written `foo`), except
-            // where a version script made the symbol local before its version was read.
-            let name = if s.version_local {
-                s.name
-            } else {
-                s.dynamic_name()
-            };
-            let name_off = strtab.add(name);
+    let mut visible_parts = Vec::with_capacity(runs.len());
+    for run in runs {
+        let base = strtab.append_part(run.hidden_names);
+        for (id, off, file) in run.hidden {
             symtab.push(SymtabEntry::Global {
-                id: id as SymbolId,
-                name_off,
+                id,
+                name_off: base + off,
                 local: true,
             });
-            owner.push(match s.def {
-                SymbolDef::Defined { file, .. } | SymbolDef::Common { file, .. } => Some(file),
-                _ => None,
-            });
-        } else {
-            globals.push(id as SymbolId);
+            owner.push(file);
         }
+        visible_parts.push((run.visible, run.visible_names));
     }
     // As lld: the local part is grouped by file, in the order files first appear, so a hidden
     // global sits with its file's locals (the names keep their `.strtab` order).
     // Groups are found by file id (the last slot: the linker's own symbols).
-    let mut groups: Vec<Vec<SymtabEntry>> = Vec::new();
+    // A counting sort by group keeps each group's entries in their order.
     let mut group_of: Vec<u32> = vec![u32::MAX; res.files.len() + 1];
-    for (e, file) in symtab.drain(start..).zip(owner) {
-        let slot = file.map_or(res.files.len(), |f| f as usize);
-        if group_of[slot] == u32::MAX {
-            group_of[slot] = groups.len() as u32;
-            groups.push(Vec::new());
-        }
-        groups[group_of[slot] as usize].push(e);
+    let mut groups = 0u32;
+    let entry_group: Vec<u32> = owner
+        .iter()
+        .map(|file| {
+            let slot = file.map_or(res.files.len(), |f| f as usize);
+            if group_of[slot] == u32::MAX {
+                group_of[slot] = groups;
+                groups += 1;
+            }
+            group_of[slot]
+        })
+        .collect();
+    let mut next = vec![0usize; groups as usize + 1];
+    for &g in &entry_group {
+        next[g as usize + 1] += 1;
     }
-    symtab.extend(groups.into_iter().flatten());
+    for g in 0..groups as usize {
+        next[g + 1] += next[g];
+    }
+    let mut grouped = vec![SymtabEntry::Section { osec: 0 }; entry_group.len()];
+    for (e, g) in symtab.drain(start..).zip(entry_group) {
+        grouped[next[g as usize]] = e;
+        next[g as usize] += 1;
+    }
+    symtab.extend(grouped);
     *first_global = symtab.len() as u32 + 1;
-    for id in globals {
-        let name_off = strtab.add(res.symtab.get(id).dynamic_name());
-        symtab.push(SymtabEntry::Global {
-            id,
-            name_off,
-            local: false,
-        });
+    for (visible, names) in visible_parts {
+        let base = strtab.append_part(names);
+        for (id, off) in visible {
+            symtab.push(SymtabEntry::Global {
+                id,
+                name_off: base + off,
+                local: false,
+            });
+        }
     }
 }
 
