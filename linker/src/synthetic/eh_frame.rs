@@ -103,9 +103,6 @@ pub fn write<M: AddressMap + ?Sized>(
     written.into_iter().collect()
 }
 
-/// The merged `.note.gnu.property`: the AND of every object's x86 feature bits (IBT, SHSTK) as
-/// `cet::read_security_notes` computed it (with `-z force-ibt` and `-z shstk`), as lld emits
-/// it; absent when the result is zero.
 /// Splits every `.eh_frame` input, drops FDEs of discarded functions and deduplicates CIEs. The
 /// output follows lld: each CIE followed by its FDEs, then one zero terminator.
 pub fn build(res: &Resolved) -> Result<EhLayout> {
