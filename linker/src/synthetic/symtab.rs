@@ -313,106 +313,114 @@ pub fn indices(symtab: &[SymtabEntry]) -> SymtabIndex {
 }
 
 pub fn write(config: &Config, res: &Resolved, lay: &Layout, buf: &mut [u8]) {
-    buf[..SYM_SIZE as usize].fill(0);
-    for (i, e) in lay.symtab.iter().enumerate() {
-        let o = (i + 1) * SYM_SIZE as usize;
-        let (mut value, shndx) = lay.symtab_value(res, e);
-        if let SymtabEntry::Section { .. } = *e {
-            // No name: readers show the section's (lld writes them so too).
-            put32(buf, o, 0);
-            buf[o + 4] = (elf::STB_LOCAL << 4) | elf::STT_SECTION;
-            buf[o + 5] = 0;
-            put16(buf, o + 6, shndx);
-            put64(buf, o + 8, value);
-            put64(buf, o + 16, 0);
-            continue;
-        }
-        let (name_off, info, other, mut size) = match *e {
-            SymtabEntry::Local {
-                file,
-                index,
-                name_off,
-            } => {
-                let s = &res.files[file as usize].symbols[index as usize];
-                let size = lay.rewrites.symbol_value_size(res, file, index as usize).1;
-                (name_off, s.st_info(), s.st_other(), size)
-            }
-            SymtabEntry::Global {
-                id,
-                name_off,
-                local,
-            } => {
-                let s = res.symtab.get(id);
-                let mut unique = false;
-                let (ty, size) = match s.def {
-                    SymbolDef::Defined { file, index } => {
-                        let sym = &res.files[file as usize].symbols[index as usize];
-                        unique = sym.st_bind() == elf::STB_GNU_UNIQUE;
-                        let size = lay.rewrites.symbol_value_size(res, file, index as usize).1;
-                        (sym.st_type(), size)
-                    }
-                    SymbolDef::Common { size, .. } => (elf::STT_OBJECT, size),
-                    // A copy-relocated definition has the library's size.
-                    SymbolDef::Shared { file, index } if lay.scan.copy_index.contains_key(&id) => {
-                        let lib = &res.shared[file as usize];
-                        (s.sym_type, lib.dynsyms[index as usize].st_size(LE))
-                    }
-                    _ => (s.sym_type, 0),
-                };
-                let bind = if local {
-                    elf::STB_LOCAL
-                } else if unique && !config.no_gnu_unique {
-                    elf::STB_GNU_UNIQUE
-                } else if s.weak {
-                    elf::STB_WEAK
-                } else {
-                    elf::STB_GLOBAL
-                };
-                (name_off, (bind << 4) | ty, s.visibility, size)
-            }
-            // Written above.
-            SymtabEntry::Section { .. } => continue,
-        };
-        let shndx = match *e {
-            SymtabEntry::Local { file, index, .. } => {
-                let s = &res.files[file as usize].symbols[index as usize];
-                if s.st_type() == elf::STT_FILE {
-                    value = 0;
-                    elf::SHN_ABS
-                } else {
-                    shndx
-                }
-            }
-            _ => shndx,
-        };
-        let mut info = info;
-        let mut shndx = shndx;
-        if info & 0xf == elf::STT_GNU_IFUNC {
-            // An IFUNC's address in this output is its IPLT entry (see `relocations::scan`), and lld
-            // lists it as a function there.
-            let key = match *e {
-                SymtabEntry::Local { file, index, .. } => SymKey::Local(file, index),
-                SymtabEntry::Global { id, .. } => SymKey::Global(id),
-                SymtabEntry::Section { .. } => continue,
-            };
-            if let Some((v, sh)) = lay.canonical_iplt(key) {
-                value = v;
-                info = (info & 0xf0) | elf::STT_FUNC;
-                shndx = sh.unwrap_or(shndx);
-                // lld's symbol for the IPLT entry has no size (the resolver's says nothing).
-                size = 0;
-            }
-        }
-        // A TLS symbol's value is its offset in the TLS segment; an absolute one
-        // (`--just-symbols`) keeps the value it was given, as in lld.
-        if info & 0xf == elf::STT_TLS && shndx != elf::SHN_ABS {
-            value = value.wrapping_sub(lay.tls_start);
-        }
-        put32(buf, o, name_off);
-        buf[o + 4] = info;
-        buf[o + 5] = other;
-        put16(buf, o + 6, shndx);
-        put64(buf, o + 8, value);
-        put64(buf, o + 16, size);
+    let (null, entries) = buf.split_at_mut(SYM_SIZE as usize);
+    null.fill(0);
+    // Each entry on its own, in parallel (their values are scattered over the link).
+    entries
+        .par_chunks_mut(SYM_SIZE as usize)
+        .zip(lay.symtab.par_iter())
+        .with_min_len(1024)
+        .for_each(|(entry, e)| write_entry(config, res, lay, e, entry));
+}
+
+/// One `.symtab` entry (`buf`: its 24 bytes).
+fn write_entry(config: &Config, res: &Resolved, lay: &Layout, e: &SymtabEntry, buf: &mut [u8]) {
+    let (mut value, shndx) = lay.symtab_value(res, e);
+    if let SymtabEntry::Section { .. } = *e {
+        // No name: readers show the section's (lld writes them so too).
+        put32(buf, 0, 0);
+        buf[4] = (elf::STB_LOCAL << 4) | elf::STT_SECTION;
+        buf[5] = 0;
+        put16(buf, 6, shndx);
+        put64(buf, 8, value);
+        put64(buf, 16, 0);
+        return;
     }
+    let (name_off, info, other, mut size) = match *e {
+        SymtabEntry::Local {
+            file,
+            index,
+            name_off,
+        } => {
+            let s = &res.files[file as usize].symbols[index as usize];
+            let size = lay.rewrites.symbol_value_size(res, file, index as usize).1;
+            (name_off, s.st_info(), s.st_other(), size)
+        }
+        SymtabEntry::Global {
+            id,
+            name_off,
+            local,
+        } => {
+            let s = res.symtab.get(id);
+            let mut unique = false;
+            let (ty, size) = match s.def {
+                SymbolDef::Defined { file, index } => {
+                    let sym = &res.files[file as usize].symbols[index as usize];
+                    unique = sym.st_bind() == elf::STB_GNU_UNIQUE;
+                    let size = lay.rewrites.symbol_value_size(res, file, index as usize).1;
+                    (sym.st_type(), size)
+                }
+                SymbolDef::Common { size, .. } => (elf::STT_OBJECT, size),
+                // A copy-relocated definition has the library's size.
+                SymbolDef::Shared { file, index } if lay.scan.copy_index.contains_key(&id) => {
+                    let lib = &res.shared[file as usize];
+                    (s.sym_type, lib.dynsyms[index as usize].st_size(LE))
+                }
+                _ => (s.sym_type, 0),
+            };
+            let bind = if local {
+                elf::STB_LOCAL
+            } else if unique && !config.no_gnu_unique {
+                elf::STB_GNU_UNIQUE
+            } else if s.weak {
+                elf::STB_WEAK
+            } else {
+                elf::STB_GLOBAL
+            };
+            (name_off, (bind << 4) | ty, s.visibility, size)
+        }
+        // Written above.
+        SymtabEntry::Section { .. } => return,
+    };
+    let shndx = match *e {
+        SymtabEntry::Local { file, index, .. } => {
+            let s = &res.files[file as usize].symbols[index as usize];
+            if s.st_type() == elf::STT_FILE {
+                value = 0;
+                elf::SHN_ABS
+            } else {
+                shndx
+            }
+        }
+        _ => shndx,
+    };
+    let mut info = info;
+    let mut shndx = shndx;
+    if info & 0xf == elf::STT_GNU_IFUNC {
+        // An IFUNC's address in this output is its IPLT entry (see `relocations::scan`), and lld
+        // lists it as a function there.
+        let key = match *e {
+            SymtabEntry::Local { file, index, .. } => SymKey::Local(file, index),
+            SymtabEntry::Global { id, .. } => SymKey::Global(id),
+            SymtabEntry::Section { .. } => return,
+        };
+        if let Some((v, sh)) = lay.canonical_iplt(key) {
+            value = v;
+            info = (info & 0xf0) | elf::STT_FUNC;
+            shndx = sh.unwrap_or(shndx);
+            // lld's symbol for the IPLT entry has no size (the resolver's says nothing).
+            size = 0;
+        }
+    }
+    // A TLS symbol's value is its offset in the TLS segment; an absolute one
+    // (`--just-symbols`) keeps the value it was given, as in lld.
+    if info & 0xf == elf::STT_TLS && shndx != elf::SHN_ABS {
+        value = value.wrapping_sub(lay.tls_start);
+    }
+    put32(buf, 0, name_off);
+    buf[4] = info;
+    buf[5] = other;
+    put16(buf, 6, shndx);
+    put64(buf, 8, value);
+    put64(buf, 16, size);
 }
