@@ -527,7 +527,9 @@ impl MergedSection {
         chunks
             .into_par_iter()
             .try_for_each(|(base, chunk, placed)| {
-                chunk.fill(0);
+                // Placements come in output order: only the alignment gaps between them are
+                // zeroed, not the whole shard before it is written over.
+                let mut written = 0usize;
                 for p in placed {
                     let input = &inputs[p.input as usize];
                     let piece = input
@@ -539,10 +541,17 @@ impl MergedSection {
                         .get(piece.range())
                         .ok_or_else(|| err!("merged section written with different inputs"))?;
                     let at = (p.output_offset - base) as usize;
+                    if let Some(gap) = chunk.get_mut(written..at) {
+                        gap.fill(0);
+                    }
                     chunk
                         .get_mut(at..at + src.len())
                         .ok_or_else(|| err!("merged section written with different inputs"))?
                         .copy_from_slice(src);
+                    written = written.max(at + src.len());
+                }
+                if let Some(tail) = chunk.get_mut(written..) {
+                    tail.fill(0);
                 }
                 Ok(())
             })

@@ -59,12 +59,23 @@ pub fn write<M: AddressMap + ?Sized>(
     addr: u64,
 ) -> Result<()> {
     let base = addr;
-    // The terminator (last four bytes) stays zero.
-    buf.fill(0);
     // Records in output order, each given its own part of `buf`, then written in parallel.
     let pieces = &lay.eh.pieces;
     let mut order: Vec<usize> = (0..pieces.len()).collect();
     order.sort_unstable_by_key(|&i| pieces[i].out_offset);
+    // Only what no record covers is zeroed: the terminator (the last four bytes), and gaps if
+    // there were any.
+    let mut covered = 0usize;
+    for &i in &order {
+        let at = pieces[i].out_offset as usize;
+        if let Some(gap) = buf.get_mut(covered..at) {
+            gap.fill(0);
+        }
+        covered = covered.max(at + pieces[i].size as usize);
+    }
+    if let Some(tail) = buf.get_mut(covered..) {
+        tail.fill(0);
+    }
     let records = order.into_iter().map(|i| {
         let p = &pieces[i];
         (p, p.out_offset, u64::from(p.size))
