@@ -798,7 +798,8 @@ fn read_uint(data: &[u8], offset: usize, width: usize, endian: Endian) -> Option
 /// Splits at the first NUL: (string, rest after the NUL). A string running
 /// to the end of `data` without a NUL is accepted.
 fn split_c_string(data: &[u8]) -> (&[u8], &[u8]) {
-    match data.iter().position(|&b| b == 0) {
+    // memchr: an index holds every defined name of every member (megabytes in a big link).
+    match memchr::memchr(0, data) {
         Some(end) => (&data[..end], &data[end + 1..]),
         None => (data, &[]),
     }

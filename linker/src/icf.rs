@@ -380,7 +380,7 @@ fn merge_key(
         (st, (st + ent as usize).min(data.len()))
     };
     (
-        s.output_name,
+        s.output_name(),
         s.flags(),
         ent,
         s.align(),
@@ -398,7 +398,7 @@ fn equal_constant(res: &Resolved, a: &Candidate, b: &Candidate) -> bool {
     if sa.flags() != sb.flags()
         || sa.size() != sb.size()
         || sa.data != sb.data
-        || sa.output_name != sb.output_name
+        || sa.output_name() != sb.output_name()
         || sa.sh_type() != sb.sh_type()
         || sa.relocs.len() != sb.relocs.len()
     {

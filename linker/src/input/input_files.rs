@@ -206,10 +206,11 @@ pub struct InputSection {
     /// ([`crate::input::section_rules::is_reserved`]); decided here, where the name is being read anyway,
     /// so that building the liveness graph need not touch every section name again.
     pub reserved: bool,
-    /// The output section it goes to by name (`.text.foo` -> `.text`, lld's
-    /// `getOutputSectionName`), decided while the name is read here, in parallel with other
-    /// files, so that layout need not read every section name again.
-    pub output_name: &'static str,
+    /// The output section it goes to by name when that is a prefix of its name (`.text.foo` ->
+    /// `.text`, lld's `getOutputSectionName`), decided while the name is read here, in parallel
+    /// with other files, so that layout need not read every section name again; `None` when the
+    /// name is kept whole (see [`InputSection::output_name`]).
+    pub merged_name: Option<&'static str>,
     /// `sh_flags` and `sh_type`, copied out of the section header: nearly every phase tests
     /// them for every section, and reading them through `shdr` costs a cache miss per section
     /// (the headers sit in the mapped file, away from everything else the phase reads).
@@ -236,6 +237,13 @@ impl InputSection {
     }
     pub fn name_str(&self) -> &'static str {
         std::str::from_utf8(self.name).unwrap_or("<non-utf8>")
+    }
+
+    /// The output section it goes to by name. A name kept whole is read as text only here:
+    /// half of an object's sections are relocation sections with long names that no output
+    /// section is ever named after.
+    pub fn output_name(&self) -> &'static str {
+        self.merged_name.unwrap_or_else(|| self.name_str())
     }
 
     /// The relocations whose offset lies in `[start, end)`, in section order. Splitting
@@ -487,7 +495,7 @@ impl ObjectFile {
                 relocs: &[],
                 relocs_sorted: true,
                 reserved: crate::input::section_rules::is_reserved(sname, sh_type),
-                output_name: crate::input::section_rules::output_section_name(sname),
+                merged_name: crate::input::section_rules::merged_output_name(sname),
                 flags: shdr.sh_flags(LE),
                 sh_type,
                 kind,
@@ -726,7 +734,7 @@ impl ObjectFile {
                 relocs: &[],
                 relocs_sorted: true,
                 reserved: false,
-                output_name: crate::input::section_rules::output_section_name(b""),
+                merged_name: None,
                 flags: 0,
                 sh_type: elf::SHT_NULL,
                 kind: SectionKind::Ignored,

@@ -31,19 +31,17 @@ const MERGED_PREFIXES: &[&str] = &[
     ".srodata",
 ];
 
-/// The output section name for an input section. Runs once per input section while objects
-/// are parsed, so it compares the part before the second dot with the prefixes instead of
-/// trying every prefix on the whole name.
-pub fn output_section_name(name: &'static [u8]) -> &'static str {
-    // Compared as bytes: only a name kept whole is read as UTF-8 (lld compares bytes too).
-    let whole = || std::str::from_utf8(name).unwrap_or("<non-utf8>");
-    let Some(rest) = name.strip_prefix(b".") else {
-        return whole();
-    };
+/// The output section name for an input section when it is a prefix of the section's name
+/// (`.text.foo` -> `.text`), `None` when the name is kept whole (lld's `getOutputSectionName`;
+/// `InputSection::output_name` puts the two together). Runs once per input section while
+/// objects are parsed, so it compares the part before the second dot with the prefixes instead
+/// of trying every prefix on the whole name, and compares bytes, as lld does.
+pub fn merged_output_name(name: &[u8]) -> Option<&'static str> {
+    let rest = name.strip_prefix(b".")?;
     for p in MERGED_DOTTED_PREFIXES {
         if let Some(r) = name.strip_prefix(p.as_bytes()) {
             if r.is_empty() || r[0] == b'.' {
-                return p;
+                return Some(p);
             }
         }
     }
@@ -55,7 +53,6 @@ pub fn output_section_name(name: &'static [u8]) -> &'static str {
         .iter()
         .find(|&&p| p.as_bytes() == head)
         .copied()
-        .unwrap_or_else(whole)
 }
 
 /// `-z keep-text-section-prefix`: a `.text.hot.*`, `.text.unknown.*`, `.text.unlikely.*`,
@@ -261,6 +258,12 @@ pub fn align_to(v: u64, a: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The whole rule, as `InputSection::output_name` applies it.
+    fn output_section_name(name: &[u8]) -> &str {
+        merged_output_name(name)
+            .unwrap_or_else(|| std::str::from_utf8(name).unwrap_or("<non-utf8>"))
+    }
 
     #[test]
     fn names() {

@@ -211,7 +211,7 @@ fn place_input<'a>(
     match taken {
         Some(t) => (commands.output_name(t), Some(t)),
         None => (
-            output_name_of(&config.z, || sec.name_str(), sec.output_name),
+            output_name_of(&config.z, || sec.name_str(), sec.output_name()),
             None,
         ),
     }

@@ -358,7 +358,7 @@ pub fn add_linker_defined(config: &Config, res: &mut Resolved) {
                     .iter()
                     .flat_map(|f| &f.sections)
                     .filter(|s| s.kind.is_copied())
-                    .map(|s| s.output_name)
+                    .map(|s| s.output_name())
                     .collect()
             });
             define |= std::str::from_utf8(sec).is_ok_and(|sec| names.contains(sec));

@@ -754,7 +754,7 @@ fn output_of(config: &Config, res: &Resolved, (f, s): SecKey) -> Option<&'static
             Some(crate::input::section_rules::output_name_of(
                 &config.z,
                 || sec.name_str(),
-                sec.output_name,
+                sec.output_name(),
             ))
         }
         _ => None,

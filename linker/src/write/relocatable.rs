@@ -447,7 +447,7 @@ fn place_sections(
             let alone = grouped[si] || (config.unique && s.name != b".note.GNU-stack");
             // --relocatable-merge-sections: the final link's output section names.
             let name: &[u8] = if config.relocatable_merge_sections && !grouped[si] {
-                s.output_name.as_bytes()
+                s.output_name().as_bytes()
             } else {
                 s.name
             };
