@@ -474,6 +474,45 @@ pub fn check_range(r_type: u32, offset: usize, value: u64) -> Result<(), RangeEr
     }
 }
 
+/// Whether `value` passes [`check_info_range`].
+#[inline]
+fn in_range(info: &RelInfo, value: u64) -> bool {
+    let bits = u32::from(info.size) * 8;
+    if bits == 0 || bits >= 64 {
+        return true;
+    }
+    match info.overflow {
+        Overflow::None => true,
+        Overflow::Signed => fits_signed(value, bits),
+        Overflow::Unsigned => fits_unsigned(value, bits),
+        Overflow::SignedOrUnsigned => fits_signed(value, bits) || fits_unsigned(value, bits),
+    }
+}
+
+/// The error [`write_info_value`] reports: the field is out of `buf` (of `len` bytes), or the
+/// value out of range.
+#[cold]
+fn write_value_error(info: &RelInfo, len: usize, off: usize, value: u64) -> RelocError {
+    let end = off.checked_add(usize::from(info.size));
+    if end.is_none_or(|end| end > len) {
+        return RelocError::OutOfBounds {
+            r_type: info.r_type,
+            offset: off,
+            start: off,
+            end: end.unwrap_or(usize::MAX),
+            len,
+        };
+    }
+    match check_info_range(info, off, value) {
+        Err(e) => RelocError::OutOfRange(e),
+        Ok(()) => RelocError::Unsupported {
+            r_type: info.r_type,
+            offset: off,
+            what: "write a value",
+        },
+    }
+}
+
 /// [`check_range`] for a type already looked up.
 fn check_info_range(info: &RelInfo, offset: usize, value: u64) -> Result<(), RangeError> {
     let bits = u32::from(info.size) * 8;
@@ -524,6 +563,9 @@ pub fn write_value(buf: &mut [u8], off: usize, r_type: u32, value: u64) -> Resul
 
 /// [`write_value`] for a type already looked up (relocation application does it once per
 /// relocation): the field is stored by its width, not by a copy of a variable length.
+/// Kept small enough to inline into the loop that calls it for every relocation: the errors
+/// are made out of line ([`write_value_error`]).
+#[inline]
 pub fn write_info_value(
     info: &RelInfo,
     buf: &mut [u8],
@@ -534,9 +576,12 @@ pub fn write_info_value(
     if size == 0 {
         return Ok(());
     }
-    need(buf, off, 0, size, info.r_type)?;
-    check_info_range(info, off, value).map_err(RelocError::OutOfRange)?;
-    let field = &mut buf[off..off + size];
+    let len = buf.len();
+    let end = off.checked_add(size).filter(|&end| end <= len);
+    let (Some(end), true) = (end, in_range(info, value)) else {
+        return Err(write_value_error(info, len, off, value));
+    };
+    let field = &mut buf[off..end];
     match size {
         4 => field.copy_from_slice(&(value as u32).to_le_bytes()),
         8 => field.copy_from_slice(&value.to_le_bytes()),

@@ -302,7 +302,10 @@ fn target_section_kind(res: &Resolved, file: FileId, index: usize) -> Option<Sec
     f.sections.get(f.sym_section(di)?).map(|s| s.kind)
 }
 
+/// Writes a relocation's value into its field. Small, so that it inlines into the loop; the
+/// error is put into words out of line.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 fn write(
     f: &ObjectFile,
     sec: usize,
@@ -314,47 +317,62 @@ fn write(
     file: FileId,
     sym_index: usize,
 ) -> Result<()> {
-    arch::write_info_value(info, buf, off as usize, value).map_err(|e| {
-        // lld's wording: the location names the enclosing function, the hint the target and,
-        // for a symbol, where it is defined.
-        let sym = res.global_of(file, sym_index).map(|g| res.symtab.get(g));
-        // The symbol's file (a redirected branch names a symbol of another file).
-        let sf = &res.files[file as usize];
-        let is_section = sf
-            .symbols
-            .get(sym_index)
-            .is_some_and(|s| s.st_type() == elf::STT_SECTION);
-        let mut hint = String::new();
-        if sym_index != 0 {
-            if is_section {
-                hint = format!("; references section '{}'", sf.sym_display_name(sym_index));
-            } else {
-                let name = sym.map_or_else(|| sf.sym_display_name(sym_index), |s| s.display_name());
-                hint = format!("; references '{name}'");
-                // lld: the DWARF line of the reference if there is one, else the source file.
-                let src = crate::input::debug_info::source_location(f, sec, off).or_else(|| {
-                    f.source_name
-                        .map(|s| String::from_utf8_lossy(s).into_owned())
-                });
-                if let Some(src) = src {
-                    hint.push_str(&format!("\n>>> referenced by {src}"));
+    match arch::write_info_value(info, buf, off as usize, value) {
+        Ok(()) => Ok(()),
+        Err(e) => Err(write_error(f, sec, off, e, res, file, sym_index)),
+    }
+}
+
+/// lld's words for a relocation whose field could not be written.
+#[cold]
+fn write_error(
+    f: &ObjectFile,
+    sec: usize,
+    off: u64,
+    e: arch::RelocError,
+    res: &Resolved,
+    file: FileId,
+    sym_index: usize,
+) -> crate::error::Error {
+    // lld's wording: the location names the enclosing function, the hint the target and,
+    // for a symbol, where it is defined.
+    let sym = res.global_of(file, sym_index).map(|g| res.symtab.get(g));
+    // The symbol's file (a redirected branch names a symbol of another file).
+    let sf = &res.files[file as usize];
+    let is_section = sf
+        .symbols
+        .get(sym_index)
+        .is_some_and(|s| s.st_type() == elf::STT_SECTION);
+    let mut hint = String::new();
+    if sym_index != 0 {
+        if is_section {
+            hint = format!("; references section '{}'", sf.sym_display_name(sym_index));
+        } else {
+            let name = sym.map_or_else(|| sf.sym_display_name(sym_index), |s| s.display_name());
+            hint = format!("; references '{name}'");
+            // lld: the DWARF line of the reference if there is one, else the source file.
+            let src = crate::input::debug_info::source_location(f, sec, off).or_else(|| {
+                f.source_name
+                    .map(|s| String::from_utf8_lossy(s).into_owned())
+            });
+            if let Some(src) = src {
+                hint.push_str(&format!("\n>>> referenced by {src}"));
+            }
+            let definer = match sym.map(|s| &s.def) {
+                Some(SymbolDef::Defined { file: d, .. })
+                | Some(SymbolDef::Common { file: d, .. }) => {
+                    Some(res.files[*d as usize].name.as_str())
                 }
-                let definer = match sym.map(|s| &s.def) {
-                    Some(SymbolDef::Defined { file: d, .. })
-                    | Some(SymbolDef::Common { file: d, .. }) => {
-                        Some(res.files[*d as usize].name.as_str())
-                    }
-                    Some(SymbolDef::Shared { file: d, .. }) => {
-                        Some(res.shared[*d as usize].name.as_str())
-                    }
-                    Some(_) => None,
-                    None => Some(sf.name.as_str()),
-                };
-                if let Some(d) = definer {
-                    hint.push_str(&format!("\n>>> defined in {d}"));
+                Some(SymbolDef::Shared { file: d, .. }) => {
+                    Some(res.shared[*d as usize].name.as_str())
                 }
+                Some(_) => None,
+                None => Some(sf.name.as_str()),
+            };
+            if let Some(d) = definer {
+                hint.push_str(&format!("\n>>> defined in {d}"));
             }
         }
-        err!("{}: {e}{hint}", f.location(sec, off))
-    })
+    }
+    err!("{}: {e}{hint}", f.location(sec, off))
 }
