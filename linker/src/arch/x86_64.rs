@@ -201,7 +201,28 @@ impl RelInfo {
 /// files. Dynamic-only types (`R_X86_64_GLOB_DAT`, `R_X86_64_DTPMOD64`, `R_X86_64_TLSDESC`,
 /// ...) and ones lld never implemented (`R_X86_64_GOTPCREL64`, `R_X86_64_GOTPLT64`) are among
 /// those; report them with [`unknown_relocation_error`].
+#[inline]
 pub fn rel_info(r_type: u32) -> Option<RelInfo> {
+    // A table: the scan and the write ask for every relocation of the link.
+    match REL_INFO.get(r_type as usize) {
+        Some(&info) => info,
+        None => rel_info_of(r_type),
+    }
+}
+
+/// [`rel_info`] for every type below 64 (x86-64's types end at 50).
+static REL_INFO: [Option<RelInfo>; 64] = {
+    let mut table = [None; 64];
+    let mut t = 0;
+    while t < table.len() {
+        table[t] = rel_info_of(t as u32);
+        t += 1;
+    }
+    table
+};
+
+/// [`rel_info`], worked out.
+const fn rel_info_of(r_type: u32) -> Option<RelInfo> {
     use Overflow as O;
     use RelExpr as E;
     let (expr, size, overflow) = match r_type {

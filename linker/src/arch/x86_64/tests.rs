@@ -1016,3 +1016,13 @@ fn plt_short_buffers_are_errors() {
     write_plt_entry(&mut buf, 0, 0, 0, 0).unwrap();
     assert_eq!(buf[16..], [0xaa; 4]);
 }
+
+#[test]
+fn every_accepted_type_is_in_the_table() {
+    for t in 0..4096u32 {
+        assert_eq!(rel_info(t), rel_info_of(t), "type {t}");
+        if rel_info_of(t).is_some() {
+            assert!((t as usize) < REL_INFO.len(), "type {t} is past the table");
+        }
+    }
+}
