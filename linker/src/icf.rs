@@ -37,6 +37,10 @@ pub struct Folding {
 impl Folding {
     /// The alignment section `(file, sec)` is placed with (`own`: its header's).
     pub fn align_of(&self, file: FileId, sec: u32, own: u64) -> u64 {
+        // Asked for every placed section; without `--icf` nothing is folded.
+        if self.align.is_empty() {
+            return own;
+        }
         self.align.get(&(file, sec)).map_or(own, |&a| a.max(own))
     }
 }
