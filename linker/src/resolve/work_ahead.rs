@@ -165,8 +165,8 @@ impl<K: Eq + Hash, J, R> Shared<K, J, R> {
         self.done.wait(guard).unwrap_or_else(|e| e.into_inner())
     }
 
-    /// One pool task: does the most recently requested jobs nobody took yet, until none is
-    /// left.
+    /// One pool task: takes the most recently requested job nobody took yet, then the next,
+    /// until none is left.
     fn work_through(&self) {
         loop {
             let (key, job) = {
