@@ -536,35 +536,26 @@ fn write_value_error(info: &RelInfo, len: usize, off: usize, value: u64) -> Relo
 
 /// [`check_range`] for a type already looked up.
 fn check_info_range(info: &RelInfo, offset: usize, value: u64) -> Result<(), RangeError> {
-    let bits = u32::from(info.size) * 8;
-    if bits == 0 || bits >= 64 {
+    if in_range(info, value) {
         return Ok(());
     }
+    // Out of range: the bounds lld's message gives.
+    let bits = u32::from(info.size) * 8;
     let smin = -(1i64 << (bits - 1));
     let smax = (1u64 << (bits - 1)) - 1;
     let umax = (1u64 << bits) - 1;
-    let (ok, shown, min, max) = match info.overflow {
-        Overflow::None => return Ok(()),
-        Overflow::Signed => (fits_signed(value, bits), value as i64 as i128, smin, smax),
-        Overflow::Unsigned => (fits_unsigned(value, bits), value as i128, 0, umax),
-        Overflow::SignedOrUnsigned => (
-            fits_signed(value, bits) || fits_unsigned(value, bits),
-            value as i64 as i128,
-            smin,
-            umax,
-        ),
+    let (shown, min, max) = match info.overflow {
+        Overflow::Unsigned => (value as i128, 0, umax),
+        Overflow::SignedOrUnsigned => (value as i64 as i128, smin, umax),
+        Overflow::Signed | Overflow::None => (value as i64 as i128, smin, smax),
     };
-    if ok {
-        Ok(())
-    } else {
-        Err(RangeError {
-            r_type: info.r_type,
-            offset,
-            value: shown,
-            min,
-            max,
-        })
-    }
+    Err(RangeError {
+        r_type: info.r_type,
+        offset,
+        value: shown,
+        min,
+        max,
+    })
 }
 
 /// Writes `value` (the result of the relocation's [`RelExpr`], wrapping arithmetic) into
