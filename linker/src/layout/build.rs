@@ -1278,6 +1278,10 @@ fn mark_live_pieces(
     merge_of: &merge::MergeIndex,
     inputs: &mut [Vec<merge::MergeInput<'static>>],
 ) {
+    // Nothing to keep: no pass over the symbols and relocations.
+    if inputs.is_empty() {
+        return;
+    }
     // The piece a symbol (plus addend) points into: (merge group, input, offset). Most
     // relocations point elsewhere, which the merge index says with two array reads (only
     // sections placed in a merged output section are in it).

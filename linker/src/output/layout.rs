@@ -7,7 +7,8 @@ use crate::input::input_files::{FileId, InputSection, Rela64, SectionKind};
 use crate::input::section_rules::align_to;
 use crate::output::merge;
 use crate::output::sections::{
-    ChunkKind, OutputSection, Segment, Synthetic, EHDR_SIZE, PHDR_SIZE, SHDR_SIZE,
+    carve, CarveError, ChunkKind, OutputSection, Segment, Synthetic, EHDR_SIZE, PHDR_SIZE,
+    SHDR_SIZE,
 };
 use crate::relocations::code_rewrites::CodeRewrites;
 use crate::relocations::scan::{AddressMap, GotKind, ScanResult};
@@ -105,19 +106,20 @@ impl StringTable {
         at
     }
 
-    /// Writes the table into `buf` (its size), the parts in parallel.
-    pub fn write(&self, buf: &mut [u8]) {
-        let mut rest = buf;
-        let mut jobs = Vec::with_capacity(self.parts.len());
-        for part in &self.parts {
-            let n = part.len().min(rest.len());
-            let (mine, tail) = std::mem::take(&mut rest).split_at_mut(n);
-            jobs.push((part, mine));
-            rest = tail;
-        }
-        jobs.into_par_iter()
+    /// Writes the table into `buf` (its size), the parts in parallel; `Err` if `buf` is too
+    /// small for them.
+    pub fn write(&self, buf: &mut [u8]) -> Result<(), CarveError> {
+        let mut at = 0u64;
+        let parts = self.parts.iter().map(|part| {
+            let start = at;
+            at += part.len() as u64;
+            (part, start, part.len() as u64)
+        });
+        carve(buf, parts)?
+            .into_par_iter()
             .with_min_len(64)
-            .for_each(|(part, out)| out.copy_from_slice(&part[..out.len()]));
+            .for_each(|(part, out)| out.copy_from_slice(part));
+        Ok(())
     }
 }
 
@@ -763,7 +765,8 @@ mod tests {
         assert_eq!(t.append_part(b"f\0\0".to_vec()), 9);
         assert_eq!(t.len(), 12);
         let mut buf = vec![0xffu8; t.len()];
-        t.write(&mut buf);
+        t.write(&mut buf).unwrap();
         assert_eq!(buf, b"\0a\0bc\0de\0f\0\0");
+        assert!(t.write(&mut [0u8; 11]).is_err());
     }
 }

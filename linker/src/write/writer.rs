@@ -883,7 +883,12 @@ fn write_synthetic<M: AddressMap>(
             None => buf.fill(0),
         },
         Synthetic::Symtab => symtab::write(config, res, lay, buf),
-        Synthetic::Strtab => lay.strtab.write(buf),
+        Synthetic::Strtab => lay.strtab.write(buf).map_err(|_| {
+            err!(
+                "internal error: .strtab's names do not fit its {} bytes",
+                buf.len()
+            )
+        })?,
         Synthetic::Shstrtab => buf.copy_from_slice(&lay.shstrtab),
     }
     Ok(())
