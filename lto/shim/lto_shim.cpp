@@ -2111,6 +2111,9 @@ int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
     *Out = R.release();
     return fail(Err, "");
   }
+  // LLVM's LTO state (the combined index, and with distributed ThinLTO the
+  // backends' files in memory) goes before weld copies the objects out.
+  W->L.reset();
   // Pruning mirrors lld, which does not prune after an index-only run (its
   // backend uses no cache). The policy was validated in weld_lto_new.
   if (!W->CacheDir.empty() && !W->IndexOnly) {
@@ -2200,6 +2203,24 @@ void weld_lto_result_bitcode(const WeldLtoResult *R, size_t Task,
     *Data = {R->Bitcode[Task].data(), R->Bitcode[Task].size()};
   else
     *Data = {nullptr, 0};
+}
+
+// Frees one task's object and bitcode once weld holds its own copy: without
+// it, every object would be in memory twice when the last one is copied (the
+// link's peak, with distributed ThinLTO, came there). A buffer is freed by
+// moving it out (swapping with or assigning an empty SmallString keeps the
+// capacity).
+void weld_lto_result_release_task(WeldLtoResult *R, size_t Task) {
+  if (Poisoned)
+    return;
+  if (Task < R->Bufs.size()) {
+    SmallString<0> Gone(std::move(R->Bufs[Task]));
+  }
+  if (Task < R->Files.size())
+    R->Files[Task].reset();
+  if (Task < R->Bitcode.size()) {
+    SmallString<0> Gone(std::move(R->Bitcode[Task]));
+  }
 }
 
 void weld_lto_result_free(WeldLtoResult *R) {

@@ -347,6 +347,7 @@ mod sys {
             err: *mut *mut c_char,
         ) -> i32;
         pub fn weld_lto_result_bitcode(r: *const WeldLtoResult, task: usize, data: *mut WeldStr);
+        pub fn weld_lto_result_release_task(r: *mut WeldLtoResult, task: usize);
         pub fn weld_lto_result_free(r: *mut WeldLtoResult);
 
         pub fn weld_lto_set_options(
@@ -942,7 +943,7 @@ pub(crate) fn lto_run(lto: &mut RawLto) -> Result<RawOutput, Vec<String>> {
     }
 }
 
-/// Copies a result out of LLVM and frees it.
+/// Copies a result out of LLVM and frees it, each task's buffers as soon as they are copied.
 fn read_result(r: *mut sys::WeldLtoResult) -> RawOutput {
     let mut out = RawOutput {
         tasks: Vec::new(),
@@ -965,6 +966,8 @@ fn read_result(r: *mut sys::WeldLtoResult) -> RawOutput {
             let mut bc = empty;
             sys::weld_lto_result_bitcode(r, task, &mut bc);
             out.bitcode.push(bc.as_bytes().to_vec());
+            // Copied: LLVM's buffers go now, not after the last task's copy.
+            sys::weld_lto_result_release_task(r, task);
         }
         out.cache_hits = sys::weld_lto_result_cache_hits(r);
         for i in 0..sys::weld_lto_result_num_diags(r) {
