@@ -808,7 +808,7 @@ impl Resolver<'_> {
         for (g, &hash) in file.comdats.iter().zip(&globals.comdat_hashes) {
             if !self.out.comdats.claim(g.signature, hash, id) {
                 any_discarded = true;
-                for &m in &g.members {
+                for m in g.members.iter() {
                     file.sections[m as usize].kind = SectionKind::Discarded;
                 }
             }

@@ -271,7 +271,28 @@ impl InputSection {
 #[derive(Clone, Debug)]
 pub struct ComdatGroup {
     pub signature: &'static [u8],
-    pub members: Vec<u32>,
+    pub members: GroupMembers,
+}
+
+/// The section indexes of a section group, as its `SHT_GROUP` section lists them after the
+/// flag word (checked at parse): read where they are used, so that parsing, which meets
+/// tens of thousands of groups in a big C++ link, allocates nothing for them.
+#[derive(Clone, Copy, Debug)]
+pub struct GroupMembers(&'static [u8]);
+
+impl GroupMembers {
+    /// The flag word and the members of `SHT_GROUP` section contents `data` (a partial last
+    /// word is ignored); `None` when there is no flag word.
+    fn of_section(data: &'static [u8]) -> Option<(u32, GroupMembers)> {
+        let flag = u32::from_le_bytes(*data.first_chunk::<4>()?);
+        Some((flag, GroupMembers(&data[4..data.len() / 4 * 4])))
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = u32> {
+        self.0
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+    }
 }
 
 /// A parsed ELF relocatable object. Everything borrows from the mapped bytes.
@@ -290,7 +311,7 @@ pub struct ObjectFile {
     pub comdats: Vec<ComdatGroup>,
     /// Members of each section group without `GRP_COMDAT`: nothing to resolve, but its
     /// sections live and die together under `--gc-sections` (profile counters and data).
-    pub plain_groups: Vec<Vec<u32>>,
+    pub plain_groups: Vec<GroupMembers>,
     /// Name of the first `STT_FILE` symbol, used as lld does in "referenced by" lines.
     pub source_name: Option<&'static [u8]>,
     /// `.symtab_shndx`: the section index of each symbol whose `st_shndx` is `SHN_XINDEX`
@@ -758,22 +779,18 @@ impl ObjectFile {
                 continue;
             }
             let sec = &self.sections[i];
-            let words: Vec<u32> = sec
-                .data
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect();
-            let Some((&flag, members)) = words.split_first() else {
+            let Some((flag, members)) = GroupMembers::of_section(sec.data) else {
                 bail!("{}: invalid SHT_GROUP section {i}", self.name);
             };
-            for &m in members {
-                if m as usize >= self.sections.len() || m == 0 {
-                    bail!("{}: invalid section index {m} in SHT_GROUP {i}", self.name);
-                }
+            if let Some(m) = members
+                .iter()
+                .find(|&m| m as usize >= self.sections.len() || m == 0)
+            {
+                bail!("{}: invalid section index {m} in SHT_GROUP {i}", self.name);
             }
             if flag & elf::GRP_COMDAT == 0 {
                 // A non-COMDAT group just ties sections together for GC; nothing to resolve.
-                self.plain_groups.push(members.to_vec());
+                self.plain_groups.push(members);
                 continue;
             }
             let sig_index = sec.shdr.sh_info(LE) as usize;
@@ -792,7 +809,6 @@ impl ObjectFile {
                     .map(|s| s.name)
                     .unwrap_or(b"");
             }
-            let members: Vec<u32> = members.to_vec();
             self.comdats.push(ComdatGroup { signature, members });
         }
         Ok(())
@@ -1086,6 +1102,17 @@ mod tests {
         let mut long = "x".repeat(4095).into_bytes();
         long.extend("\u{e9}".as_bytes());
         assert!(looks_like_linker_script(&long));
+    }
+
+    #[test]
+    fn group_members_are_the_words_after_the_flag() {
+        let (flag, members) =
+            GroupMembers::of_section(&[1, 0, 0, 0, 5, 0, 0, 0, 0x10, 0x01, 0, 0, 7]).unwrap();
+        assert_eq!(flag, elf::GRP_COMDAT);
+        assert_eq!(members.iter().collect::<Vec<_>>(), [5, 0x110]);
+        let (_, none) = GroupMembers::of_section(&[0, 0, 0, 0, 9]).unwrap();
+        assert_eq!(none.iter().count(), 0);
+        assert!(GroupMembers::of_section(&[1, 0, 0]).is_none());
     }
 
     #[test]

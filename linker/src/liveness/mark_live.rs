@@ -290,13 +290,13 @@ fn file_edges(
     let groups = f
         .comdats
         .iter()
-        .map(|g| g.members.as_slice())
-        .chain(f.plain_groups.iter().map(Vec::as_slice));
+        .map(|g| g.members)
+        .chain(f.plain_groups.iter().copied());
     for g in groups {
         members.clear();
         members.extend(
             g.iter()
-                .map(|&m| m as usize)
+                .map(|m| m as usize)
                 .filter(|&m| sections[m].kind.is_copied()),
         );
         if members.len() > 1 {
