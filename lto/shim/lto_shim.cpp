@@ -2111,8 +2111,9 @@ int weld_lto_run(WeldLto *W, WeldLtoResult **Out, char **Err) {
     *Out = R.release();
     return fail(Err, "");
   }
-  // LLVM's LTO state (the combined index, and with distributed ThinLTO the
-  // backends' files in memory) goes before weld copies the objects out.
+  // The run is over: LLVM's LTO state (its combined index, ...) goes now,
+  // before weld copies the objects out, not after (0.5 MB of the heap at the
+  // peak of a distributed ThinLTO link of Lua, massif).
   W->L.reset();
   // Pruning mirrors lld, which does not prune after an index-only run (its
   // backend uses no cache). The policy was validated in weld_lto_new.
