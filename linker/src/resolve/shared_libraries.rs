@@ -102,17 +102,40 @@ impl Resolver<'_> {
     }
 
     /// A library is used when a non-weak undefined reference of some object binds to it.
+    /// Every global of every object is looked at: in parallel, each thread noting the
+    /// libraries it saw.
     pub(super) fn mark_used_shared(&mut self) {
-        for (fi, f) in self.out.files.iter().enumerate() {
-            for (k, &id) in self.out.file_syms[fi].iter().enumerate() {
-                let s = &f.symbols[f.first_global + k];
-                if s.st_shndx(LE) != elf::SHN_UNDEF || s.st_bind() == elf::STB_WEAK {
-                    continue;
-                }
-                if let SymbolDef::Shared { file, .. } = self.out.symtab.get(id).def {
-                    self.out.shared_used[file as usize] = true;
-                }
-            }
+        use rayon::prelude::*;
+        let libraries = self.out.shared_used.len();
+        let symtab = &self.out.symtab;
+        let used = self
+            .out
+            .files
+            .par_iter()
+            .zip(self.out.file_syms.par_iter())
+            .fold(
+                || vec![false; libraries],
+                |mut used, (f, ids)| {
+                    for (s, &id) in f.symbols[f.first_global..].iter().zip(ids) {
+                        if s.st_shndx(LE) != elf::SHN_UNDEF || s.st_bind() == elf::STB_WEAK {
+                            continue;
+                        }
+                        if let SymbolDef::Shared { file, .. } = symtab.get(id).def {
+                            used[file as usize] = true;
+                        }
+                    }
+                    used
+                },
+            )
+            .reduce(
+                || vec![false; libraries],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(a, b)| *a |= b);
+                    a
+                },
+            );
+        for (s, u) in self.out.shared_used.iter_mut().zip(used) {
+            *s |= u;
         }
     }
 }

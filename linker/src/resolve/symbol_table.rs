@@ -323,7 +323,7 @@ impl SymbolTable {
 /// Splits a `.symver` definition name: `foo@@V2` -> (`foo`, V2, default), `foo@V1` -> (`foo@V1`,
 /// V1, non-default: it stays a separate symbol, as lld keeps it). Other names are unchanged.
 pub fn split_symver(name: &'static [u8]) -> (&'static [u8], Option<Symver>) {
-    let Some(at) = name.iter().position(|&c| c == b'@') else {
+    let Some(at) = memchr::memchr(b'@', name) else {
         return (name, None);
     };
     if name.get(at + 1) == Some(&b'@') {
@@ -360,4 +360,23 @@ pub fn merge_visibility(a: u8, b: u8) -> u8 {
 pub enum SymKey {
     Global(SymbolId),
     Local(crate::input::input_files::FileId, u32),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symver_names_split_at_the_first_at_sign() {
+        assert_eq!(split_symver(b"foo"), (&b"foo"[..], None));
+        assert_eq!(
+            split_symver(b"foo@@V2"),
+            (&b"foo"[..], Some((&b"V2"[..], false)))
+        );
+        assert_eq!(
+            split_symver(b"foo@V1"),
+            (&b"foo@V1"[..], Some((&b"V1"[..], true)))
+        );
+        assert_eq!(split_symver(b"@@"), (&b""[..], Some((&b""[..], false))));
+    }
 }
