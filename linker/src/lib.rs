@@ -18,6 +18,7 @@ pub mod liveness;
 pub mod mapping_faults;
 pub mod order;
 pub mod output;
+pub mod prefetch;
 pub mod relocations;
 pub mod report;
 pub mod resolve;

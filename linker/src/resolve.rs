@@ -851,12 +851,10 @@ impl Resolver<'_> {
         // `.symver` definitions: `foo@@V2` defines `foo` (default version V2); `foo@V1` stays
         // its own symbol (a non-default version). Names enter the table in symbol order, as
         // in lld (reports list symbols in that order).
-        let sids: Vec<SymbolId> = globals
-            .split
-            .iter()
-            .zip(&globals.hashes)
-            .map(|(&(name, _), &hash)| self.out.symtab.intern_hashed(name, hash))
-            .collect();
+        let sids: Vec<SymbolId> = self
+            .out
+            .symtab
+            .intern_all(&globals.hashes, |k| globals.split[k].0);
         self.out.file_syms.push(sids);
         // As lld: a file's definitions are resolved before its undefined references (which
         // may load archive members), so the order of the two in the symbol table does not

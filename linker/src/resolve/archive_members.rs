@@ -233,21 +233,25 @@ impl Resolver<'_> {
         // the table.
         if self.ahead.enabled() {
             // The members the references made so far load as the index is read.
+            let symtab = &self.out.symtab;
             let wanted: Vec<(u32, u64)> = symbols
                 .iter()
                 .zip(&hashes)
-                .filter(|&(&(name, _), &hash)| {
-                    self.out.symtab.lookup_hashed(name, hash).is_some_and(|id| {
-                        let s = self.out.symtab.get(id);
+                .enumerate()
+                .filter(|&(i, (&(name, _), &hash))| {
+                    symtab.prefetch_ahead(&hashes, i);
+                    symtab.lookup_hashed(name, hash).is_some_and(|id| {
+                        let s = symtab.get(id);
                         s.def == SymbolDef::Undefined
                             && ((s.referenced && !s.weak) || s.dso_needs_definition)
                     })
                 })
-                .map(|(&(_, member), _)| (index, member))
+                .map(|(_, (&(_, member), _))| (index, member))
                 .collect();
             self.parse_ahead(&wanted);
         }
-        for ((name, member), hash) in symbols.into_iter().zip(hashes) {
+        for (i, (&(name, member), &hash)) in symbols.iter().zip(&hashes).enumerate() {
+            self.out.symtab.prefetch_ahead(&hashes, i);
             self.add_lazy_hashed(name, hash, index, member)?;
         }
         Ok(())

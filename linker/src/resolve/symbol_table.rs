@@ -3,6 +3,7 @@
 //! symbols are fetched when a non-weak undefined reference meets them).
 
 use crate::input::input_files::FileId;
+use crate::prefetch::prefetch;
 use hashbrown::HashTable;
 
 /// Index of a global symbol in `SymbolTable::symbols`.
@@ -149,10 +150,92 @@ impl Symbol {
 #[derive(Default)]
 pub struct SymbolTable {
     pub symbols: Vec<Symbol>,
-    /// Each symbol's id with the hash of its name (kept, so growing the table rehashes
-    /// nothing).
-    map: HashTable<(u64, SymbolId)>,
+    /// The symbols' ids by the hash of their names.
+    index: NameIndex,
     hasher: NameHasher,
+}
+
+/// How many names ahead [`SymbolTable::prefetch_ahead`] asks the memory for the table's slot
+/// of a name; the symbol found there is asked for half as far ahead, and its name a quarter.
+const PREFETCH_DISTANCE: usize = 16;
+
+/// An open-addressing table of symbol ids keyed by the hash of their names (linear probing,
+/// at most half full). A lookup in a table of a hundred thousand names misses the cache
+/// three times over (the slot, the symbol it holds, that symbol's name in its input's string
+/// table), and resolution's thread does a million of them on a big link; this table knows
+/// where a hash's slot is before it is looked at, so [`SymbolTable::prefetch_ahead`] can ask
+/// for the three ahead of time, which `hashbrown` gives no way to do.
+#[derive(Default)]
+struct NameIndex {
+    /// `(tag, id)`: the hash's upper 32 bits and the symbol; `id == EMPTY` for a free slot.
+    slots: Vec<(u32, SymbolId)>,
+    /// The hash of each symbol's name, by id, so growing rehashes nothing.
+    hashes: Vec<u64>,
+}
+
+const EMPTY: SymbolId = SymbolId::MAX;
+
+impl NameIndex {
+    fn tag(hash: u64) -> u32 {
+        (hash >> 32) as u32
+    }
+
+    /// Where the probe for `hash` starts (the table is not empty).
+    fn home(&self, hash: u64) -> usize {
+        hash as usize & (self.slots.len() - 1)
+    }
+
+    /// The id of the name with `hash` that `is_name` accepts, or the slot where it would go.
+    fn probe(&self, hash: u64, is_name: impl Fn(SymbolId) -> bool) -> Result<SymbolId, usize> {
+        if self.slots.is_empty() {
+            return Err(usize::MAX);
+        }
+        let mask = self.slots.len() - 1;
+        let tag = Self::tag(hash);
+        let mut at = self.home(hash);
+        loop {
+            let (t, id) = self.slots[at];
+            if id == EMPTY {
+                return Err(at);
+            }
+            if t == tag && is_name(id) {
+                return Ok(id);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Records `id` (the next id, `hashes.len()`) under `hash` at free slot `at` from
+    /// [`probe`](Self::probe), growing the table when it would be more than half full.
+    fn insert(&mut self, hash: u64, id: SymbolId, at: usize) {
+        debug_assert_eq!(id as usize, self.hashes.len());
+        self.hashes.push(hash);
+        if self.hashes.len() * 2 > self.slots.len() {
+            self.grow();
+        } else {
+            self.slots[at] = (Self::tag(hash), id);
+        }
+    }
+
+    /// Doubles the slots (at least 1024) and puts every id back, the newest included.
+    fn grow(&mut self) {
+        let len = (self.slots.len() * 2).max(1024);
+        self.slots.clear();
+        self.slots.resize(len, (0, EMPTY));
+        let mask = len - 1;
+        for (id, &hash) in self.hashes.iter().enumerate() {
+            let mut at = hash as usize & mask;
+            while self.slots[at].1 != EMPTY {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = (Self::tag(hash), id as SymbolId);
+        }
+    }
+
+    /// The first slot `hash` may be in, if there is a table.
+    fn home_slot(&self, hash: u64) -> Option<&(u32, SymbolId)> {
+        (!self.slots.is_empty()).then(|| &self.slots[self.home(hash)])
+    }
 }
 
 impl std::fmt::Debug for SymbolTable {
@@ -273,21 +356,70 @@ impl SymbolTable {
 
     /// `intern` with the name's hash already computed by `hasher()`.
     pub fn intern_hashed(&mut self, name: &'static [u8], hash: u64) -> SymbolId {
-        let symbols = &mut self.symbols;
-        let entry = self.map.entry(
-            hash,
-            |&(h, id)| h == hash && symbols[id as usize].name == name,
-            |&(h, _)| h,
-        );
-        match entry {
-            hashbrown::hash_table::Entry::Occupied(e) => e.get().1,
-            hashbrown::hash_table::Entry::Vacant(e) => {
-                let id = symbols.len() as SymbolId;
-                symbols.push(Symbol::undefined(name));
-                e.insert((hash, id));
+        let symbols = &self.symbols;
+        match self
+            .index
+            .probe(hash, |id| symbols[id as usize].name == name)
+        {
+            Ok(id) => id,
+            Err(at) => {
+                let id = self.symbols.len() as SymbolId;
+                self.symbols.push(Symbol::undefined(name));
+                self.index.insert(hash, id, at);
                 id
             }
         }
+    }
+
+    /// [`intern_hashed`](Self::intern_hashed) for each name in turn, with `hashes[i]` the hash
+    /// of `name(i)`: the same ids in the same order, found sooner ([`prefetch_ahead`]).
+    ///
+    /// [`prefetch_ahead`]: Self::prefetch_ahead
+    pub fn intern_all(
+        &mut self,
+        hashes: &[u64],
+        name: impl Fn(usize) -> &'static [u8],
+    ) -> Vec<SymbolId> {
+        let mut ids = Vec::with_capacity(hashes.len());
+        for (i, &hash) in hashes.iter().enumerate() {
+            self.prefetch_ahead(hashes, i);
+            ids.push(self.intern_hashed(name(i), hash));
+        }
+        ids
+    }
+
+    /// For a loop that looks up or interns the names hashed in `hashes` in order and is at
+    /// name `i`: asks the memory for what later names' lookups will read (each name's slot
+    /// [`PREFETCH_DISTANCE`] names ahead, the symbol in it half as far ahead, and that
+    /// symbol's name a quarter as far), so that their cache misses overlap this one's work.
+    /// A hint: it changes no result, and a guess spoilt by a name interned meanwhile only
+    /// costs the miss.
+    #[inline]
+    pub fn prefetch_ahead(&self, hashes: &[u64], i: usize) {
+        let (far, mid, near) = (
+            PREFETCH_DISTANCE,
+            PREFETCH_DISTANCE / 2,
+            PREFETCH_DISTANCE / 4,
+        );
+        if let Some(slot) = hashes.get(i + far).and_then(|&h| self.index.home_slot(h)) {
+            prefetch(slot);
+        }
+        if let Some(sym) = hashes.get(i + mid).and_then(|&h| self.guess(h)) {
+            prefetch(sym);
+        }
+        if let Some(sym) = hashes.get(i + near).and_then(|&h| self.guess(h)) {
+            prefetch(sym.name);
+        }
+    }
+
+    /// The symbol in the first slot a name with `hash` may be in, if its hash could be that
+    /// one's: the likeliest answer of a lookup, for prefetching.
+    fn guess(&self, hash: u64) -> Option<&Symbol> {
+        let &(tag, id) = self.index.home_slot(hash)?;
+        if tag != NameIndex::tag(hash) {
+            return None;
+        }
+        self.symbols.get(id as usize)
     }
 
     pub fn lookup(&self, name: &[u8]) -> Option<SymbolId> {
@@ -296,11 +428,9 @@ impl SymbolTable {
 
     /// `lookup` with the name's hash already computed by `hasher()`.
     pub fn lookup_hashed(&self, name: &[u8], hash: u64) -> Option<SymbolId> {
-        self.map
-            .find(hash, |&(h, id)| {
-                h == hash && self.symbols[id as usize].name == name
-            })
-            .map(|&(_, id)| id)
+        self.index
+            .probe(hash, |id| self.symbols[id as usize].name == name)
+            .ok()
     }
 
     pub fn get(&self, id: SymbolId) -> &Symbol {
@@ -365,6 +495,30 @@ pub enum SymKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_intern_once_in_first_seen_order_across_growth() {
+        let names: Vec<&'static [u8]> = (0..5000)
+            .map(|i| &*Vec::leak(format!("sym{i}").into_bytes()))
+            .collect();
+        let mut one = SymbolTable::default();
+        let ids: Vec<SymbolId> = names.iter().map(|n| one.intern(n)).collect();
+        assert_eq!(ids, (0..5000).collect::<Vec<_>>());
+        // Again, and in a batch with repeats: the same ids, no new symbols.
+        let mut batch: Vec<&'static [u8]> = names.iter().rev().copied().collect();
+        batch.push(b"fresh");
+        batch.push(names[7]);
+        let hashes: Vec<u64> = batch.iter().map(|n| one.hasher().hash(n)).collect();
+        let got = one.intern_all(&hashes, |k| batch[k]);
+        let mut want: Vec<SymbolId> = (0..5000).rev().collect();
+        want.extend([5000, 7]);
+        assert_eq!(got, want);
+        assert_eq!(one.len(), 5001);
+        assert_eq!(one.lookup(b"sym4999"), Some(4999));
+        assert_eq!(one.lookup(b"fresh"), Some(5000));
+        assert_eq!(one.lookup(b"sym5000"), None);
+        assert_eq!(SymbolTable::default().lookup(b"x"), None);
+    }
 
     #[test]
     fn symver_names_split_at_the_first_at_sign() {
