@@ -68,8 +68,12 @@ pub fn write<M: AddressMap + ?Sized>(
     let mut covered = 0usize;
     for &i in &order {
         let at = pieces[i].out_offset as usize;
-        if let Some(gap) = buf.get_mut(covered..at) {
-            gap.fill(0);
+        // Records follow one another with no gap; an empty fill is not free (see
+        // `MergedSection::write_to`).
+        if at > covered {
+            if let Some(gap) = buf.get_mut(covered..at) {
+                gap.fill(0);
+            }
         }
         covered = covered.max(at + pieces[i].size as usize);
     }
