@@ -210,7 +210,7 @@ pub struct InputSection {
     /// `.text`, lld's `getOutputSectionName`), decided while the name is read here, in parallel
     /// with other files, so that layout need not read every section name again; `None` when the
     /// name is kept whole (see [`InputSection::output_name`]).
-    pub merged_name: Option<&'static str>,
+    pub merged_name: crate::input::section_rules::MergedName,
     /// `sh_flags` and `sh_type`, copied out of the section header: nearly every phase tests
     /// them for every section, and reading them through `shdr` costs a cache miss per section
     /// (the headers sit in the mapped file, away from everything else the phase reads).
@@ -243,7 +243,7 @@ impl InputSection {
     /// half of an object's sections are relocation sections with long names that no output
     /// section is ever named after.
     pub fn output_name(&self) -> &'static str {
-        self.merged_name.unwrap_or_else(|| self.name_str())
+        self.merged_name.get().unwrap_or_else(|| self.name_str())
     }
 
     /// The relocations whose offset lies in `[start, end)`, in section order. Splitting
@@ -516,7 +516,7 @@ impl ObjectFile {
                 relocs: &[],
                 relocs_sorted: true,
                 reserved: crate::input::section_rules::is_reserved(sname, sh_type),
-                merged_name: crate::input::section_rules::merged_output_name(sname),
+                merged_name: crate::input::section_rules::MergedName::of(sname),
                 flags: shdr.sh_flags(LE),
                 sh_type,
                 kind,
@@ -755,7 +755,7 @@ impl ObjectFile {
                 relocs: &[],
                 relocs_sorted: true,
                 reserved: false,
-                merged_name: None,
+                merged_name: crate::input::section_rules::MergedName::WHOLE,
                 flags: 0,
                 sh_type: elf::SHT_NULL,
                 kind: SectionKind::Ignored,

@@ -37,22 +37,51 @@ const MERGED_PREFIXES: &[&str] = &[
 /// objects are parsed, so it compares the part before the second dot with the prefixes instead
 /// of trying every prefix on the whole name, and compares bytes, as lld does.
 pub fn merged_output_name(name: &[u8]) -> Option<&'static str> {
-    let rest = name.strip_prefix(b".")?;
-    for p in MERGED_DOTTED_PREFIXES {
-        if let Some(r) = name.strip_prefix(p.as_bytes()) {
-            if r.is_empty() || r[0] == b'.' {
-                return Some(p);
+    MergedName::of(name).get()
+}
+
+/// [`merged_output_name`] as one byte: 0 for a name kept whole, else the prefix's place in
+/// the two tables plus one. Every input section keeps it (half a million on a big link), and
+/// an `Option<&str>` took sixteen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MergedName(u8);
+
+impl MergedName {
+    /// A name kept whole.
+    pub const WHOLE: MergedName = MergedName(0);
+
+    pub fn of(name: &[u8]) -> MergedName {
+        let Some(rest) = name.strip_prefix(b".") else {
+            return MergedName::WHOLE;
+        };
+        for (i, p) in MERGED_DOTTED_PREFIXES.iter().enumerate() {
+            if let Some(r) = name.strip_prefix(p.as_bytes()) {
+                if r.is_empty() || r[0] == b'.' {
+                    return MergedName(i as u8 + 1);
+                }
             }
         }
+        let head = &name[..rest
+            .iter()
+            .position(|&c| c == b'.')
+            .map_or(name.len(), |i| i + 1)];
+        MERGED_PREFIXES
+            .iter()
+            .position(|&p| p.as_bytes() == head)
+            .map_or(MergedName::WHOLE, |j| {
+                MergedName((MERGED_DOTTED_PREFIXES.len() + j) as u8 + 1)
+            })
     }
-    let head = &name[..rest
-        .iter()
-        .position(|&c| c == b'.')
-        .map_or(name.len(), |i| i + 1)];
-    MERGED_PREFIXES
-        .iter()
-        .find(|&&p| p.as_bytes() == head)
-        .copied()
+
+    /// The output section's name, `None` for a name kept whole.
+    pub fn get(self) -> Option<&'static str> {
+        let i = usize::from(self.0).checked_sub(1)?;
+        MERGED_DOTTED_PREFIXES.get(i).copied().or_else(|| {
+            MERGED_PREFIXES
+                .get(i - MERGED_DOTTED_PREFIXES.len())
+                .copied()
+        })
+    }
 }
 
 /// `-z keep-text-section-prefix`: a `.text.hot.*`, `.text.unknown.*`, `.text.unlikely.*`,
@@ -293,6 +322,17 @@ mod tests {
         assert_eq!(output_section_name(b".text.\xff"), ".text");
         assert_eq!(output_section_name(b".data.rel.ro.\xff"), ".data.rel.ro");
         assert_eq!(output_section_name(b".x\xff"), "<non-utf8>");
+    }
+
+    #[test]
+    fn every_prefix_survives_its_one_byte_form() {
+        for p in MERGED_DOTTED_PREFIXES.iter().chain(MERGED_PREFIXES) {
+            assert_eq!(MergedName::of(p.as_bytes()).get(), Some(*p));
+            let longer = format!("{p}.x");
+            assert_eq!(MergedName::of(longer.as_bytes()).get(), Some(*p));
+        }
+        assert_eq!(MergedName::of(b"my_section"), MergedName::WHOLE);
+        assert_eq!(MergedName::WHOLE.get(), None);
     }
 
     #[test]
