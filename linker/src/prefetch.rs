@@ -1,7 +1,7 @@
-//! Asking the memory for data before it is read. Resolution's symbol table and layout's walk
-//! over every input section spend most of their time waiting for cache lines whose addresses
-//! they know several iterations ahead (the slot a name hashes to, the section header a later
-//! section points at); a prefetch lets those misses overlap instead of following one another.
+//! Asking the memory for data before it is read. Resolution's symbol table spends most of its
+//! time waiting for cache lines whose addresses it knows several names ahead (the slot a name
+//! hashes to, the symbol in it, that symbol's name); a prefetch lets those misses overlap
+//! instead of following one another.
 
 /// Asks the memory for the cache line holding the first byte of `p`, without waiting for it.
 /// A hint: a prefetch never faults, whatever the address, and changes no result.
