@@ -31,16 +31,9 @@ const MERGED_PREFIXES: &[&str] = &[
     ".srodata",
 ];
 
-/// The output section name for an input section when it is a prefix of the section's name
-/// (`.text.foo` -> `.text`), `None` when the name is kept whole (lld's `getOutputSectionName`;
-/// `InputSection::output_name` puts the two together). Runs once per input section while
-/// objects are parsed, so it compares the part before the second dot with the prefixes instead
-/// of trying every prefix on the whole name, and compares bytes, as lld does.
-pub fn merged_output_name(name: &[u8]) -> Option<&'static str> {
-    MergedName::of(name).get()
-}
-
-/// [`merged_output_name`] as one byte: 0 for a name kept whole, else the prefix's place in
+/// The output section an input section goes to when that is a prefix of the section's name
+/// (`.text.foo` -> `.text`; lld's `getOutputSectionName`; `InputSection::output_name` falls
+/// back on the whole name), as one byte: 0 for a name kept whole, else the prefix's place in
 /// the two tables plus one. Every input section keeps it (half a million on a big link), and
 /// an `Option<&str>` took sixteen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50,6 +43,9 @@ impl MergedName {
     /// A name kept whole.
     pub const WHOLE: MergedName = MergedName(0);
 
+    /// Runs once per input section while objects are parsed, so it compares the part before
+    /// the second dot with the prefixes instead of trying every prefix on the whole name, and
+    /// compares bytes, as lld does.
     pub fn of(name: &[u8]) -> MergedName {
         let Some(rest) = name.strip_prefix(b".") else {
             return MergedName::WHOLE;
@@ -290,7 +286,8 @@ mod tests {
 
     /// The whole rule, as `InputSection::output_name` applies it.
     fn output_section_name(name: &[u8]) -> &str {
-        merged_output_name(name)
+        MergedName::of(name)
+            .get()
             .unwrap_or_else(|| std::str::from_utf8(name).unwrap_or("<non-utf8>"))
     }
 
